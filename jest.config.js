@@ -1,0 +1,34 @@
+/** One jest run, two projects: unit tests beside the code, end-to-end tests through the gateway. */
+const fs = require("node:fs");
+const path = require("node:path");
+
+// @collab/<pkg>[/sub] → that workspace's TypeScript source, so tests never need a build.
+const moduleNameMapper = {};
+for (const dir of ["shared", "services"]) {
+  for (const pkg of fs.readdirSync(path.join(__dirname, dir))) {
+    const root = `<rootDir>/${dir}/${pkg}/src`;
+    moduleNameMapper[`^@collab/${pkg}$`] = `${root}/index.ts`;
+    moduleNameMapper[`^@collab/${pkg}/(.*)$`] = `${root}/$1`;
+  }
+}
+
+const common = {
+  rootDir: __dirname,
+  testEnvironment: "node",
+  transform: { "^.+\\.ts$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "commonjs" } }] },
+  moduleNameMapper,
+  moduleFileExtensions: ["ts", "js", "json"],
+};
+
+module.exports = {
+  projects: [
+    { ...common, displayName: "unit", testMatch: ["<rootDir>/{shared,services}/*/src/**/*.test.ts"] },
+    {
+      ...common,
+      displayName: "e2e",
+      testMatch: ["<rootDir>/services/*/test/**/*.e2e.test.ts"],
+      setupFiles: ["<rootDir>/shared/testing/src/jest-env.ts"],
+      slowTestThreshold: 30,
+    },
+  ],
+};

@@ -1,0 +1,204 @@
+import { action, forbidden, notFound, page, requireAdmin, requireCaller, callerOf, presentUserRef } from "@collab/core";
+import { defineService, type ServiceKit } from "@collab/db";
+import { inArray } from "drizzle-orm";
+import type { ServiceSchema } from "moleculer";
+import path from "node:path";
+import { z } from "zod";
+import { presentToken, presentTokenWithSecret } from "./api/token.entity";
+import { CreateOwnTokenParams, CreateTokenParams, ListTokensParams, TokenIdParams } from "./api/tokens.params";
+import { presentUser, presentUserBasic, presentUserPublic, presentUserWithAdmin } from "./api/user.entity";
+import { CreateUserParams, ListUsersParams, UpdateUserParams, UserIdParams } from "./api/users.params";
+import { users, type UserRow } from "./db/schema";
+import { bootstrapRoot } from "./domain/bootstrap";
+import { authenticateToken, callerFromUser, createToken, revokeToken } from "./domain/tokens";
+import { createUser, deleteUser, updateUser } from "./domain/users";
+import { findTokens, findTokenById } from "./finders/tokens.finder";
+import { findUserByIdOrUsername, findUsers } from "./finders/users.finder";
+
+export const ACCOUNTS_EVENTS = {
+  tokenRevoked: "accounts.token.revoked",
+  userChanged: "accounts.user.changed",
+  userDeleted: "accounts.user.deleted",
+} as const;
+
+async function loadUser(kit: ServiceKit, ref: string | number): Promise<UserRow> {
+  const user = await findUserByIdOrUsername(kit.db, ref);
+  if (!user) throw notFound("User");
+  return user;
+}
+
+export const accountsService: ServiceSchema = defineService({
+  name: "accounts",
+  migrations: path.join(__dirname, "../drizzle"),
+  async started(kit) {
+    const { created, token } = await bootstrapRoot(kit.db, kit.config.INITIAL_ROOT_TOKEN);
+    if (created && !kit.config.INITIAL_ROOT_TOKEN) {
+      // Printed once, at first start, for the operator: it is stored only as a hash.
+      process.stdout.write(`\nCreated administrator 'root'. Personal access token (shown once): ${token}\n\n`);
+    }
+  },
+  actions: (kit) => ({
+    /** Token → caller, for the gateway. 401 bodies follow GitLab's expired/revoked wording. */
+    authenticate: action({
+      visibility: "public",
+      input: () => z.object({ token: z.string().min(1) }),
+      handler: (ctx) => authenticateToken(kit.db, ctx.params.token),
+    }),
+
+    /** The Sudo header's target, for admins. */
+    resolveSudo: action({
+      visibility: "public",
+      input: () => z.object({ ref: z.string().min(1) }),
+      async handler(ctx) {
+        const user = await findUserByIdOrUsername(kit.db, ctx.params.ref);
+        if (!user) throw notFound(`User with ID or username '${ctx.params.ref}'`);
+        return callerFromUser(user);
+      },
+    }),
+
+    /** Batch user refs for other services' presenters: one call per page, never per row. */
+    "users.refs": action({
+      visibility: "public",
+      input: () => z.object({ ids: z.array(z.number().int()).max(1000) }),
+      async handler(ctx) {
+        const ids = [...new Set(ctx.params.ids)];
+        if (ids.length === 0) return [];
+        const rows = await kit.db.select().from(users).where(inArray(users.id, ids));
+        return rows.map((u) => presentUserRef({ id: u.id, username: u.username, name: u.name, state: u.state }, kit.baseUrl));
+      },
+    }),
+
+    "users.list": action({
+      input: () => ListUsersParams,
+      async handler(ctx) {
+        const admin = callerOf(ctx)?.admin ?? false;
+        const { rows, total } = await findUsers(kit.db, ctx.params, admin);
+        const present = admin ? presentUserWithAdmin : presentUserBasic;
+        return page(rows.map((u) => present(u, kit.baseUrl)), total, ctx.params);
+      },
+    }),
+
+    "users.get": action({
+      input: () => UserIdParams,
+      async handler(ctx) {
+        const user = await loadUser(kit, ctx.params.id);
+        return callerOf(ctx)?.admin ? presentUserWithAdmin(user, kit.baseUrl) : presentUser(user, kit.baseUrl);
+      },
+    }),
+
+    "users.current": action({
+      async handler(ctx) {
+        const caller = requireCaller(ctx);
+        const user = await loadUser(kit, caller.id);
+        return caller.admin ? presentUserWithAdmin(user, kit.baseUrl) : presentUserPublic(user, kit.baseUrl);
+      },
+    }),
+
+    "users.create": action({
+      input: () => CreateUserParams,
+      async handler(ctx) {
+        const admin = requireAdmin(ctx);
+        const user = await createUser(kit.db, ctx.params, { createdById: admin.id });
+        return presentUserWithAdmin(user, kit.baseUrl);
+      },
+    }),
+
+    "users.update": action({
+      input: () => UpdateUserParams,
+      async handler(ctx) {
+        requireAdmin(ctx);
+        const { id, ...changes } = ctx.params;
+        const user = await updateUser(kit.db, await loadUser(kit, id), changes);
+        ctx.broadcast(ACCOUNTS_EVENTS.userChanged, { userId: user.id });
+        return presentUserWithAdmin(user, kit.baseUrl);
+      },
+    }),
+
+    "users.delete": action({
+      input: () => UserIdParams,
+      async handler(ctx) {
+        const admin = requireAdmin(ctx);
+        const user = await loadUser(kit, ctx.params.id);
+        if (user.id === admin.id) throw forbidden("You cannot delete yourself");
+        await deleteUser(kit.db, user.id);
+        ctx.broadcast(ACCOUNTS_EVENTS.userDeleted, { userId: user.id });
+        return null;
+      },
+    }),
+
+    "users.setState": action({
+      input: () => z.object({ id: z.coerce.number().int().positive(), state: z.enum(["active", "blocked", "deactivated"]) }),
+      async handler(ctx) {
+        requireAdmin(ctx);
+        const user = await loadUser(kit, ctx.params.id);
+        await kit.db.update(users).set({ state: ctx.params.state, updatedAt: new Date() }).where(inArray(users.id, [user.id]));
+        ctx.broadcast(ACCOUNTS_EVENTS.userChanged, { userId: user.id });
+        return true;
+      },
+    }),
+
+    "tokens.create": action({
+      input: () => CreateTokenParams,
+      async handler(ctx) {
+        requireAdmin(ctx);
+        const user = await loadUser(kit, ctx.params.user_id);
+        const { row, token } = await createToken(kit.db, {
+          userId: user.id,
+          name: ctx.params.name,
+          description: ctx.params.description,
+          scopes: ctx.params.scopes,
+          expiresAt: ctx.params.expires_at,
+        });
+        return presentTokenWithSecret(row, token);
+      },
+    }),
+
+    "tokens.createOwn": action({
+      input: () => CreateOwnTokenParams,
+      async handler(ctx) {
+        const caller = requireCaller(ctx);
+        const { row, token } = await createToken(kit.db, { userId: caller.id, ...ctx.params, expiresAt: ctx.params.expires_at });
+        return presentTokenWithSecret(row, token);
+      },
+    }),
+
+    "tokens.list": action({
+      input: () => ListTokensParams,
+      async handler(ctx) {
+        const caller = requireCaller(ctx);
+        const userId = caller.admin ? ctx.params.user_id : caller.id;
+        const { rows, total } = await findTokens(kit.db, { ...ctx.params, user_id: userId });
+        return page(rows.map(presentToken), total, ctx.params);
+      },
+    }),
+
+    "tokens.get": action({
+      input: () => TokenIdParams,
+      async handler(ctx) {
+        const caller = requireCaller(ctx);
+        const token = await findTokenById(kit.db, ctx.params.id === "self" ? ctx.meta.tokenId : ctx.params.id);
+        if (!token || (!caller.admin && token.userId !== caller.id)) throw notFound("Personal Access Token");
+        return presentToken(token);
+      },
+    }),
+
+    "tokens.revoke": action({
+      input: () => TokenIdParams,
+      async handler(ctx) {
+        const caller = requireCaller(ctx);
+        const token = await findTokenById(kit.db, ctx.params.id === "self" ? ctx.meta.tokenId : ctx.params.id);
+        if (!token || (!caller.admin && token.userId !== caller.id)) throw notFound("Personal Access Token");
+        await revokeToken(kit.db, token.id);
+        ctx.broadcast(ACCOUNTS_EVENTS.tokenRevoked, { tokenId: token.id });
+        return null;
+      },
+    }),
+
+    /** Recreates root after a wipe (tests); a no-op when users exist. */
+    bootstrap: action({
+      visibility: "public",
+      input: () => z.object({ token: z.string().min(8) }),
+      handler: (ctx) => bootstrapRoot(kit.db, ctx.params.token).then(({ created }) => ({ created })),
+    }),
+  }),
+});

@@ -1,0 +1,65 @@
+import { atLeastOneOf, gBool, gDateTime, gEnum, gId, gInt, gSort, gString, paginationParams } from "@collab/core";
+import { z } from "zod";
+
+const profile = {
+  admin: gBool().optional(),
+  can_create_group: gBool().optional(),
+  projects_limit: gInt().optional(),
+  external: gBool().optional(),
+  private_profile: gBool().optional(),
+  skip_confirmation: gBool().optional(),
+  bio: gString().optional(),
+  location: gString().optional(),
+  public_email: gString().optional(),
+  website_url: gString().optional(),
+  organization: gString().optional(),
+  job_title: gString().optional(),
+  pronouns: gString().optional(),
+  linkedin: gString().optional(),
+  twitter: gString().optional(),
+  discord: gString().optional(),
+  note: gString().optional(),
+};
+
+export const CreateUserParams = z
+  .object({
+    email: gString(),
+    name: gString(),
+    username: gString(),
+    password: gString().optional(),
+    reset_password: gBool().optional(),
+    force_random_password: gBool().optional(),
+    ...profile,
+  })
+  .superRefine(atLeastOneOf("password", "reset_password", "force_random_password"));
+export type CreateUserParams = z.output<typeof CreateUserParams>;
+
+export const UpdateUserParams = z.object({
+  id: gId(),
+  email: gString().optional(),
+  username: gString().optional(),
+  name: gString().optional(),
+  password: gString().optional(),
+  ...profile,
+});
+export type UpdateUserParams = z.output<typeof UpdateUserParams>;
+
+export const UserIdParams = z.object({ id: gId() });
+
+export const ListUsersParams = z.object({
+  ...paginationParams,
+  username: gString().optional(),
+  search: gString().optional(),
+  active: gBool().optional(),
+  blocked: gBool().optional(),
+  external: gBool().optional(),
+  admins: gBool().optional(),
+  humans: gBool().optional(),
+  exclude_external: gBool().optional(),
+  without_project_bots: gBool().optional(),
+  created_after: gDateTime().optional(),
+  created_before: gDateTime().optional(),
+  order_by: gEnum(["id", "name", "username", "created_at", "updated_at"] as const).default("id"),
+  sort: gSort("desc"),
+});
+export type ListUsersParams = z.output<typeof ListUsersParams>;

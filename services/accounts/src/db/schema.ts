@@ -1,0 +1,71 @@
+import { sql } from "drizzle-orm";
+import { boolean, date, index, integer, pgSchema, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+
+export const accounts = pgSchema("accounts");
+
+export const users = accounts.table(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    username: text("username").notNull(),
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    state: text("state").notNull().default("active"),
+    admin: boolean("admin").notNull().default(false),
+    bot: boolean("bot").notNull().default(false),
+    /** human, service_account, project_bot, group_bot (GitLab's user_type). */
+    userType: text("user_type").notNull().default("human"),
+    passwordDigest: text("password_digest"),
+    canCreateGroup: boolean("can_create_group").notNull().default(true),
+    projectsLimit: integer("projects_limit").notNull().default(100000),
+    external: boolean("external").notNull().default(false),
+    privateProfile: boolean("private_profile").notNull().default(false),
+    bio: text("bio").notNull().default(""),
+    location: text("location").notNull().default(""),
+    publicEmail: text("public_email"),
+    websiteUrl: text("website_url").notNull().default(""),
+    organization: text("organization").notNull().default(""),
+    jobTitle: text("job_title").notNull().default(""),
+    pronouns: text("pronouns"),
+    linkedin: text("linkedin").notNull().default(""),
+    twitter: text("twitter").notNull().default(""),
+    discord: text("discord").notNull().default(""),
+    note: text("note"),
+    /** Group that owns a group-level service account. */
+    provisionedByGroupId: integer("provisioned_by_group_id"),
+    createdById: integer("created_by_id"),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true, mode: "date" }),
+    lastActivityOn: date("last_activity_on", { mode: "string" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("users_username_lower_idx").on(sql`lower(${t.username})`),
+    uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`),
+    index("users_state_idx").on(t.state),
+  ],
+);
+
+export const personalAccessTokens = accounts.table(
+  "personal_access_tokens",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description"),
+    /** SHA-256 of the token: the token itself is never stored. */
+    tokenDigest: text("token_digest").notNull(),
+    scopes: text("scopes").array().notNull(),
+    expiresAt: date("expires_at", { mode: "string" }),
+    revoked: boolean("revoked").notNull().default(false),
+    impersonation: boolean("impersonation").notNull().default(false),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("pat_token_digest_idx").on(t.tokenDigest), index("pat_user_idx").on(t.userId)],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type TokenRow = typeof personalAccessTokens.$inferSelect;

@@ -1,0 +1,93 @@
+import { forbidden, invalidToken, unauthorized, type Caller } from "@collab/core";
+import type { Db } from "@collab/db";
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { isTokenExpired } from "../api/token.entity";
+import { personalAccessTokens, users, type TokenRow, type UserRow } from "../db/schema";
+
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/** `glpat-` followed by 20 random base62 characters, as GitLab's personal access tokens. */
+export function generateToken(prefix = "glpat-", length = 20): string {
+  const bytes = randomBytes(length * 2);
+  let out = "";
+  for (let i = 0; out.length < length && i < bytes.length; i++) if (bytes[i] < 248) out += ALPHABET[bytes[i] % 62];
+  return prefix + out.padEnd(length, "x");
+}
+
+export const digestToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** Default and maximum lifetime of a token without an explicit expiry: 365 days, as GitLab. */
+export const defaultExpiry = (now = new Date()) => new Date(now.getTime() + 365 * 86_400_000).toISOString().slice(0, 10);
+
+export interface NewToken {
+  userId: number;
+  name: string;
+  description?: string | null;
+  scopes: string[];
+  expiresAt?: string | null;
+  /** A token set by an operator (INITIAL_ROOT_TOKEN) instead of a generated one. */
+  value?: string;
+}
+
+export async function createToken(db: Db, t: NewToken): Promise<{ row: TokenRow; token: string }> {
+  const token = t.value ?? generateToken();
+  const [row] = await db
+    .insert(personalAccessTokens)
+    .values({
+      userId: t.userId,
+      name: t.name,
+      description: t.description ?? null,
+      tokenDigest: digestToken(token),
+      scopes: [...new Set(t.scopes)],
+      expiresAt: t.expiresAt === undefined ? defaultExpiry() : t.expiresAt,
+    })
+    .returning();
+  return { row, token };
+}
+
+export async function revokeToken(db: Db, id: number): Promise<void> {
+  await db.update(personalAccessTokens).set({ revoked: true }).where(eq(personalAccessTokens.id, id));
+}
+
+export interface Authentication {
+  caller: Caller;
+  scopes: string[];
+  tokenId: number;
+}
+
+const LAST_USED_RESOLUTION_MS = 10 * 60_000;
+
+/** Resolves a token to its user, with GitLab's distinct answers for expired and revoked tokens. */
+export async function authenticateToken(db: Db, token: string): Promise<Authentication> {
+  const [hit] = await db
+    .select({ token: personalAccessTokens, user: users })
+    .from(personalAccessTokens)
+    .innerJoin(users, eq(users.id, personalAccessTokens.userId))
+    .where(eq(personalAccessTokens.tokenDigest, digestToken(token)));
+  if (!hit) throw unauthorized();
+  if (hit.token.revoked) throw invalidToken("Token was revoked. You have to re-authorize from the user.");
+  if (isTokenExpired(hit.token)) throw invalidToken("Token is expired. You can either do re-authorization or token refresh.");
+  assertCanSignIn(hit.user);
+  const lastUsed = hit.token.lastUsedAt?.getTime() ?? 0;
+  if (Date.now() - lastUsed > LAST_USED_RESOLUTION_MS)
+    await db
+      .update(personalAccessTokens)
+      .set({ lastUsedAt: new Date() })
+      .where(and(eq(personalAccessTokens.id, hit.token.id)));
+  return { caller: callerFromUser(hit.user), scopes: hit.token.scopes, tokenId: hit.token.id };
+}
+
+export function assertCanSignIn(user: UserRow) {
+  if (user.state === "blocked" || user.state === "banned") throw forbidden("Your account has been blocked.");
+  if (user.state === "deactivated")
+    throw forbidden("Your account has been deactivated by your administrator. Please log back in to reactivate your account.");
+}
+
+export const callerFromUser = (u: UserRow): Caller => ({
+  id: u.id,
+  username: u.username,
+  admin: u.admin,
+  ...(u.external ? { external: true } : {}),
+  ...(u.bot ? { bot: true } : {}),
+});

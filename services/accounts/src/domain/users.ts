@@ -1,0 +1,119 @@
+import { conflict, validationFailed } from "@collab/core";
+import type { Db } from "@collab/db";
+import { randomBytes } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import type { CreateUserParams, UpdateUserParams } from "../api/users.params";
+import { users, type UserRow } from "../db/schema";
+import { hashPassword } from "./passwords";
+
+const USERNAME = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
+const EMAIL = /^[^@\s]+@[^@\s]+$/;
+
+/** Model validations of GitLab's User, collected like ActiveRecord errors. */
+function validate(p: { username?: string; email?: string; name?: string; password?: string }, existingUsername?: string) {
+  const errors: Record<string, string[]> = {};
+  const add = (k: string, m: string) => (errors[k] ??= []).push(m);
+  if (p.email !== undefined && !EMAIL.test(p.email)) add("email", "is invalid");
+  if (p.name !== undefined && p.name.trim() === "") add("name", "can't be blank");
+  if (p.name !== undefined && p.name.length > 255) add("name", "is too long (maximum is 255 characters)");
+  if (p.username !== undefined && p.username !== existingUsername) {
+    if (!USERNAME.test(p.username) || /\.(git|atom)$/i.test(p.username) || p.username.endsWith("."))
+      add("username", "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.");
+    if (p.username.length > 255) add("username", "is too long (maximum is 255 characters)");
+  }
+  if (p.password !== undefined && p.password.length < 8) add("password", "is too short (minimum is 8 characters)");
+  if (Object.keys(errors).length) throw validationFailed(errors);
+}
+
+async function ensureUnique(db: Db, p: { username?: string; email?: string }, exceptId?: number) {
+  if (p.email !== undefined) {
+    const [hit] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = lower(${p.email})`);
+    if (hit && hit.id !== exceptId) throw conflict("Email has already been taken");
+  }
+  if (p.username !== undefined) {
+    const [hit] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = lower(${p.username})`);
+    if (hit && hit.id !== exceptId) throw conflict("Username has already been taken");
+  }
+}
+
+/** Maps a unique-index race to the same 409 the pre-check gives. */
+function uniqueViolation(err: unknown): never {
+  const e = err as { code?: string; constraint?: string; message?: string };
+  const text = `${e.constraint ?? ""} ${e.message ?? ""}`;
+  if (e.code === "23505" && text.includes("email")) throw conflict("Email has already been taken");
+  if (e.code === "23505" && text.includes("username")) throw conflict("Username has already been taken");
+  throw err;
+}
+
+export interface NewUserExtras {
+  userType?: string;
+  bot?: boolean;
+  provisionedByGroupId?: number | null;
+  createdById?: number | null;
+}
+
+export async function createUser(db: Db, p: CreateUserParams, extras: NewUserExtras = {}): Promise<UserRow> {
+  validate(p);
+  await ensureUnique(db, p);
+  const password = p.password ?? randomBytes(24).toString("base64url");
+  try {
+    const [row] = await db
+      .insert(users)
+      .values({
+        username: p.username,
+        email: p.email,
+        name: p.name,
+        admin: p.admin ?? false,
+        bot: extras.bot ?? false,
+        userType: extras.userType ?? "human",
+        passwordDigest: await hashPassword(password),
+        canCreateGroup: p.can_create_group ?? true,
+        projectsLimit: p.projects_limit ?? 100000,
+        external: p.external ?? false,
+        privateProfile: p.private_profile ?? false,
+        bio: p.bio ?? "",
+        location: p.location ?? "",
+        publicEmail: p.public_email ?? null,
+        websiteUrl: p.website_url ?? "",
+        organization: p.organization ?? "",
+        jobTitle: p.job_title ?? "",
+        pronouns: p.pronouns ?? null,
+        linkedin: p.linkedin ?? "",
+        twitter: p.twitter ?? "",
+        discord: p.discord ?? "",
+        note: p.note ?? null,
+        provisionedByGroupId: extras.provisionedByGroupId ?? null,
+        createdById: extras.createdById ?? null,
+        confirmedAt: p.skip_confirmation === false ? null : new Date(),
+      })
+      .returning();
+    return row;
+  } catch (err) {
+    uniqueViolation(err);
+  }
+}
+
+export async function updateUser(db: Db, existing: UserRow, p: Omit<UpdateUserParams, "id">): Promise<UserRow> {
+  validate(p, existing.username);
+  await ensureUnique(db, p, existing.id);
+  const set: Partial<typeof users.$inferInsert> = { updatedAt: new Date() };
+  const copy: [keyof typeof p, keyof typeof users.$inferInsert][] = [
+    ["email", "email"], ["username", "username"], ["name", "name"], ["admin", "admin"],
+    ["can_create_group", "canCreateGroup"], ["projects_limit", "projectsLimit"], ["external", "external"],
+    ["private_profile", "privateProfile"], ["bio", "bio"], ["location", "location"], ["public_email", "publicEmail"],
+    ["website_url", "websiteUrl"], ["organization", "organization"], ["job_title", "jobTitle"], ["pronouns", "pronouns"],
+    ["linkedin", "linkedin"], ["twitter", "twitter"], ["discord", "discord"], ["note", "note"],
+  ];
+  for (const [from, to] of copy) if (p[from] !== undefined) (set as Record<string, unknown>)[to] = p[from];
+  if (p.password !== undefined) set.passwordDigest = await hashPassword(p.password);
+  try {
+    const [row] = await db.update(users).set(set).where(eq(users.id, existing.id)).returning();
+    return row;
+  } catch (err) {
+    uniqueViolation(err);
+  }
+}
+
+export async function deleteUser(db: Db, id: number): Promise<void> {
+  await db.delete(users).where(eq(users.id, id));
+}

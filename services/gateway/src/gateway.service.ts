@@ -1,0 +1,153 @@
+import { defaultStatus, isPage, isReply, loadConfig, type RouteDef } from "@collab/core";
+import type { Context, ServiceSchema } from "moleculer";
+import ApiGateway from "moleculer-web";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { authenticateRequest, TokenCache } from "./auth";
+import { answerProbe } from "./health";
+import { toHttpError } from "./http-errors";
+import { paginationHeaders } from "./pagination";
+import { mountedRoutes } from "./routes";
+
+export const API_VERSION = { version: "18.6.0", revision: "collab" };
+
+type Req = IncomingMessage & { $ctx: Context; $params: Record<string, unknown>; $alias?: { routeDef?: RouteDef }; originalUrl?: string };
+
+/** moleculer-web aliases for the route table; every GET also answers HEAD, as GitLab does. */
+function aliasesFor(routes: RouteDef[]) {
+  const aliases: Record<string, unknown> = {};
+  for (const route of routes) {
+    const value = { action: route.action, routeDef: route };
+    aliases[`${route.method} ${route.path}`] = value;
+    if (route.method === "GET") aliases[`HEAD ${route.path}`] = value;
+  }
+  return aliases;
+}
+
+/** Credentials and impersonation params never reach the services. */
+const STRIPPED_PARAMS = ["private_token", "access_token", "sudo"];
+
+export function createGatewayService(routes: RouteDef[] = mountedRoutes): ServiceSchema {
+  const config = loadConfig();
+  const tokens = new TokenCache();
+
+  return {
+    name: "gateway",
+    mixins: [ApiGateway as unknown as ServiceSchema],
+    settings: {
+      port: config.PORT,
+      ip: config.HOST,
+      qsOptions: { arrayLimit: 100 },
+      log4XXResponses: false,
+      logRequest: null,
+      logResponse: null,
+      logRouteRegistration: "debug",
+      routes: [
+        {
+          path: "/api/v4",
+          mappingPolicy: "restrict",
+          mergeParams: true,
+          logging: false,
+          bodyParsers: {
+            json: { limit: config.MAX_BODY_BYTES, strict: false },
+            urlencoded: { extended: true, limit: config.MAX_BODY_BYTES },
+          },
+          aliases: aliasesFor(routes),
+          callOptions: { timeout: config.REQUEST_TIMEOUT_MS },
+          async onBeforeCall(this: unknown, ctx: Context, _route: unknown, req: Req) {
+            const def = req.$alias?.routeDef;
+            if (!def) return;
+            const auth = await authenticateRequest(ctx, tokens, def, req, req.$params);
+            for (const key of STRIPPED_PARAMS) delete req.$params[key];
+            if (def.params) Object.assign(req.$params, def.params);
+            (ctx.meta as Record<string, unknown>).caller = auth?.caller ?? null;
+            if (auth) (ctx.meta as Record<string, unknown>).tokenId = auth.tokenId;
+          },
+        },
+      ],
+    },
+    events: {
+      "accounts.token.revoked"(ctx: Context<{ tokenId: number }>) {
+        tokens.dropToken(ctx.params.tokenId);
+      },
+      "accounts.user.changed"(ctx: Context<{ userId: number }>) {
+        tokens.dropUser(ctx.params.userId);
+      },
+      "accounts.user.deleted"(ctx: Context<{ userId: number }>) {
+        tokens.dropUser(ctx.params.userId);
+      },
+      "gateway.caches.clear"() {
+        tokens.clear();
+      },
+    },
+    actions: {
+      version: { handler: () => API_VERSION },
+      metadata: {
+        handler: () => ({ ...API_VERSION, kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null }, enterprise: config.LICENSE_TIER !== "free" }),
+      },
+    },
+    methods: {
+      /** Turns a service's plain answer into HTTP: status defaults, Page headers, Reply statuses. */
+      sendResponse(this: { baseUrlFor(req: Req): string }, req: Req, res: ServerResponse, data: unknown) {
+        if (res.headersSent) return;
+        const def = req.$alias?.routeDef;
+        let status = def ? defaultStatus(def) : 200;
+        let body: unknown = data;
+        if (isReply(data)) {
+          status = data.status;
+          body = data.body;
+        } else if (isPage(data)) {
+          const url = new URL(req.originalUrl ?? req.url ?? "/", this.baseUrlFor(req));
+          for (const [k, v] of Object.entries(paginationHeaders(data, url))) res.setHeader(k, v);
+          body = data.items;
+        }
+        res.statusCode = status;
+        if (status === 204 || status === 304 || body === null || body === undefined) {
+          res.end();
+          return;
+        }
+        res.setHeader("Content-Type", "application/json");
+        res.end(JSON.stringify(body));
+      },
+
+      sendError(this: { logger: { error: (o: object, m: string) => void } }, req: Req, res: ServerResponse, err: Error) {
+        if (res.headersSent) return;
+        const { status, body, internal } = toHttpError(err);
+        if (internal) this.logger.error({ err, url: req.originalUrl ?? req.url }, "request failed");
+        res.statusCode = status;
+        if (body === null) {
+          res.end();
+          return;
+        }
+        res.setHeader("Content-Type", "application/json");
+        res.end(JSON.stringify(body));
+      },
+
+      /** Absolute base for Link headers: EXTERNAL_URL, else the request's own host. */
+      baseUrlFor(req: Req): string {
+        if (config.EXTERNAL_URL) return config.EXTERNAL_URL;
+        const proto = (req.headers["x-forwarded-proto"] as string | undefined) ?? "http";
+        return `${proto}://${req.headers.host ?? "localhost"}`;
+      },
+    },
+    created(this: { server: import("node:http").Server; broker: import("moleculer").ServiceBroker; logger: import("moleculer").Logger }) {
+      // Wrap moleculer-web's request handler: probes, security headers and one log line per request.
+      const handler = this.server.listeners("request")[0] as (req: IncomingMessage, res: ServerResponse) => void;
+      this.server.removeAllListeners("request");
+      const { broker, logger } = this;
+      this.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+        const started = process.hrtime.bigint();
+        res.setHeader("X-Frame-Options", "SAMEORIGIN");
+        res.setHeader("X-Content-Type-Options", "nosniff");
+        res.once("finish", () => {
+          const ms = Number(process.hrtime.bigint() - started) / 1e6;
+          logger.info(
+            { method: req.method, path: (req.url ?? "").split("?")[0], status: res.statusCode, duration_ms: Math.round(ms * 10) / 10, request_id: res.getHeader("X-Request-ID") },
+            "request",
+          );
+        });
+        if (answerProbe(broker, req, res)) return;
+        handler(req, res);
+      });
+    },
+  };
+}

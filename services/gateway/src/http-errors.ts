@@ -1,0 +1,33 @@
+import { errorBodyOf, type ErrorBody } from "@collab/core";
+
+/**
+ * Maps any error reaching the gateway to GitLab's status and body — the one place where that
+ * happens, like the rescue_from list of GitLab's api.rb. Unknown errors never leak details.
+ */
+export function toHttpError(err: unknown): { status: number; body: ErrorBody | null; internal: boolean } {
+  const known = errorBodyOf(err);
+  if (known) return { status: known.status, body: known.status === 304 ? null : known.body, internal: false };
+
+  const e = err as { code?: unknown; type?: string; name?: string; message?: string; status?: number };
+  const code = typeof e.code === "number" ? e.code : typeof e.status === "number" ? e.status : 500;
+  switch (e.name) {
+    case "NotFoundError": // moleculer-web: no alias matched
+    case "ServiceNotFoundError":
+      return { status: 404, body: { error: "404 Not Found" }, internal: false };
+    case "ServiceNotAvailableError":
+    case "ServiceUnavailableError":
+      return { status: 503, body: { message: "503 Service Unavailable" }, internal: false };
+    case "RequestTimeoutError":
+      return { status: 503, body: { message: "503 Service Unavailable" }, internal: true };
+    case "ValidationError":
+      return { status: 400, body: { error: e.message ?? "400 Bad request" }, internal: false };
+    case "PayloadTooLarge":
+      return { status: 413, body: { message: "413 Request Entity Too Large" }, internal: false };
+    case "RateLimitExceeded":
+      return { status: 429, body: { message: "429 Too Many Requests" }, internal: false };
+  }
+  if (e.type === "entity.too.large" || code === 413) return { status: 413, body: { message: "413 Request Entity Too Large" }, internal: false };
+  if (e.type === "entity.parse.failed" || e.type === "encoding.unsupported" || e.type === "charset.unsupported")
+    return { status: 400, body: { message: "400 Bad request - Invalid request body" }, internal: false };
+  return { status: 500, body: { message: "500 Internal Server Error" }, internal: true };
+}

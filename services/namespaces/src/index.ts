@@ -1,0 +1,3 @@
+import type { ServiceSchema } from "moleculer";
+
+export const schemas: ServiceSchema[] = [];

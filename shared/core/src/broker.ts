@@ -1,0 +1,51 @@
+import { ServiceBroker, type BrokerOptions, type ServiceSchema } from "moleculer";
+import { loadConfig, type Config } from "./config";
+import { ZodInputMiddleware } from "./input";
+
+export interface BrokerSetup {
+  services: ServiceSchema[];
+  config?: Config;
+  nodeID?: string;
+}
+
+/** Moleculer's transporter option from TRANSPORTER; empty means in-process only. */
+export function transporterOption(url: string): BrokerOptions["transporter"] {
+  if (!url) return null;
+  if (url.startsWith("nats://")) return { type: "NATS", options: { url, maxReconnectAttempts: -1 } } as BrokerOptions["transporter"];
+  throw new Error(`Unsupported TRANSPORTER ${url}: use nats://host:port or leave it empty`);
+}
+
+export function createBroker({ services, config = loadConfig(), nodeID }: BrokerSetup): ServiceBroker {
+  const broker = new ServiceBroker({
+    namespace: config.NAMESPACE,
+    nodeID: nodeID ?? config.NODE_ID,
+    transporter: transporterOption(config.TRANSPORTER),
+    serializer: "JSON",
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    // Retries only for errors moleculer marks retryable (timeouts, unreachable nodes); actions that
+    // are not idempotent opt out per action.
+    retryPolicy: { enabled: false },
+    tracking: { enabled: true, shutdownTimeout: 10_000 },
+    registry: { strategy: "RoundRobin", preferLocal: true },
+    logger:
+      config.LOG_LEVEL === "silent"
+        ? false
+        : { type: "Pino", options: { level: config.LOG_LEVEL, pino: { options: { base: undefined } } } },
+    middlewares: [ZodInputMiddleware],
+  });
+  for (const schema of services) broker.createService(schema);
+  return broker;
+}
+
+/** Stops the broker on SIGTERM/SIGINT after in-flight requests finish (broker tracking). */
+export function stopOnSignals(broker: ServiceBroker) {
+  const stop = () => {
+    broker.logger.info("shutting down");
+    broker.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}

@@ -1,0 +1,39 @@
+import { z } from "zod";
+
+/** Environment configuration shared by every process, validated once at start. */
+export const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  /** Public base URL used in web_url fields and Link headers; defaults to http://localhost:PORT. */
+  EXTERNAL_URL: z.url().optional(),
+  /** nats://host:port for distributed mode; empty means all services in this process. */
+  TRANSPORTER: z.string().default(""),
+  /** PostgreSQL connection string; without it each process embeds PGlite in PGLITE_DATA_DIR. */
+  DATABASE_URL: z.string().optional(),
+  PGLITE_DATA_DIR: z.string().default("./data/pglite"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  NAMESPACE: z.string().default(""),
+  NODE_ID: z.string().optional(),
+  /** Creates admin user `root` with this personal access token at first start. */
+  INITIAL_ROOT_TOKEN: z.string().min(8).optional(),
+  /** Request body limit at the gateway; must stay below the NATS max_payload. */
+  MAX_BODY_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
+  LICENSE_TIER: z.enum(["free", "premium", "ultimate"]).default("ultimate"),
+  OFFERING: z.enum(["self_managed", "dedicated", "hosted"]).default("self_managed"),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = ConfigSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+  }
+  return result.data;
+}
+
+/** Base URL for web_url fields, without a trailing slash. */
+export const externalUrl = (config: Config = loadConfig()) =>
+  (config.EXTERNAL_URL ?? `http://localhost:${config.PORT || 3000}`).replace(/\/+$/, "");

@@ -1,0 +1,63 @@
+import { Errors } from "moleculer";
+
+/**
+ * An error that already knows its GitLab answer: HTTP status and exact body.
+ * The body travels in `data.body` so it survives serialization over the bus
+ * (remote errors are recreated as plain MoleculerErrors, so `instanceof` is useless there).
+ */
+export type ErrorBody = Record<string, unknown>;
+
+export class ApiError extends Errors.MoleculerError {
+  constructor(status: number, body: ErrorBody, type = "API_ERROR") {
+    const text = typeof body.message === "string" ? body.message : typeof body.error === "string" ? body.error : JSON.stringify(body);
+    super(text, status, type, { body });
+  }
+}
+
+/** Grape-style parameter error: 400 {"error": "title is missing"}. */
+export const paramError = (message: string) => new ApiError(400, { error: message }, "PARAM_ERROR");
+/** `bad_request!`: 400 {"message": "400 Bad request - <reason>"}. */
+export const badRequest = (reason?: string) =>
+  new ApiError(400, { message: reason ? `400 Bad request - ${reason}` : "400 Bad request" }, "BAD_REQUEST");
+/** `render_validation_error!`: 400 {"message": {"field": ["msg"]}}. */
+export const validationFailed = (errors: Record<string, string[]>) => new ApiError(400, { message: errors }, "VALIDATION_FAILED");
+/** 400 with a free-form message body, as several GitLab services answer. */
+export const badRequestMessage = (message: unknown) => new ApiError(400, { message }, "BAD_REQUEST");
+export const unauthorized = (reason?: string) =>
+  new ApiError(401, { message: reason ? `401 Unauthorized - ${reason}` : "401 Unauthorized" }, "UNAUTHORIZED");
+export const forbidden = (reason?: string) =>
+  new ApiError(403, { message: reason ? `403 Forbidden - ${reason}` : "403 Forbidden" }, "FORBIDDEN");
+/** `not_found!("Project")`: 404 {"message": "404 Project Not Found"}. */
+export const notFound = (thing?: string) =>
+  new ApiError(404, { message: thing ? `404 ${thing} Not Found` : "404 Not Found" }, "NOT_FOUND");
+/** ActiveRecord::RecordNotFound: note the lower-case "found". */
+export const recordNotFound = () => new ApiError(404, { message: "404 Not found" }, "NOT_FOUND");
+export const conflict = (message: unknown = "409 Conflict") => new ApiError(409, { message }, "CONFLICT");
+export const unprocessable = (message: unknown = "422 Unprocessable Entity") => new ApiError(422, { message }, "UNPROCESSABLE");
+/** `not_modified!`: 304, body dropped. */
+export const notModified = () => new ApiError(304, { message: "304 Not Modified" }, "NOT_MODIFIED");
+export const tooManyRequests = () =>
+  new ApiError(429, { message: { error: "This endpoint has been requested too many times. Try again later." } }, "RATE_LIMITED");
+
+export const insufficientScope = (acceptable: readonly string[]) =>
+  new ApiError(
+    403,
+    {
+      error: "insufficient_scope",
+      error_description: "The request requires higher privileges than provided by the access token.",
+      scope: acceptable.join(" "),
+    },
+    "INSUFFICIENT_SCOPE",
+  );
+
+export const invalidToken = (description: string) =>
+  new ApiError(401, { error: "invalid_token", error_description: description }, "INVALID_TOKEN");
+
+/** Reads the GitLab body of any error, local or recreated from the bus. */
+export function errorBodyOf(err: unknown): { status: number; body: ErrorBody } | undefined {
+  const e = err as { code?: unknown; data?: { body?: unknown } };
+  if (e && typeof e.code === "number" && e.data && typeof e.data.body === "object" && e.data.body !== null) {
+    return { status: e.code, body: e.data.body as ErrorBody };
+  }
+  return undefined;
+}

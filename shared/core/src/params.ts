@@ -1,0 +1,154 @@
+import { z } from "zod";
+
+/**
+ * Request parameters as GitLab's Grape layer parses them. Every helper produces lower-case
+ * messages ("is invalid") that the input middleware prefixes with the parameter name.
+ */
+
+const TRUE = new Set(["true", "t", "1", "yes", "y", "on"]);
+const FALSE = new Set(["false", "f", "0", "no", "n", "off"]);
+
+export function parseBoolean(v: unknown): unknown {
+  if (typeof v === "boolean") return v;
+  if (typeof v === "number") return v === 1 ? true : v === 0 ? false : v;
+  if (typeof v === "string") {
+    const s = v.trim().toLowerCase();
+    if (TRUE.has(s)) return true;
+    if (FALSE.has(s)) return false;
+  }
+  return v;
+}
+
+/** true/false, 1/0, t/f, yes/no, y/n, on/off in any case; `null` is false as GitLab documents. */
+export const gBool = () => z.preprocess((v) => (v === null ? false : parseBoolean(v)), z.boolean({ error: "is invalid" }));
+
+const toInt = (v: unknown) => (typeof v === "string" && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v);
+export const gInt = () => z.preprocess(toInt, z.number({ error: "is invalid" }).int({ error: "is invalid" }));
+export const gId = () => gInt().refine((n) => n > 0, { error: "is invalid" });
+
+/** A trimmed string; numbers are accepted and stringified as Grape does. */
+export const gString = () => z.preprocess((v) => (typeof v === "number" ? String(v) : v), z.string({ error: "is invalid" }));
+
+/** `name[]=a&name[]=b`, a JSON array, or a comma-separated string; qs objects beyond its array limit too. */
+export function toList(v: unknown): unknown {
+  if (v === undefined || v === null) return v;
+  if (Array.isArray(v)) return v.flatMap((x) => (typeof x === "string" ? x.split(",") : [x])).map(trimItem).filter(notBlank);
+  if (typeof v === "string") return v.split(",").map(trimItem).filter(notBlank);
+  if (typeof v === "number") return [v];
+  if (typeof v === "object") return Object.values(v as object);
+  return v;
+}
+const trimItem = (x: unknown) => (typeof x === "string" ? x.trim() : x);
+const notBlank = (x: unknown) => x !== "";
+
+export const gArray = <T extends z.ZodType>(item: T) => z.preprocess(toList, z.array(item, { error: "is invalid" }));
+export const gIntArray = () => gArray(gInt());
+export const gStringArray = () => gArray(z.string({ error: "is invalid" }));
+
+/** YYYY-MM-DD, kept as a string (dates have no time zone). */
+export const gDate = () =>
+  gString().refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), { error: "is invalid" });
+
+/** ISO 8601 timestamps parsed leniently: date-only and offset forms are accepted. */
+export const gDateTime = () =>
+  z.preprocess(
+    (v) => {
+      if (v instanceof Date) return v;
+      if (typeof v !== "string" || v.trim() === "") return v;
+      const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
+      return Number.isNaN(d.getTime()) ? v : d;
+    },
+    z.date({ error: "is invalid" }),
+  );
+
+/** One of a fixed list: "does not have a valid value" otherwise. */
+export const gEnum = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: "does not have a valid value" });
+
+/** GitLab's `None` / `Any` sentinels (case-insensitive) beside a regular value. */
+export type Sentinel = "None" | "Any";
+export function sentinelOr<T extends z.ZodType>(inner: T) {
+  return z.union([
+    z.string().transform((s, c) => {
+      const l = s.toLowerCase();
+      if (l === "none") return "None" as const;
+      if (l === "any") return "Any" as const;
+      c.addIssue({ code: "custom", message: "is invalid" });
+      return z.NEVER;
+    }),
+    inner,
+  ], { error: "is invalid" });
+}
+
+export const MAX_PER_PAGE = 100;
+
+/** page / per_page: defaults 1 and 20, per_page clamped to 100, 0 rejected as GitLab does. */
+export const paginationParams = {
+  page: gInt().default(1).refine((n) => n >= 1, { error: "does not have a valid value" }),
+  per_page: gInt()
+    .default(20)
+    .refine((n) => n !== 0, { error: "has a value not allowed" })
+    .refine((n) => n > 0, { error: "does not have a valid value" })
+    .transform((n) => Math.min(n, MAX_PER_PAGE)),
+};
+export type Pagination = { page: number; per_page: number };
+export const offsetOf = (p: Pagination) => (p.page - 1) * p.per_page;
+
+/** Sort direction as GitLab names it. */
+export const gSort = (dflt: "asc" | "desc" = "desc") => gEnum(["asc", "desc"] as const).default(dflt);
+
+/**
+ * Formats zod issues as Grape does: "title is missing, labels is invalid".
+ * Root-level issues carry a complete message (e.g. "a, b are mutually exclusive").
+ */
+export function formatIssues(issues: readonly z.core.$ZodIssue[], input: unknown): string {
+  const parts: string[] = [];
+  for (const issue of issues) {
+    const name = paramName(issue.path);
+    if (!name) {
+      parts.push(issue.message);
+      continue;
+    }
+    const message = /^[a-z]/.test(issue.message) ? issue.message : defaultMessage(issue, valueAt(input, issue.path));
+    const line = `${name} ${message}`;
+    if (!parts.includes(line)) parts.push(line);
+  }
+  return parts.join(", ");
+}
+
+function defaultMessage(issue: z.core.$ZodIssue, value: unknown): string {
+  if (value === undefined && (issue.code === "invalid_type" || issue.code === "invalid_union")) return "is missing";
+  if (issue.code === "invalid_value") return "does not have a valid value";
+  return "is invalid";
+}
+
+function paramName(path: readonly PropertyKey[]): string {
+  const segs = path.filter((p) => typeof p !== "number").map(String);
+  if (segs.length === 0) return "";
+  return segs[0] + segs.slice(1).map((s) => `[${s}]`).join("");
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let cur: unknown = input;
+  for (const key of path) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[key];
+  }
+  return cur;
+}
+
+/** Declares that at most one of the keys may be given: Grape's `mutually_exclusive`. */
+export function mutuallyExclusive<T extends Record<string, unknown>>(...keys: (keyof T & string)[]) {
+  return (value: T, ctx: z.core.$RefinementCtx<T>) => {
+    const given = keys.filter((k) => value[k] !== undefined);
+    if (given.length > 1) ctx.addIssue({ code: "custom", path: [], message: `${given.join(", ")} are mutually exclusive` });
+  };
+}
+
+/** Grape's `at_least_one_of`. */
+export function atLeastOneOf<T extends Record<string, unknown>>(...keys: (keyof T & string)[]) {
+  return (value: T, ctx: z.core.$RefinementCtx<T>) => {
+    if (!keys.some((k) => value[k] !== undefined))
+      ctx.addIssue({ code: "custom", path: [], message: `${keys.join(", ")} are missing, at least one parameter must be provided` });
+  };
+}

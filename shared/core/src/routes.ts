@@ -1,0 +1,23 @@
+/**
+ * One REST operation of the public API, declared by the service that owns it and mounted by the
+ * gateway (the composition root, like GitLab's api.rb). Pure data: importing it loads no runtime.
+ */
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface RouteDef {
+  method: HttpMethod;
+  /** Path under /api/v4 in moleculer-web syntax, e.g. "/projects/:id/members/:user_id". */
+  path: string;
+  /** Fully qualified action name, e.g. "namespaces.projects.get". */
+  action: string;
+  /** "required" (default): 401 without credentials; "optional": anonymous callers allowed. */
+  auth?: "required" | "optional";
+  /** Token scopes accepted besides `api` (GET routes also accept read_api). */
+  scopes?: readonly string[];
+  /** Success status when the service does not say otherwise: POST 201, DELETE 204, else 200. */
+  status?: number;
+  /** Fixed params merged over the request's, for routes that are one action in another guise. */
+  params?: Record<string, unknown>;
+}
+
+export const defaultStatus = (r: RouteDef) => r.status ?? (r.method === "POST" ? 201 : r.method === "DELETE" ? 204 : 200);

@@ -1,0 +1,3 @@
+export * from "./database";
+export * from "./service";
+export * from "./testing";

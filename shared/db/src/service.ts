@@ -1,0 +1,62 @@
+import { loadConfig, externalUrl, type Config } from "@collab/core";
+import type { Logger, ServiceBroker, ServiceSchema } from "moleculer";
+import { openDatabase, type Database, type Db } from "./database";
+
+/** What a service's actions, finders and domain services work with. */
+export interface ServiceKit {
+  readonly config: Config;
+  readonly baseUrl: string;
+  db: Db;
+  database: Database;
+  broker: ServiceBroker;
+  logger: Logger;
+}
+
+type Actions = NonNullable<ServiceSchema["actions"]>;
+type Events = NonNullable<ServiceSchema["events"]>;
+
+export interface ServiceDefinition {
+  name: string;
+  /** Folder of drizzle-kit migrations owned by this service. */
+  migrations?: string;
+  /** Services that must be reachable before this one reports ready. */
+  dependencies?: string[];
+  actions: (kit: ServiceKit) => Actions;
+  events?: (kit: ServiceKit) => Events;
+  started?: (kit: ServiceKit) => Promise<void> | void;
+  stopping?: (kit: ServiceKit) => Promise<void> | void;
+}
+
+/**
+ * A Moleculer service backed by the service's own tables. Actions receive a kit (db, config,
+ * logger) through a closure rather than `this`, which keeps handlers plain typed functions.
+ */
+export function defineService(def: ServiceDefinition): ServiceSchema {
+  const kit = {} as { -readonly [K in keyof ServiceKit]: ServiceKit[K] };
+  return {
+    name: def.name,
+    dependencies: def.dependencies,
+    actions: def.actions(kit),
+    events: def.events?.(kit),
+    created() {
+      // Configuration is read when the broker creates the service, not at import time.
+      kit.config = loadConfig();
+      kit.baseUrl = externalUrl(kit.config);
+    },
+    async started() {
+      const config = kit.config;
+      kit.broker = this.broker;
+      kit.logger = this.logger;
+      if (def.migrations) {
+        kit.database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.PGLITE_DATA_DIR });
+        kit.db = kit.database.db;
+        await kit.database.migrate({ folder: def.migrations, table: `__migrations_${def.name}` });
+      }
+      await def.started?.(kit);
+    },
+    async stopped() {
+      await def.stopping?.(kit);
+      await kit.database?.release();
+    },
+  };
+}
