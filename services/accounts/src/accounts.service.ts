@@ -1,6 +1,6 @@
 import { action, forbidden, notFound, page, requireAdmin, requireCaller, callerOf, presentUserRef } from "@collab/core";
 import { defineService, type ServiceKit } from "@collab/db";
-import { inArray } from "drizzle-orm";
+import { and, ilike, inArray, or, sql } from "drizzle-orm";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { z } from "zod";
@@ -16,6 +16,7 @@ import { findTokens, findTokenById } from "./finders/tokens.finder";
 import { findUserByIdOrUsername, findUsers } from "./finders/users.finder";
 
 export const ACCOUNTS_EVENTS = {
+  userCreated: "accounts.user.created",
   tokenRevoked: "accounts.token.revoked",
   userChanged: "accounts.user.changed",
   userDeleted: "accounts.user.deleted",
@@ -59,12 +60,31 @@ export const accountsService: ServiceSchema = defineService({
     /** Batch user refs for other services' presenters: one call per page, never per row. */
     "users.refs": action({
       visibility: "public",
-      input: () => z.object({ ids: z.array(z.number().int()).max(1000) }),
+      input: () => z.object({ ids: z.array(z.number().int()).max(1000).default([]), usernames: z.array(z.string()).max(1000).default([]) }),
       async handler(ctx) {
         const ids = [...new Set(ctx.params.ids)];
-        if (ids.length === 0) return [];
-        const rows = await kit.db.select().from(users).where(inArray(users.id, ids));
+        const names = [...new Set(ctx.params.usernames.map((u) => u.toLowerCase()))];
+        if (ids.length === 0 && names.length === 0) return [];
+        const rows = await kit.db
+          .select()
+          .from(users)
+          .where(or(ids.length ? inArray(users.id, ids) : undefined, names.length ? inArray(sql`lower(${users.username})`, names) : undefined));
         return rows.map((u) => presentUserRef({ id: u.id, username: u.username, name: u.name, state: u.state }, kit.baseUrl));
+      },
+    }),
+
+    /** Which of these users match a members-list `query` (name, username or email). */
+    "users.match": action({
+      visibility: "public",
+      input: () => z.object({ ids: z.array(z.number().int()).max(100_000), query: z.string() }),
+      async handler(ctx) {
+        if (ctx.params.ids.length === 0) return [];
+        const term = `%${ctx.params.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const rows = await kit.db
+          .select({ id: users.id })
+          .from(users)
+          .where(and(inArray(users.id, ctx.params.ids), or(ilike(users.name, term), ilike(users.username, term), ilike(users.email, term))));
+        return rows.map((r) => r.id);
       },
     }),
 
@@ -99,6 +119,7 @@ export const accountsService: ServiceSchema = defineService({
       async handler(ctx) {
         const admin = requireAdmin(ctx);
         const user = await createUser(kit.db, ctx.params, { createdById: admin.id });
+        ctx.emit(ACCOUNTS_EVENTS.userCreated, { userId: user.id, username: user.username, name: user.name });
         return presentUserWithAdmin(user, kit.baseUrl);
       },
     }),

@@ -1,3 +1,5 @@
 import type { ServiceSchema } from "moleculer";
+import { namespacesService } from "./namespaces.service";
 
-export const schemas: ServiceSchema[] = [];
+export { NAMESPACES_EVENTS } from "./namespaces.service";
+export const schemas: ServiceSchema[] = [namespacesService];

@@ -1,0 +1,151 @@
+import { sql } from "drizzle-orm";
+import { boolean, date, index, integer, pgSchema, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+
+export const namespacesSchema = pgSchema("namespaces");
+
+const timestamps = {
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+};
+
+/** Groups, subgroups and users' personal namespaces share one table and id sequence, as in GitLab. */
+export const namespaces = namespacesSchema.table(
+  "namespaces",
+  {
+    id: serial("id").primaryKey(),
+    kind: text("kind").notNull(), // group | user
+    name: text("name").notNull(),
+    path: text("path").notNull(),
+    parentId: integer("parent_id"),
+    ownerId: integer("owner_id"),
+    /** Ids from the root down to this namespace itself: ancestors and descendants in one index. */
+    traversalIds: integer("traversal_ids").array().notNull().default(sql`'{}'::integer[]`),
+    fullPath: text("full_path").notNull(),
+    fullName: text("full_name").notNull(),
+    visibility: text("visibility").notNull().default("private"),
+    description: text("description").notNull().default(""),
+    projectCreationLevel: text("project_creation_level").notNull().default("developer"),
+    subgroupCreationLevel: text("subgroup_creation_level").notNull().default("maintainer"),
+    requestAccessEnabled: boolean("request_access_enabled").notNull().default(true),
+    shareWithGroupLock: boolean("share_with_group_lock").notNull().default(false),
+    requireTwoFactorAuthentication: boolean("require_two_factor_authentication").notNull().default(false),
+    twoFactorGracePeriod: integer("two_factor_grace_period").notNull().default(48),
+    lfsEnabled: boolean("lfs_enabled").notNull().default(true),
+    emailsEnabled: boolean("emails_enabled").notNull().default(true),
+    mentionsDisabled: boolean("mentions_disabled").notNull().default(false),
+    autoDevopsEnabled: boolean("auto_devops_enabled"),
+    defaultBranch: text("default_branch"),
+    repositoryStorage: text("repository_storage").notNull().default("default"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("namespaces_full_path_lower_idx").on(sql`lower(${t.fullPath})`),
+    index("namespaces_parent_idx").on(t.parentId),
+    index("namespaces_traversal_ids_idx").using("gin", t.traversalIds),
+    uniqueIndex("namespaces_user_owner_idx").on(t.ownerId).where(sql`${t.kind} = 'user'`),
+  ],
+);
+
+export const projects = namespacesSchema.table(
+  "projects",
+  {
+    id: serial("id").primaryKey(),
+    namespaceId: integer("namespace_id")
+      .notNull()
+      .references(() => namespaces.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    path: text("path").notNull(),
+    description: text("description"),
+    visibility: text("visibility").notNull().default("private"),
+    defaultBranch: text("default_branch"),
+    emptyRepo: boolean("empty_repo").notNull().default(true),
+    creatorId: integer("creator_id"),
+    archived: boolean("archived").notNull().default(false),
+    topics: text("topics").array().notNull().default(sql`'{}'::text[]`),
+    issuesAccessLevel: text("issues_access_level").notNull().default("enabled"),
+    mergeRequestsAccessLevel: text("merge_requests_access_level").notNull().default("enabled"),
+    wikiAccessLevel: text("wiki_access_level").notNull().default("enabled"),
+    buildsAccessLevel: text("builds_access_level").notNull().default("enabled"),
+    snippetsAccessLevel: text("snippets_access_level").notNull().default("enabled"),
+    repositoryAccessLevel: text("repository_access_level").notNull().default("enabled"),
+    requestAccessEnabled: boolean("request_access_enabled").notNull().default(true),
+    repositoryStorage: text("repository_storage").notNull().default("default"),
+    ...timestamps,
+    lastActivityAt: timestamp("last_activity_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("projects_namespace_path_lower_idx").on(t.namespaceId, sql`lower(${t.path})`),
+    uniqueIndex("projects_namespace_name_lower_idx").on(t.namespaceId, sql`lower(${t.name})`),
+    index("projects_visibility_idx").on(t.visibility),
+    index("projects_created_at_idx").on(t.createdAt, t.id),
+    index("projects_repository_storage_idx").on(t.repositoryStorage),
+  ],
+);
+
+/** Memberships of users in groups (source_type 'Namespace') and projects ('Project'). */
+export const members = namespacesSchema.table(
+  "members",
+  {
+    id: serial("id").primaryKey(),
+    sourceType: text("source_type").notNull(),
+    sourceId: integer("source_id").notNull(),
+    userId: integer("user_id").notNull(),
+    accessLevel: integer("access_level").notNull(),
+    expiresAt: date("expires_at", { mode: "string" }),
+    createdById: integer("created_by_id"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("members_source_user_idx").on(t.sourceType, t.sourceId, t.userId),
+    index("members_user_idx").on(t.userId, t.sourceType, t.sourceId),
+  ],
+);
+
+export type NamespaceRow = typeof namespaces.$inferSelect;
+export type ProjectRow = typeof projects.$inferSelect;
+export type MemberRow = typeof members.$inferSelect;
+
+/** Project labels (project_id) and group labels (group_id), exactly one of the two set. */
+export const labels = namespacesSchema.table(
+  "labels",
+  {
+    id: serial("id").primaryKey(),
+    projectId: integer("project_id").references(() => projects.id, { onDelete: "cascade" }),
+    groupId: integer("group_id").references(() => namespaces.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    color: text("color").notNull(),
+    description: text("description"),
+    priority: integer("priority"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("labels_project_title_idx").on(t.projectId, t.title).where(sql`${t.projectId} IS NOT NULL`),
+    uniqueIndex("labels_group_title_idx").on(t.groupId, t.title).where(sql`${t.groupId} IS NOT NULL`),
+  ],
+);
+
+/** Project and group milestones; iid is per container. */
+export const milestones = namespacesSchema.table(
+  "milestones",
+  {
+    id: serial("id").primaryKey(),
+    iid: integer("iid").notNull(),
+    projectId: integer("project_id").references(() => projects.id, { onDelete: "cascade" }),
+    groupId: integer("group_id").references(() => namespaces.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    description: text("description"),
+    state: text("state").notNull().default("active"),
+    dueDate: date("due_date", { mode: "string" }),
+    startDate: date("start_date", { mode: "string" }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("milestones_project_iid_idx").on(t.projectId, t.iid).where(sql`${t.projectId} IS NOT NULL`),
+    uniqueIndex("milestones_group_iid_idx").on(t.groupId, t.iid).where(sql`${t.groupId} IS NOT NULL`),
+    uniqueIndex("milestones_project_title_idx").on(t.projectId, t.title).where(sql`${t.projectId} IS NOT NULL`),
+    uniqueIndex("milestones_group_title_idx").on(t.groupId, t.title).where(sql`${t.groupId} IS NOT NULL`),
+  ],
+);
+
+export type LabelRow = typeof labels.$inferSelect;
+export type MilestoneRow = typeof milestones.$inferSelect;

@@ -1,0 +1,107 @@
+import { AccessLevel, forbidden, notFound, type Caller } from "@collab/core";
+import type { Db } from "@collab/db";
+import { and, eq, sql, type SQL } from "drizzle-orm";
+import { members, namespaces, projects, type NamespaceRow, type ProjectRow } from "../db/schema";
+
+/** A membership counts until the day it expires. */
+export const activeMember = sql`(${members.expiresAt} IS NULL OR ${members.expiresAt} > current_date)`;
+
+export interface ProjectAccessDetail {
+  /** Highest level from the project, its ancestor groups and personal-namespace ownership. */
+  level: number;
+  projectLevel: number | null;
+  groupLevel: number | null;
+}
+
+/** What access user U has on a project: one query over the project and every ancestor group. */
+export async function projectAccess(db: Db, project: ProjectRow, ns: NamespaceRow, userId: number): Promise<ProjectAccessDetail> {
+  const rows = await db
+    .select({ sourceType: members.sourceType, level: sql<number>`max(${members.accessLevel})::int` })
+    .from(members)
+    .where(
+      and(
+        eq(members.userId, userId),
+        activeMember,
+        sql`((${members.sourceType} = 'Project' AND ${members.sourceId} = ${project.id}) OR (${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${sql.param(ns.traversalIds)}::int[])))`,
+      ),
+    )
+    .groupBy(members.sourceType);
+  const projectLevel = rows.find((r) => r.sourceType === "Project")?.level ?? null;
+  const groupLevel = rows.find((r) => r.sourceType === "Namespace")?.level ?? null;
+  let level = Math.max(projectLevel ?? 0, groupLevel ?? 0);
+  if (ns.kind === "user" && ns.ownerId === userId) level = Math.max(level, AccessLevel.OWNER);
+  return { level, projectLevel, groupLevel };
+}
+
+/** What access user U has on a group, inherited from its ancestors. */
+export async function groupAccessLevel(db: Db, group: NamespaceRow, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ level: sql<number | null>`max(${members.accessLevel})::int` })
+    .from(members)
+    .where(
+      and(
+        eq(members.userId, userId),
+        activeMember,
+        eq(members.sourceType, "Namespace"),
+        sql`${members.sourceId} = ANY(${sql.param(group.traversalIds)}::int[])`,
+      ),
+    );
+  return row?.level ?? 0;
+}
+
+/** Whether the user belongs to anything below the group (a subgroup or one of its projects). */
+export async function hasDescendantMembership(db: Db, group: NamespaceRow, userId: number): Promise<boolean> {
+  const rows = await db.execute(sql`
+    SELECT 1 FROM ${members} m
+    WHERE m.user_id = ${userId} AND (m.expires_at IS NULL OR m.expires_at > current_date) AND m.access_level >= ${AccessLevel.GUEST} AND (
+      (m.source_type = 'Namespace' AND m.source_id IN (SELECT id FROM ${namespaces} WHERE traversal_ids @> ARRAY[${group.id}]::int[]))
+      OR (m.source_type = 'Project' AND m.source_id IN (SELECT p.id FROM ${projects} p JOIN ${namespaces} n ON n.id = p.namespace_id WHERE n.traversal_ids @> ARRAY[${group.id}]::int[])))
+    LIMIT 1`);
+  return (rows as unknown as { rows: unknown[] }).rows.length > 0;
+}
+
+/** Visibility rule shared by projects and groups: public to all, internal to signed-in non-external users. */
+export function visibleByLevel(visibility: string, caller: Caller | null): boolean {
+  if (visibility === "public") return true;
+  return visibility === "internal" && caller !== null && !caller.external;
+}
+
+export const canReadProject = (project: ProjectRow, caller: Caller | null, level: number) =>
+  caller?.admin === true || level >= AccessLevel.GUEST || visibleByLevel(project.visibility, caller);
+
+/** The caller's effective role for permission checks: administrators act above Owner. */
+export const roleOf = (caller: Caller | null, level: number) => (caller?.admin ? AccessLevel.ADMIN : level);
+
+export function requireRole(role: number, min: number, reason?: string) {
+  if (role < min) throw forbidden(reason);
+}
+
+/**
+ * SQL condition for "projects this caller may read", on a query joining projects and namespaces.
+ * Undefined for administrators (everything).
+ */
+export function projectsVisibleTo(caller: Caller | null): SQL | undefined {
+  if (caller?.admin) return undefined;
+  if (!caller) return sql`${projects.visibility} = 'public'`;
+  const internal = caller.external ? sql`FALSE` : sql`${projects.visibility} = 'internal'`;
+  return sql`(${projects.visibility} = 'public' OR ${internal} OR ${namespaces.ownerId} = ${caller.id} OR EXISTS (
+    SELECT 1 FROM ${members} m WHERE m.user_id = ${caller.id} AND (m.expires_at IS NULL OR m.expires_at > current_date)
+      AND m.access_level >= ${AccessLevel.GUEST}
+      AND ((m.source_type = 'Project' AND m.source_id = ${projects.id}) OR (m.source_type = 'Namespace' AND m.source_id = ANY(${namespaces.traversalIds})))))`;
+}
+
+/** SQL condition for "groups this caller may read" on a query over namespaces. */
+export function groupsVisibleTo(caller: Caller | null): SQL | undefined {
+  if (caller?.admin) return undefined;
+  if (!caller) return sql`${namespaces.visibility} = 'public'`;
+  const internal = caller.external ? sql`FALSE` : sql`${namespaces.visibility} = 'internal'`;
+  return sql`(${namespaces.visibility} = 'public' OR ${internal} OR EXISTS (
+    SELECT 1 FROM ${members} m WHERE m.user_id = ${caller.id} AND (m.expires_at IS NULL OR m.expires_at > current_date)
+      AND m.access_level >= ${AccessLevel.GUEST} AND (
+        (m.source_type = 'Namespace' AND (m.source_id = ANY(${namespaces.traversalIds})
+          OR m.source_id IN (SELECT d.id FROM ${namespaces} d WHERE d.traversal_ids @> ARRAY[${namespaces.id}]::int[])))
+        OR (m.source_type = 'Project' AND m.source_id IN (SELECT p.id FROM ${projects} p JOIN ${namespaces} d ON d.id = p.namespace_id
+          WHERE d.traversal_ids @> ARRAY[${namespaces.id}]::int[])))))`;
+}
+
+export { notFound };

@@ -1,0 +1,46 @@
+import type { Db } from "@collab/db";
+import { and, eq, sql } from "drizzle-orm";
+import { namespaces, projects, type NamespaceRow, type ProjectRow } from "../db/schema";
+
+const isId = (ref: string | number) => /^\d+$/.test(String(ref));
+
+/** A group by numeric id or full path (case-insensitive), as GitLab's find_group. */
+export async function findGroup(db: Db, ref: string | number): Promise<NamespaceRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(namespaces)
+    .where(
+      and(
+        eq(namespaces.kind, "group"),
+        isId(ref) ? eq(namespaces.id, Number(ref)) : sql`lower(${namespaces.fullPath}) = lower(${String(ref)})`,
+      ),
+    );
+  return row;
+}
+
+export async function findNamespace(db: Db, ref: string | number): Promise<NamespaceRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(namespaces)
+    .where(isId(ref) ? eq(namespaces.id, Number(ref)) : sql`lower(${namespaces.fullPath}) = lower(${String(ref)})`);
+  return row;
+}
+
+export interface ProjectAndNamespace {
+  project: ProjectRow;
+  namespace: NamespaceRow;
+}
+
+/** A project by numeric id or "namespace/full/path/project". */
+export async function findProject(db: Db, ref: string | number): Promise<ProjectAndNamespace | undefined> {
+  const text = String(ref);
+  let where;
+  if (isId(text)) where = eq(projects.id, Number(text));
+  else {
+    const cut = text.lastIndexOf("/");
+    if (cut <= 0) return undefined;
+    where = and(sql`lower(${namespaces.fullPath}) = lower(${text.slice(0, cut)})`, sql`lower(${projects.path}) = lower(${text.slice(cut + 1)})`);
+  }
+  const [row] = await db.select({ project: projects, namespace: namespaces }).from(projects).innerJoin(namespaces, eq(namespaces.id, projects.namespaceId)).where(where);
+  return row;
+}

@@ -1,0 +1,126 @@
+import { AccessLevel, validationFailed, type Caller } from "@collab/core";
+import type { Db } from "@collab/db";
+import { and, eq, sql } from "drizzle-orm";
+import type { CreateProjectParams, UpdateProjectParams } from "../api/projects.params";
+import { members, projects, type NamespaceRow, type ProjectRow } from "../db/schema";
+import { nameErrors, pathErrors, pathFromName } from "./paths";
+
+type Settings = Omit<UpdateProjectParams, "id" | "name" | "path">;
+
+/** Feature toggles: the *_access_level wins over the older *_enabled booleans. */
+function featureColumns(p: Settings): Partial<typeof projects.$inferInsert> {
+  const level = (lvl: string | undefined, enabled: boolean | undefined) => lvl ?? (enabled === undefined ? undefined : enabled ? "enabled" : "disabled");
+  const out: Partial<typeof projects.$inferInsert> = {};
+  const set = (k: keyof typeof out, v: string | undefined) => v !== undefined && ((out as Record<string, unknown>)[k] = v);
+  set("issuesAccessLevel", level(p.issues_access_level, p.issues_enabled));
+  set("mergeRequestsAccessLevel", level(p.merge_requests_access_level, p.merge_requests_enabled));
+  set("wikiAccessLevel", level(p.wiki_access_level, p.wiki_enabled));
+  set("buildsAccessLevel", level(p.builds_access_level, p.jobs_enabled));
+  set("snippetsAccessLevel", level(p.snippets_access_level, p.snippets_enabled));
+  set("repositoryAccessLevel", p.repository_access_level);
+  return out;
+}
+
+async function uniquenessErrors(db: Db, namespaceId: number, name: string, path: string, exceptId?: number) {
+  const errors: Record<string, string[]> = {};
+  const rows = await db
+    .select({ id: projects.id, name: projects.name, path: projects.path })
+    .from(projects)
+    .where(and(eq(projects.namespaceId, namespaceId), sql`(lower(${projects.name}) = lower(${name}) OR lower(${projects.path}) = lower(${path}))`));
+  for (const r of rows) {
+    if (r.id === exceptId) continue;
+    if (r.name.toLowerCase() === name.toLowerCase()) errors.name = ["has already been taken"];
+    if (r.path.toLowerCase() === path.toLowerCase()) errors.path = ["has already been taken"];
+  }
+  return errors;
+}
+
+function collect(errors: Record<string, string[]>, key: string, list: string[]) {
+  if (list.length) errors[key] = [...(errors[key] ?? []), ...list];
+}
+
+/** Races on the unique indexes answer like the pre-checks. */
+function mapUniqueViolation(err: unknown): never {
+  const e = err as { code?: string; constraint?: string; message?: string };
+  if (e.code === "23505") {
+    const text = `${e.constraint ?? ""} ${e.message ?? ""}`;
+    throw validationFailed(text.includes("name") ? { name: ["has already been taken"] } : { path: ["has already been taken"] });
+  }
+  throw err;
+}
+
+export async function createProject(db: Db, caller: Caller, ns: NamespaceRow, p: CreateProjectParams, visibility: string): Promise<ProjectRow> {
+  const name = p.name ?? p.path!;
+  const path = p.path ?? pathFromName(name);
+  const errors: Record<string, string[]> = {};
+  collect(errors, "name", nameErrors(name));
+  collect(errors, "path", pathErrors(path));
+  if (!errors.name && !errors.path) Object.assign(errors, await uniquenessErrors(db, ns.id, name, path));
+  if (Object.keys(errors).length) throw validationFailed(errors);
+
+  const withReadme = p.initialize_with_readme === true;
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(projects)
+        .values({
+          namespaceId: ns.id,
+          name,
+          path,
+          description: p.description ?? null,
+          visibility,
+          defaultBranch: withReadme ? (p.default_branch ?? "main") : (p.default_branch ?? null),
+          emptyRepo: !withReadme,
+          creatorId: caller.id,
+          topics: p.topics ?? p.tag_list ?? [],
+          requestAccessEnabled: p.request_access_enabled ?? true,
+          ...featureColumns(p),
+        })
+        .returning();
+      // Personal projects belong to their namespace owner; in groups the creator keeps Maintainer
+      // rights on what they created even if their group role is lower.
+      const level = ns.kind === "user" ? AccessLevel.OWNER : AccessLevel.MAINTAINER;
+      await tx.insert(members).values({ sourceType: "Project", sourceId: row.id, userId: ns.kind === "user" ? ns.ownerId! : caller.id, accessLevel: level, createdById: caller.id });
+      return row;
+    });
+  } catch (err) {
+    mapUniqueViolation(err);
+  }
+}
+
+export async function updateProject(db: Db, project: ProjectRow, p: Omit<UpdateProjectParams, "id">): Promise<ProjectRow> {
+  const name = p.name ?? project.name;
+  const path = p.path ?? project.path;
+  const errors: Record<string, string[]> = {};
+  if (p.name !== undefined) collect(errors, "name", nameErrors(name));
+  if (p.path !== undefined) collect(errors, "path", pathErrors(path));
+  if (!errors.name && !errors.path && (p.name !== undefined || p.path !== undefined)) Object.assign(errors, await uniquenessErrors(db, project.namespaceId, name, path, project.id));
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  try {
+    const [row] = await db
+      .update(projects)
+      .set({
+        name,
+        path,
+        ...(p.description !== undefined && { description: p.description }),
+        ...(p.visibility !== undefined && { visibility: p.visibility }),
+        ...(p.default_branch !== undefined && { defaultBranch: p.default_branch }),
+        ...((p.topics ?? p.tag_list) !== undefined && { topics: p.topics ?? p.tag_list }),
+        ...(p.request_access_enabled !== undefined && { requestAccessEnabled: p.request_access_enabled }),
+        ...featureColumns(p),
+        updatedAt: new Date(),
+      })
+      .where(eq(projects.id, project.id))
+      .returning();
+    return row;
+  } catch (err) {
+    mapUniqueViolation(err);
+  }
+}
+
+export async function deleteProject(db: Db, project: ProjectRow): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(members).where(and(eq(members.sourceType, "Project"), eq(members.sourceId, project.id)));
+    await tx.delete(projects).where(eq(projects.id, project.id));
+  });
+}
