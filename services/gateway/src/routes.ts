@@ -1,12 +1,13 @@
 import type { RouteDef } from "@collab/core";
 import { routes as accounts } from "@collab/accounts/routes";
 import { routes as namespaces } from "@collab/namespaces/routes";
+import { routes as issues } from "@collab/issues/routes";
 
-/** The gateway's own endpoints. */
+/** The gateway's own endpoints: GitLab's Metadata API, which read_user tokens may read. */
 const own: RouteDef[] = [
-  { method: "GET", path: "/version", action: "gateway.version" },
-  { method: "GET", path: "/metadata", action: "gateway.metadata" },
+  { method: "GET", path: "/version", action: "gateway.version", scopes: ["read_user"] },
+  { method: "GET", path: "/metadata", action: "gateway.metadata", scopes: ["read_user"] },
 ];
 
 /** Every REST operation of /api/v4: the composition root, as GitLab's api.rb mounts its resources. */
-export const mountedRoutes: RouteDef[] = [...own, ...accounts, ...namespaces];
+export const mountedRoutes: RouteDef[] = [...own, ...accounts, ...namespaces, ...issues];

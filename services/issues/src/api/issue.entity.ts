@@ -1,0 +1,110 @@
+import { iso, type UserRef } from "@collab/core";
+import type { IssueRow } from "../db/schema";
+import { taskCompletion, taskStatus } from "./task-list";
+import { timeStats } from "./time-stats";
+
+export interface ProjectSummary {
+  id: number;
+  path_with_namespace: string;
+  namespace_id: number;
+  group_ids: number[];
+  web_url: string;
+}
+
+export interface LabelDetail {
+  id: number;
+  name: string;
+  color: string;
+  text_color: string;
+  description: string | null;
+  description_html: string;
+}
+
+/** Everything a page of issues needs besides its rows, loaded once per page. */
+export interface IssuePresentation {
+  baseUrl: string;
+  projects: Map<number, ProjectSummary>;
+  users: Map<number, UserRef>;
+  labels: Map<number, LabelDetail>;
+  milestones: Map<number, unknown>;
+  labelIds: Map<number, number[]>;
+  assigneeIds: Map<number, number[]>;
+  /** Where the request came from, for references.relative: a project id or a group's full path. */
+  context: { projectId?: number; groupPath?: string };
+  withLabelsDetails: boolean;
+  /** Licensed tier: Premium adds weight/epic/iteration, Ultimate adds health_status. */
+  tier: "free" | "premium" | "ultimate";
+  /** Single-issue responses expose whether the caller is subscribed. */
+  subscribed?: boolean;
+}
+
+function references(issue: IssueRow, project: ProjectSummary | undefined, ctx: IssuePresentation["context"]) {
+  const short = `#${issue.iid}`;
+  const full = `${project?.path_with_namespace ?? ""}#${issue.iid}`;
+  let relative = full;
+  if (ctx.projectId === issue.projectId) relative = short;
+  else if (ctx.groupPath && project?.path_with_namespace.startsWith(`${ctx.groupPath}/`))
+    relative = `${project.path_with_namespace.slice(ctx.groupPath.length + 1)}#${issue.iid}`;
+  return { short, relative, full };
+}
+
+export function presentIssue(issue: IssueRow, p: IssuePresentation) {
+  const project = p.projects.get(issue.projectId);
+  const assignees = (p.assigneeIds.get(issue.id) ?? []).map((id) => p.users.get(id)).filter((u): u is UserRef => u !== undefined);
+  const labels = (p.labelIds.get(issue.id) ?? [])
+    .map((id) => p.labels.get(id))
+    .filter((l): l is LabelDetail => l !== undefined)
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const tasks = taskCompletion(issue.description);
+  const api = `${p.baseUrl}/api/v4/projects/${issue.projectId}/issues/${issue.iid}`;
+  const premium = p.tier !== "free";
+  return {
+    id: issue.id,
+    iid: issue.iid,
+    project_id: issue.projectId,
+    title: issue.title,
+    description: issue.description,
+    state: issue.state,
+    created_at: iso(issue.createdAt),
+    updated_at: iso(issue.updatedAt),
+    closed_at: iso(issue.closedAt),
+    closed_by: issue.closedById ? (p.users.get(issue.closedById) ?? null) : null,
+    labels: p.withLabelsDetails ? labels : labels.map((l) => l.name),
+    milestone: issue.milestoneId ? (p.milestones.get(issue.milestoneId) ?? null) : null,
+    assignees,
+    author: p.users.get(issue.authorId) ?? null,
+    type: issue.issueType.toUpperCase(),
+    assignee: assignees[0] ?? null,
+    user_notes_count: issue.userNotesCount,
+    merge_requests_count: issue.mergeRequestsCount,
+    upvotes: issue.upvotes,
+    downvotes: issue.downvotes,
+    due_date: issue.dueDate,
+    confidential: issue.confidential,
+    discussion_locked: issue.discussionLocked,
+    issue_type: issue.issueType,
+    web_url: `${project?.web_url ?? p.baseUrl}/-/issues/${issue.iid}`,
+    time_stats: timeStats(issue.timeEstimate, issue.totalTimeSpent),
+    task_completion_status: tasks,
+    has_tasks: tasks.count > 0,
+    ...(tasks.count > 0 ? { task_status: taskStatus(tasks) } : {}),
+    _links: {
+      self: api,
+      notes: `${api}/notes`,
+      award_emoji: `${api}/award_emoji`,
+      project: `${p.baseUrl}/api/v4/projects/${issue.projectId}`,
+      closed_as_duplicate_of: issue.duplicatedToId ? `${p.baseUrl}/api/v4/projects/${issue.projectId}/issues/${issue.duplicatedToId}` : null,
+    },
+    references: references(issue, project, p.context),
+    severity: issue.severity,
+    ...(p.subscribed !== undefined ? { subscribed: p.subscribed } : {}),
+    moved_to_id: issue.movedToId,
+    imported: issue.imported,
+    imported_from: issue.importedFrom,
+    service_desk_reply_to: null,
+    ...(premium
+      ? { weight: issue.weight, epic_iid: null, epic: null, iteration: null, blocking_issues_count: 0 }
+      : {}),
+    ...(p.tier === "ultimate" ? { health_status: issue.healthStatus } : {}),
+  };
+}

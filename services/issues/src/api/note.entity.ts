@@ -1,0 +1,50 @@
+import { iso, type UserRef } from "@collab/core";
+import type { NoteRow, StateEventRow } from "../db/schema";
+
+export interface NoteContext {
+  users: Map<number, UserRef>;
+  /** noteable id → iid, for noteable_iid. */
+  iids: Map<number, number>;
+}
+
+export const presentNote = (n: NoteRow, c: NoteContext) => ({
+  id: n.id,
+  type: n.type,
+  body: n.body,
+  attachment: null,
+  author: c.users.get(n.authorId) ?? null,
+  created_at: iso(n.createdAt),
+  updated_at: iso(n.updatedAt),
+  system: n.system,
+  noteable_id: n.noteableId,
+  noteable_type: n.noteableType,
+  project_id: n.projectId,
+  commit_id: n.commitId,
+  position: n.position ?? undefined,
+  resolvable: n.resolvable,
+  ...(n.resolvable
+    ? { resolved: n.resolvedAt !== null, resolved_by: n.resolvedById ? (c.users.get(n.resolvedById) ?? null) : null, resolved_at: iso(n.resolvedAt) }
+    : {}),
+  confidential: n.internal,
+  internal: n.internal,
+  imported: n.imported,
+  imported_from: "none",
+  noteable_iid: n.noteableId !== null ? (c.iids.get(n.noteableId) ?? null) : null,
+  commands_changes: {},
+});
+
+/** A thread: its notes oldest first; individual_note for a standalone comment. */
+export const presentDiscussion = (discussionId: string, threadNotes: NoteRow[], c: NoteContext) => ({
+  id: discussionId,
+  individual_note: threadNotes.length > 0 && threadNotes[0].type === null,
+  notes: threadNotes.map((n) => presentNote(n, c)),
+});
+
+export const presentStateEvent = (e: StateEventRow, users: Map<number, UserRef>) => ({
+  id: e.id,
+  user: users.get(e.userId) ?? null,
+  created_at: iso(e.createdAt),
+  resource_type: e.issueId !== null ? "Issue" : "MergeRequest",
+  resource_id: e.issueId ?? e.mergeRequestId,
+  state: e.state,
+});

@@ -1,0 +1,217 @@
+import { conflict } from "@collab/core";
+import type { Db } from "@collab/db";
+import { and, eq, sql } from "drizzle-orm";
+import { issueAssignees, issueLabels, issues, notes, resourceStateEvents, subscriptions, type IssueRow } from "../db/schema";
+import { nextIid, trackIid } from "./iids";
+import { addSystemNote, SystemNote } from "./system-notes";
+
+/** Issue fields after names were resolved to ids and permissions applied. */
+export interface IssueInput {
+  title?: string;
+  description?: string | null;
+  confidential?: boolean;
+  assigneeIds?: number[];
+  milestoneId?: number | null;
+  labelIds?: number[];
+  dueDate?: string | null;
+  discussionLocked?: boolean;
+  issueType?: string;
+  weight?: number | null;
+  healthStatus?: string | null;
+  epicId?: number | null;
+  iterationId?: number | null;
+  createdAt?: Date;
+  updatedAt?: Date;
+  iid?: number;
+  stateEvent?: "close" | "reopen";
+}
+
+export interface Actor {
+  id: number;
+  username: string;
+}
+
+export async function createIssue(db: Db, projectId: number, actor: Actor, input: IssueInput & { title: string }): Promise<IssueRow> {
+  return db.transaction(async (tx) => {
+    let iid: number;
+    if (input.iid !== undefined) {
+      const [taken] = await tx.select({ id: issues.id }).from(issues).where(and(eq(issues.projectId, projectId), eq(issues.iid, input.iid)));
+      if (taken) throw conflict("Duplicated issue");
+      await trackIid(tx, projectId, "issues", input.iid);
+      iid = input.iid;
+    } else {
+      iid = await nextIid(tx, projectId, "issues");
+    }
+    const now = input.createdAt ?? new Date();
+    const [issue] = await tx
+      .insert(issues)
+      .values({
+        projectId,
+        iid,
+        title: input.title,
+        description: input.description ?? null,
+        confidential: input.confidential ?? false,
+        milestoneId: input.milestoneId ?? null,
+        dueDate: input.dueDate ?? null,
+        discussionLocked: input.discussionLocked ?? null,
+        issueType: input.issueType ?? "issue",
+        weight: input.weight ?? null,
+        healthStatus: input.healthStatus ?? null,
+        epicId: input.epicId ?? null,
+        iterationId: input.iterationId ?? null,
+        authorId: actor.id,
+        // New issues go to the end of the board order.
+        relativePosition: sql`(SELECT COALESCE(max(relative_position), 0) + 1024 FROM issues.issues WHERE project_id = ${projectId})`,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (input.assigneeIds?.length) await tx.insert(issueAssignees).values(input.assigneeIds.map((userId) => ({ issueId: issue.id, userId })));
+    if (input.labelIds?.length) await tx.insert(issueLabels).values([...new Set(input.labelIds)].map((labelId) => ({ issueId: issue.id, labelId })));
+    // The author and assignees follow the issue.
+    const followers = [...new Set([actor.id, ...(input.assigneeIds ?? [])])];
+    await tx.insert(subscriptions).values(followers.map((userId) => ({ subscribableType: "Issue", subscribableId: issue.id, userId, subscribed: true }))).onConflictDoNothing();
+    return issue;
+  });
+}
+
+export interface UpdateContext {
+  actor: Actor;
+  /** Current assignees and labels, loaded before the transaction. */
+  assigneeIds: number[];
+  labelIds: number[];
+  /** Usernames for the assignee system note. */
+  usernames: Map<number, string>;
+}
+
+/** Applies an edit in one transaction: row, links, system notes and the state event together. */
+export async function updateIssue(db: Db, issue: IssueRow, input: IssueInput, c: UpdateContext): Promise<{ issue: IssueRow; changes: string[] }> {
+  return db.transaction(async (tx) => {
+    const set: Partial<typeof issues.$inferInsert> = {};
+    const changes: string[] = [];
+    const note = (body: string) => addSystemNote(tx, issue, c.actor.id, body);
+
+    if (input.title !== undefined && input.title !== issue.title) {
+      set.title = input.title;
+      changes.push("title");
+      await note(SystemNote.title(issue.title, input.title));
+    }
+    if (input.description !== undefined && input.description !== issue.description) {
+      set.description = input.description;
+      changes.push("description");
+      await note(SystemNote.description());
+    }
+    if (input.confidential !== undefined && input.confidential !== issue.confidential) {
+      set.confidential = input.confidential;
+      changes.push("confidential");
+      await note(SystemNote.confidential(input.confidential));
+    }
+    if (input.discussionLocked !== undefined && input.discussionLocked !== (issue.discussionLocked ?? false)) {
+      set.discussionLocked = input.discussionLocked;
+      changes.push("discussion_locked");
+      await note(SystemNote.locked(input.discussionLocked));
+    }
+    if (input.dueDate !== undefined && input.dueDate !== issue.dueDate) {
+      set.dueDate = input.dueDate;
+      changes.push("due_date");
+      await note(SystemNote.dueDate(input.dueDate));
+    }
+    if (input.issueType !== undefined && input.issueType !== issue.issueType) {
+      set.issueType = input.issueType;
+      changes.push("issue_type");
+      await note(SystemNote.issueType(issue.issueType, input.issueType));
+    }
+    if (input.milestoneId !== undefined && input.milestoneId !== issue.milestoneId) {
+      set.milestoneId = input.milestoneId;
+      changes.push("milestone");
+    }
+    for (const [key, column] of [["weight", "weight"], ["healthStatus", "healthStatus"], ["epicId", "epicId"], ["iterationId", "iterationId"]] as const) {
+      if (input[key] !== undefined && input[key] !== issue[column]) {
+        (set as Record<string, unknown>)[column] = input[key];
+        changes.push(key);
+      }
+    }
+    if (input.createdAt !== undefined) set.createdAt = input.createdAt;
+
+    if (input.stateEvent === "close" && issue.state === "opened") {
+      Object.assign(set, { state: "closed", closedAt: new Date(), closedById: c.actor.id });
+      await tx.insert(resourceStateEvents).values({ userId: c.actor.id, issueId: issue.id, state: "closed" });
+      changes.push("state");
+    } else if (input.stateEvent === "reopen" && issue.state === "closed") {
+      Object.assign(set, { state: "opened", closedAt: null, closedById: null });
+      await tx.insert(resourceStateEvents).values({ userId: c.actor.id, issueId: issue.id, state: "reopened" });
+      changes.push("state");
+    }
+
+    if (input.assigneeIds !== undefined) {
+      const next = [...new Set(input.assigneeIds)];
+      const added = next.filter((id) => !c.assigneeIds.includes(id));
+      const removed = c.assigneeIds.filter((id) => !next.includes(id));
+      if (added.length || removed.length) {
+        await tx.delete(issueAssignees).where(eq(issueAssignees.issueId, issue.id));
+        if (next.length) await tx.insert(issueAssignees).values(next.map((userId) => ({ issueId: issue.id, userId })));
+        if (added.length)
+          await tx
+            .insert(subscriptions)
+            .values(added.map((userId) => ({ subscribableType: "Issue", subscribableId: issue.id, userId, subscribed: true })))
+            .onConflictDoNothing();
+        const name = (id: number) => c.usernames.get(id) ?? String(id);
+        await note(SystemNote.assignees(added.map(name), removed.map(name)));
+        changes.push("assignees");
+      }
+    }
+    if (input.labelIds !== undefined) {
+      const next = [...new Set(input.labelIds)];
+      const same = next.length === c.labelIds.length && next.every((id) => c.labelIds.includes(id));
+      if (!same) {
+        await tx.delete(issueLabels).where(eq(issueLabels.issueId, issue.id));
+        if (next.length) await tx.insert(issueLabels).values(next.map((labelId) => ({ issueId: issue.id, labelId })));
+        changes.push("labels");
+      }
+    }
+
+    if (changes.length === 0 && input.updatedAt === undefined && input.createdAt === undefined) return { issue, changes };
+    set.updatedAt = input.updatedAt ?? new Date();
+    set.updatedById = c.actor.id;
+    const [row] = await tx.update(issues).set(set).where(eq(issues.id, issue.id)).returning();
+    return { issue: row, changes };
+  });
+}
+
+export async function deleteIssue(db: Db, issue: IssueRow): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.delete(notes).where(and(eq(notes.noteableType, "Issue"), eq(notes.noteableId, issue.id)));
+    await tx.delete(resourceStateEvents).where(eq(resourceStateEvents.issueId, issue.id));
+    await tx.delete(subscriptions).where(and(eq(subscriptions.subscribableType, "Issue"), eq(subscriptions.subscribableId, issue.id)));
+    await tx.delete(issues).where(eq(issues.id, issue.id));
+  });
+}
+
+/** Subscribes or unsubscribes; false when the caller was already in that state (GitLab's 304). */
+export async function setSubscription(db: Db, issue: IssueRow, userId: number, subscribed: boolean): Promise<boolean> {
+  const current = await isSubscribed(db, issue.id, userId);
+  if (current === subscribed) return false;
+  await db
+    .insert(subscriptions)
+    .values({ subscribableType: "Issue", subscribableId: issue.id, userId, subscribed })
+    .onConflictDoUpdate({ target: [subscriptions.subscribableType, subscriptions.subscribableId, subscriptions.userId], set: { subscribed } });
+  return true;
+}
+
+export async function isSubscribed(db: Db, issueId: number, userId: number | undefined): Promise<boolean> {
+  if (userId === undefined) return false;
+  const [row] = await db
+    .select({ subscribed: subscriptions.subscribed })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.subscribableType, "Issue"), eq(subscriptions.subscribableId, issueId), eq(subscriptions.userId, userId)));
+  return row?.subscribed ?? false;
+}
+
+export async function assigneeIdsOf(db: Db, issueId: number): Promise<number[]> {
+  return (await db.select({ id: issueAssignees.userId }).from(issueAssignees).where(eq(issueAssignees.issueId, issueId))).map((r) => r.id);
+}
+
+export async function labelIdsOf(db: Db, issueId: number): Promise<number[]> {
+  return (await db.select({ id: issueLabels.labelId }).from(issueLabels).where(eq(issueLabels.issueId, issueId))).map((r) => r.id);
+}
+

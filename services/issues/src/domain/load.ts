@@ -1,0 +1,34 @@
+import { callerOf, notFound, recordNotFound, type Ctx } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import type { IssueRow } from "../db/schema";
+import { findIssueByIid } from "../finders/issues.finder";
+import { assigneeIdsOf } from "./issues";
+import { canReadIssue, type IssueActor } from "./permissions";
+import { authorizeProject, type ProjectAccess } from "./remote";
+
+export interface LoadedIssue {
+  access: ProjectAccess;
+  issue: IssueRow;
+  actor: IssueActor;
+  assigneeIds: number[];
+}
+
+/** The project, when its issues are readable by the caller (issues feature on, or private to members). */
+export async function issuesProject(ctx: Ctx<unknown>, ref: string | number): Promise<ProjectAccess> {
+  const access = await authorizeProject(ctx, ref);
+  const feature = access.project.issues_access_level;
+  if (feature === "disabled" || (feature === "private" && access.role < 10)) throw notFound("Project");
+  return access;
+}
+
+/** An issue the caller may read; 404 "Not found" for missing and hidden alike. */
+export async function loadIssue(kit: ServiceKit, ctx: Ctx<unknown>, projectRef: string | number, iid: number, missing = recordNotFound): Promise<LoadedIssue> {
+  const access = await issuesProject(ctx, projectRef);
+  const issue = await findIssueByIid(kit.db, access.project.id, iid);
+  if (!issue) throw missing();
+  const caller = callerOf(ctx);
+  const assigneeIds = await assigneeIdsOf(kit.db, issue.id);
+  const actor: IssueActor = { caller, role: access.role, assigned: caller !== null && assigneeIds.includes(caller.id) };
+  if (!canReadIssue(actor, issue)) throw missing();
+  return { access, issue, actor, assigneeIds };
+}

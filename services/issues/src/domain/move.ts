@@ -1,0 +1,98 @@
+import type { Db } from "@collab/db";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { issueAssignees, issueLabels, issues, notes, resourceStateEvents, subscriptions, type IssueRow } from "../db/schema";
+import { nextIid } from "./iids";
+import { addSystemNote, newDiscussionId, SystemNote } from "./system-notes";
+import type { Actor } from "./issues";
+
+export interface CopyPlan {
+  targetProjectId: number;
+  /** Labels and milestone of the target with the same names, resolved beforehand. */
+  labelIds: number[];
+  milestoneId: number | null;
+  assigneeIds: number[];
+  sourceRef: string;
+  targetRefFor: (iid: number) => string;
+  withNotes: boolean;
+}
+
+/** Copies an issue (and optionally its notes, keeping each thread together) into another project. */
+async function copyIssue(tx: Db, source: IssueRow, actor: Actor, plan: CopyPlan): Promise<IssueRow> {
+  const iid = await nextIid(tx, plan.targetProjectId, "issues");
+  const [copy] = await tx
+    .insert(issues)
+    .values({
+      projectId: plan.targetProjectId,
+      iid,
+      title: source.title,
+      description: source.description,
+      confidential: source.confidential,
+      issueType: source.issueType,
+      dueDate: source.dueDate,
+      weight: source.weight,
+      healthStatus: source.healthStatus,
+      timeEstimate: source.timeEstimate,
+      discussionLocked: source.discussionLocked,
+      milestoneId: plan.milestoneId,
+      authorId: source.authorId,
+      relativePosition: sql`(SELECT COALESCE(max(relative_position), 0) + 1024 FROM issues.issues WHERE project_id = ${plan.targetProjectId})`,
+    })
+    .returning();
+  if (plan.assigneeIds.length) await tx.insert(issueAssignees).values(plan.assigneeIds.map((userId) => ({ issueId: copy.id, userId })));
+  if (plan.labelIds.length) await tx.insert(issueLabels).values([...new Set(plan.labelIds)].map((labelId) => ({ issueId: copy.id, labelId })));
+  await tx.insert(subscriptions).values({ subscribableType: "Issue", subscribableId: copy.id, userId: actor.id, subscribed: true }).onConflictDoNothing();
+  if (plan.withNotes) {
+    const original = await tx.select().from(notes).where(and(eq(notes.noteableType, "Issue"), eq(notes.noteableId, source.id))).orderBy(asc(notes.id));
+    const threads = new Map<string, string>();
+    for (const n of original) {
+      if (!threads.has(n.discussionId)) threads.set(n.discussionId, newDiscussionId());
+      await tx.insert(notes).values({
+        noteableType: "Issue",
+        noteableId: copy.id,
+        projectId: plan.targetProjectId,
+        authorId: n.authorId,
+        body: n.body,
+        system: n.system,
+        internal: n.internal,
+        type: n.type,
+        discussionId: threads.get(n.discussionId)!,
+        resolvable: n.resolvable,
+        createdAt: n.createdAt,
+        updatedAt: n.updatedAt,
+      });
+    }
+    const userNotes = original.filter((n) => !n.system).length;
+    if (userNotes) await tx.update(issues).set({ userNotesCount: userNotes }).where(eq(issues.id, copy.id));
+  }
+  return copy;
+}
+
+/** Move: the copy carries the notes; the original is closed and points at it. */
+export function moveIssue(db: Db, source: IssueRow, actor: Actor, plan: Omit<CopyPlan, "withNotes">): Promise<IssueRow> {
+  return db.transaction(async (tx) => {
+    const copy = await copyIssue(tx, source, actor, { ...plan, withNotes: true });
+    await addSystemNote(tx, copy, actor.id, SystemNote.movedFrom(plan.sourceRef));
+    await addSystemNote(tx, source, actor.id, SystemNote.movedTo(plan.targetRefFor(copy.iid)));
+    const closing = source.state === "opened";
+    await tx
+      .update(issues)
+      .set({
+        movedToId: copy.id,
+        updatedAt: new Date(),
+        ...(closing ? { state: "closed", closedAt: new Date(), closedById: actor.id } : {}),
+      })
+      .where(eq(issues.id, source.id));
+    if (closing) await tx.insert(resourceStateEvents).values({ userId: actor.id, issueId: source.id, state: "closed" });
+    return copy;
+  });
+}
+
+/** Clone: the original stays as it is; notes come along only when asked. */
+export function cloneIssue(db: Db, source: IssueRow, actor: Actor, plan: CopyPlan): Promise<IssueRow> {
+  return db.transaction(async (tx) => {
+    const copy = await copyIssue(tx, source, actor, plan);
+    await addSystemNote(tx, copy, actor.id, SystemNote.clonedFrom(plan.sourceRef));
+    await addSystemNote(tx, source, actor.id, SystemNote.clonedTo(plan.targetRefFor(copy.iid)));
+    return copy;
+  });
+}

@@ -1,0 +1,323 @@
+import { AccessLevel, offsetOf, type Caller } from "@collab/core";
+import type { Db } from "@collab/db";
+import { and, asc, count, desc, eq, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+import type { ListIssuesParams, NotParams } from "../api/issues.params";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { issueAssignees, issueLabels, issues, type IssueRow } from "../db/schema";
+
+/** A project the caller may list issues of, with their access level there. */
+export interface ReadableProject {
+  id: number;
+  access_level: number;
+  issues_access_level: string;
+  archived?: boolean;
+}
+
+/**
+ * Names resolved to ids by the caller before the query: labels and milestones live in the
+ * namespaces service, users in accounts (one bus call per kind, never per row).
+ */
+export interface ResolvedNames {
+  labelIds: Record<string, number[]>;
+  milestoneIds?: number[] | null;
+  notMilestoneIds?: number[] | null;
+  authorId?: number | null;
+  notAuthorId?: number | null;
+  assigneeIds?: number[] | null;
+  notAssigneeIds?: number[] | null;
+  /** milestone id → due date, for order_by=milestone_due / priority. */
+  milestoneDue?: Record<number, string | null>;
+  /** label id → priority, for order_by=label_priority / priority. */
+  labelPriority?: Record<number, number | null>;
+}
+
+export interface IssueScope {
+  caller: Caller | null;
+  /** null: every project (administrators on global lists). */
+  projects: ReadableProject[] | null;
+  /** Default scope of /issues is created_by_me; project and group lists default to all. */
+  defaultScope: "created_by_me" | "all";
+}
+
+const hasAssignee = sql`EXISTS (SELECT 1 FROM issues.issue_assignees a WHERE a.issue_id = ${issues.id})`;
+const assignedTo = (ids: number[]) =>
+  sql`EXISTS (SELECT 1 FROM issues.issue_assignees a WHERE a.issue_id = ${issues.id} AND a.user_id = ANY(${sql.param(ids)}::int[]))`;
+const hasLabel = (ids: number[]) =>
+  sql`EXISTS (SELECT 1 FROM issues.issue_labels l WHERE l.issue_id = ${issues.id} AND l.label_id = ANY(${sql.param(ids)}::int[]))`;
+const hasAnyLabel = sql`EXISTS (SELECT 1 FROM issues.issue_labels l WHERE l.issue_id = ${issues.id})`;
+
+/** GitLab's IssuesFinder: an explicit pipeline of steps, each a no-op when its param is absent. */
+export function issueConditions(p: ListIssuesParams, scope: IssueScope, names: ResolvedNames): SQL[] {
+  const where: SQL[] = [];
+  byProjects(where, scope);
+  byConfidentiality(where, scope);
+  byScope(where, p, scope);
+  byState(where, p);
+  byIids(where, p.iids);
+  byAuthor(where, p, names);
+  byAssignee(where, p, names);
+  byMilestone(where, p, names);
+  byLabels(where, p.labels, names);
+  bySearch(where, p);
+  byDates(where, p);
+  if (p.confidential !== undefined) where.push(eq(issues.confidential, p.confidential));
+  byDueDate(where, p.due_date);
+  if (p.issue_type) where.push(eq(issues.issueType, p.issue_type));
+  byReactionEmoji(where, p.my_reaction_emoji);
+  if (p.closed_by_id !== undefined) where.push(eq(issues.closedById, p.closed_by_id));
+  byIntOrSentinel(where, issues.weight, p.weight);
+  byIntOrSentinel(where, issues.epicId, p.epic_id);
+  byIntOrSentinel(where, issues.iterationId, p.iteration_id);
+  if (p.iteration_title !== undefined) where.push(sql`FALSE`); // no iterations exist to match a title
+  byHealthStatus(where, p.health_status);
+  if (p.not) byNegations(where, p.not, names);
+  return where;
+}
+
+function byProjects(where: SQL[], scope: IssueScope) {
+  if (scope.projects === null) return;
+  const ids = scope.projects
+    .filter((pr) => pr.issues_access_level !== "disabled" && (pr.issues_access_level !== "private" || pr.access_level >= AccessLevel.GUEST))
+    .map((pr) => pr.id);
+  where.push(ids.length ? inArray(issues.projectId, ids) : sql`FALSE`);
+}
+
+/** Confidential issues: Reporter+ of the project, their author and assignees (and administrators). */
+function byConfidentiality(where: SQL[], scope: IssueScope) {
+  const caller = scope.caller;
+  if (caller?.admin) return;
+  if (!caller) {
+    where.push(eq(issues.confidential, false));
+    return;
+  }
+  const trusted = (scope.projects ?? []).filter((pr) => pr.access_level >= AccessLevel.REPORTER).map((pr) => pr.id);
+  where.push(
+    or(
+      eq(issues.confidential, false),
+      trusted.length ? inArray(issues.projectId, trusted) : undefined,
+      eq(issues.authorId, caller.id),
+      assignedTo([caller.id]),
+    )!,
+  );
+}
+
+function byScope(where: SQL[], p: ListIssuesParams, scope: IssueScope) {
+  const value = p.scope ?? scope.defaultScope;
+  if (!scope.caller || value === "all") return;
+  if (value === "created_by_me") where.push(eq(issues.authorId, scope.caller.id));
+  if (value === "assigned_to_me") where.push(assignedTo([scope.caller.id]));
+}
+
+function byState(where: SQL[], p: ListIssuesParams) {
+  if (p.state !== "all") where.push(eq(issues.state, p.state));
+}
+
+function byIids(where: SQL[], iids: number[] | undefined) {
+  if (iids?.length) where.push(inArray(issues.iid, iids));
+}
+
+function byAuthor(where: SQL[], p: ListIssuesParams, names: ResolvedNames) {
+  if (p.author_id === "None") where.push(sql`FALSE`);
+  else if (typeof p.author_id === "number") where.push(eq(issues.authorId, p.author_id));
+  if (p.author_username !== undefined) where.push(names.authorId ? eq(issues.authorId, names.authorId) : sql`FALSE`);
+}
+
+function byAssignee(where: SQL[], p: ListIssuesParams, names: ResolvedNames) {
+  if (p.assignee_id === "None") where.push(sql`NOT ${hasAssignee}`);
+  else if (p.assignee_id === "Any") where.push(hasAssignee);
+  else if (typeof p.assignee_id === "number") where.push(assignedTo([p.assignee_id]));
+  if (p.assignee_username?.length) {
+    // Every named user must be assigned.
+    const ids = names.assigneeIds ?? [];
+    if (ids.length < p.assignee_username.length) where.push(sql`FALSE`);
+    else for (const id of ids) where.push(assignedTo([id]));
+  }
+}
+
+function byMilestone(where: SQL[], p: ListIssuesParams, names: ResolvedNames) {
+  const value = p.milestone_id ?? p.milestone;
+  if (value === undefined) return;
+  if (value === "None") where.push(sql`${issues.milestoneId} IS NULL`);
+  else if (value === "Any") where.push(sql`${issues.milestoneId} IS NOT NULL`);
+  else {
+    const ids = names.milestoneIds ?? [];
+    where.push(ids.length ? inArray(issues.milestoneId, ids) : sql`FALSE`);
+  }
+}
+
+function byLabels(where: SQL[], labels: ListIssuesParams["labels"], names: ResolvedNames) {
+  if (labels === undefined) return;
+  if (labels === "None") where.push(sql`NOT ${hasAnyLabel}`);
+  else if (labels === "Any") where.push(hasAnyLabel);
+  // All labels must match: one EXISTS per title over the ids carrying that title.
+  else for (const title of labels) where.push(names.labelIds[title]?.length ? hasLabel(names.labelIds[title]) : sql`FALSE`);
+}
+
+const likeTerm = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function bySearch(where: SQL[], p: ListIssuesParams) {
+  if (!p.search) return;
+  const fields = (p.in ?? "title,description").split(",").map((f) => f.trim());
+  const term = likeTerm(p.search);
+  const parts = [];
+  if (fields.includes("title")) parts.push(sql`${issues.title} ILIKE ${term}`);
+  if (fields.includes("description")) parts.push(sql`${issues.description} ILIKE ${term}`);
+  where.push(or(...parts)!);
+}
+
+function byDates(where: SQL[], p: ListIssuesParams) {
+  if (p.created_after) where.push(gte(issues.createdAt, p.created_after));
+  if (p.created_before) where.push(lte(issues.createdAt, p.created_before));
+  if (p.updated_after) where.push(gte(issues.updatedAt, p.updated_after));
+  if (p.updated_before) where.push(lte(issues.updatedAt, p.updated_before));
+}
+
+function byDueDate(where: SQL[], value: ListIssuesParams["due_date"]) {
+  const d = issues.dueDate;
+  switch (value) {
+    case "0":
+      return where.push(sql`${d} IS NULL`);
+    case "any":
+      return where.push(sql`${d} IS NOT NULL`);
+    case "today":
+      return where.push(sql`${d} = current_date`);
+    case "tomorrow":
+      return where.push(sql`${d} = current_date + 1`);
+    case "overdue":
+      return where.push(sql`${d} < current_date`);
+    case "week":
+      return where.push(sql`${d} BETWEEN date_trunc('week', current_date)::date AND (date_trunc('week', current_date) + interval '6 days')::date`);
+    case "month":
+      return where.push(sql`${d} BETWEEN date_trunc('month', current_date)::date AND (date_trunc('month', current_date) + interval '1 month - 1 day')::date`);
+    case "next_month_and_previous_two_weeks":
+      return where.push(sql`${d} BETWEEN (current_date - 14) AND (date_trunc('month', current_date) + interval '2 months - 1 day')::date`);
+  }
+}
+
+/** Award emoji are not modelled, so no issue carries a reaction: None matches all, anything else none. */
+function byReactionEmoji(where: SQL[], value: string | undefined) {
+  if (value !== undefined && value !== "None") where.push(sql`FALSE`);
+}
+
+function byIntOrSentinel(where: SQL[], column: AnyPgColumn, value: number | "None" | "Any" | undefined) {
+  if (value === undefined) return;
+  if (value === "None") where.push(sql`${column} IS NULL`);
+  else if (value === "Any") where.push(sql`${column} IS NOT NULL`);
+  else where.push(eq(column, value));
+}
+
+function byHealthStatus(where: SQL[], value: ListIssuesParams["health_status"]) {
+  if (value === undefined) return;
+  if (value === "None") where.push(sql`${issues.healthStatus} IS NULL`);
+  else if (value === "Any") where.push(sql`${issues.healthStatus} IS NOT NULL`);
+  else where.push(eq(issues.healthStatus, value));
+}
+
+function byNegations(where: SQL[], not: NotParams, names: ResolvedNames) {
+  // not[labels]: issues carrying none of the given labels.
+  if (not.labels?.length) {
+    const ids = not.labels.flatMap((t) => names.labelIds[t] ?? []);
+    if (ids.length) where.push(sql`NOT ${hasLabel(ids)}`);
+  }
+  if (not.milestone !== undefined || not.milestone_id !== undefined) {
+    const v = not.milestone_id ?? not.milestone;
+    if (v === "None") where.push(sql`${issues.milestoneId} IS NOT NULL`);
+    else if (v === "Any") where.push(sql`${issues.milestoneId} IS NULL`);
+    else if (names.notMilestoneIds?.length) where.push(or(sql`${issues.milestoneId} IS NULL`, notInArray(issues.milestoneId, names.notMilestoneIds))!);
+  }
+  if (not.iids?.length) where.push(notInArray(issues.iid, not.iids));
+  if (not.author_id !== undefined) where.push(sql`${issues.authorId} <> ${not.author_id}`);
+  if (not.author_username !== undefined && names.notAuthorId) where.push(sql`${issues.authorId} <> ${names.notAuthorId}`);
+  if (not.assignee_id === "None") where.push(hasAssignee);
+  else if (not.assignee_id === "Any") where.push(sql`NOT ${hasAssignee}`);
+  else if (typeof not.assignee_id === "number") where.push(sql`NOT ${assignedTo([not.assignee_id])}`);
+  if (not.assignee_username?.length && names.notAssigneeIds?.length) where.push(sql`NOT ${assignedTo(names.notAssigneeIds)}`);
+  negateIntOrSentinel(where, issues.weight, not.weight);
+  negateIntOrSentinel(where, issues.epicId, not.epic_id);
+  negateIntOrSentinel(where, issues.iterationId, not.iteration_id);
+  if (not.health_status !== undefined) where.push(sql`${issues.healthStatus} IS DISTINCT FROM ${not.health_status}`);
+}
+
+function negateIntOrSentinel(where: SQL[], column: AnyPgColumn, value: number | "None" | "Any" | undefined) {
+  if (value === undefined) return;
+  if (value === "None") where.push(sql`${column} IS NOT NULL`);
+  else if (value === "Any") where.push(sql`${column} IS NULL`);
+  else where.push(sql`${column} IS DISTINCT FROM ${value}`);
+}
+
+/** ORDER BY for every order_by GitLab accepts, id as the tie-breaker in the same direction. */
+export function issueOrder(p: ListIssuesParams, names: ResolvedNames): SQL[] {
+  const dir = p.sort === "asc" ? asc : desc;
+  const nullsLast = (col: SQL | typeof issues.dueDate) => (p.sort === "asc" ? sql`${col} ASC NULLS LAST` : sql`${col} DESC NULLS LAST`);
+  const milestoneDue = valuesCase(issues.milestoneId, names.milestoneDue ?? {}, "date");
+  const labelPriority = sql`(SELECT min(pr.priority) FROM issues.issue_labels il
+    JOIN ${valuesTable(names.labelPriority ?? {})} pr(label_id, priority) ON pr.label_id = il.label_id WHERE il.issue_id = ${issues.id})`;
+  switch (p.order_by) {
+    case "updated_at":
+      return [dir(issues.updatedAt), dir(issues.id)];
+    case "title":
+      return [dir(issues.title), dir(issues.id)];
+    case "due_date":
+      return [nullsLast(issues.dueDate), dir(issues.id)];
+    case "relative_position":
+      return [nullsLast(issues.relativePosition as unknown as SQL), dir(issues.id)];
+    case "weight":
+      return [nullsLast(issues.weight as unknown as SQL), dir(issues.id)];
+    case "popularity":
+      return [dir(sql`(${issues.upvotes} - ${issues.downvotes})`), dir(issues.id)];
+    case "milestone_due":
+      return [nullsLast(milestoneDue), dir(issues.id)];
+    case "label_priority":
+      return [sql`${labelPriority} ASC NULLS LAST`, dir(issues.id)];
+    case "priority":
+      return [sql`${labelPriority} ASC NULLS LAST`, sql`${milestoneDue} ASC NULLS LAST`, dir(issues.id)];
+    default:
+      return [dir(issues.createdAt), dir(issues.id)];
+  }
+}
+
+function valuesTable(map: Record<number, number | string | null>): SQL {
+  const entries = Object.entries(map);
+  if (entries.length === 0) return sql`(SELECT NULL::int, NULL::int WHERE FALSE)`;
+  return sql`(VALUES ${sql.join(entries.map(([k, v]) => sql`(${Number(k)}::int, ${v}::int)`), sql`, `)})`;
+}
+
+function valuesCase(column: typeof issues.milestoneId, map: Record<number, string | null>, type: "date"): SQL {
+  const entries = Object.entries(map).filter(([, v]) => v !== null);
+  if (entries.length === 0) return sql`NULL::${sql.raw(type)}`;
+  return sql`(CASE ${column} ${sql.join(entries.map(([k, v]) => sql`WHEN ${Number(k)} THEN ${v}::date`), sql` `)} END)`;
+}
+
+export async function findIssues(
+  db: Db,
+  p: ListIssuesParams,
+  scope: IssueScope,
+  names: ResolvedNames,
+): Promise<{ rows: IssueRow[]; total: number }> {
+  const condition = and(...issueConditions(p, scope, names));
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(issues).where(condition).orderBy(...issueOrder(p, names)).limit(p.per_page).offset(offsetOf(p)),
+    db.select({ total: count() }).from(issues).where(condition),
+  ]);
+  return { rows, total };
+}
+
+/** Label and assignee ids of a page of issues: two queries whatever the page holds. */
+export async function issueLinks(db: Db, issueIds: number[]) {
+  if (issueIds.length === 0) return { labelIds: new Map<number, number[]>(), assigneeIds: new Map<number, number[]>() };
+  const [labelRows, assigneeRows] = await Promise.all([
+    db.select().from(issueLabels).where(inArray(issueLabels.issueId, issueIds)),
+    db.select().from(issueAssignees).where(inArray(issueAssignees.issueId, issueIds)),
+  ]);
+  const group = <T extends { issueId: number }>(rows: T[], pick: (r: T) => number) => {
+    const m = new Map<number, number[]>();
+    for (const r of rows) m.set(r.issueId, [...(m.get(r.issueId) ?? []), pick(r)]);
+    return m;
+  };
+  return { labelIds: group(labelRows, (r) => r.labelId), assigneeIds: group(assigneeRows, (r) => r.userId) };
+}
+
+export async function findIssueByIid(db: Db, projectId: number, iid: number): Promise<IssueRow | undefined> {
+  const [row] = await db.select().from(issues).where(and(eq(issues.projectId, projectId), eq(issues.iid, iid)));
+  return row;
+}

@@ -1,0 +1,367 @@
+import { AccessLevel, action, callerOf, forbidden, notFound, notModified, page, paramError, requireAdmin, requireCaller, badRequestMessage, type Ctx } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import { and, eq, sql } from "drizzle-orm";
+import type { ActionSchema } from "moleculer";
+import { z } from "zod";
+import { CloneIssueParams, CreateIssueParams, IssueRefParams, ListIssuesParams, MoveIssueParams, ReorderIssueParams, UpdateIssueParams, type ListIssuesParams as ListParams } from "./api/issues.params";
+import { issueLabels, issues, type IssueRow } from "./db/schema";
+import { findIssues, issueConditions, type IssueScope, type ReadableProject, type ResolvedNames } from "./finders/issues.finder";
+import { createIssue, deleteIssue, isSubscribed, labelIdsOf, setSubscription, updateIssue, type IssueInput } from "./domain/issues";
+import { issuesProject, loadIssue } from "./domain/load";
+import { cloneIssue, moveIssue } from "./domain/move";
+import { canAdminIssue, canCreateIssue, canDestroyIssue, canSetTimestamps, canUpdateIssue } from "./domain/permissions";
+import { presentIssues } from "./domain/presentation";
+import {
+  accessLevels,
+  authorizeProject,
+  groupOf,
+  labelIdsByTitles,
+  labelMap,
+  milestoneByTitle,
+  milestoneForProject,
+  milestoneIdsFor,
+  milestoneMap,
+  readableProjects,
+  resolveLabels,
+  userMap,
+  usersByUsername,
+  type ProjectAccess,
+} from "./domain/remote";
+import { reorderIssue } from "./domain/reorder";
+
+export const ISSUE_EVENTS = {
+  opened: "issues.issue.opened",
+  updated: "issues.issue.updated",
+  closed: "issues.issue.closed",
+  reopened: "issues.issue.reopened",
+  moved: "issues.issue.moved",
+  deleted: "issues.issue.deleted",
+} as const;
+
+const eventPayload = (issue: IssueRow, actorId: number, extra: Record<string, unknown> = {}) => ({
+  id: issue.id,
+  iid: issue.iid,
+  project_id: issue.projectId,
+  actor_id: actorId,
+  title: issue.title,
+  confidential: issue.confidential,
+  ...extra,
+});
+
+/** Resolves every name-based filter to ids with one bus call per kind. */
+async function resolveNames(kit: ServiceKit, ctx: Ctx<unknown>, p: ListParams, projectIds: number[] | null, scope: IssueScope): Promise<ResolvedNames> {
+  const titles = [...(Array.isArray(p.labels) ? p.labels : []), ...(p.not?.labels ?? [])];
+  const usernames = [p.author_username, p.not?.author_username, ...(p.assignee_username ?? []), ...(p.not?.assignee_username ?? [])].filter((u): u is string => !!u);
+  const milestoneTitle = p.milestone !== undefined && !["None", "Any"].includes(p.milestone) ? p.milestone : undefined;
+  const notMilestone = p.not?.milestone_id ?? p.not?.milestone;
+  const notMilestoneTitle = notMilestone !== undefined && !["None", "Any"].includes(notMilestone) ? notMilestone : undefined;
+  const [labelIds, users, milestoneIds, notMilestoneIds] = await Promise.all([
+    labelIdsByTitles(ctx, [...new Set(titles)], projectIds),
+    usersByUsername(ctx, [...new Set(usernames)]),
+    milestoneTitle !== undefined
+      ? milestoneIdsFor(ctx, { titles: [milestoneTitle] })
+      : p.milestone_id === "Upcoming" || p.milestone_id === "Started"
+        ? milestoneIdsFor(ctx, { sentinel: p.milestone_id })
+        : Promise.resolve(null),
+    notMilestoneTitle !== undefined
+      ? ["Upcoming", "Started"].includes(notMilestoneTitle)
+        ? milestoneIdsFor(ctx, { sentinel: notMilestoneTitle as "Upcoming" | "Started" })
+        : milestoneIdsFor(ctx, { titles: [notMilestoneTitle] })
+      : Promise.resolve(null),
+  ]);
+  const idOf = (u?: string) => (u ? (users.find((x) => x.username.toLowerCase() === u.toLowerCase())?.id ?? null) : undefined);
+  const names: ResolvedNames = {
+    labelIds,
+    milestoneIds,
+    notMilestoneIds,
+    authorId: idOf(p.author_username),
+    notAuthorId: idOf(p.not?.author_username),
+    assigneeIds: p.assignee_username?.map(idOf).filter((i): i is number => typeof i === "number"),
+    notAssigneeIds: p.not?.assignee_username?.map(idOf).filter((i): i is number => typeof i === "number"),
+  };
+  if (["milestone_due", "priority", "label_priority"].includes(p.order_by)) await resolveOrdering(kit, ctx, p, scope, names);
+  return names;
+}
+
+/** Milestone due dates and label priorities of the matching issues, for the cross-service orders. */
+async function resolveOrdering(kit: ServiceKit, ctx: Ctx<unknown>, p: ListParams, scope: IssueScope, names: ResolvedNames) {
+  const condition = and(...issueConditions(p, scope, names));
+  const [ms, ls] = await Promise.all([
+    kit.db.selectDistinct({ id: issues.milestoneId }).from(issues).where(and(condition, sql`${issues.milestoneId} IS NOT NULL`)),
+    kit.db.selectDistinct({ id: issueLabels.labelId }).from(issueLabels).innerJoin(issues, eq(issues.id, issueLabels.issueId)).where(condition),
+  ]);
+  const [milestones, labels] = await Promise.all([milestoneMap(ctx, ms.map((m) => m.id)), labelMap(ctx, ls.map((l) => l.id))]);
+  names.milestoneDue = Object.fromEntries([...milestones.values()].map((m) => [m.id, m.due_date]));
+  names.labelPriority = Object.fromEntries([...labels.values()].map((l) => [l.id, (l as unknown as { priority?: number | null }).priority ?? null]));
+}
+
+function checkEditionLimits(kit: ServiceKit, p: ListParams) {
+  if (kit.config.LICENSE_TIER === "free" && (p.assignee_username?.length ?? 0) > 1)
+    throw paramError(`assignee_username allows one value, but found ${p.assignee_username!.length}: ${JSON.stringify(p.assignee_username)}`);
+}
+
+/** Fields below the tier are dropped on write, as GitLab ignores unlicensed params. */
+function tierFilter<T extends { weight?: unknown; epic_id?: unknown; epic_iid?: unknown; iteration_id?: unknown; health_status?: unknown }>(kit: ServiceKit, p: T): T {
+  const out = { ...p };
+  if (kit.config.LICENSE_TIER === "free") {
+    delete out.weight;
+    delete out.epic_id;
+    delete out.epic_iid;
+    delete out.iteration_id;
+  }
+  if (kit.config.LICENSE_TIER !== "ultimate") delete out.health_status;
+  return out;
+}
+
+type WriteParams = z.output<typeof CreateIssueParams> | z.output<typeof UpdateIssueParams>;
+
+/**
+ * Turns request params into an IssueInput: resolves label names (creating unknown ones), keeps
+ * assignees who can see the project, validates the milestone and epic, and drops what the caller
+ * may not set — all before the write transaction.
+ */
+async function buildInput(
+  kit: ServiceKit,
+  ctx: Ctx<unknown>,
+  access: ProjectAccess,
+  raw: WriteParams,
+  admin: boolean,
+  owner: boolean,
+  current?: { labelIds: number[] },
+): Promise<IssueInput> {
+  const p = tierFilter(kit, raw);
+  const input: IssueInput = {};
+  if ("title" in p && p.title !== undefined) input.title = p.title;
+  if (p.description !== undefined) input.description = p.description;
+  if ("state_event" in p && p.state_event !== undefined) input.stateEvent = p.state_event;
+  if (owner) {
+    if (p.created_at !== undefined) input.createdAt = p.created_at;
+    if ("iid" in p && p.iid !== undefined) input.iid = p.iid;
+    if ("updated_at" in p && p.updated_at !== undefined) input.updatedAt = p.updated_at;
+  }
+  if (!admin) {
+    // Authors below Planner may still file confidential issues of their own.
+    if (!current && p.confidential !== undefined) input.confidential = p.confidential;
+    return input;
+  }
+  if (p.confidential !== undefined) input.confidential = p.confidential;
+  if (p.discussion_locked !== undefined) input.discussionLocked = p.discussion_locked;
+  if (p.due_date !== undefined) input.dueDate = p.due_date;
+  if (p.issue_type !== undefined) input.issueType = p.issue_type;
+  if (p.weight !== undefined) input.weight = p.weight;
+  if (p.health_status !== undefined) input.healthStatus = p.health_status;
+  if (p.iteration_id !== undefined && p.iteration_id !== null) throw notFound("Iteration");
+  if (p.iteration_id === null) input.iterationId = null;
+  const epic = p.epic_id ?? p.epic_iid;
+  if (epic !== undefined && epic !== null) throw notFound("Epic");
+  if (epic === null) input.epicId = null;
+
+  const assignees = p.assignee_ids ?? (p.assignee_id === undefined ? undefined : p.assignee_id === null ? [] : [p.assignee_id]);
+  if (assignees !== undefined) {
+    let ids = [...new Set(assignees.filter((id) => id > 0))];
+    if (kit.config.LICENSE_TIER === "free") ids = ids.slice(0, 1);
+    const levels = await accessLevels(ctx, access.project.id, ids);
+    input.assigneeIds = ids.filter((id) => levels[id]?.can_read);
+  }
+  if (p.milestone_id !== undefined) {
+    input.milestoneId = p.milestone_id === null ? null : ((await milestoneForProject(ctx, access.project.id, p.milestone_id))?.id ?? undefined);
+  }
+  if (p.labels !== undefined || p.add_labels !== undefined || p.remove_labels !== undefined) {
+    const [set, add, remove] = await Promise.all([
+      p.labels !== undefined ? resolveLabels(ctx, access.project.id, p.labels, true) : Promise.resolve(null),
+      resolveLabels(ctx, access.project.id, p.add_labels ?? [], true),
+      resolveLabels(ctx, access.project.id, p.remove_labels ?? [], false),
+    ]);
+    // Replace first, then add, then remove: the three combine as GitLab applies them.
+    const base = set ? set.map((l) => l.id) : (current?.labelIds ?? []);
+    const removeIds = new Set(remove.map((l) => l.id));
+    input.labelIds = [...new Set([...base, ...add.map((l) => l.id)])].filter((id) => !removeIds.has(id));
+  }
+  return input;
+}
+
+export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
+  "issues.listProject": action({
+    input: () => ListIssuesParams,
+    async handler(ctx) {
+      checkEditionLimits(kit, ctx.params);
+      const access = await issuesProject(ctx, ctx.params.id!);
+      const projects: ReadableProject[] = [{ id: access.project.id, access_level: access.role, issues_access_level: access.project.issues_access_level }];
+      const scope: IssueScope = { caller: callerOf(ctx), projects, defaultScope: "all" };
+      const names = await resolveNames(kit, ctx, ctx.params, [access.project.id], scope);
+      const { rows, total } = await findIssues(kit.db, ctx.params, scope, names);
+      const items = await presentIssues(kit, ctx, rows, { context: { projectId: access.project.id }, withLabelsDetails: ctx.params.with_labels_details, knownProjects: [access.project] });
+      return page(items, total, ctx.params);
+    },
+  }),
+
+  "issues.listGroup": action({
+    input: () => ListIssuesParams,
+    async handler(ctx) {
+      checkEditionLimits(kit, ctx.params);
+      const group = await groupOf(ctx, ctx.params.id!);
+      const readable = await readableProjects(ctx, group.group.id);
+      const projects = ctx.params.non_archived ? readable.projects.filter((pr) => !pr.archived) : readable.projects;
+      const scope: IssueScope = { caller: callerOf(ctx), projects, defaultScope: "all" };
+      const names = await resolveNames(kit, ctx, ctx.params, projects.map((pr) => pr.id), scope);
+      const { rows, total } = await findIssues(kit.db, ctx.params, scope, names);
+      const items = await presentIssues(kit, ctx, rows, { context: { groupPath: group.group.full_path }, withLabelsDetails: ctx.params.with_labels_details });
+      return page(items, total, ctx.params);
+    },
+  }),
+
+  "issues.listAll": action({
+    input: () => ListIssuesParams,
+    async handler(ctx) {
+      checkEditionLimits(kit, ctx.params);
+      const caller = callerOf(ctx);
+      if (!caller && ctx.params.scope !== "all") requireCaller(ctx);
+      const readable = await readableProjects(ctx);
+      const projects = readable.all ? null : ctx.params.non_archived ? readable.projects.filter((pr) => !pr.archived) : readable.projects;
+      const scope: IssueScope = { caller, projects, defaultScope: "created_by_me" };
+      const names = await resolveNames(kit, ctx, ctx.params, projects ? projects.map((pr) => pr.id) : null, scope);
+      const { rows, total } = await findIssues(kit.db, ctx.params, scope, names);
+      const items = await presentIssues(kit, ctx, rows, { context: {}, withLabelsDetails: ctx.params.with_labels_details });
+      return page(items, total, ctx.params);
+    },
+  }),
+
+  "issues.get": action({
+    input: () => IssueRefParams,
+    async handler(ctx) {
+      const { access, issue } = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
+      const subscribed = await isSubscribed(kit.db, issue.id, callerOf(ctx)?.id);
+      return (await presentIssues(kit, ctx, [issue], { context: { projectId: access.project.id }, knownProjects: [access.project], subscribed }))[0];
+    },
+  }),
+
+  /** GET /issues/:id — by global id, administrators only. */
+  "issues.getById": action({
+    input: () => z.object({ id: z.coerce.number().int().positive() }),
+    async handler(ctx) {
+      requireAdmin(ctx);
+      const [issue] = await kit.db.select().from(issues).where(eq(issues.id, ctx.params.id));
+      if (!issue) throw notFound("Issue");
+      return (await presentIssues(kit, ctx, [issue], { context: { projectId: issue.projectId } }))[0];
+    },
+  }),
+
+  "issues.create": action({
+    input: () => CreateIssueParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const access = await issuesProject(ctx, ctx.params.id);
+      if (!canCreateIssue(caller, access.role, access.project.visibility)) throw forbidden();
+      const admin = access.role >= AccessLevel.PLANNER;
+      const input = await buildInput(kit, ctx, access, ctx.params, admin, access.role >= AccessLevel.OWNER);
+      const issue = await createIssue(kit.db, access.project.id, { id: caller.id, username: caller.username }, { ...input, title: ctx.params.title });
+      ctx.emit(ISSUE_EVENTS.opened, eventPayload(issue, caller.id));
+      return (await presentIssues(kit, ctx, [issue], { context: { projectId: access.project.id }, knownProjects: [access.project], subscribed: true }))[0];
+    },
+  }),
+
+  "issues.update": action({
+    input: () => UpdateIssueParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
+      if (!canUpdateIssue(loaded.actor, loaded.issue)) throw forbidden();
+      if (ctx.params.updated_at !== undefined && !canSetTimestamps(loaded.actor)) throw forbidden();
+      const labelIds = await labelIdsOf(kit.db, loaded.issue.id);
+      const input = await buildInput(kit, ctx, loaded.access, ctx.params, canAdminIssue(loaded.actor), canSetTimestamps(loaded.actor), { labelIds });
+      const usernames = new Map([...(await userMap(ctx, [...loaded.assigneeIds, ...(input.assigneeIds ?? [])])).values()].map((u) => [u.id, u.username]));
+      const { issue, changes } = await updateIssue(kit.db, loaded.issue, input, {
+        actor: { id: caller.id, username: caller.username },
+        assigneeIds: loaded.assigneeIds,
+        labelIds,
+        usernames,
+      });
+      if (changes.includes("state")) ctx.emit(issue.state === "closed" ? ISSUE_EVENTS.closed : ISSUE_EVENTS.reopened, eventPayload(issue, caller.id));
+      if (changes.some((c) => c !== "state")) ctx.emit(ISSUE_EVENTS.updated, eventPayload(issue, caller.id, { changes: changes.filter((c) => c !== "state") }));
+      const subscribed = await isSubscribed(kit.db, issue.id, caller.id);
+      return (await presentIssues(kit, ctx, [issue], { context: { projectId: loaded.access.project.id }, knownProjects: [loaded.access.project], subscribed }))[0];
+    },
+  }),
+
+  "issues.delete": action({
+    input: () => IssueRefParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid, () => notFound("Issue"));
+      if (!canDestroyIssue(loaded.actor)) throw forbidden();
+      await deleteIssue(kit.db, loaded.issue);
+      ctx.emit(ISSUE_EVENTS.deleted, eventPayload(loaded.issue, caller.id));
+      return null;
+    },
+  }),
+
+  "issues.reorder": action({
+    input: () => ReorderIssueParams,
+    async handler(ctx) {
+      requireCaller(ctx);
+      const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
+      if (!canAdminIssue(loaded.actor)) throw forbidden();
+      const issue = await reorderIssue(kit.db, loaded.issue, ctx.params.move_after_id, ctx.params.move_before_id);
+      return (await presentIssues(kit, ctx, [issue], { context: { projectId: loaded.access.project.id }, knownProjects: [loaded.access.project] }))[0];
+    },
+  }),
+
+  "issues.move": action({
+    input: () => MoveIssueParams,
+    handler: (ctx) => copyAcross(kit, ctx, "move"),
+  }),
+
+  "issues.clone": action({
+    input: () => CloneIssueParams,
+    handler: (ctx) => copyAcross(kit, ctx, "clone"),
+  }),
+
+  "issues.subscribe": action({
+    input: () => IssueRefParams.extend({ subscribed: z.boolean() }),
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const { access, issue } = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
+      if (!(await setSubscription(kit.db, issue, caller.id, ctx.params.subscribed))) throw notModified();
+      return (await presentIssues(kit, ctx, [issue], { context: { projectId: access.project.id }, knownProjects: [access.project], subscribed: ctx.params.subscribed }))[0];
+    },
+  }),
+});
+
+/** Move and clone: same checks and name matching; move also closes the original. */
+async function copyAcross(kit: ServiceKit, ctx: Ctx<z.output<typeof CloneIssueParams> | z.output<typeof MoveIssueParams>>, mode: "move" | "clone") {
+  const caller = requireCaller(ctx);
+  const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
+  const target = await authorizeProject(ctx, ctx.params.to_project_id);
+  const verb = mode === "move" ? "move" : "clone";
+  if (target.project.id === loaded.access.project.id) throw badRequestMessage(`Cannot ${verb} issue to project it originates from!`);
+  if (!canAdminIssue(loaded.actor) || target.role < AccessLevel.PLANNER) throw badRequestMessage(`Cannot ${verb} issue due to insufficient permissions!`);
+
+  const [labelIds, assigneeLevels] = await Promise.all([
+    kit.db.select({ id: issueLabels.labelId }).from(issueLabels).where(eq(issueLabels.issueId, loaded.issue.id)),
+    accessLevels(ctx, target.project.id, loaded.assigneeIds),
+  ]);
+  const [labels, milestones] = await Promise.all([labelMap(ctx, labelIds.map((l) => l.id)), milestoneMap(ctx, [loaded.issue.milestoneId])]);
+  const [targetLabels, targetMilestone] = await Promise.all([
+    resolveLabels(ctx, target.project.id, [...labels.values()].map((l) => l.name), false),
+    loaded.issue.milestoneId && milestones.get(loaded.issue.milestoneId)
+      ? milestoneByTitle(ctx, target.project.id, String(milestones.get(loaded.issue.milestoneId)!.title))
+      : Promise.resolve(null),
+  ]);
+  const plan = {
+    targetProjectId: target.project.id,
+    labelIds: targetLabels.map((l) => l.id),
+    milestoneId: targetMilestone?.id ?? null,
+    assigneeIds: loaded.assigneeIds.filter((id) => assigneeLevels[id]?.can_read),
+    sourceRef: `${loaded.access.project.path_with_namespace}#${loaded.issue.iid}`,
+    targetRefFor: (iid: number) => `${target.project.path_with_namespace}#${iid}`,
+  };
+  const actor = { id: caller.id, username: caller.username };
+  const copy =
+    mode === "move"
+      ? await moveIssue(kit.db, loaded.issue, actor, plan)
+      : await cloneIssue(kit.db, loaded.issue, actor, { ...plan, withNotes: (ctx.params as { with_notes?: boolean }).with_notes ?? false });
+  if (mode === "move") ctx.emit(ISSUE_EVENTS.moved, eventPayload(loaded.issue, caller.id, { moved_to_id: copy.id, to_project_id: target.project.id }));
+  ctx.emit(ISSUE_EVENTS.opened, eventPayload(copy, caller.id));
+  return (await presentIssues(kit, ctx, [copy], { context: { projectId: target.project.id }, knownProjects: [target.project], subscribed: true }))[0];
+}
+

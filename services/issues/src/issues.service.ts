@@ -1,0 +1,13 @@
+import { defineService } from "@collab/db";
+import type { ServiceSchema } from "moleculer";
+import path from "node:path";
+import { issuesActions } from "./issues.actions";
+import { notesActions } from "./notes.actions";
+
+/** Issues and the conversation on them: notes, discussions and resource state events. */
+export const issuesService: ServiceSchema = defineService({
+  name: "issues",
+  migrations: path.join(__dirname, "../drizzle"),
+  dependencies: ["accounts", "namespaces"],
+  actions: (kit) => ({ ...issuesActions(kit), ...notesActions(kit) }),
+});
