@@ -1,8 +1,14 @@
+import type { RouteDef } from "@collab/core";
 import type { ServiceBroker } from "moleculer";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { mountedRoutes } from "./routes";
 
-/** Services whose absence makes this gateway unready. */
-export const REQUIRED_SERVICES = ["accounts", "namespaces"];
+/** The services a route table calls (the first segment of each action), the gateway's own aside. */
+export const servicesOf = (routes: readonly RouteDef[]): string[] =>
+  [...new Set(routes.map((r) => r.action.split(".")[0]))].filter((name) => name !== "gateway");
+
+/** Services whose absence makes this gateway unready: every service it routes requests to. */
+export const REQUIRED_SERVICES = servicesOf(mountedRoutes);
 
 function send(res: ServerResponse, status: number, body: unknown, type = "application/json") {
   res.statusCode = status;
@@ -14,7 +20,12 @@ function send(res: ServerResponse, status: number, body: unknown, type = "applic
  * GitLab's probes: /-/health answers plain "GitLab OK" with no dependency checks,
  * /-/liveness {"status":"ok"}, /-/readiness checks what the API needs to serve (503 otherwise).
  */
-export function answerProbe(broker: ServiceBroker, req: IncomingMessage, res: ServerResponse): boolean {
+export function answerProbe(
+  broker: ServiceBroker,
+  req: IncomingMessage,
+  res: ServerResponse,
+  required: readonly string[] = REQUIRED_SERVICES,
+): boolean {
   const url = req.url ?? "";
   const path = url.split("?")[0];
   if (path === "/-/health") {
@@ -35,8 +46,9 @@ export function answerProbe(broker: ServiceBroker, req: IncomingMessage, res: Se
       ok &&= connected;
       if (all) checks.transporter_check = [{ status: connected ? "ok" : "failed" }];
     }
-    for (const name of REQUIRED_SERVICES) {
-      const up = broker.registry.hasService(name);
+    const available = new Set(broker.registry.getServiceList({ onlyAvailable: true }).map((s) => s.name));
+    for (const name of required) {
+      const up = available.has(name);
       ok &&= up;
       if (all || !up) checks[`${name}_check`] = [{ status: up ? "ok" : "failed", ...(up ? {} : { message: "no available node" }) }];
     }

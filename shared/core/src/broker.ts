@@ -22,9 +22,13 @@ export function createBroker({ services, config = loadConfig(), nodeID }: Broker
     transporter: transporterOption(config.TRANSPORTER),
     serializer: "JSON",
     requestTimeout: config.REQUEST_TIMEOUT_MS,
-    // Retries only for errors moleculer marks retryable (timeouts, unreachable nodes); actions that
-    // are not idempotent opt out per action.
-    retryPolicy: { enabled: false },
+    // A replica that dies without saying goodbye leaves the registry within seconds, and its
+    // pending requests are rejected (retryable) instead of waiting for the request timeout.
+    heartbeatInterval: 2,
+    heartbeatTimeout: 6,
+    // Retries only where an action declares itself idempotent (see action()), and only for errors
+    // moleculer marks retryable: a dead replica, a timeout.
+    retryPolicy: { enabled: false, retries: 2, delay: 100, maxDelay: 1000, factor: 2 },
     tracking: { enabled: true, shutdownTimeout: 10_000 },
     registry: { strategy: "RoundRobin", preferLocal: true },
     logger:
@@ -32,6 +36,12 @@ export function createBroker({ services, config = loadConfig(), nodeID }: Broker
         ? false
         : { type: "Pino", options: { level: config.LOG_LEVEL, pino: { options: { base: undefined } } } },
     middlewares: [ZodInputMiddleware],
+    metrics: config.METRICS_PORT
+      ? {
+          enabled: true,
+          reporter: { type: "Prometheus", options: { host: "0.0.0.0", port: config.METRICS_PORT, path: "/metrics", defaultLabels: (registry: { broker: ServiceBroker }) => ({ namespace: registry.broker.namespace, nodeID: registry.broker.nodeID }) } },
+        }
+      : false,
   });
   for (const schema of services) broker.createService(schema);
   return broker;

@@ -19,6 +19,10 @@ export const ConfigSchema = z.object({
   INITIAL_ROOT_TOKEN: z.string().min(8).optional(),
   /** Request body limit at the gateway; must stay below the NATS max_payload. */
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
+  /** Probe port of a service process (/-/liveness, /-/readiness); 0 disables it. */
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** Prometheus metrics port of a process (/metrics); 0 disables the reporter. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   LICENSE_TIER: z.enum(["free", "premium", "ultimate"]).default("ultimate"),
   OFFERING: z.enum(["self_managed", "dedicated", "hosted"]).default("self_managed"),
 });

@@ -9,3 +9,4 @@ export * from "./params";
 export * from "./presenters";
 export * from "./reply";
 export * from "./routes";
+export * from "./runtime";

@@ -45,9 +45,14 @@ export const gArray = <T extends z.ZodType>(item: T) => z.preprocess(toList, z.a
 export const gIntArray = () => gArray(gInt());
 export const gStringArray = () => gArray(z.string({ error: "is invalid" }));
 
+/** A real calendar day: V8 rolls 2023-02-30 over to March 2nd, Ruby's Date.parse (and PostgreSQL) refuse it. */
+const isCalendarDate = (s: string) => {
+  const t = Date.parse(`${s}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s;
+};
+
 /** YYYY-MM-DD, kept as a string (dates have no time zone). */
-export const gDate = () =>
-  gString().refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), { error: "is invalid" });
+export const gDate = () => gString().refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && isCalendarDate(s), { error: "is invalid" });
 
 /** ISO 8601 timestamps parsed leniently: date-only and offset forms are accepted. */
 export const gDateTime = () =>
@@ -87,7 +92,8 @@ export const paginationParams = {
   page: gInt().default(1).refine((n) => n >= 1, { error: "does not have a valid value" }),
   per_page: gInt()
     .default(20)
-    .refine((n) => n !== 0, { error: "has a value not allowed" })
+    // Grape's except_values: [0] answers alone; negative sizes are a separate "does not have a valid value".
+    .refine((n) => n !== 0, { error: "has a value not allowed", abort: true })
     .refine((n) => n > 0, { error: "does not have a valid value" })
     .transform((n) => Math.min(n, MAX_PER_PAGE)),
 };
@@ -109,15 +115,20 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[], input: unknown
       parts.push(issue.message);
       continue;
     }
-    const message = /^[a-z]/.test(issue.message) ? issue.message : defaultMessage(issue, valueAt(input, issue.path));
+    const value = valueAt(input, issue.path);
+    // An absent required param is "is missing" whatever message its type carries ("is invalid").
+    const message = isMissing(issue, value) ? "is missing" : /^[a-z]/.test(issue.message) ? issue.message : defaultMessage(issue);
     const line = `${name} ${message}`;
     if (!parts.includes(line)) parts.push(line);
   }
   return parts.join(", ");
 }
 
-function defaultMessage(issue: z.core.$ZodIssue, value: unknown): string {
-  if (value === undefined && (issue.code === "invalid_type" || issue.code === "invalid_union")) return "is missing";
+/** Grape's presence check runs first: an absent required param never reaches its type or values check. */
+const isMissing = (issue: z.core.$ZodIssue, value: unknown) =>
+  value === undefined && (issue.code === "invalid_type" || issue.code === "invalid_union" || issue.code === "invalid_value");
+
+function defaultMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === "invalid_value") return "does not have a valid value";
   return "is invalid";
 }
@@ -128,10 +139,13 @@ function paramName(path: readonly PropertyKey[]): string {
   return segs[0] + segs.slice(1).map((s) => `[${s}]`).join("");
 }
 
+/** Not knowable from the raw input, e.g. an item of a list that arrived as a comma-separated string. */
+const UNKNOWN = Symbol("unknown");
+
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let cur: unknown = input;
   for (const key of path) {
-    if (cur === null || typeof cur !== "object") return undefined;
+    if (cur === null || typeof cur !== "object") return UNKNOWN;
     cur = (cur as Record<PropertyKey, unknown>)[key];
   }
   return cur;

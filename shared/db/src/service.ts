@@ -36,7 +36,17 @@ export function defineService(def: ServiceDefinition): ServiceSchema {
   return {
     name: def.name,
     dependencies: def.dependencies,
-    actions: def.actions(kit),
+    actions: {
+      ...def.actions(kit),
+      /** Readiness of this service instance: its database answers. */
+      health: {
+        visibility: "public",
+        async handler() {
+          await kit.database?.ping();
+          return { status: "ok" };
+        },
+      },
+    },
     events: def.events?.(kit),
     created() {
       // Configuration is read when the broker creates the service, not at import time.

@@ -8,18 +8,32 @@ export const ROOT_TOKEN = "glpat-root-token-for-tests-0001";
 export interface TestApp {
   /** http://127.0.0.1:PORT */
   url: string;
+  /** A broker on the system's bus: the app's own in embedded mode, a client node in distributed mode. */
   broker: ServiceBroker;
   rootToken: string;
+  /** True when the services run in their own processes (the distributed pass). */
+  distributed: boolean;
   /** Empties every table, recreates root and drops gateway caches: call in beforeEach. */
   reset(): Promise<void>;
   stop(): Promise<void>;
 }
 
+async function resetter(database: Database, broker: ServiceBroker) {
+  await truncateAll(database.db);
+  await broker.call("accounts.bootstrap", { token: ROOT_TOKEN });
+  await broker.broadcast("gateway.caches.clear", {});
+}
+
 /**
  * Starts the given services (gateway included) in one broker on a random port, against a fresh
  * database: in-memory PGlite by default, or a scratch database on TEST_DATABASE_SERVER (PostgreSQL).
+ *
+ * With TEST_GATEWAY_URL set (the distributed pass, see scripts/topology.js) nothing is started:
+ * the tests drive the already running processes through their gateway, and this process joins
+ * the bus as a client node to reset state and observe events.
  */
 export async function startTestApp(makeServices: () => ServiceSchema[], label = "e2e"): Promise<TestApp> {
+  if (process.env.TEST_GATEWAY_URL) return attachToTopology(process.env.TEST_GATEWAY_URL);
   process.env.INITIAL_ROOT_TOKEN = ROOT_TOKEN;
   let scratch: { url: string; drop: () => Promise<void> } | undefined;
   if (process.env.TEST_DATABASE_SERVER) {
@@ -36,15 +50,31 @@ export async function startTestApp(makeServices: () => ServiceSchema[], label = 
     url,
     broker,
     rootToken: ROOT_TOKEN,
-    async reset() {
-      await truncateAll(database.db);
-      await broker.call("accounts.bootstrap", { token: ROOT_TOKEN });
-      await broker.broadcast("gateway.caches.clear", {});
-    },
+    distributed: false,
+    reset: () => resetter(database, broker),
     async stop() {
       await database.release();
       await broker.stop();
       await scratch?.drop();
+    },
+  };
+}
+
+async function attachToTopology(url: string): Promise<TestApp> {
+  const config = loadConfig({ ...process.env, TRANSPORTER: process.env.TEST_TRANSPORTER, DATABASE_URL: process.env.TEST_TOPOLOGY_DATABASE_URL, PORT: "0" });
+  const broker = createBroker({ config, services: [], nodeID: `test-client-${process.pid}` });
+  await broker.start();
+  await broker.waitForServices(["gateway", "accounts", "namespaces", "issues"], 30_000);
+  const database = await openDatabase({ url: config.DATABASE_URL });
+  return {
+    url,
+    broker,
+    rootToken: ROOT_TOKEN,
+    distributed: true,
+    reset: () => resetter(database, broker),
+    async stop() {
+      await database.release();
+      await broker.stop();
     },
   };
 }

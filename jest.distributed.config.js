@@ -1,0 +1,17 @@
+/**
+ * The distributed pass: the same end-to-end suite, against every service in its own process over
+ * a real nats-server and PostgreSQL (scripts/topology.js), plus the tests that only make sense
+ * there (*.dist.test.ts: killing a replica mid-burst, the scheduler across replicas…).
+ * One worker: all files share the one topology and its database.
+ */
+const base = require("./jest.config.js");
+const e2e = base.projects.find((p) => p.displayName === "e2e");
+
+module.exports = {
+  ...e2e,
+  displayName: "distributed",
+  testMatch: [...e2e.testMatch, "<rootDir>/services/*/test/**/*.dist.test.ts"],
+  globalSetup: "<rootDir>/scripts/jest-distributed-setup.js",
+  globalTeardown: "<rootDir>/scripts/jest-distributed-teardown.js",
+  maxWorkers: 1,
+};

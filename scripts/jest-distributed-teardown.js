@@ -1,0 +1,5 @@
+"use strict";
+
+module.exports = async function teardown() {
+  await globalThis.__COLLAB_TOPOLOGY__?.stop();
+};

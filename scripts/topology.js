@@ -1,0 +1,186 @@
+// The distributed topology on loopback: nats-server, one process per service (issues twice) on a
+// scratch database of a PostgreSQL server, gateway in front. Used by the distributed jest pass
+// (jest.distributed.config.js) and usable by hand:
+//   TEST_DATABASE_SERVER=postgres://… node scripts/topology.js   (Ctrl-C stops everything)
+// Services must be built first (npm run build): processes run services/<svc>/dist/main.js.
+"use strict";
+const { spawn, execFileSync } = require("node:child_process");
+const fs = require("node:fs");
+const net = require("node:net");
+const os = require("node:os");
+const path = require("node:path");
+
+const ROOT = path.join(__dirname, "..");
+const ROOT_TOKEN = "glpat-root-token-for-tests-0001";
+/** Service → replicas. issues runs twice to prove replicas share work and survive a loss. */
+const SERVICES = [
+  ["accounts", 1],
+  ["namespaces", 1],
+  ["issues", 2],
+];
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+
+/** Polls `check` until it resolves truthy; fails after `timeoutMs`. Readiness, never a fixed sleep. */
+async function waitFor(what, check, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < deadline) {
+    try {
+      if (await check()) return;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${last.message}` : ""}`);
+}
+
+const httpOk = async (url) => (await fetch(url)).ok;
+
+function natsBinary() {
+  for (const candidate of ["nats-server", "/usr/sbin/nats-server", "/usr/bin/nats-server"]) {
+    try {
+      execFileSync(candidate, ["--version"], { stdio: "ignore" });
+      return candidate;
+    } catch {}
+  }
+  if (process.getuid && process.getuid() === 0) {
+    execFileSync("bash", ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nats-server"], { stdio: "inherit" });
+    return "nats-server";
+  }
+  throw new Error("nats-server is not installed and installing it needs root (apt-get install nats-server)");
+}
+
+async function startNats(dir) {
+  const port = await freePort();
+  const monitor = await freePort();
+  const conf = path.join(dir, "nats.conf");
+  // The payload limit is raised above the gateway's request body limit (5 MB), as in deploy/.
+  fs.writeFileSync(conf, `listen: 127.0.0.1:${port}\nhttp: 127.0.0.1:${monitor}\nmax_payload: 8MB\nmax_pending: 64MB\n`);
+  const proc = spawn(natsBinary(), ["-c", conf], { stdio: ["ignore", "ignore", "pipe"] });
+  await waitFor("nats-server", () => httpOk(`http://127.0.0.1:${monitor}/healthz`), 20_000);
+  return { proc, url: `nats://127.0.0.1:${port}` };
+}
+
+async function createDatabase(serverUrl) {
+  const { Client } = require("pg");
+  const name = `collab_dist_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+function startProcess(svc, replica, env, logDir) {
+  const entry = path.join(ROOT, "services", svc, "dist", "main.js");
+  if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run npm run build first`);
+  const log = fs.openSync(path.join(logDir, `${svc}-${replica}.log`), "a");
+  const proc = spawn(process.execPath, [entry], { env, stdio: ["ignore", log, log] });
+  return proc;
+}
+
+/** Starts everything; returns the topology description and a stop function. */
+async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER } = {}) {
+  if (!databaseServer) throw new Error("TEST_DATABASE_SERVER (a PostgreSQL server URL) is required");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "collab-topology-"));
+  const nats = await startNats(dir);
+  const database = await createDatabase(databaseServer);
+  const common = {
+    ...process.env,
+    TRANSPORTER: nats.url,
+    DATABASE_URL: database.url,
+    INITIAL_ROOT_TOKEN: ROOT_TOKEN,
+    EXTERNAL_URL: process.env.EXTERNAL_URL ?? "http://collab.test",
+    LOG_LEVEL: process.env.TOPOLOGY_LOG_LEVEL ?? "warn",
+    PG_POOL_MAX: "5",
+    NODE_OPTIONS: "",
+  };
+  delete common.PGLITE_DATA_DIR;
+  const nodes = [];
+  // accounts first: it bootstraps root; the others can start together (migrations run under advisory locks).
+  for (const [svc, replicas] of SERVICES) {
+    for (let i = 1; i <= replicas; i++) {
+      const healthPort = await freePort();
+      const env = { ...common, NODE_ID: `${svc}-${i}`, HEALTH_PORT: String(healthPort) };
+      nodes.push({ service: svc, replica: i, healthPort, proc: startProcess(svc, i, env, dir) });
+    }
+  }
+  const gatewayPort = await freePort();
+  const gateway = { service: "gateway", replica: 1, proc: startProcess("gateway", 1, { ...common, NODE_ID: "gateway-1", PORT: String(gatewayPort), HOST: "127.0.0.1" }, dir) };
+  nodes.push(gateway);
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  for (const n of nodes) n.proc.once("exit", (code, signal) => (n.exited = { code, signal }));
+  try {
+    for (const n of nodes.filter((x) => x.healthPort))
+      await waitFor(`${n.service}-${n.replica} readiness`, () => {
+        if (n.exited) throw new Error(`exited ${JSON.stringify(n.exited)}; see ${dir}/${n.service}-${n.replica}.log`);
+        return httpOk(`http://127.0.0.1:${n.healthPort}/-/readiness`);
+      });
+    await waitFor("gateway readiness", () => httpOk(`${gatewayUrl}/-/readiness`));
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+
+  async function stop() {
+    await Promise.all(
+      nodes.map(
+        (n) =>
+          new Promise((resolve) => {
+            if (n.exited || n.proc.exitCode !== null) return resolve();
+            const timer = setTimeout(() => n.proc.kill("SIGKILL"), 15_000);
+            n.proc.once("exit", () => (clearTimeout(timer), resolve()));
+            n.proc.kill("SIGTERM");
+          }),
+      ),
+    );
+    nats.proc.kill("SIGTERM");
+    await database.drop().catch(() => undefined);
+    if (!process.env.KEEP_TOPOLOGY_LOGS) fs.rmSync(dir, { recursive: true, force: true });
+  }
+
+  return {
+    gatewayUrl,
+    transporter: nats.url,
+    databaseUrl: database.url,
+    logDir: dir,
+    nodes: nodes.map((n) => ({ service: n.service, replica: n.replica, pid: n.proc.pid, healthPort: n.healthPort })),
+    stop,
+  };
+}
+
+module.exports = { startTopology, ROOT_TOKEN };
+
+if (require.main === module) {
+  startTopology()
+    .then((t) => {
+      console.log(JSON.stringify({ gatewayUrl: t.gatewayUrl, transporter: t.transporter, logDir: t.logDir, nodes: t.nodes }, null, 2));
+      const bye = () => t.stop().then(() => process.exit(0));
+      process.once("SIGINT", bye);
+      process.once("SIGTERM", bye);
+    })
+    .catch((err) => {
+      console.error(err);
+      process.exit(1);
+    });
+}
