@@ -1,4 +1,4 @@
-import { AccessLevel, badRequestMessage, forbidden, visibilityLevel, type Caller, type Visibility } from "@collab/core";
+import { AccessLevel, badRequestMessage, forbidden, validationFailed, visibilityLevel, type Caller, type Visibility } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { CreateGroupParams, UpdateGroupParams } from "../api/groups.params";
@@ -64,14 +64,35 @@ export async function createGroup(db: Db, caller: Caller, p: CreateGroupParams, 
   });
 }
 
+/** A group may not become less visible than its own projects or subgroups (GitLab's Group validations). */
+async function hierarchyVisibilityErrors(db: Db, group: NamespaceRow, visibility: Visibility): Promise<string[]> {
+  const level = sql`(CASE visibility WHEN 'public' THEN 20 WHEN 'internal' THEN 10 ELSE 0 END)`;
+  const wanted = visibilityLevel(visibility);
+  const [projectHit] = await db.select({ id: projects.id }).from(projects).where(and(eq(projects.namespaceId, group.id), sql`${level} > ${wanted}`)).limit(1);
+  const [groupHit] = await db
+    .select({ id: namespaces.id })
+    .from(namespaces)
+    .where(sql`${namespaces.traversalIds} @> ARRAY[${group.id}]::int[] AND ${namespaces.id} <> ${group.id} AND ${level} > ${wanted}`)
+    .limit(1);
+  const errors: string[] = [];
+  if (projectHit) errors.push(`${visibility} is not allowed since this group contains projects with higher visibility.`);
+  if (groupHit) errors.push(`${visibility} is not allowed since there are sub-groups with higher visibility.`);
+  return errors;
+}
+
+/** PUT /groups/:id: unlike creation, failures are a plain validation error hash. */
 export async function updateGroup(db: Db, group: NamespaceRow, p: Omit<UpdateGroupParams, "id">): Promise<NamespaceRow> {
   const parent = group.parentId ? ((await db.select().from(namespaces).where(eq(namespaces.id, group.parentId)))[0] ?? null) : null;
   const errors: Record<string, string[]> = {};
   validateGroup(p, parent, errors);
+  if (p.visibility !== undefined && p.visibility !== group.visibility) {
+    const below = await hierarchyVisibilityErrors(db, group, p.visibility as Visibility);
+    if (below.length) errors.visibility_level = [...(errors.visibility_level ?? []), ...below];
+  }
   const newPath = p.path ?? group.path;
   const newFullPath = parent ? `${parent.fullPath}/${newPath}` : newPath;
   if (p.path !== undefined && !errors.path && (await pathTaken(db, newFullPath, group.id))) errors.path = ["has already been taken"];
-  if (Object.keys(errors).length) throw saveFailed(errors);
+  if (Object.keys(errors).length) throw validationFailed(errors);
 
   return db.transaction(async (tx) => {
     const newName = p.name ?? group.name;

@@ -17,12 +17,21 @@ const memberOfGroup = (caller: Caller, min: number) => sql`EXISTS (
     AND (m.expires_at IS NULL OR m.expires_at > current_date) AND m.access_level >= ${min}
     AND m.source_id = ANY(${namespaces.traversalIds}))`;
 
+/**
+ * GitLab's `authorized_groups`: groups the caller belongs to (directly or through an ancestor) and
+ * every group above a project the caller is a member of.
+ */
+const authorizedGroup = (caller: Caller) => sql`(${memberOfGroup(caller, AccessLevel.GUEST)} OR EXISTS (
+  SELECT 1 FROM namespaces.members m JOIN namespaces.projects p ON p.id = m.source_id JOIN namespaces.namespaces pn ON pn.id = p.namespace_id
+  WHERE m.user_id = ${caller.id} AND m.source_type = 'Project' AND (m.expires_at IS NULL OR m.expires_at > current_date)
+    AND m.access_level >= ${AccessLevel.GUEST} AND ${namespaces.id} = ANY(pn.traversal_ids)))`;
+
 /** GET /groups and /groups/:id/subgroups, as GitLab's GroupsFinder. */
 export async function findGroups(db: Db, caller: Caller | null, p: ListGroupsParams, scope: GroupsScope = {}): Promise<{ rows: NamespaceRow[]; total: number }> {
   const where: (SQL | undefined)[] = [eq(namespaces.kind, "group"), groupsVisibleTo(caller)];
   // Signed-in non-admins see their own groups unless they ask for all available ones.
   const allAvailable = p.all_available ?? (caller === null || caller.admin || scope.parentId !== undefined || scope.descendantsOf !== undefined);
-  if (caller && !allAvailable && !caller.admin) where.push(memberOfGroup(caller, AccessLevel.GUEST));
+  if (caller && !allAvailable && !caller.admin) where.push(authorizedGroup(caller));
   if (scope.parentId !== undefined) where.push(eq(namespaces.parentId, scope.parentId));
   if (scope.descendantsOf !== undefined) where.push(sql`${namespaces.traversalIds} @> ARRAY[${scope.descendantsOf}]::int[] AND ${namespaces.id} <> ${scope.descendantsOf}`);
   if (p.top_level_only) where.push(isNull(namespaces.parentId));

@@ -10,11 +10,14 @@ export interface ProjectsScope {
   namespaceIds?: number[];
 }
 
-/** The caller's membership on a project (direct or through an ancestor group), at least `min`. */
-const memberOf = (caller: Caller, min: number) => sql`(${namespaces.ownerId} = ${caller.id} AND ${min} <= ${AccessLevel.OWNER}) OR EXISTS (
+/**
+ * The caller's membership on a project (direct or through an ancestor group), at least `min`.
+ * Raw fragments with a top-level OR keep their own parentheses: drizzle's and() does not add them.
+ */
+const memberOf = (caller: Caller, min: number) => sql`((${namespaces.ownerId} = ${caller.id} AND ${min} <= ${AccessLevel.OWNER}) OR EXISTS (
   SELECT 1 FROM namespaces.members m WHERE m.user_id = ${caller.id} AND (m.expires_at IS NULL OR m.expires_at > current_date)
     AND m.access_level >= ${min}
-    AND ((m.source_type = 'Project' AND m.source_id = ${projects.id}) OR (m.source_type = 'Namespace' AND m.source_id = ANY(${namespaces.traversalIds}))))`;
+    AND ((m.source_type = 'Project' AND m.source_id = ${projects.id}) OR (m.source_type = 'Namespace' AND m.source_id = ANY(${namespaces.traversalIds})))))`;
 
 /** Projects the caller may read, one filter per step as GitLab's ProjectsFinder. */
 export async function findProjects(
@@ -31,11 +34,12 @@ export async function findProjects(
     const term = `%${p.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     where.push(
       p.search_namespaces
-        ? sql`(${namespaces.fullPath} || '/' || ${projects.path}) ILIKE ${term} OR (${namespaces.fullName} || ' / ' || ${projects.name}) ILIKE ${term}`
+        ? sql`((${namespaces.fullPath} || '/' || ${projects.path}) ILIKE ${term} OR (${namespaces.fullName} || ' / ' || ${projects.name}) ILIKE ${term})`
         : sql`(${projects.name} ILIKE ${term} OR ${projects.path} ILIKE ${term} OR ${projects.description} ILIKE ${term})`,
     );
   }
-  if (caller && p.owned) where.push(eq(namespaces.ownerId, caller.id));
+  // GitLab's owned_projects: the personal namespace's projects and those the caller has Owner on.
+  if (caller && p.owned) where.push(memberOf(caller, AccessLevel.OWNER));
   if (caller && p.membership) where.push(memberOf(caller, AccessLevel.GUEST));
   if (caller && p.min_access_level !== undefined) where.push(memberOf(caller, p.min_access_level));
   if (p.id_after !== undefined) where.push(gt(projects.id, p.id_after));
