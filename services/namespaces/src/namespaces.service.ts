@@ -1,4 +1,4 @@
-import { AccessLevel, accepted, action, callerOf, forbidden, gBool, notFound, page, requireCaller, type Ctx, type UserRef } from "@collab/core";
+import { AccessLevel, accepted, action, callerOf, forbidden, gBool, notFound, page, recordNotFound, requireCaller, type Ctx, type UserRef } from "@collab/core";
 import { defineService, type ServiceKit } from "@collab/db";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
@@ -21,6 +21,9 @@ import { userRefs, userRefsByUsername } from "./domain/users";
 import { descendantNamespaceIds, findGroups } from "./finders/groups.finder";
 import { findMember, findMembers, memberUserIds, type MemberSource } from "./finders/members.finder";
 import { findProjects } from "./finders/projects.finder";
+import { projectsInternalActions } from "./projects-internal.actions";
+import { issuesSupportActions } from "./issues-support.actions";
+import { labelsAndMilestonesActions } from "./labels-milestones.actions";
 
 export const NAMESPACES_EVENTS = {
   projectDeleted: "namespaces.project.deleted",
@@ -83,6 +86,10 @@ export const namespacesService: ServiceSchema = defineService({
     },
   }),
   actions: (kit) => ({
+    ...projectsInternalActions(kit),
+    ...issuesSupportActions(kit),
+    ...labelsAndMilestonesActions(kit),
+
     // ---- groups -------------------------------------------------------------------------------
     "groups.list": action({
       input: () => ListGroupsParams,
@@ -142,7 +149,8 @@ export const namespacesService: ServiceSchema = defineService({
         const g = await readableGroup(kit.db, ctx, id);
         requireRole(g.role, AccessLevel.OWNER);
         const group = await updateGroup(kit.db, g.group, changes);
-        return presentGroup(group, kit.baseUrl);
+        const { rows } = await findProjects(kit.db, callerOf(ctx), ListProjectsParams.parse({ per_page: 100 }), { namespaceIds: [group.id] });
+        return presentGroupDetail(group, await presentProjects(kit, ctx, rows), kit.baseUrl);
       },
     }),
 
@@ -221,7 +229,7 @@ export const namespacesService: ServiceSchema = defineService({
         const p = await readableProject(kit.db, ctx, id);
         requireRole(p.role, AccessLevel.MAINTAINER);
         if (changes.visibility !== undefined && changes.visibility !== p.project.visibility) requireRole(p.role, AccessLevel.OWNER);
-        const project = await updateProject(kit.db, p.project, changes);
+        const project = await updateProject(kit.db, p.project, p.namespace, changes);
         const owners = await userRefs(ctx, p.namespace.kind === "user" ? [p.namespace.ownerId] : []);
         return presentProject(project, p.namespace, kit.baseUrl, { owner: owners.get(p.namespace.ownerId ?? -1) ?? null });
       },
@@ -260,7 +268,8 @@ export const namespacesService: ServiceSchema = defineService({
         const { source } = await memberSource(kit, ctx, ctx.params.source, ctx.params.id);
         const member = await findMember(kit.db, source, ctx.params.user_id, ctx.params.inherited);
         const [presented] = member ? await presentMembers(ctx, [member]) : [];
-        if (!presented) throw notFound("Member");
+        // GitLab looks the member up with find_by!: ActiveRecord's lower-case "404 Not found".
+        if (!presented) throw recordNotFound();
         return presented;
       },
     }),

@@ -37,7 +37,8 @@ export const projectsInternalActions = (kit: ServiceKit): Record<string, ActionS
 
   /**
    * Projects the caller may read (optionally inside one group and its subgroups) with the caller's
-   * access level on each. `all: true` means no restriction (administrators, no group scope).
+   * access level on each (and whether it is archived, for non_archived filters). `all: true` means
+   * no restriction (administrators, no group scope).
    */
   "projects.readable": action({
     visibility: "public",
@@ -61,14 +62,20 @@ export const projectsInternalActions = (kit: ServiceKit): Record<string, ActionS
               AND ((m.source_type = 'Project' AND m.source_id = ${projects.id}) OR (m.source_type = 'Namespace' AND m.source_id = ANY(${namespaces.traversalIds})))), 0))::int`
         : sql<number>`0`;
       const rows = await kit.db
-        .select({ id: projects.id, level, issuesAccessLevel: projects.issuesAccessLevel, visibility: projects.visibility })
+        .select({ id: projects.id, level, issuesAccessLevel: projects.issuesAccessLevel, visibility: projects.visibility, archived: projects.archived })
         .from(projects)
         .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
         .where(where.length ? and(...where) : undefined);
       const filtered = ctx.params.membership_only ? rows.filter((r) => r.level >= AccessLevel.GUEST) : rows;
       return {
         all: false,
-        projects: filtered.map((r) => ({ id: r.id, access_level: caller?.admin ? AccessLevel.ADMIN : r.level, issues_access_level: r.issuesAccessLevel, visibility: r.visibility })),
+        projects: filtered.map((r) => ({
+          id: r.id,
+          access_level: caller?.admin ? AccessLevel.ADMIN : r.level,
+          issues_access_level: r.issuesAccessLevel,
+          visibility: r.visibility,
+          archived: r.archived,
+        })),
       };
     },
   }),

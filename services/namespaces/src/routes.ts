@@ -1,4 +1,5 @@
 import type { RouteDef } from "@collab/core";
+import { labelsAndMilestonesRoutes } from "./labels-milestones.routes";
 
 const N = "namespaces";
 
@@ -32,4 +33,5 @@ export const routes: RouteDef[] = [
   { method: "DELETE", path: "/projects/:id", action: `${N}.projects.delete` },
   ...memberRoutes("groups"),
   ...memberRoutes("projects"),
+  ...labelsAndMilestonesRoutes,
 ];

@@ -1,4 +1,4 @@
-import { conflict, validationFailed } from "@collab/core";
+import { ApiError, conflict, forbidden, validationFailed } from "@collab/core";
 import type { Db } from "@collab/db";
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
@@ -38,7 +38,8 @@ async function ensureUnique(db: Db, p: { username?: string; email?: string }, ex
 
 /** Maps a unique-index race to the same 409 the pre-check gives. */
 function uniqueViolation(err: unknown): never {
-  const e = err as { code?: string; constraint?: string; message?: string };
+  // drizzle wraps driver errors in DrizzleQueryError, keeping the driver's error as `cause`.
+  const e = ((err as { cause?: unknown })?.cause ?? err) as { code?: string; constraint?: string; message?: string };
   const text = `${e.constraint ?? ""} ${e.message ?? ""}`;
   if (e.code === "23505" && text.includes("email")) throw conflict("Email has already been taken");
   if (e.code === "23505" && text.includes("username")) throw conflict("Username has already been taken");
@@ -53,8 +54,9 @@ export interface NewUserExtras {
 }
 
 export async function createUser(db: Db, p: CreateUserParams, extras: NewUserExtras = {}): Promise<UserRow> {
-  validate(p);
+  // GitLab answers a taken email or username with 409 before any other validation error.
   await ensureUnique(db, p);
+  validate(p);
   const password = p.password ?? randomBytes(24).toString("base64url");
   try {
     const [row] = await db
@@ -94,8 +96,8 @@ export async function createUser(db: Db, p: CreateUserParams, extras: NewUserExt
 }
 
 export async function updateUser(db: Db, existing: UserRow, p: Omit<UpdateUserParams, "id">): Promise<UserRow> {
-  validate(p, existing.username);
   await ensureUnique(db, p, existing.id);
+  validate(p, existing.username);
   const set: Partial<typeof users.$inferInsert> = { updatedAt: new Date() };
   const copy: [keyof typeof p, keyof typeof users.$inferInsert][] = [
     ["email", "email"], ["username", "username"], ["name", "name"], ["admin", "admin"],
@@ -116,4 +118,36 @@ export async function updateUser(db: Db, existing: UserRow, p: Omit<UpdateUserPa
 
 export async function deleteUser(db: Db, id: number): Promise<void> {
   await db.delete(users).where(eq(users.id, id));
+}
+
+export type StateEvent = "block" | "unblock" | "deactivate" | "activate";
+
+/**
+ * POST /users/:id/{block,unblock,deactivate,activate} with GitLab's guards; repeating a transition
+ * that already holds is a no-op. Returns the new state, or null when nothing changed.
+ */
+export async function changeState(db: Db, user: UserRow, event: StateEvent, actorId: number): Promise<string | null> {
+  const blocked = user.state === "blocked" || user.state === "ldap_blocked";
+  let next: string;
+  switch (event) {
+    case "block":
+      if (user.id === actorId) throw forbidden("The API initiating user cannot be blocked by the API");
+      next = "blocked";
+      break;
+    case "unblock":
+      if (user.state === "deactivated") throw forbidden("Deactivated users cannot be unblocked by the API");
+      next = "active";
+      break;
+    case "deactivate":
+      if (blocked) throw new ApiError(403, { message: "Error occurred. A blocked user cannot be deactivated" }, "FORBIDDEN");
+      next = "deactivated";
+      break;
+    case "activate":
+      if (blocked) throw new ApiError(403, { message: "Error occurred. A blocked user must be unblocked to be activated" }, "FORBIDDEN");
+      next = "active";
+      break;
+  }
+  if (user.state === next) return null;
+  await db.update(users).set({ state: next, updatedAt: new Date() }).where(eq(users.id, user.id));
+  return next;
 }

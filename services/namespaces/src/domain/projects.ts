@@ -1,4 +1,4 @@
-import { AccessLevel, validationFailed, type Caller } from "@collab/core";
+import { AccessLevel, validationFailed, visibilityLevel, type Caller, type Visibility } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { CreateProjectParams, UpdateProjectParams } from "../api/projects.params";
@@ -35,21 +35,33 @@ async function uniquenessErrors(db: Db, namespaceId: number, name: string, path:
   return errors;
 }
 
+/** A project in a group may not be more visible than the group (GitLab's visibility_level_allowed_by_group). */
+const allowedByGroup = (ns: NamespaceRow, visibility: string) =>
+  ns.kind !== "group" || visibilityLevel(visibility as Visibility) <= visibilityLevel(ns.visibility as Visibility);
+
+function visibilityErrors(ns: NamespaceRow, visibility: string): string[] {
+  return allowedByGroup(ns, visibility) ? [] : [`${visibility} is not allowed in a ${ns.visibility} group.`];
+}
+
 function collect(errors: Record<string, string[]>, key: string, list: string[]) {
   if (list.length) errors[key] = [...(errors[key] ?? []), ...list];
 }
 
 /** Races on the unique indexes answer like the pre-checks. */
 function mapUniqueViolation(err: unknown): never {
-  const e = err as { code?: string; constraint?: string; message?: string };
+  // drizzle wraps driver errors in DrizzleQueryError, keeping the driver's error as `cause`.
+  const e = ((err as { cause?: unknown })?.cause ?? err) as { code?: string; constraint?: string; message?: string };
   if (e.code === "23505") {
     const text = `${e.constraint ?? ""} ${e.message ?? ""}`;
-    throw validationFailed(text.includes("name") ? { name: ["has already been taken"] } : { path: ["has already been taken"] });
+    // "projects_namespace_path_lower_idx" contains "name" too (in "namespace"): match the column.
+    throw validationFailed(text.includes("path_lower") ? { path: ["has already been taken"] } : { name: ["has already been taken"] });
   }
   throw err;
 }
 
-export async function createProject(db: Db, caller: Caller, ns: NamespaceRow, p: CreateProjectParams, visibility: string): Promise<ProjectRow> {
+export async function createProject(db: Db, caller: Caller, ns: NamespaceRow, p: CreateProjectParams, requested: string): Promise<ProjectRow> {
+  // On creation GitLab narrows a too-wide visibility to the group's instead of failing.
+  const visibility = allowedByGroup(ns, requested) ? requested : ns.visibility;
   const name = p.name ?? p.path!;
   const path = p.path ?? pathFromName(name);
   const errors: Record<string, string[]> = {};
@@ -88,13 +100,14 @@ export async function createProject(db: Db, caller: Caller, ns: NamespaceRow, p:
   }
 }
 
-export async function updateProject(db: Db, project: ProjectRow, p: Omit<UpdateProjectParams, "id">): Promise<ProjectRow> {
+export async function updateProject(db: Db, project: ProjectRow, ns: NamespaceRow, p: Omit<UpdateProjectParams, "id">): Promise<ProjectRow> {
   const name = p.name ?? project.name;
   const path = p.path ?? project.path;
   const errors: Record<string, string[]> = {};
   if (p.name !== undefined) collect(errors, "name", nameErrors(name));
   if (p.path !== undefined) collect(errors, "path", pathErrors(path));
   if (!errors.name && !errors.path && (p.name !== undefined || p.path !== undefined)) Object.assign(errors, await uniquenessErrors(db, project.namespaceId, name, path, project.id));
+  if (p.visibility !== undefined && p.visibility !== project.visibility) collect(errors, "visibility_level", visibilityErrors(ns, p.visibility));
   if (Object.keys(errors).length) throw validationFailed(errors);
   try {
     const [row] = await db
