@@ -21,6 +21,9 @@ const common = {
 };
 
 module.exports = {
+  // Global only (jest ignores it per project). An e2e file's beforeAll boots PGlite, migrates and
+  // starts a broker: ~4-5 s with 2 workers on 2 cores, too close to jest's 5 s default.
+  testTimeout: 30_000,
   projects: [
     { ...common, displayName: "unit", testMatch: ["<rootDir>/{shared,services}/*/src/**/*.test.ts"] },
     {

@@ -14,4 +14,5 @@ module.exports = {
   globalSetup: "<rootDir>/scripts/jest-distributed-setup.js",
   globalTeardown: "<rootDir>/scripts/jest-distributed-teardown.js",
   maxWorkers: 1,
+  testTimeout: 60_000,
 };
