@@ -1,4 +1,4 @@
-import { AccessLevel, action, badRequest, forbidden, notFound, page, requireCaller, type Ctx } from "@collab/core";
+import { AccessLevel, action, badRequest, forbidden, notFound, page, recordNotFound, requireCaller, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import {
@@ -45,10 +45,13 @@ async function noteContext(ctx: Ctx<unknown>, issue: LoadedIssue["issue"], rows:
   return { users: await userMap(ctx, rows.flatMap((n) => [n.authorId, n.resolvedById])), iids: new Map([[issue.id, issue.iid]]) };
 }
 
-/** Only the author edits a comment; the author or a Maintainer deletes it; system notes are immutable. */
+/**
+ * Only the author edits a comment; the author or a Maintainer deletes it; system notes are immutable.
+ * A locked discussion is closed to non-members for edits and deletions too, their own notes included.
+ */
 function assertCanEdit(loaded: LoadedIssue, note: NoteRow, mode: "update" | "delete") {
   const caller = loaded.actor.caller;
-  if (!caller || note.system) throw forbidden();
+  if (!caller || note.system || !canComment(loaded.actor, loaded.issue)) throw forbidden();
   if (note.authorId === caller.id || caller.admin) return;
   if (mode === "delete" && loaded.actor.role >= AccessLevel.MAINTAINER) return;
   throw forbidden();
@@ -57,13 +60,19 @@ function assertCanEdit(loaded: LoadedIssue, note: NoteRow, mode: "update" | "del
 /** Timestamps on new notes: administrators and project owners only, silently ignored otherwise. */
 const createdAtFor = (loaded: LoadedIssue, at?: Date) => (at && canSetTimestamps(loaded.actor) ? at : undefined);
 
-async function loadForComment(kit: ServiceKit, ctx: Ctx<{ id: string; issue_iid: number }>, internal: boolean) {
+async function loadForComment(kit: ServiceKit, ctx: Ctx<{ id: string; issue_iid: number }>) {
   requireCaller(ctx);
   const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
   if (!canComment(loaded.actor, loaded.issue)) throw forbidden();
-  if (internal && !canSeeInternalNotes(loaded.actor)) throw forbidden();
   return loaded;
 }
+
+/**
+ * internal (or its deprecated alias confidential) counts only for those who may mark notes
+ * internal; GitLab silently drops it for everybody else rather than refusing the comment.
+ */
+const internalFor = (loaded: LoadedIssue, p: { internal?: boolean; confidential?: boolean }) =>
+  (p.internal ?? p.confidential ?? false) && canSeeInternalNotes(loaded.actor);
 
 export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   "notes.list": action({
@@ -89,13 +98,12 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
   "notes.create": action({
     input: () => CreateNoteParams,
     async handler(ctx) {
-      const internal = ctx.params.internal ?? ctx.params.confidential ?? false;
-      const loaded = await loadForComment(kit, ctx, internal);
+      const loaded = await loadForComment(kit, ctx);
       const caller = loaded.actor.caller!;
       const note = await createIssueNote(kit.db, loaded.issue, {
         body: ctx.params.body,
         authorId: caller.id,
-        internal,
+        internal: internalFor(loaded, ctx.params),
         type: null,
         createdAt: createdAtFor(loaded, ctx.params.created_at),
       });
@@ -112,9 +120,8 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
       const note = await findNote(kit.db, "Issue", loaded.issue.id, ctx.params.note_id, { internal: canSeeInternalNotes(loaded.actor) });
       if (!note) throw notFound("Note");
       assertCanEdit(loaded, note, "update");
-      if (ctx.params.body === undefined && ctx.params.confidential === undefined) throw badRequest('"body" not given');
       const updated = await updateNote(kit.db, note, { body: ctx.params.body, internal: ctx.params.confidential }, loaded.actor.caller!.id);
-      ctx.emit(NOTE_EVENTS.updated, notePayload(updated, loaded.issue, loaded.actor.caller!.id));
+      if (updated !== note) ctx.emit(NOTE_EVENTS.updated, notePayload(updated, loaded.issue, loaded.actor.caller!.id));
       return presentNote(updated, await noteContext(ctx, loaded.issue, [updated]));
     },
   }),
@@ -156,13 +163,12 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
   "discussions.create": action({
     input: () => CreateDiscussionParams,
     async handler(ctx) {
-      const internal = ctx.params.internal ?? ctx.params.confidential ?? false;
-      const loaded = await loadForComment(kit, ctx, internal);
+      const loaded = await loadForComment(kit, ctx);
       const caller = loaded.actor.caller!;
       const note = await createIssueNote(kit.db, loaded.issue, {
         body: ctx.params.body,
         authorId: caller.id,
-        internal,
+        internal: internalFor(loaded, ctx.params),
         type: "DiscussionNote",
         createdAt: createdAtFor(loaded, ctx.params.created_at),
       });
@@ -174,7 +180,7 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
   "discussions.reply": action({
     input: () => ReplyParams,
     async handler(ctx) {
-      const loaded = await loadForComment(kit, ctx, false);
+      const loaded = await loadForComment(kit, ctx);
       const caller = loaded.actor.caller!;
       const thread = await findDiscussion(kit.db, "Issue", loaded.issue.id, ctx.params.discussion_id, { internal: canSeeInternalNotes(loaded.actor) });
       if (!thread.length) throw notFound("Discussion");
@@ -214,7 +220,7 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
       if (ctx.params.resolved !== undefined) throw badRequest("Note is not resolvable");
       assertCanEdit(loaded, note, "update");
       const updated = await updateNote(kit.db, note, { body: ctx.params.body }, loaded.actor.caller!.id);
-      ctx.emit(NOTE_EVENTS.updated, notePayload(updated, loaded.issue, loaded.actor.caller!.id));
+      if (updated !== note) ctx.emit(NOTE_EVENTS.updated, notePayload(updated, loaded.issue, loaded.actor.caller!.id));
       return presentNote(updated, await noteContext(ctx, loaded.issue, [updated]));
     },
   }),
@@ -250,7 +256,8 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
     async handler(ctx) {
       const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
       const event = await findStateEvent(kit.db, loaded.issue.id, ctx.params.resource_state_event_id);
-      if (!event) throw notFound("Resource State Event");
+      // GitLab finds it with `.find`: an unknown id is ActiveRecord's RecordNotFound.
+      if (!event) throw recordNotFound();
       return presentStateEvent(event, await userMap(ctx, [event.userId]));
     },
   }),

@@ -28,7 +28,15 @@ export const CreateNoteParams = z.object({
 });
 export type CreateNoteParams = z.output<typeof CreateNoteParams>;
 
-export const UpdateNoteParams = z.object({ ...noteable, note_id: gInt(), body: gString().optional(), confidential: gBool().optional() });
+/** Grape's `allow_blank: false`: an empty or whitespace body is refused before the model sees it. */
+export const UpdateNoteParams = z.object({
+  ...noteable,
+  note_id: gInt(),
+  body: gString()
+    .refine((s) => s.trim() !== "", { error: "is empty" })
+    .optional(),
+  confidential: gBool().optional(),
+});
 export type UpdateNoteParams = z.output<typeof UpdateNoteParams>;
 
 export const ListDiscussionsParams = z.object({ ...noteable, ...paginationParams });

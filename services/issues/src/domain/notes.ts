@@ -5,10 +5,26 @@ import { MAX_NOTE_LENGTH } from "../api/notes.params";
 import { issues, notes, type IssueRow, type NoteRow } from "../db/schema";
 import { newDiscussionId } from "./system-notes";
 
+/** Characters as Ruby counts them (code points), not UTF-16 code units: an emoji is one. */
+function characterCount(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+function bodyError(body: string): string | undefined {
+  if (body.trim() === "") return "can't be blank";
+  if (body.length > MAX_NOTE_LENGTH && characterCount(body) > MAX_NOTE_LENGTH) return `is too long (maximum is ${MAX_NOTE_LENGTH} characters)`;
+  return undefined;
+}
+
 /** GitLab's note validation failure: the errors hash inspected inside the message. */
+const invalidNote = (errors: [field: string, message: string][]) =>
+  badRequest(`Note {${errors.map(([field, message]) => `:${field}=>[${JSON.stringify(message)}]`).join(", ")}}`);
+
 function validateBody(body: string) {
-  if (body.trim() === "") throw badRequest('Note {:note=>["can\'t be blank"]}');
-  if (body.length > MAX_NOTE_LENGTH) throw badRequest(`Note {:note=>["is too long (maximum is ${MAX_NOTE_LENGTH} characters)"]}`);
+  const error = bodyError(body);
+  if (error) throw invalidNote([["note", error]]);
 }
 
 export interface NewNote {
@@ -49,16 +65,20 @@ export async function createIssueNote(db: Db, issue: IssueRow, n: NewNote): Prom
   });
 }
 
+/**
+ * Edits a note's body. Confidentiality is fixed at creation: asking to change it fails validation
+ * (repeating the current value is fine), so an internal note can never be made public.
+ */
 export async function updateNote(db: Db, note: NoteRow, changes: { body?: string; internal?: boolean }, editorId: number): Promise<NoteRow> {
-  if (changes.body !== undefined) validateBody(changes.body);
+  const errors: [string, string][] = [];
+  const error = changes.body !== undefined ? bodyError(changes.body) : undefined;
+  if (error) errors.push(["note", error]);
+  if (changes.internal !== undefined && changes.internal !== note.internal) errors.push(["confidential", "can not be changed for existing notes"]);
+  if (errors.length) throw invalidNote(errors);
+  if (changes.body === undefined || changes.body === note.body) return note;
   const [row] = await db
     .update(notes)
-    .set({
-      ...(changes.body !== undefined && { body: changes.body }),
-      ...(changes.internal !== undefined && { internal: changes.internal }),
-      updatedAt: new Date(),
-      updatedById: editorId,
-    })
+    .set({ body: changes.body, updatedAt: new Date(), updatedById: editorId })
     .where(eq(notes.id, note.id))
     .returning();
   return row;
