@@ -1,4 +1,4 @@
-import { action, forbidden, notFound, page, requireAdmin, requireCaller, callerOf, presentUserRef } from "@collab/core";
+import { action, badRequest, gId, forbidden, notFound, page, recordNotFound, requireAdmin, requireCaller, callerOf, presentUserRef, unauthorized } from "@collab/core";
 import { defineService, type ServiceKit } from "@collab/db";
 import { and, ilike, inArray, or, sql } from "drizzle-orm";
 import type { ServiceSchema } from "moleculer";
@@ -11,7 +11,7 @@ import { CreateUserParams, ListUsersParams, UpdateUserParams, UserIdParams } fro
 import { users, type UserRow } from "./db/schema";
 import { bootstrapRoot } from "./domain/bootstrap";
 import { authenticateToken, callerFromUser, createToken, revokeToken } from "./domain/tokens";
-import { createUser, deleteUser, updateUser } from "./domain/users";
+import { changeState, createUser, deleteUser, updateUser } from "./domain/users";
 import { findTokens, findTokenById } from "./finders/tokens.finder";
 import { findUserByIdOrUsername, findUsers } from "./finders/users.finder";
 
@@ -91,7 +91,10 @@ export const accountsService: ServiceSchema = defineService({
     "users.list": action({
       input: () => ListUsersParams,
       async handler(ctx) {
-        const admin = callerOf(ctx)?.admin ?? false;
+        const caller = callerOf(ctx);
+        // Anonymous callers may only look a user up by username, never list the instance.
+        if (!caller && !ctx.params.username) throw forbidden("Not authorized to access /api/v4/users");
+        const admin = caller?.admin ?? false;
         const { rows, total } = await findUsers(kit.db, ctx.params, admin);
         const present = admin ? presentUserWithAdmin : presentUserBasic;
         return page(rows.map((u) => present(u, kit.baseUrl)), total, ctx.params);
@@ -101,8 +104,10 @@ export const accountsService: ServiceSchema = defineService({
     "users.get": action({
       input: () => UserIdParams,
       async handler(ctx) {
+        const caller = callerOf(ctx);
+        if (!caller) throw forbidden("Not authorized!");
         const user = await loadUser(kit, ctx.params.id);
-        return callerOf(ctx)?.admin ? presentUserWithAdmin(user, kit.baseUrl) : presentUser(user, kit.baseUrl);
+        return caller.admin ? presentUserWithAdmin(user, kit.baseUrl) : presentUser(user, kit.baseUrl);
       },
     }),
 
@@ -147,13 +152,13 @@ export const accountsService: ServiceSchema = defineService({
       },
     }),
 
+    /** block / unblock / deactivate / activate: 201 `true`, GitLab's answer (also when nothing changes). */
     "users.setState": action({
-      input: () => z.object({ id: z.coerce.number().int().positive(), state: z.enum(["active", "blocked", "deactivated"]) }),
+      input: () => z.object({ id: gId(), event: z.enum(["block", "unblock", "deactivate", "activate"]) }),
       async handler(ctx) {
-        requireAdmin(ctx);
+        const admin = requireAdmin(ctx);
         const user = await loadUser(kit, ctx.params.id);
-        await kit.db.update(users).set({ state: ctx.params.state, updatedAt: new Date() }).where(inArray(users.id, [user.id]));
-        ctx.broadcast(ACCOUNTS_EVENTS.userChanged, { userId: user.id });
+        if (await changeState(kit.db, user, ctx.params.event, admin.id)) ctx.broadcast(ACCOUNTS_EVENTS.userChanged, { userId: user.id });
         return true;
       },
     }),
@@ -183,32 +188,46 @@ export const accountsService: ServiceSchema = defineService({
       },
     }),
 
+    /**
+     * Administrators see every token, or one user's (404 for an unknown user); others only their own
+     * non-impersonation tokens, and asking for somebody else's is GitLab's 401.
+     */
     "tokens.list": action({
       input: () => ListTokensParams,
       async handler(ctx) {
         const caller = requireCaller(ctx);
-        const userId = caller.admin ? ctx.params.user_id : caller.id;
-        const { rows, total } = await findTokens(kit.db, { ...ctx.params, user_id: userId });
+        const { user_id } = ctx.params;
+        if (caller.admin && user_id !== undefined && !(await findUserByIdOrUsername(kit.db, user_id))) throw notFound();
+        if (!caller.admin && user_id !== undefined && user_id !== caller.id) throw unauthorized();
+        const filter = caller.admin ? { user_id } : { user_id: caller.id, impersonation: false };
+        const { rows, total } = await findTokens(kit.db, { ...ctx.params, ...filter });
         return page(rows.map(presentToken), total, ctx.params);
       },
     }),
 
+    /** One token: `self` is the token in use (whoever Sudo names); others' tokens are hidden from non-admins. */
     "tokens.get": action({
       input: () => TokenIdParams,
       async handler(ctx) {
         const caller = requireCaller(ctx);
-        const token = await findTokenById(kit.db, ctx.params.id === "self" ? ctx.meta.tokenId : ctx.params.id);
-        if (!token || (!caller.admin && token.userId !== caller.id)) throw notFound("Personal Access Token");
+        const { id } = ctx.params;
+        const self = id === "self";
+        const token = await findTokenById(kit.db, self ? ctx.meta.tokenId : id);
+        if (!token || (!self && !caller.admin && token.userId !== caller.id)) throw notFound();
         return presentToken(token);
       },
     }),
 
+    /** 204; an unknown id is ActiveRecord's 404, somebody else's token (non-admins) RevokeService's 400. */
     "tokens.revoke": action({
       input: () => TokenIdParams,
       async handler(ctx) {
         const caller = requireCaller(ctx);
-        const token = await findTokenById(kit.db, ctx.params.id === "self" ? ctx.meta.tokenId : ctx.params.id);
-        if (!token || (!caller.admin && token.userId !== caller.id)) throw notFound("Personal Access Token");
+        const { id } = ctx.params;
+        const self = id === "self";
+        const token = await findTokenById(kit.db, self ? ctx.meta.tokenId : id);
+        if (!token) throw recordNotFound();
+        if (!self && !caller.admin && token.userId !== caller.id) throw badRequest("Not permitted to revoke");
         await revokeToken(kit.db, token.id);
         ctx.broadcast(ACCOUNTS_EVENTS.tokenRevoked, { tokenId: token.id });
         return null;

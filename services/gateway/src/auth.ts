@@ -29,9 +29,14 @@ export function checkScopes(route: RouteDef, scopes: readonly string[]) {
   if (!scopes.some((s) => acceptable.includes(s))) throw insufficientScope(acceptable);
 }
 
-/** Short-lived token cache; entries are dropped at once on revocation or user change events. */
+/**
+ * Short-lived token cache; entries are dropped at once on revocation or user change events.
+ * Every drop bumps `generation`, so an answer fetched before a revocation is never cached after it.
+ */
 export class TokenCache {
   private entries = new Map<string, { auth: Authentication; expires: number }>();
+  /** Bumped by every drop: pass the value read before a lookup to `set`. */
+  generation = 0;
   constructor(
     private ttlMs = 10_000,
     private max = 10_000,
@@ -47,20 +52,25 @@ export class TokenCache {
     return hit.auth;
   }
 
-  set(token: string, auth: Authentication) {
+  /** Caches `auth` unless something was dropped since `since` (the generation read before the lookup). */
+  set(token: string, auth: Authentication, since = this.generation) {
+    if (since !== this.generation) return;
     if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(token, { auth, expires: Date.now() + this.ttlMs });
   }
 
   dropToken(tokenId: number) {
+    this.generation++;
     for (const [k, v] of this.entries) if (v.auth.tokenId === tokenId) this.entries.delete(k);
   }
 
   dropUser(userId: number) {
+    this.generation++;
     for (const [k, v] of this.entries) if (v.auth.caller.id === userId) this.entries.delete(k);
   }
 
   clear() {
+    this.generation++;
     this.entries.clear();
   }
 }
@@ -84,8 +94,9 @@ export async function authenticateRequest(
   }
   let auth = cache.get(token);
   if (!auth) {
+    const generation = cache.generation;
     auth = await ctx.call<Authentication, { token: string }>("accounts.authenticate", { token });
-    cache.set(token, auth);
+    cache.set(token, auth, generation);
   }
   checkScopes(route, auth.scopes);
   if (sudo === undefined || sudo === "") return auth;

@@ -1,11 +1,13 @@
 import { defaultStatus, isPage, isReply, loadConfig, type RouteDef } from "@collab/core";
-import type { Context, ServiceSchema } from "moleculer";
+import type { Context, Service, ServiceSchema } from "moleculer";
+import type { Server } from "node:http";
 import ApiGateway from "moleculer-web";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { authenticateRequest, TokenCache } from "./auth";
-import { answerProbe } from "./health";
+import { answerProbe, servicesOf } from "./health";
 import { toHttpError } from "./http-errors";
 import { paginationHeaders } from "./pagination";
+import { multipartFields } from "./multipart";
 import { mountedRoutes } from "./routes";
 
 export const API_VERSION = { version: "18.6.0", revision: "collab" };
@@ -29,11 +31,15 @@ const STRIPPED_PARAMS = ["private_token", "access_token", "sudo"];
 export function createGatewayService(routes: RouteDef[] = mountedRoutes): ServiceSchema {
   const config = loadConfig();
   const tokens = new TokenCache();
+  const requiredServices = servicesOf(routes);
+  const metadata = {
+    ...API_VERSION,
+    kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null },
+    enterprise: config.LICENSE_TIER !== "free",
+  };
 
-  return {
-    name: "gateway",
-    mixins: [ApiGateway as unknown as ServiceSchema],
-    settings: {
+  // Typed loosely on purpose: moleculer-web's settings types lag behind its runtime options.
+  const settings = {
       port: config.PORT,
       ip: config.HOST,
       qsOptions: { arrayLimit: 100 },
@@ -51,6 +57,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes): Servic
             json: { limit: config.MAX_BODY_BYTES, strict: false },
             urlencoded: { extended: true, limit: config.MAX_BODY_BYTES },
           },
+          use: [multipartFields(config.MAX_BODY_BYTES)],
           aliases: aliasesFor(routes),
           callOptions: { timeout: config.REQUEST_TIMEOUT_MS },
           async onBeforeCall(this: unknown, ctx: Context, _route: unknown, req: Req) {
@@ -64,7 +71,12 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes): Servic
           },
         },
       ],
-    },
+  };
+
+  const schema: ServiceSchema = {
+    name: "gateway",
+    mixins: [ApiGateway as unknown as ServiceSchema],
+    settings: settings as ServiceSchema["settings"],
     events: {
       "accounts.token.revoked"(ctx: Context<{ tokenId: number }>) {
         tokens.dropToken(ctx.params.tokenId);
@@ -80,10 +92,9 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes): Servic
       },
     },
     actions: {
-      version: { handler: () => API_VERSION },
-      metadata: {
-        handler: () => ({ ...API_VERSION, kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null }, enterprise: config.LICENSE_TIER !== "free" }),
-      },
+      // GitLab answers the deprecated /version with the same metadata document as /metadata.
+      version: { handler: () => metadata },
+      metadata: { handler: () => metadata },
     },
     methods: {
       /** Turns a service's plain answer into HTTP: status defaults, Page headers, Reply statuses. */
@@ -129,12 +140,13 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes): Servic
         return `${proto}://${req.headers.host ?? "localhost"}`;
       },
     },
-    created(this: { server: import("node:http").Server; broker: import("moleculer").ServiceBroker; logger: import("moleculer").Logger }) {
+    created(this: Service) {
       // Wrap moleculer-web's request handler: probes, security headers and one log line per request.
-      const handler = this.server.listeners("request")[0] as (req: IncomingMessage, res: ServerResponse) => void;
-      this.server.removeAllListeners("request");
+      const server = (this as unknown as { server: Server }).server;
+      const handler = server.listeners("request")[0] as (req: IncomingMessage, res: ServerResponse) => void;
+      server.removeAllListeners("request");
       const { broker, logger } = this;
-      this.server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+      server.on("request", (req: IncomingMessage, res: ServerResponse) => {
         const started = process.hrtime.bigint();
         res.setHeader("X-Frame-Options", "SAMEORIGIN");
         res.setHeader("X-Content-Type-Options", "nosniff");
@@ -145,9 +157,10 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes): Servic
             "request",
           );
         });
-        if (answerProbe(broker, req, res)) return;
+        if (answerProbe(broker, req, res, requiredServices)) return;
         handler(req, res);
       });
     },
   };
+  return schema as unknown as ServiceSchema;
 }

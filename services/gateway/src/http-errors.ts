@@ -8,7 +8,8 @@ export function toHttpError(err: unknown): { status: number; body: ErrorBody | n
   const known = errorBodyOf(err);
   if (known) return { status: known.status, body: known.status === 304 ? null : known.body, internal: false };
 
-  const e = err as { code?: unknown; type?: string; name?: string; message?: string; status?: number };
+  // Whatever was thrown (even null or a string), the error handler itself must not throw.
+  const e = (typeof err === "object" && err !== null ? err : {}) as { code?: unknown; type?: string; name?: string; message?: string; status?: number };
   const code = typeof e.code === "number" ? e.code : typeof e.status === "number" ? e.status : 500;
   switch (e.name) {
     case "NotFoundError": // moleculer-web: no alias matched

@@ -6,8 +6,10 @@ import type { Page } from "@collab/core";
  */
 export function paginationHeaders(p: Page<unknown>, requestUrl: URL): Record<string, string> {
   const totalPages = Math.max(1, Math.ceil(p.total / p.perPage));
-  const next = p.page < totalPages ? p.page + 1 : null;
-  const prev = p.page > 1 ? Math.min(p.page - 1, totalPages) : null;
+  // Kaminari: a page past the end has neither a next nor a previous page.
+  const outOfRange = p.page > totalPages;
+  const next = !outOfRange && p.page < totalPages ? p.page + 1 : null;
+  const prev = !outOfRange && p.page > 1 ? p.page - 1 : null;
   const link = (pageNo: number) => {
     const url = new URL(requestUrl.toString());
     url.searchParams.set("page", String(pageNo));

@@ -1,23 +1,8 @@
 import { gDate, gEnum, gId, gString, gArray, gBool, paginationParams, gDateTime } from "@collab/core";
 import { z } from "zod";
+import { PAT_SCOPES } from "./scopes";
 
-export const PAT_SCOPES = [
-  "api",
-  "read_api",
-  "read_user",
-  "read_repository",
-  "write_repository",
-  "read_registry",
-  "write_registry",
-  "sudo",
-  "admin_mode",
-  "create_runner",
-  "manage_runner",
-  "k8s_proxy",
-  "ai_features",
-  "read_service_ping",
-  "self_rotate",
-] as const;
+export { PAT_SCOPES };
 
 export const CreateTokenParams = z.object({
   user_id: gId(),

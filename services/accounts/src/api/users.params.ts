@@ -1,4 +1,4 @@
-import { atLeastOneOf, gBool, gDateTime, gEnum, gId, gInt, gSort, gString, paginationParams } from "@collab/core";
+import { atLeastOneOf, gBool, gDateTime, gEnum, gId, gInt, gString, paginationParams } from "@collab/core";
 import { z } from "zod";
 
 const profile = {
@@ -21,17 +21,20 @@ const profile = {
   note: gString().optional(),
 };
 
+/**
+ * Three parts in Grape's declaration order, so that errors read as GitLab's do: "email is missing,
+ * password, reset_password, force_random_password are missing, at least one parameter must be
+ * provided, name is missing, username is missing" (an object's refinements would run last, and only
+ * once its fields are valid).
+ */
 export const CreateUserParams = z
-  .object({
-    email: gString(),
-    name: gString(),
-    username: gString(),
-    password: gString().optional(),
-    reset_password: gBool().optional(),
-    force_random_password: gBool().optional(),
-    ...profile,
-  })
-  .superRefine(atLeastOneOf("password", "reset_password", "force_random_password"));
+  .object({ email: gString() })
+  .and(
+    z
+      .object({ password: gString().optional(), reset_password: gBool().optional(), force_random_password: gBool().optional() })
+      .superRefine(atLeastOneOf("password", "reset_password", "force_random_password")),
+  )
+  .and(z.object({ name: gString(), username: gString(), ...profile }));
 export type CreateUserParams = z.output<typeof CreateUserParams>;
 
 export const UpdateUserParams = z.object({
@@ -59,7 +62,8 @@ export const ListUsersParams = z.object({
   without_project_bots: gBool().optional(),
   created_after: gDateTime().optional(),
   created_before: gDateTime().optional(),
-  order_by: gEnum(["id", "name", "username", "created_at", "updated_at"] as const).default("id"),
-  sort: gSort("desc"),
+  /** No defaults: without either, a search keeps its relevance order (the finder applies id desc otherwise). */
+  order_by: gEnum(["id", "name", "username", "created_at", "updated_at"] as const).optional(),
+  sort: gEnum(["asc", "desc"] as const).optional(),
 });
 export type ListUsersParams = z.output<typeof ListUsersParams>;

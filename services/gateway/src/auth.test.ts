@@ -1,0 +1,215 @@
+import { errorBodyOf, invalidToken, type Caller, type RouteDef } from "@collab/core";
+import type { Context } from "moleculer";
+import type { IncomingMessage } from "node:http";
+import { acceptableScopes, authenticateRequest, checkScopes, TokenCache, tokenFrom, type Authentication } from "./auth";
+
+const caller = (id: number, admin = false): Caller => ({ id, username: `user${id}`, admin });
+const auth = (userId: number, tokenId: number, scopes = ["api"], admin = false): Authentication => ({ caller: caller(userId, admin), scopes, tokenId });
+const req = (headers: Record<string, string> = {}) => ({ headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])) }) as IncomingMessage;
+const route = (method: RouteDef["method"], extra: Partial<RouteDef> = {}): RouteDef => ({ method, path: "/x", action: "svc.x", ...extra });
+
+/** The GitLab answer of whatever `fn` throws. */
+async function failure(fn: () => unknown) {
+  try {
+    await fn();
+  } catch (err) {
+    return errorBodyOf(err);
+  }
+  throw new Error("expected a failure");
+}
+
+describe("tokenFrom", () => {
+  test("PRIVATE-TOKEN wins, then Authorization: Bearer, then private_token, then access_token", () => {
+    expect(tokenFrom(req({ "PRIVATE-TOKEN": "a", Authorization: "Bearer b" }), { private_token: "c" })).toBe("a");
+    expect(tokenFrom(req({ Authorization: "Bearer b" }), { private_token: "c" })).toBe("b");
+    expect(tokenFrom(req(), { private_token: "c", access_token: "d" })).toBe("c");
+    expect(tokenFrom(req(), { access_token: "d" })).toBe("d");
+  });
+
+  test("Bearer is case-insensitive and trimmed; other schemes and empty values do not count", () => {
+    expect(tokenFrom(req({ Authorization: "bearer   tok  " }), {})).toBe("tok");
+    expect(tokenFrom(req({ Authorization: "Basic dXNlcjpwYXNz" }), {})).toBeUndefined();
+    expect(tokenFrom(req({ "PRIVATE-TOKEN": "" }), { private_token: "" })).toBeUndefined();
+    expect(tokenFrom(req(), { private_token: ["a", "b"] })).toBeUndefined();
+    expect(tokenFrom(req(), {})).toBeUndefined();
+  });
+});
+
+describe("acceptableScopes and checkScopes", () => {
+  test("api always; read_api for reads; the route's own scopes besides", () => {
+    expect(acceptableScopes(route("GET"))).toEqual(["api", "read_api"]);
+    expect(acceptableScopes(route("GET", { scopes: ["read_user"] }))).toEqual(["api", "read_api", "read_user"]);
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"] as const) expect(acceptableScopes(route(method))).toEqual(["api"]);
+    expect(acceptableScopes(route("DELETE", { scopes: ["manage_runner"] }))).toEqual(["api", "manage_runner"]);
+  });
+
+  test("one acceptable scope is enough; otherwise 403 insufficient_scope naming them all", async () => {
+    expect(() => checkScopes(route("GET", { scopes: ["read_user"] }), ["read_user"])).not.toThrow();
+    expect(() => checkScopes(route("POST"), ["read_api", "api"])).not.toThrow();
+    expect(await failure(() => checkScopes(route("POST"), ["read_api", "read_user"]))).toEqual({
+      status: 403,
+      body: {
+        error: "insufficient_scope",
+        error_description: "The request requires higher privileges than provided by the access token.",
+        scope: "api",
+      },
+    });
+    expect((await failure(() => checkScopes(route("GET", { scopes: ["read_user"] }), [])))?.body.scope).toBe("api read_api read_user");
+  });
+});
+
+describe("TokenCache", () => {
+  let now = 1_000_000;
+  beforeEach(() => {
+    now = 1_000_000;
+    jest.spyOn(Date, "now").mockImplementation(() => now);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  test("remembers an authentication for its time to live, then forgets it", () => {
+    const cache = new TokenCache(1000);
+    cache.set("t1", auth(2, 10));
+    expect(cache.get("t1")).toEqual(auth(2, 10));
+    expect(cache.get("other")).toBeUndefined();
+    now += 1000;
+    expect(cache.get("t1")).toEqual(auth(2, 10));
+    now += 1;
+    expect(cache.get("t1")).toBeUndefined();
+  });
+
+  test("holds at most `max` entries, evicting the oldest", () => {
+    const cache = new TokenCache(10_000, 2);
+    cache.set("a", auth(1, 1));
+    cache.set("b", auth(2, 2));
+    cache.set("c", auth(3, 3));
+    expect([cache.get("a"), cache.get("b"), cache.get("c")]).toEqual([undefined, auth(2, 2), auth(3, 3)]);
+  });
+
+  test("dropToken forgets that token only", () => {
+    const cache = new TokenCache();
+    cache.set("a", auth(2, 10));
+    cache.set("b", auth(2, 11));
+    cache.dropToken(10);
+    expect([cache.get("a"), cache.get("b")]).toEqual([undefined, auth(2, 11)]);
+  });
+
+  test("dropUser forgets every token of the user", () => {
+    const cache = new TokenCache();
+    cache.set("a", auth(2, 10));
+    cache.set("b", auth(2, 11));
+    cache.set("c", auth(3, 12));
+    cache.dropUser(2);
+    expect([cache.get("a"), cache.get("b"), cache.get("c")]).toEqual([undefined, undefined, auth(3, 12)]);
+  });
+
+  test("clear forgets everything", () => {
+    const cache = new TokenCache();
+    cache.set("a", auth(2, 10));
+    cache.clear();
+    expect(cache.get("a")).toBeUndefined();
+  });
+
+  test("an answer looked up before a drop is not cached after it", () => {
+    for (const drop of [(c: TokenCache) => c.dropToken(10), (c: TokenCache) => c.dropUser(2), (c: TokenCache) => c.clear()]) {
+      const cache = new TokenCache();
+      const before = cache.generation;
+      drop(cache); // the revocation event arrives while the lookup is in flight
+      cache.set("a", auth(2, 10), before);
+      expect(cache.get("a")).toBeUndefined();
+      cache.set("a", auth(2, 10), cache.generation);
+      expect(cache.get("a")).toEqual(auth(2, 10));
+    }
+  });
+});
+
+describe("authenticateRequest", () => {
+  /** A context whose calls answer from `answers`; records every call. */
+  function fakeCtx(answers: Record<string, (params: Record<string, unknown>) => unknown>) {
+    const calls: [string, Record<string, unknown>][] = [];
+    const ctx = {
+      call: async (action: string, params: Record<string, unknown>) => {
+        calls.push([action, params]);
+        return answers[action](params);
+      },
+    } as unknown as Context;
+    return { ctx, calls };
+  }
+  const alice = caller(2);
+  const root = auth(1, 1, ["api", "sudo"], true);
+
+  test("anonymous requests pass on optional routes and are 401 elsewhere", async () => {
+    const { ctx, calls } = fakeCtx({});
+    expect(await authenticateRequest(ctx, new TokenCache(), route("GET", { auth: "optional" }), req(), {})).toBeNull();
+    expect(await failure(() => authenticateRequest(ctx, new TokenCache(), route("GET"), req(), {}))).toEqual({ status: 401, body: { message: "401 Unauthorized" } });
+    expect(calls).toEqual([]);
+  });
+
+  test("a token is resolved by accounts once, then served from the cache", async () => {
+    const { ctx, calls } = fakeCtx({ "accounts.authenticate": () => auth(2, 10) });
+    const cache = new TokenCache();
+    for (let i = 0; i < 3; i++) expect(await authenticateRequest(ctx, cache, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {})).toEqual(auth(2, 10));
+    expect(calls).toEqual([["accounts.authenticate", { token: "t" }]]);
+  });
+
+  test("a revocation during the lookup keeps the answer out of the cache", async () => {
+    const cache = new TokenCache();
+    const { ctx, calls } = fakeCtx({
+      "accounts.authenticate": () => {
+        cache.dropToken(10); // the accounts.token.revoked event, delivered before the answer
+        return auth(2, 10);
+      },
+    });
+    await authenticateRequest(ctx, cache, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {});
+    expect(cache.get("t")).toBeUndefined();
+    await authenticateRequest(ctx, cache, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {});
+    expect(calls).toHaveLength(2);
+  });
+
+  test("accounts' refusal reaches the caller unchanged", async () => {
+    const { ctx } = fakeCtx({ "accounts.authenticate": () => Promise.reject(invalidToken("Token is expired.")) });
+    expect(await failure(() => authenticateRequest(ctx, new TokenCache(), route("GET"), req({ "PRIVATE-TOKEN": "t" }), {}))).toEqual({
+      status: 401,
+      body: { error: "invalid_token", error_description: "Token is expired." },
+    });
+  });
+
+  test("scopes are checked before anything else is done", async () => {
+    const { ctx } = fakeCtx({ "accounts.authenticate": () => auth(2, 10, ["read_api"]) });
+    expect((await failure(() => authenticateRequest(ctx, new TokenCache(), route("POST"), req({ "PRIVATE-TOKEN": "t" }), {})))?.body.scope).toBe("api");
+  });
+
+  test("Sudo, by header or param, turns an administrator with the sudo scope into the target", async () => {
+    const { ctx, calls } = fakeCtx({ "accounts.authenticate": () => root, "accounts.resolveSudo": () => alice });
+    expect(await authenticateRequest(ctx, new TokenCache(), route("GET"), req({ "PRIVATE-TOKEN": "t", Sudo: "alice" }), {})).toEqual({ ...root, caller: alice });
+    expect(await authenticateRequest(ctx, new TokenCache(), route("GET"), req({ "PRIVATE-TOKEN": "t" }), { sudo: 2 })).toEqual({ ...root, caller: alice });
+    expect(calls.filter(([a]) => a === "accounts.resolveSudo")).toEqual([
+      ["accounts.resolveSudo", { ref: "alice" }],
+      ["accounts.resolveSudo", { ref: "2" }],
+    ]);
+  });
+
+  test("an empty Sudo is no Sudo", async () => {
+    const { ctx } = fakeCtx({ "accounts.authenticate": () => root });
+    expect(await authenticateRequest(ctx, new TokenCache(), route("GET"), req({ "PRIVATE-TOKEN": "t", Sudo: "" }), {})).toEqual(root);
+  });
+
+  test("Sudo refusals: non-administrators, tokens without the sudo scope, and no credentials at all", async () => {
+    const user = fakeCtx({ "accounts.authenticate": () => auth(2, 10, ["api", "sudo"]) });
+    expect(await failure(() => authenticateRequest(user.ctx, new TokenCache(), route("GET"), req({ "PRIVATE-TOKEN": "t", Sudo: "root" }), {}))).toEqual({
+      status: 403,
+      body: { message: "403 Forbidden - Must be admin to use sudo" },
+    });
+
+    const admin = fakeCtx({ "accounts.authenticate": () => auth(1, 1, ["api"], true) });
+    expect((await failure(() => authenticateRequest(admin.ctx, new TokenCache(), route("GET"), req({ "PRIVATE-TOKEN": "t", Sudo: "alice" }), {})))?.body).toMatchObject({
+      error: "insufficient_scope",
+      scope: "sudo",
+    });
+
+    const anon = fakeCtx({});
+    expect(await failure(() => authenticateRequest(anon.ctx, new TokenCache(), route("GET", { auth: "optional" }), req({ Sudo: "alice" }), {}))).toEqual({
+      status: 401,
+      body: { message: "401 Unauthorized" },
+    });
+  });
+});
