@@ -1,6 +1,10 @@
+import path from "node:path";
 import type { ServiceSchema } from "moleculer";
 import { issuesService } from "./issues.service";
 
 export { ISSUE_EVENTS } from "./issues.actions";
 export { NOTE_EVENTS } from "./notes.actions";
 export const schemas: ServiceSchema[] = [issuesService];
+
+/** This service's drizzle migrations, for the one-shot migration entry (services/gateway/src/migrate.ts). */
+export const migrations = { service: "issues", folder: path.join(__dirname, "../drizzle") } as const;

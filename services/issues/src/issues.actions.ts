@@ -1,9 +1,19 @@
-import { AccessLevel, action, callerOf, forbidden, notFound, notModified, page, paramError, requireAdmin, requireCaller, badRequestMessage, type Ctx } from "@collab/core";
+import { AccessLevel, action, callerOf, forbidden, notFound, notModified, page, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
-import { CloneIssueParams, CreateIssueParams, IssueRefParams, ListIssuesParams, MoveIssueParams, ReorderIssueParams, UpdateIssueParams, type ListIssuesParams as ListParams } from "./api/issues.params";
+import {
+  CloneIssueParams,
+  CreateIssueParams,
+  IssueRefParams,
+  ListIssuesParams,
+  listParamsForTier,
+  MoveIssueParams,
+  ReorderIssueParams,
+  UpdateIssueParams,
+  type ListIssuesParams as ListParams,
+} from "./api/issues.params";
 import { issueLabels, issues, type IssueRow } from "./db/schema";
 import { findIssues, issueConditions, type IssueScope, type ReadableProject, type ResolvedNames } from "./finders/issues.finder";
 import { createIssue, deleteIssue, isSubscribed, labelIdsOf, setSubscription, updateIssue, type IssueInput } from "./domain/issues";
@@ -13,7 +23,6 @@ import { canAdminIssue, canCreateIssue, canDestroyIssue, canSetTimestamps, canUp
 import { presentIssues } from "./domain/presentation";
 import {
   accessLevels,
-  authorizeProject,
   groupOf,
   labelIdsByTitles,
   labelMap,
@@ -23,6 +32,7 @@ import {
   milestoneMap,
   readableProjects,
   resolveLabels,
+  targetProject,
   userMap,
   usersByUsername,
   type ProjectAccess,
@@ -92,12 +102,7 @@ async function resolveOrdering(kit: ServiceKit, ctx: Ctx<unknown>, p: ListParams
   ]);
   const [milestones, labels] = await Promise.all([milestoneMap(ctx, ms.map((m) => m.id)), labelMap(ctx, ls.map((l) => l.id))]);
   names.milestoneDue = Object.fromEntries([...milestones.values()].map((m) => [m.id, m.due_date]));
-  names.labelPriority = Object.fromEntries([...labels.values()].map((l) => [l.id, (l as unknown as { priority?: number | null }).priority ?? null]));
-}
-
-function checkEditionLimits(kit: ServiceKit, p: ListParams) {
-  if (kit.config.LICENSE_TIER === "free" && (p.assignee_username?.length ?? 0) > 1)
-    throw paramError(`assignee_username allows one value, but found ${p.assignee_username!.length}: ${JSON.stringify(p.assignee_username)}`);
+  names.labelPriority = Object.fromEntries([...labels.values()].map((l) => [l.id, l.priority ?? null]));
 }
 
 /** Fields below the tier are dropped on write, as GitLab ignores unlicensed params. */
@@ -164,14 +169,16 @@ async function buildInput(
     input.assigneeIds = ids.filter((id) => levels[id]?.can_read);
   }
   if (p.milestone_id !== undefined) {
-    input.milestoneId = p.milestone_id === null ? null : ((await milestoneForProject(ctx, access.project.id, p.milestone_id))?.id ?? undefined);
+    // A milestone that is not the project's (or its groups') unassigns, as GitLab's filter_milestone does.
+    input.milestoneId = p.milestone_id === null ? null : ((await milestoneForProject(ctx, access.project.id, p.milestone_id))?.id ?? null);
   }
   if (p.labels !== undefined || p.add_labels !== undefined || p.remove_labels !== undefined) {
-    const [set, add, remove] = await Promise.all([
+    const [set, add] = await Promise.all([
       p.labels !== undefined ? resolveLabels(ctx, access.project.id, p.labels, true) : Promise.resolve(null),
       resolveLabels(ctx, access.project.id, p.add_labels ?? [], true),
-      resolveLabels(ctx, access.project.id, p.remove_labels ?? [], false),
     ]);
+    // Only once labels and add_labels have created their missing labels: remove_labels may name them.
+    const remove = await resolveLabels(ctx, access.project.id, p.remove_labels ?? [], false);
     // Replace first, then add, then remove: the three combine as GitLab applies them.
     const base = set ? set.map((l) => l.id) : (current?.labelIds ?? []);
     const removeIds = new Set(remove.map((l) => l.id));
@@ -184,45 +191,45 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
   "issues.listProject": action({
     input: () => ListIssuesParams,
     async handler(ctx) {
-      checkEditionLimits(kit, ctx.params);
-      const access = await issuesProject(ctx, ctx.params.id!);
+      const p = listParamsForTier(ctx.params, kit.config.LICENSE_TIER);
+      const access = await issuesProject(ctx, p.id!);
       const projects: ReadableProject[] = [{ id: access.project.id, access_level: access.role, issues_access_level: access.project.issues_access_level }];
       const scope: IssueScope = { caller: callerOf(ctx), projects, defaultScope: "all" };
-      const names = await resolveNames(kit, ctx, ctx.params, [access.project.id], scope);
-      const { rows, total } = await findIssues(kit.db, ctx.params, scope, names);
-      const items = await presentIssues(kit, ctx, rows, { context: { projectId: access.project.id }, withLabelsDetails: ctx.params.with_labels_details, knownProjects: [access.project] });
-      return page(items, total, ctx.params);
+      const names = await resolveNames(kit, ctx, p, [access.project.id], scope);
+      const { rows, total } = await findIssues(kit.db, p, scope, names);
+      const items = await presentIssues(kit, ctx, rows, { context: { projectId: access.project.id }, withLabelsDetails: p.with_labels_details, knownProjects: [access.project] });
+      return page(items, total, p);
     },
   }),
 
   "issues.listGroup": action({
     input: () => ListIssuesParams,
     async handler(ctx) {
-      checkEditionLimits(kit, ctx.params);
-      const group = await groupOf(ctx, ctx.params.id!);
+      const p = listParamsForTier(ctx.params, kit.config.LICENSE_TIER);
+      const group = await groupOf(ctx, p.id!);
       const readable = await readableProjects(ctx, group.group.id);
-      const projects = ctx.params.non_archived ? readable.projects.filter((pr) => !pr.archived) : readable.projects;
+      const projects = p.non_archived ? readable.projects.filter((pr) => !pr.archived) : readable.projects;
       const scope: IssueScope = { caller: callerOf(ctx), projects, defaultScope: "all" };
-      const names = await resolveNames(kit, ctx, ctx.params, projects.map((pr) => pr.id), scope);
-      const { rows, total } = await findIssues(kit.db, ctx.params, scope, names);
-      const items = await presentIssues(kit, ctx, rows, { context: { groupPath: group.group.full_path }, withLabelsDetails: ctx.params.with_labels_details });
-      return page(items, total, ctx.params);
+      const names = await resolveNames(kit, ctx, p, projects.map((pr) => pr.id), scope);
+      const { rows, total } = await findIssues(kit.db, p, scope, names);
+      const items = await presentIssues(kit, ctx, rows, { context: { groupPath: group.group.full_path }, withLabelsDetails: p.with_labels_details });
+      return page(items, total, p);
     },
   }),
 
   "issues.listAll": action({
     input: () => ListIssuesParams,
     async handler(ctx) {
-      checkEditionLimits(kit, ctx.params);
       const caller = callerOf(ctx);
       if (!caller && ctx.params.scope !== "all") requireCaller(ctx);
+      const p = listParamsForTier(ctx.params, kit.config.LICENSE_TIER);
       const readable = await readableProjects(ctx);
-      const projects = readable.all ? null : ctx.params.non_archived ? readable.projects.filter((pr) => !pr.archived) : readable.projects;
+      const projects = readable.all ? null : p.non_archived ? readable.projects.filter((pr) => !pr.archived) : readable.projects;
       const scope: IssueScope = { caller, projects, defaultScope: "created_by_me" };
-      const names = await resolveNames(kit, ctx, ctx.params, projects ? projects.map((pr) => pr.id) : null, scope);
-      const { rows, total } = await findIssues(kit.db, ctx.params, scope, names);
-      const items = await presentIssues(kit, ctx, rows, { context: {}, withLabelsDetails: ctx.params.with_labels_details });
-      return page(items, total, ctx.params);
+      const names = await resolveNames(kit, ctx, p, projects ? projects.map((pr) => pr.id) : null, scope);
+      const { rows, total } = await findIssues(kit.db, p, scope, names);
+      const items = await presentIssues(kit, ctx, rows, { context: {}, withLabelsDetails: p.with_labels_details });
+      return page(items, total, p);
     },
   }),
 
@@ -241,7 +248,8 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
     async handler(ctx) {
       requireAdmin(ctx);
       const [issue] = await kit.db.select().from(issues).where(eq(issues.id, ctx.params.id));
-      if (!issue) throw notFound("Issue");
+      // GitLab's Issue.find: ActiveRecord's "404 Not found".
+      if (!issue) throw recordNotFound();
       return (await presentIssues(kit, ctx, [issue], { context: { projectId: issue.projectId } }))[0];
     },
   }),
@@ -266,7 +274,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       const caller = requireCaller(ctx);
       const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
       if (!canUpdateIssue(loaded.actor, loaded.issue)) throw forbidden();
-      if (ctx.params.updated_at !== undefined && !canSetTimestamps(loaded.actor)) throw forbidden();
+      // updated_at (and created_at) from anyone but administrators and owners is dropped in buildInput.
       const labelIds = await labelIdsOf(kit.db, loaded.issue.id);
       const input = await buildInput(kit, ctx, loaded.access, ctx.params, canAdminIssue(loaded.actor), canSetTimestamps(loaded.actor), { labelIds });
       const usernames = new Map([...(await userMap(ctx, [...loaded.assigneeIds, ...(input.assigneeIds ?? [])])).values()].map((u) => [u.id, u.username]));
@@ -299,8 +307,8 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
     input: () => ReorderIssueParams,
     async handler(ctx) {
       requireCaller(ctx);
-      const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
-      if (!canAdminIssue(loaded.actor)) throw forbidden();
+      const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid, () => notFound("Issue"));
+      if (!canUpdateIssue(loaded.actor, loaded.issue)) throw forbidden();
       const issue = await reorderIssue(kit.db, loaded.issue, ctx.params.move_after_id, ctx.params.move_before_id);
       return (await presentIssues(kit, ctx, [issue], { context: { projectId: loaded.access.project.id }, knownProjects: [loaded.access.project] }))[0];
     },
@@ -331,10 +339,13 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
 async function copyAcross(kit: ServiceKit, ctx: Ctx<z.output<typeof CloneIssueParams> | z.output<typeof MoveIssueParams>>, mode: "move" | "clone") {
   const caller = requireCaller(ctx);
   const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
-  const target = await authorizeProject(ctx, ctx.params.to_project_id);
+  const target = await targetProject(ctx, ctx.params.to_project_id);
   const verb = mode === "move" ? "move" : "clone";
+  // GitLab's can_move? / can_clone?: admin_issue on both sides (and a moved issue moves no more),
+  // checked before the same-project rule.
+  const allowed = canAdminIssue(loaded.actor) && target !== null && target.role >= AccessLevel.PLANNER && !(mode === "move" && loaded.issue.movedToId !== null);
+  if (!allowed) throw badRequestMessage(`Cannot ${verb} issue due to insufficient permissions!`);
   if (target.project.id === loaded.access.project.id) throw badRequestMessage(`Cannot ${verb} issue to project it originates from!`);
-  if (!canAdminIssue(loaded.actor) || target.role < AccessLevel.PLANNER) throw badRequestMessage(`Cannot ${verb} issue due to insufficient permissions!`);
 
   const [labelIds, assigneeLevels] = await Promise.all([
     kit.db.select({ id: issueLabels.labelId }).from(issueLabels).where(eq(issueLabels.issueId, loaded.issue.id)),

@@ -17,8 +17,13 @@ export interface LabelDetail {
   color: string;
   text_color: string;
   description: string | null;
-  description_html: string;
+  description_html: string | null;
+  /** The label's priority (for ordering only; not part of the LabelBasic an issue embeds). */
+  priority?: number | null;
 }
+
+/** LabelBasic, as issues embed it with with_labels_details. */
+const labelBasic = (l: LabelDetail) => ({ id: l.id, name: l.name, color: l.color, text_color: l.text_color, description: l.description, description_html: l.description_html });
 
 /** Everything a page of issues needs besides its rows, loaded once per page. */
 export interface IssuePresentation {
@@ -69,7 +74,7 @@ export function presentIssue(issue: IssueRow, p: IssuePresentation) {
     updated_at: iso(issue.updatedAt),
     closed_at: iso(issue.closedAt),
     closed_by: issue.closedById ? (p.users.get(issue.closedById) ?? null) : null,
-    labels: p.withLabelsDetails ? labels : labels.map((l) => l.name),
+    labels: p.withLabelsDetails ? labels.map(labelBasic) : labels.map((l) => l.name),
     milestone: issue.milestoneId ? (p.milestones.get(issue.milestoneId) ?? null) : null,
     assignees,
     author: p.users.get(issue.authorId) ?? null,
@@ -86,8 +91,10 @@ export function presentIssue(issue: IssueRow, p: IssuePresentation) {
     web_url: `${project?.web_url ?? p.baseUrl}/-/issues/${issue.iid}`,
     time_stats: timeStats(issue.timeEstimate, issue.totalTimeSpent),
     task_completion_status: tasks,
-    has_tasks: tasks.count > 0,
-    ...(tasks.count > 0 ? { task_status: taskStatus(tasks) } : {}),
+    // What GitLab answers today (reference §4): has_tasks is true and task_status present even for
+    // a description without checklist ("0 of 0 checklist items completed").
+    has_tasks: true,
+    task_status: taskStatus(tasks),
     _links: {
       self: api,
       notes: `${api}/notes`,

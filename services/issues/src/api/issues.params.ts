@@ -1,4 +1,4 @@
-import { gBool, gDate, gDateTime, gEnum, gId, gInt, gIntArray, gSort, gString, gStringArray, paginationParams, toList } from "@collab/core";
+import { gBool, gDate, gDateTime, gEnum, gId, gInt, gIntArray, gSort, gString, gStringArray, paginationParams, paramError, toList, type Config } from "@collab/core";
 import { z } from "zod";
 
 export const ISSUE_TYPES = ["issue", "incident", "test_case", "task"] as const;
@@ -83,15 +83,51 @@ export const ListIssuesParams = z
   .superRefine(exclusive("iteration_id", "iteration_title"));
 export type ListIssuesParams = z.output<typeof ListIssuesParams>;
 
+/**
+ * The list params as the licensed tier declares them: Free (GitLab CE) accepts one
+ * assignee_username and knows no weight, epic, iteration or health filters (nor order_by=weight);
+ * Premium knows all but health_status. Undeclared filters are ignored, as Grape drops them.
+ */
+export function listParamsForTier(p: ListIssuesParams, tier: Config["LICENSE_TIER"]): ListIssuesParams {
+  const single = (name: string, values: string[] | undefined) => {
+    if (tier === "free" && values && values.length > 1) throw paramError(`${name} allows one value, but found ${values.length}: ${values.join(", ")}`);
+  };
+  single("assignee_username", p.assignee_username);
+  single("not[assignee_username]", p.not?.assignee_username);
+  if (tier === "ultimate") return p;
+  if (tier === "free" && p.order_by === "weight") throw paramError("order_by does not have a valid value");
+  const dropped = tier === "free" ? (["weight", "epic_id", "iteration_id", "iteration_title", "health_status"] as const) : (["health_status"] as const);
+  const out: ListIssuesParams = { ...p, not: p.not && { ...p.not } };
+  for (const key of dropped) {
+    delete out[key];
+    if (out.not) delete out.not[key];
+  }
+  return out;
+}
+
 export const IssueRefParams = z.object({ id: gString(), issue_iid: gInt() });
+
+/** Grape's `allow_blank: false` on a DateTime: "" and null answer "<name> is empty". */
+const nonBlankDateTime = () =>
+  z.unknown().transform((v, c) => {
+    if (v === null || (typeof v === "string" && v.trim() === "")) {
+      c.addIssue({ code: "custom", message: "is empty" });
+      return z.NEVER;
+    }
+    const parsed = gDateTime().safeParse(v);
+    if (!parsed.success) {
+      c.addIssue({ code: "custom", message: "is invalid" });
+      return z.NEVER;
+    }
+    return parsed.data;
+  });
 
 /** milestone_id / assignee_ids: 0 or empty means "none". */
 const zeroOrEmptyToNull = (v: unknown) => (v === "" || v === 0 || v === "0" || v === null ? null : v);
 
 const issueFields = {
-  description: gString()
-    .refine((s) => s.length <= 1_048_576, { error: "is too long (maximum is 1048576 characters)" })
-    .optional(),
+  // Its length (1,048,576) is a model validation, checked with the title in domain/issues.
+  description: gString().optional(),
   confidential: gBool().optional(),
   assignee_ids: z.preprocess((v) => (v === "" || v === null ? [] : v), gIntArray()).optional(),
   assignee_id: z.preprocess(zeroOrEmptyToNull, gInt().nullable()).optional(),
@@ -112,7 +148,7 @@ const issueFields = {
 export const CreateIssueParams = z
   .object({
     id: gString(),
-    title: gString().refine((s) => s.trim() !== "", { error: "is empty" }),
+    title: gString(),
     created_at: gDateTime().optional(),
     iid: gId().optional(),
     ...issueFields,
@@ -126,9 +162,9 @@ export const UpdateIssueParams = z
   .object({
     id: gString(),
     issue_iid: gInt(),
-    title: gString().refine((s) => s.trim() !== "", { error: "is empty" }).optional(),
+    title: gString().optional(),
     state_event: gEnum(["close", "reopen"] as const).optional(),
-    updated_at: z.preprocess((v) => (v === null ? "" : v), gDateTime()).optional(),
+    updated_at: nonBlankDateTime().optional(),
     created_at: gDateTime().optional(),
     ...issueFields,
   })

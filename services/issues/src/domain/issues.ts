@@ -1,4 +1,4 @@
-import { conflict } from "@collab/core";
+import { conflict, validationFailed } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import { issueAssignees, issueLabels, issues, notes, resourceStateEvents, subscriptions, type IssueRow } from "../db/schema";
@@ -31,7 +31,37 @@ export interface Actor {
   username: string;
 }
 
-export async function createIssue(db: Db, projectId: number, actor: Actor, input: IssueInput & { title: string }): Promise<IssueRow> {
+export const TITLE_MAX_LENGTH = 255;
+export const DESCRIPTION_MAX_LENGTH = 1_048_576;
+
+/** Characters as Ruby counts them (code points), not UTF-16 units. */
+const charCount = (s: string) => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+/**
+ * The Issue model's validations, answered like GitLab's render_validation_error!
+ * (400 {"message": {"title": ["can't be blank"]}}). Titles are stored stripped.
+ */
+export function checkIssueInput<T extends IssueInput>(input: T): T {
+  const errors: Record<string, string[]> = {};
+  const out = { ...input };
+  if (out.title !== undefined) {
+    out.title = out.title.trim();
+    if (out.title === "") errors.title = ["can't be blank"];
+    else if (charCount(out.title) > TITLE_MAX_LENGTH) errors.title = [`is too long (maximum is ${TITLE_MAX_LENGTH} characters)`];
+  }
+  const d = out.description;
+  if (typeof d === "string" && d.length > DESCRIPTION_MAX_LENGTH && charCount(d) > DESCRIPTION_MAX_LENGTH)
+    errors.description = [`is too long (maximum is ${DESCRIPTION_MAX_LENGTH} characters)`];
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  return out;
+}
+
+export async function createIssue(db: Db, projectId: number, actor: Actor, raw: IssueInput & { title: string }): Promise<IssueRow> {
+  const input = checkIssueInput(raw);
   return db.transaction(async (tx) => {
     let iid: number;
     if (input.iid !== undefined) {
@@ -85,7 +115,8 @@ export interface UpdateContext {
 }
 
 /** Applies an edit in one transaction: row, links, system notes and the state event together. */
-export async function updateIssue(db: Db, issue: IssueRow, input: IssueInput, c: UpdateContext): Promise<{ issue: IssueRow; changes: string[] }> {
+export async function updateIssue(db: Db, issue: IssueRow, raw: IssueInput, c: UpdateContext): Promise<{ issue: IssueRow; changes: string[] }> {
+  const input = checkIssueInput(raw);
   return db.transaction(async (tx) => {
     const set: Partial<typeof issues.$inferInsert> = {};
     const changes: string[] = [];

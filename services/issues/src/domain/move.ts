@@ -62,7 +62,7 @@ async function copyIssue(tx: Db, source: IssueRow, actor: Actor, plan: CopyPlan)
       });
     }
     const userNotes = original.filter((n) => !n.system).length;
-    if (userNotes) await tx.update(issues).set({ userNotesCount: userNotes }).where(eq(issues.id, copy.id));
+    if (userNotes) return (await tx.update(issues).set({ userNotesCount: userNotes }).where(eq(issues.id, copy.id)).returning())[0];
   }
   return copy;
 }

@@ -1,4 +1,4 @@
-import type { Ctx, UserRef } from "@collab/core";
+import { errorBodyOf, type Ctx, type UserRef } from "@collab/core";
 import type { LabelDetail, ProjectSummary } from "../api/issue.entity";
 import type { ReadableProject } from "../finders/issues.finder";
 
@@ -16,6 +16,19 @@ export interface ProjectAccess {
 /** The project as the caller sees it; rejects with 404 Project Not Found when hidden. */
 export const authorizeProject = (ctx: Ctx<unknown>, ref: string | number) =>
   ctx.call<ProjectAccess, { project: string | number }>("namespaces.access.project", { project: ref });
+
+/**
+ * The target of a move or clone as the caller sees it, or null when it exists but is hidden from
+ * them (GitLab finds it by id and then refuses the move); 404 Project Not Found when unknown.
+ */
+export async function targetProject(ctx: Ctx<unknown>, id: number): Promise<ProjectAccess | null> {
+  try {
+    return await authorizeProject(ctx, id);
+  } catch (err) {
+    if (errorBodyOf(err)?.status !== 404 || (await projectMap(ctx, [id])).size === 0) throw err;
+    return null;
+  }
+}
 
 export const readableProjects = (ctx: Ctx<unknown>, group?: string | number) =>
   ctx.call<{ all: boolean; projects: ReadableProject[] }, { group?: string | number }>("namespaces.projects.readable", group === undefined ? {} : { group });

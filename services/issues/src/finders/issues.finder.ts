@@ -267,10 +267,12 @@ export function issueOrder(p: ListIssuesParams, names: ResolvedNames): SQL[] {
       return [dir(sql`(${issues.upvotes} - ${issues.downvotes})`), dir(issues.id)];
     case "milestone_due":
       return [nullsLast(milestoneDue), dir(issues.id)];
+    // The highest priority of an issue's labels is the lowest number; sort=desc reverses it.
     case "label_priority":
-      return [sql`${labelPriority} ASC NULLS LAST`, dir(issues.id)];
+      return [nullsLast(labelPriority), dir(issues.id)];
+    // GitLab's priority order: milestone due date first, then label priority, both in `sort`.
     case "priority":
-      return [sql`${labelPriority} ASC NULLS LAST`, sql`${milestoneDue} ASC NULLS LAST`, dir(issues.id)];
+      return [nullsLast(milestoneDue), nullsLast(labelPriority), dir(issues.id)];
     default:
       return [dir(issues.createdAt), dir(issues.id)];
   }

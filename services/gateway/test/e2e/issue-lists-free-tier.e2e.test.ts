@@ -1,0 +1,78 @@
+import { apiClient, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
+import { startApp } from "../app";
+
+/**
+ * Issues on the Free tier (GitLab's community edition): one assignee, a single assignee_username
+ * filter value, and none of the Premium / Ultimate fields or filters. The tier is read from
+ * LICENSE_TIER when the services are created, so this file boots its own app.
+ */
+let app: TestApp;
+let root: ApiClient;
+const previousTier = process.env.LICENSE_TIER;
+beforeAll(async () => {
+  process.env.LICENSE_TIER = "free";
+  app = await startApp("issue-lists-free-tier");
+});
+afterAll(async () => {
+  await app.stop();
+  if (previousTier === undefined) delete process.env.LICENSE_TIER;
+  else process.env.LICENSE_TIER = previousTier;
+});
+beforeEach(async () => {
+  await app.reset();
+  root = apiClient(app.url, app.rootToken);
+});
+
+function ok<T extends ApiResponse>(res: T, status: number, what: string): T {
+  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.text}`);
+  return res;
+}
+
+async function createUser(username: string) {
+  const user = ok(await root.post("/users", { json: { username, name: username, email: `${username}@example.com`, password: "s3cret-passw0rd", skip_confirmation: true } }), 201, username);
+  return { id: user.body.id as number, username };
+}
+
+async function seed() {
+  const project = ok(await root.post("/projects", { json: { name: "api", visibility: "private" } }), 201, "project").body;
+  const [alice, bob] = await Promise.all(["alice", "bob"].map(createUser));
+  for (const u of [alice, bob]) ok(await root.post(`/projects/${project.id}/members`, { json: { user_id: u.id, access_level: 30 } }), 201, "member");
+  const P = `/projects/${project.id}/issues`;
+  const first = ok(await root.post(P, { json: { title: "Both assigned", assignee_ids: [alice.id, bob.id], weight: 3, health_status: "at_risk" } }), 201, "issue").body;
+  ok(await root.post(P, { json: { title: "Bob's", assignee_ids: [bob.id] } }), 201, "issue");
+  return { project, alice, bob, P, first };
+}
+
+test("issues carry one assignee and no Premium or Ultimate fields", async () => {
+  const { first, alice } = await seed();
+  // Only the first assignee is kept; weight and health_status are not part of the edition.
+  expect(first.assignees.map((u: { id: number }) => u.id)).toEqual([alice.id]);
+  expect(first.assignee).toMatchObject({ id: alice.id });
+  for (const key of ["weight", "epic", "epic_iid", "iteration", "health_status", "blocking_issues_count"]) expect([key, key in first]).toEqual([key, false]);
+  expect(first).toMatchObject({ iid: 1, has_tasks: true, task_status: "0 of 0 checklist items completed" });
+});
+
+test("assignee_username accepts a single value, also inside not[...]", async () => {
+  const { P } = await seed();
+  const two = await root.get(P, { query: { assignee_username: ["alice", "bob"] } });
+  expect([two.status, two.body]).toEqual([400, { error: "assignee_username allows one value, but found 2: alice, bob" }]);
+  const notTwo = await root.get(P, { query: { "not[assignee_username][]": ["alice", "bob"] } });
+  expect([notTwo.status, notTwo.body]).toEqual([400, { error: "not[assignee_username] allows one value, but found 2: alice, bob" }]);
+  expect((await apiClient(app.url, app.rootToken).get("/issues", { query: { scope: "all", assignee_username: ["alice", "bob"] } })).status).toBe(400);
+
+  const one = await root.get(P, { query: { assignee_username: ["bob"] } });
+  expect(one.body.map((i: { iid: number }) => i.iid)).toEqual([2]);
+  expect((await root.get(P, { query: { "not[assignee_username]": "alice" } })).body.map((i: { iid: number }) => i.iid)).toEqual([2]);
+});
+
+test("Premium filters are ignored and order_by=weight is unknown", async () => {
+  const { P } = await seed();
+  const iids = async (query: Record<string, string>) => (await root.get(P, { query })).body.map((i: { iid: number }) => i.iid);
+  expect(await iids({ weight: "Any" })).toEqual([2, 1]);
+  expect(await iids({ weight: "5" })).toEqual([2, 1]);
+  expect(await iids({ health_status: "on_track" })).toEqual([2, 1]);
+  expect(await iids({ epic_id: "Any", iteration_id: "Any" })).toEqual([2, 1]);
+  expect(await iids({ "not[weight]": "None" })).toEqual([2, 1]);
+  const byWeight = await root.get(P, { query: { order_by: "weight" } });
+  expect([byWeight.status, byWeight.body]).toEqual([400, { error: "order_by does not have a valid value" }]);
+});
