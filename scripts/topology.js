@@ -113,6 +113,7 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
     EXTERNAL_URL: process.env.EXTERNAL_URL ?? "http://collab.test",
     LOG_LEVEL: process.env.TOPOLOGY_LOG_LEVEL ?? "warn",
     PG_POOL_MAX: "5",
+    PASSWORD_HASH_COST: "1024",
     NODE_OPTIONS: "",
   };
   delete common.PGLITE_DATA_DIR;
