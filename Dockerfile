@@ -1,4 +1,10 @@
 # syntax=docker/dockerfile:1
+# One image for every Collab process; the command picks the entry point:
+#   node services/gateway/dist/embedded.js   everything in one process (the default CMD)
+#   node services/gateway/dist/main.js       the HTTP gateway alone (distributed mode)
+#   node services/<svc>/dist/main.js         one domain service alone (distributed mode)
+#   node services/gateway/dist/migrate.js    applies every service's migrations, then exits
+# docker-compose.yml and deploy/k8s/ run it with those commands.
 
 # ---- build: install everything, compile every workspace, then drop dev dependencies ----------
 FROM node:22 AS build
@@ -14,7 +20,10 @@ COPY . .
 RUN (npm ci || npm install) \
  && npm run build \
  && npm prune --omit=dev \
- && npm cache clean --force
+ && npm cache clean --force \
+ && rm -rf shared/*/src services/*/src services/*/test bench scripts
+# What is left per workspace: package.json, dist/ and, for a domain service, drizzle/ (its
+# migrations, read at run time).
 
 # ---- runtime: compiled code, production dependencies, drizzle migrations --------------------
 FROM node:22-slim AS runtime
@@ -23,11 +32,13 @@ ENV NODE_ENV=production \
     PGLITE_DATA_DIR=/app/data/pglite
 WORKDIR /app
 # Workspace links in node_modules/@collab point into shared/ and services/, copied alongside.
-COPY --from=build --chown=node:node /app /app
+# The code stays owned by root (read-only for the process); only data/ is writable.
+COPY --from=build /app /app
 RUN mkdir -p /app/data && chown node:node /app/data
+# uid 1000 in the node images; Kubernetes manifests set runAsUser: 1000 to match.
 USER node
 EXPOSE 3000
+# Readiness on HEALTH_PORT when set (a domain service's probes), else on PORT (the gateway's).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/-/readiness').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# Embedded mode: the gateway and every service in this one process.
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (Number(process.env.HEALTH_PORT) || process.env.PORT || 3000) + '/-/readiness').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "services/gateway/dist/embedded.js"]

@@ -1,5 +1,5 @@
 import type { Db } from "@collab/db";
-import { count } from "drizzle-orm";
+import { count, sql } from "drizzle-orm";
 import { users } from "../db/schema";
 import { createToken, generateToken } from "./tokens";
 import { hashPassword } from "./passwords";
@@ -14,6 +14,8 @@ export const ALL_SCOPES_FOR_ROOT = ["api", "read_api", "read_user", "read_reposi
  */
 export async function bootstrapRoot(db: Db, initialToken?: string): Promise<{ created: boolean; token?: string }> {
   return db.transaction(async (tx) => {
+    // Replicas starting together on an empty database: one creates root, the others wait and see it.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('accounts.bootstrap'))`);
     const [{ n }] = await tx.select({ n: count() }).from(users);
     if (n > 0) return { created: false };
     const [root] = await tx
