@@ -1,8 +1,6 @@
-import { migrations as accounts } from "@collab/accounts";
 import { loadConfig, type Config } from "@collab/core";
 import { openDatabase, type DatabaseLocation } from "@collab/db";
-import { migrations as issues } from "@collab/issues";
-import { migrations as namespaces } from "@collab/namespaces";
+import { DOMAIN_SERVICES } from "./services";
 
 /**
  * One-shot migration entry (`node services/gateway/dist/migrate.js`): applies every service's
@@ -18,7 +16,7 @@ export interface ServiceMigrations {
 }
 
 /** Every service that owns tables, in the order their migrations are applied. */
-export const SERVICE_MIGRATIONS: readonly ServiceMigrations[] = [accounts, namespaces, issues];
+export const SERVICE_MIGRATIONS: readonly ServiceMigrations[] = DOMAIN_SERVICES.map((s) => s.migrations);
 
 /** Same table name as defineService() uses: drizzle.__migrations_<service>. */
 export const migrationsTable = (service: string) => `__migrations_${service}`;

@@ -1,8 +1,6 @@
-import { schemas as accounts } from "@collab/accounts";
-import { schemas as namespaces } from "@collab/namespaces";
-import { schemas as issues } from "@collab/issues";
 import { startTestApp } from "@collab/testing";
 import { createGatewayService } from "../src/gateway.service";
+import { domainSchemas } from "../src/services";
 
 /** The whole API in one broker, as `npm start` runs it. */
-export const startApp = (label: string) => startTestApp(() => [createGatewayService(), ...accounts, ...namespaces, ...issues], label);
+export const startApp = (label: string) => startTestApp(() => [createGatewayService(), ...domainSchemas()], label);

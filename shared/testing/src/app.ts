@@ -64,7 +64,8 @@ async function attachToTopology(url: string): Promise<TestApp> {
   const config = loadConfig({ ...process.env, TRANSPORTER: process.env.TEST_TRANSPORTER, DATABASE_URL: process.env.TEST_TOPOLOGY_DATABASE_URL, PORT: "0" });
   const broker = createBroker({ config, services: [], nodeID: `test-client-${process.pid}` });
   await broker.start();
-  await broker.waitForServices(["gateway", "accounts", "namespaces", "issues"], 30_000);
+  const nodes: { service: string }[] = JSON.parse(process.env.TEST_TOPOLOGY_NODES ?? "[]");
+  await broker.waitForServices([...new Set(["gateway", ...nodes.map((n) => n.service)])], 30_000);
   const database = await openDatabase({ url: config.DATABASE_URL });
   return {
     url,

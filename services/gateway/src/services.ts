@@ -1,0 +1,13 @@
+import * as accounts from "@collab/accounts";
+import * as issues from "@collab/issues";
+import * as namespaces from "@collab/namespaces";
+import type { ServiceSchema } from "moleculer";
+
+/**
+ * Every domain service package, in start and migration order: what `npm start` runs in one
+ * process, what the test app boots, what the migration entry migrates. Adding a service is one
+ * line here plus its routes in routes.ts.
+ */
+export const DOMAIN_SERVICES: readonly { schemas: ServiceSchema[]; migrations: { service: string; folder: string } }[] = [accounts, namespaces, issues];
+
+export const domainSchemas = (): ServiceSchema[] => DOMAIN_SERVICES.flatMap((s) => s.schemas);
