@@ -48,6 +48,7 @@ export const accountsService: ServiceSchema = defineService({
 
     /** The Sudo header's target, for admins. */
     resolveSudo: action({
+      idempotent: true,
       visibility: "public",
       input: () => z.object({ ref: z.string().min(1) }),
       async handler(ctx) {
@@ -59,6 +60,7 @@ export const accountsService: ServiceSchema = defineService({
 
     /** Batch user refs for other services' presenters: one call per page, never per row. */
     "users.refs": action({
+      idempotent: true,
       visibility: "public",
       input: () => z.object({ ids: z.array(z.number().int()).max(1000).default([]), usernames: z.array(z.string()).max(1000).default([]) }),
       async handler(ctx) {
@@ -75,6 +77,7 @@ export const accountsService: ServiceSchema = defineService({
 
     /** Which of these users match a members-list `query` (name, username or email). */
     "users.match": action({
+      idempotent: true,
       visibility: "public",
       input: () => z.object({ ids: z.array(z.number().int()).max(100_000), query: z.string() }),
       async handler(ctx) {
@@ -89,6 +92,7 @@ export const accountsService: ServiceSchema = defineService({
     }),
 
     "users.list": action({
+      idempotent: true,
       input: () => ListUsersParams,
       async handler(ctx) {
         const caller = callerOf(ctx);
@@ -102,6 +106,7 @@ export const accountsService: ServiceSchema = defineService({
     }),
 
     "users.get": action({
+      idempotent: true,
       input: () => UserIdParams,
       async handler(ctx) {
         const caller = callerOf(ctx);
@@ -112,6 +117,7 @@ export const accountsService: ServiceSchema = defineService({
     }),
 
     "users.current": action({
+      idempotent: true,
       async handler(ctx) {
         const caller = requireCaller(ctx);
         const user = await loadUser(kit, caller.id);
@@ -193,6 +199,7 @@ export const accountsService: ServiceSchema = defineService({
      * non-impersonation tokens, and asking for somebody else's is GitLab's 401.
      */
     "tokens.list": action({
+      idempotent: true,
       input: () => ListTokensParams,
       async handler(ctx) {
         const caller = requireCaller(ctx);
@@ -207,6 +214,7 @@ export const accountsService: ServiceSchema = defineService({
 
     /** One token: `self` is the token in use (whoever Sudo names); others' tokens are hidden from non-admins. */
     "tokens.get": action({
+      idempotent: true,
       input: () => TokenIdParams,
       async handler(ctx) {
         const caller = requireCaller(ctx);

@@ -189,6 +189,7 @@ async function buildInput(
 
 export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   "issues.listProject": action({
+    idempotent: true,
     input: () => ListIssuesParams,
     async handler(ctx) {
       const p = listParamsForTier(ctx.params, kit.config.LICENSE_TIER);
@@ -203,6 +204,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
   }),
 
   "issues.listGroup": action({
+    idempotent: true,
     input: () => ListIssuesParams,
     async handler(ctx) {
       const p = listParamsForTier(ctx.params, kit.config.LICENSE_TIER);
@@ -218,6 +220,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
   }),
 
   "issues.listAll": action({
+    idempotent: true,
     input: () => ListIssuesParams,
     async handler(ctx) {
       const caller = callerOf(ctx);
@@ -234,6 +237,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
   }),
 
   "issues.get": action({
+    idempotent: true,
     input: () => IssueRefParams,
     async handler(ctx) {
       const { access, issue } = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
@@ -244,6 +248,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
 
   /** GET /issues/:id — by global id, administrators only. */
   "issues.getById": action({
+    idempotent: true,
     input: () => z.object({ id: z.coerce.number().int().positive() }),
     async handler(ctx) {
       requireAdmin(ctx);

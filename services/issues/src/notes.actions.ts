@@ -76,6 +76,7 @@ const internalFor = (loaded: LoadedIssue, p: { internal?: boolean; confidential?
 
 export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   "notes.list": action({
+    idempotent: true,
     input: () => ListNotesParams,
     async handler(ctx) {
       const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
@@ -86,6 +87,7 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
   }),
 
   "notes.get": action({
+    idempotent: true,
     input: () => NoteRefParams,
     async handler(ctx) {
       const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
@@ -141,6 +143,7 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
   }),
 
   "discussions.list": action({
+    idempotent: true,
     input: () => ListDiscussionsParams,
     async handler(ctx) {
       const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
@@ -151,6 +154,7 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
   }),
 
   "discussions.get": action({
+    idempotent: true,
     input: () => DiscussionRefParams,
     async handler(ctx) {
       const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
@@ -197,6 +201,7 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
   }),
 
   "discussions.getNote": action({
+    idempotent: true,
     input: () => DiscussionNoteParams,
     async handler(ctx) {
       const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
@@ -242,6 +247,7 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
   }),
 
   "stateEvents.list": action({
+    idempotent: true,
     input: () => ListStateEventsParams,
     async handler(ctx) {
       const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
@@ -252,6 +258,7 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
   }),
 
   "stateEvents.get": action({
+    idempotent: true,
     input: () => StateEventRefParams,
     async handler(ctx) {
       const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);

@@ -11,6 +11,7 @@ import { findProject } from "./domain/lookup";
 export const issuesSupportActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   /** Label ids per exact title, among the labels of the given projects and their ancestor groups. */
   "labels.idsByTitles": action({
+    idempotent: true,
     visibility: "public",
     input: () => z.object({ titles: z.array(z.string()).max(100), project_ids: z.array(z.number().int()).nullable().default(null) }),
     async handler(ctx) {
@@ -32,6 +33,7 @@ export const issuesSupportActions = (kit: ServiceKit): Record<string, ActionSche
 
   /** Milestone ids matching a filter value: titles, or the Upcoming / Started / Any sentinels. */
   "milestones.idsFor": action({
+    idempotent: true,
     visibility: "public",
     input: () => z.object({ titles: z.array(z.string()).max(100).optional(), sentinel: z.enum(["Any", "Upcoming", "Started"]).optional() }),
     async handler(ctx) {
@@ -51,6 +53,7 @@ export const issuesSupportActions = (kit: ServiceKit): Record<string, ActionSche
 
   /** Access levels of several users on one project (assignee checks), in one query per user set. */
   "access.levels": action({
+    idempotent: true,
     visibility: "public",
     input: () => z.object({ project_id: z.number().int(), user_ids: z.array(z.number().int()).max(1000) }),
     async handler(ctx) {

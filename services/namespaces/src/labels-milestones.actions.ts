@@ -86,6 +86,7 @@ export function labelsAndMilestonesActions(kit: ServiceKit): Record<string, Acti
   return {
     // ---- labels -------------------------------------------------------------------------------
     "labels.list": action({
+      idempotent: true,
       input: () => ListLabelsParams,
       async handler(ctx) {
         const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
@@ -100,6 +101,7 @@ export function labelsAndMilestonesActions(kit: ServiceKit): Record<string, Acti
     }),
 
     "labels.get": action({
+      idempotent: true,
       input: () => GetLabelParams,
       async handler(ctx) {
         const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
@@ -149,6 +151,7 @@ export function labelsAndMilestonesActions(kit: ServiceKit): Record<string, Acti
 
     // ---- milestones ---------------------------------------------------------------------------
     "milestones.list": action({
+      idempotent: true,
       input: () => ListMilestonesParams,
       async handler(ctx) {
         const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
@@ -181,6 +184,7 @@ export function labelsAndMilestonesActions(kit: ServiceKit): Record<string, Acti
     }),
 
     "milestones.get": action({
+      idempotent: true,
       input: () => MilestoneRefParams,
       async handler(ctx) {
         const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
@@ -262,6 +266,7 @@ export function labelsAndMilestonesActions(kit: ServiceKit): Record<string, Acti
      * issue lists sort by (order_by=label_priority / priority); callers embed only LabelBasic.
      */
     "labels.byIds": action({
+      idempotent: true,
       visibility: "public",
       input: () => z.object({ ids: z.array(z.number().int()).max(1000) }),
       async handler(ctx) {
@@ -271,6 +276,7 @@ export function labelsAndMilestonesActions(kit: ServiceKit): Record<string, Acti
 
     /** Milestone entities (as issues embed them) for these ids; unknown ids are skipped. */
     "milestones.byIds": action({
+      idempotent: true,
       visibility: "public",
       input: () => z.object({ ids: z.array(z.number().int()).max(1000) }),
       async handler(ctx) {
@@ -283,6 +289,7 @@ export function labelsAndMilestonesActions(kit: ServiceKit): Record<string, Acti
      * its ancestor groups — what an issue or merge request may be assigned — or null.
      */
     "milestones.findForProject": action({
+      idempotent: true,
       visibility: "public",
       input: () =>
         z

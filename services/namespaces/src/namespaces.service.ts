@@ -92,6 +92,7 @@ export const namespacesService: ServiceSchema = defineService({
 
     // ---- groups -------------------------------------------------------------------------------
     "groups.list": action({
+      idempotent: true,
       input: () => ListGroupsParams,
       async handler(ctx) {
         const { rows, total } = await findGroups(kit.db, callerOf(ctx), ctx.params);
@@ -100,6 +101,7 @@ export const namespacesService: ServiceSchema = defineService({
     }),
 
     "groups.subgroups": action({
+      idempotent: true,
       input: () => ListSubgroupsParams,
       async handler(ctx) {
         const { group } = await readableGroup(kit.db, ctx, ctx.params.id);
@@ -109,6 +111,7 @@ export const namespacesService: ServiceSchema = defineService({
     }),
 
     "groups.descendants": action({
+      idempotent: true,
       input: () => ListSubgroupsParams,
       async handler(ctx) {
         const { group } = await readableGroup(kit.db, ctx, ctx.params.id);
@@ -118,6 +121,7 @@ export const namespacesService: ServiceSchema = defineService({
     }),
 
     "groups.get": action({
+      idempotent: true,
       input: () => GroupRefParams.extend({ with_projects: z.stringbool().optional() }),
       async handler(ctx) {
         const { group } = await readableGroup(kit.db, ctx, ctx.params.id);
@@ -167,6 +171,7 @@ export const namespacesService: ServiceSchema = defineService({
     }),
 
     "groups.projects": action({
+      idempotent: true,
       input: () => ListGroupProjectsParams,
       async handler(ctx) {
         const { group } = await readableGroup(kit.db, ctx, ctx.params.id);
@@ -178,6 +183,7 @@ export const namespacesService: ServiceSchema = defineService({
 
     // ---- projects -----------------------------------------------------------------------------
     "projects.list": action({
+      idempotent: true,
       input: () => ListProjectsParams,
       async handler(ctx) {
         const { rows, total } = await findProjects(kit.db, callerOf(ctx), ctx.params);
@@ -186,6 +192,7 @@ export const namespacesService: ServiceSchema = defineService({
     }),
 
     "projects.get": action({
+      idempotent: true,
       input: () => ProjectRefParams,
       async handler(ctx) {
         const p = await readableProject(kit.db, ctx, ctx.params.id);
@@ -248,6 +255,7 @@ export const namespacesService: ServiceSchema = defineService({
 
     // ---- members ------------------------------------------------------------------------------
     "members.list": action({
+      idempotent: true,
       input: () => ListMembersParams.extend({ inherited: gBool().default(false) }),
       async handler(ctx) {
         const { source } = await memberSource(kit, ctx, ctx.params.source, ctx.params.id);
@@ -263,6 +271,7 @@ export const namespacesService: ServiceSchema = defineService({
     }),
 
     "members.get": action({
+      idempotent: true,
       input: () => MemberParams.extend({ inherited: gBool().default(false) }),
       async handler(ctx) {
         const { source } = await memberSource(kit, ctx, ctx.params.source, ctx.params.id);
@@ -314,6 +323,7 @@ export const namespacesService: ServiceSchema = defineService({
     // ---- for other services -------------------------------------------------------------------
     /** The project as the caller may see it, with their access: 404 when hidden, like the API. */
     "access.project": action({
+      idempotent: true,
       visibility: "public",
       input: () => z.object({ project: z.union([z.string(), z.number()]) }),
       async handler(ctx) {
@@ -323,6 +333,7 @@ export const namespacesService: ServiceSchema = defineService({
     }),
 
     "access.group": action({
+      idempotent: true,
       visibility: "public",
       input: () => z.object({ group: z.union([z.string(), z.number()]) }),
       async handler(ctx) {
@@ -333,6 +344,7 @@ export const namespacesService: ServiceSchema = defineService({
 
     /** "What access does user U have on project/group X": inheritance group → subgroup → project. */
     "access.level": action({
+      idempotent: true,
       visibility: "public",
       input: () => z.object({ user_id: z.number().int(), project_id: z.number().int().optional(), group_id: z.number().int().optional() }),
       async handler(ctx) {

@@ -12,6 +12,7 @@ import { projectFullPath, projectWebUrl } from "./api/project.entity";
 export const projectsInternalActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   /** Summaries of these projects, readable or not: callers have already authorized the rows. */
   "projects.summaries": action({
+    idempotent: true,
     visibility: "public",
     input: () => z.object({ ids: z.array(z.number().int()).max(1000) }),
     async handler(ctx) {
@@ -41,6 +42,7 @@ export const projectsInternalActions = (kit: ServiceKit): Record<string, ActionS
    * no restriction (administrators, no group scope).
    */
   "projects.readable": action({
+    idempotent: true,
     visibility: "public",
     input: () => z.object({ group: z.union([z.string(), z.number()]).optional(), membership_only: z.boolean().default(false) }),
     async handler(ctx) {
