@@ -1,4 +1,4 @@
-import { apiClient, type ApiClient, type TestApp } from "@collab/testing";
+import { addMember, apiClient, createProject, createUser, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 
 /**
@@ -17,35 +17,13 @@ beforeEach(async () => {
   root = apiClient(app.url, app.rootToken);
 });
 
-interface User {
-  id: number;
-  username: string;
-  api: ApiClient;
-}
-
-async function createUser(username: string): Promise<User> {
-  const user = await root.post("/users", {
-    json: { username, name: username, email: `${username}@example.com`, password: "s3cret-passw0rd", skip_confirmation: true },
-  });
-  expect(user.status).toBe(201);
-  const token = await root.post(`/users/${user.body.id}/personal_access_tokens`, { json: { name: "e2e", scopes: ["api"] } });
-  expect(token.status).toBe(201);
-  return { id: user.body.id, username, api: apiClient(app.url, token.body.token) };
-}
-
-async function addMember(projectId: number, user: User, level: number) {
-  const res = await root.post(`/projects/${projectId}/members`, { json: { user_id: user.id, access_level: level } });
-  expect(res.status).toBe(201);
-}
-
 /** A private project with one issue, made by root. */
 async function projectWithIssue() {
-  const project = await root.post("/projects", { json: { name: "billing", visibility: "private" } });
-  expect(project.status).toBe(201);
-  const issue = await root.post(`/projects/${project.body.id}/issues`, { json: { title: "Invoices are rounded wrongly" } });
+  const project = await createProject(root, { name: "billing", visibility: "private" });
+  const issue = await root.post(`/projects/${project.id}/issues`, { json: { title: "Invoices are rounded wrongly" } });
   expect(issue.status).toBe(201);
-  const base = `/projects/${project.body.id}/issues/${issue.body.iid}`;
-  return { projectId: project.body.id as number, issue: issue.body as { id: number; iid: number }, base };
+  const base = `/projects/${project.id}/issues/${issue.body.iid}`;
+  return { projectId: project.id, issue: issue.body as { id: number; iid: number }, base };
 }
 
 interface Discussion {
@@ -127,8 +105,8 @@ describe("GET /projects/:id/issues/:issue_iid/discussions", () => {
 
   test("internal threads are hidden from Guests", async () => {
     const { projectId, base } = await projectWithIssue();
-    const guest = await createUser("guest");
-    await addMember(projectId, guest, 10);
+    const guest = await createUser(app, "guest");
+    await addMember(app, "projects", projectId, guest.id, 10);
     const hidden = await startThread(root, base, "internal thread", { internal: true });
     await reply(root, base, hidden.id, "internal reply");
     await startThread(root, base, "open thread");
@@ -169,8 +147,8 @@ describe("GET /projects/:id/issues/:issue_iid/discussions/:discussion_id", () =>
 describe("POST /projects/:id/issues/:issue_iid/discussions", () => {
   test("starts a thread (201) whose note is a DiscussionNote", async () => {
     const { projectId, base, issue } = await projectWithIssue();
-    const dev = await createUser("dev");
-    await addMember(projectId, dev, 30);
+    const dev = await createUser(app, "dev");
+    await addMember(app, "projects", projectId, dev.id, 30);
     const res = await dev.api.post(`${base}/discussions`, { json: { body: "Should we round half to even?" } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{40}$/), individual_note: false });
@@ -210,8 +188,8 @@ describe("POST /projects/:id/issues/:issue_iid/discussions", () => {
 describe("POST /projects/:id/issues/:issue_iid/discussions/:discussion_id/notes", () => {
   test("a reply joins the thread (201) and answers with the new note", async () => {
     const { projectId, base } = await projectWithIssue();
-    const dev = await createUser("dev");
-    await addMember(projectId, dev, 30);
+    const dev = await createUser(app, "dev");
+    await addMember(app, "projects", projectId, dev.id, 30);
     const thread = await startThread(root, base, "question");
     const res = await dev.api.post(`${base}/discussions/${thread.id}/notes`, { json: { body: "answer" } });
     expect(res.status).toBe(201);
@@ -258,9 +236,9 @@ describe("POST /projects/:id/issues/:issue_iid/discussions/:discussion_id/notes"
 describe("PUT /projects/:id/issues/:issue_iid/discussions/:discussion_id/notes/:note_id", () => {
   test("the author edits the body of a thread note; others get 403", async () => {
     const { projectId, base } = await projectWithIssue();
-    const [dev, maintainer] = [await createUser("dev"), await createUser("maintainer")];
-    await addMember(projectId, dev, 30);
-    await addMember(projectId, maintainer, 40);
+    const [dev, maintainer] = [await createUser(app, "dev"), await createUser(app, "maintainer")];
+    await addMember(app, "projects", projectId, dev.id, 30);
+    await addMember(app, "projects", projectId, maintainer.id, 40);
     const thread = await startThread(dev.api, base, "frist");
     const path = `${base}/discussions/${thread.id}/notes/${thread.notes[0].id}`;
     const res = await dev.api.put(path, { json: { body: "first" } });
@@ -319,10 +297,10 @@ describe("DELETE /projects/:id/issues/:issue_iid/discussions/:discussion_id/note
 
   test("a Developer cannot delete another's thread note; a Maintainer can", async () => {
     const { projectId, base } = await projectWithIssue();
-    const [dev, dev2, maintainer] = [await createUser("dev"), await createUser("dev2"), await createUser("maintainer")];
-    await addMember(projectId, dev, 30);
-    await addMember(projectId, dev2, 30);
-    await addMember(projectId, maintainer, 40);
+    const [dev, dev2, maintainer] = [await createUser(app, "dev"), await createUser(app, "dev2"), await createUser(app, "maintainer")];
+    await addMember(app, "projects", projectId, dev.id, 30);
+    await addMember(app, "projects", projectId, dev2.id, 30);
+    await addMember(app, "projects", projectId, maintainer.id, 40);
     const thread = await startThread(dev.api, base, "question");
     const path = `${base}/discussions/${thread.id}/notes/${thread.notes[0].id}`;
     expect((await dev2.api.delete(path)).status).toBe(403);

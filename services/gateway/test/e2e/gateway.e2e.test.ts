@@ -1,7 +1,7 @@
 import { loadConfig } from "@collab/core";
 import { schemas as accountsSchemas } from "@collab/accounts";
 import { openDatabase } from "@collab/db";
-import { apiClient, type ApiClient, type TestApp } from "@collab/testing";
+import { apiClient, createUserAccount, type ApiClient, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { REQUIRED_SERVICES } from "../../src/health";
 import { startApp } from "../app";
@@ -56,10 +56,7 @@ function openAppDatabase() {
 }
 
 async function createUsers(...names: string[]) {
-  for (const username of names) {
-    const res = await root.post("/users", { json: { email: `${username}@example.com`, name: username, username, password: PASSWORD } });
-    expect(res.status).toBe(201);
-  }
+  for (const username of names) await createUserAccount(app, username);
 }
 
 const PAGE_HEADERS = ["x-total", "x-total-pages", "x-per-page", "x-page", "x-next-page", "x-prev-page"];

@@ -1,6 +1,7 @@
 import { Gitlab } from "@gitbeaker/rest";
-import { apiClient, type ApiClient, type TestApp } from "@collab/testing";
+import { addMember, apiClient, createGroup, createProject, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
+import { createGitbeakerUser } from "../gitbeaker.fixtures";
 
 /**
  * Groups and subgroups through the HTTP gateway: creation rules, who sees which group, listing
@@ -17,40 +18,8 @@ beforeEach(async () => {
   root = apiClient(app.url, app.rootToken);
 });
 
-interface User {
-  id: number;
-  username: string;
-  api: ApiClient;
-  gl: InstanceType<typeof Gitlab>;
-}
-
-/** A user with an `api` token, created by root as an administrator would. */
-async function createUser(username: string): Promise<User> {
-  const user = await root.post("/users", {
-    json: { username, name: username[0].toUpperCase() + username.slice(1), email: `${username}@example.com`, password: "s3cret-passw0rd", skip_confirmation: true },
-  });
-  expect(user.status).toBe(201);
-  const token = await root.post(`/users/${user.body.id}/personal_access_tokens`, { json: { name: "e2e", scopes: ["api"] } });
-  expect(token.status).toBe(201);
-  return { id: user.body.id, username, api: apiClient(app.url, token.body.token), gl: new Gitlab({ host: app.url, token: token.body.token }) };
-}
-
-async function createGroup(api: ApiClient, name: string, path: string, extra: Record<string, unknown> = {}) {
-  const res = await api.post("/groups", { json: { name, path, ...extra } });
-  expect(res.status).toBe(201);
-  return res.body as { id: number; full_path: string; [k: string]: unknown };
-}
-
-async function createProject(api: ApiClient, name: string, namespaceId: number, extra: Record<string, unknown> = {}) {
-  const res = await api.post("/projects", { json: { name, namespace_id: namespaceId, ...extra } });
-  expect(res.status).toBe(201);
-  return res.body as { id: number; path_with_namespace: string; [k: string]: unknown };
-}
-
-async function addMember(kind: "groups" | "projects", id: number, userId: number, accessLevel: number) {
-  const res = await root.post(`/${kind}/${id}/members`, { json: { user_id: userId, access_level: accessLevel } });
-  expect(res.status).toBe(201);
-}
+/** A user ("alice" is named "Alice") with an `api` token and a gitbeaker client, created by root as an administrator would. */
+const createUser = (username: string) => createGitbeakerUser(app, username);
 
 const paths = (body: { full_path: string }[]) => body.map((g) => g.full_path).sort();
 
@@ -115,8 +84,8 @@ describe("POST /groups", () => {
   test("subgroups need Maintainer in the parent; Developers are forbidden; invisible parents are not found", async () => {
     const [dev, maint, outsider] = [await createUser("dev"), await createUser("maint"), await createUser("outsider")];
     const parent = await createGroup(root, "Platform", "platform");
-    await addMember("groups", parent.id, dev.id, 30);
-    await addMember("groups", parent.id, maint.id, 40);
+    await addMember(app, "groups", parent.id, dev.id, 30);
+    await addMember(app, "groups", parent.id, maint.id, 40);
 
     const denied = await dev.api.post("/groups", { json: { name: "Mine", path: "mine", parent_id: parent.id } });
     expect(denied.status).toBe(403);
@@ -150,10 +119,10 @@ describe("GET /groups", () => {
     await createGroup(root, "Private", "private", { visibility: "private" });
     const team = await createGroup(root, "Team", "team");
     await createGroup(root, "Sub", "sub", { parent_id: team.id });
-    await addMember("groups", team.id, alice.id, 30);
+    await addMember(app, "groups", team.id, alice.id, 30);
     const host = await createGroup(root, "Host", "host");
-    const project = await createProject(root, "Tool", host.id);
-    await addMember("projects", project.id, alice.id, 20);
+    const project = await createProject(root, { name: "Tool", namespace_id: host.id });
+    await addMember(app, "projects", project.id, alice.id, 20);
     return { alice, bob };
   }
 
@@ -185,7 +154,7 @@ describe("GET /groups", () => {
     const bravo = await createGroup(root, "Bravo", "bravo");
     await createGroup(root, "Charlie", "charlie");
     await createGroup(root, "Delta Sub", "delta-sub", { parent_id: bravo.id });
-    await addMember("groups", bravo.id, alice.id, 30);
+    await addMember(app, "groups", bravo.id, alice.id, 30);
 
     expect(paths((await root.get("/groups", { query: { search: "RAV" } })).body)).toEqual(["bravo"]);
     expect(paths((await root.get("/groups", { query: { search: "delta-s" } })).body)).toEqual(["bravo/delta-sub"]);
@@ -234,8 +203,8 @@ describe("GET /groups/:id", () => {
   test("by numeric id or URL-encoded full path, case-insensitively, with the projects the caller may see", async () => {
     const platform = await createGroup(root, "Platform", "platform", { visibility: "public" });
     const backend = await createGroup(root, "Backend", "backend", { parent_id: platform.id, visibility: "public" });
-    await createProject(root, "Open", backend.id, { visibility: "public" });
-    await createProject(root, "Closed", backend.id, { visibility: "private" });
+    await createProject(root, { name: "Open", namespace_id: backend.id, visibility: "public" });
+    await createProject(root, { name: "Closed", namespace_id: backend.id, visibility: "private" });
 
     const byId = await root.get(`/groups/${backend.id}`);
     expect(byId.status).toBe(200);
@@ -269,9 +238,9 @@ describe("GET /groups/:id", () => {
     const [carol, dave, bob] = [await createUser("carol"), await createUser("dave"), await createUser("bob")];
     const secret = await createGroup(root, "Secret", "secret");
     const sub = await createGroup(root, "Inner", "inner", { parent_id: secret.id });
-    const project = await createProject(root, "Tool", secret.id);
-    await addMember("groups", sub.id, carol.id, 10);
-    await addMember("projects", project.id, dave.id, 10);
+    const project = await createProject(root, { name: "Tool", namespace_id: secret.id });
+    await addMember(app, "groups", sub.id, carol.id, 10);
+    await addMember(app, "projects", project.id, dave.id, 10);
 
     expect((await carol.api.get(`/groups/${secret.id}`)).status).toBe(200);
     expect((await dave.api.get("/groups/secret")).status).toBe(200);
@@ -288,7 +257,7 @@ describe("PUT /groups/:id", () => {
     const platform = await createGroup(alice.api, "Platform", "platform");
     const backend = await createGroup(alice.api, "Backend", "backend", { parent_id: platform.id });
     const deep = await createGroup(alice.api, "Deep", "deep", { parent_id: backend.id });
-    const project = await createProject(alice.api, "Billing API", backend.id);
+    const project = await createProject(alice.api, { name: "Billing API", namespace_id: backend.id });
     expect(project.path_with_namespace).toBe("platform/backend/billing-api");
 
     const edited = await alice.gl.Groups.edit(platform.id, { name: "Core", path: "core", description: "renamed" });
@@ -316,7 +285,7 @@ describe("PUT /groups/:id", () => {
 
   test("the answer is the group detail, projects included", async () => {
     const platform = await createGroup(root, "Platform", "platform");
-    await createProject(root, "Tool", platform.id);
+    await createProject(root, { name: "Tool", namespace_id: platform.id });
     const res = await root.put(`/groups/${platform.id}`, { json: { description: "d" } });
     expect(res.status).toBe(200);
     expect(res.body.projects.map((p: { name: string }) => p.name)).toEqual(["Tool"]);
@@ -326,7 +295,7 @@ describe("PUT /groups/:id", () => {
     const [maint, bob] = [await createUser("maint"), await createUser("bob")];
     const open = await createGroup(root, "Open", "open", { visibility: "public" });
     const closed = await createGroup(root, "Closed", "closed");
-    await addMember("groups", open.id, maint.id, 40);
+    await addMember(app, "groups", open.id, maint.id, 40);
 
     for (const api of [maint.api, bob.api]) {
       const res = await api.put(`/groups/${open.id}`, { json: { name: "Taken over" } });
@@ -352,7 +321,7 @@ describe("PUT /groups/:id", () => {
     expect(narrower.body).toEqual({ message: { visibility_level: ["private is not allowed since there are sub-groups with higher visibility."] } });
 
     await root.put(`/groups/${sub.id}`, { json: { visibility: "private" } });
-    await createProject(root, "Site", platform.id, { visibility: "public" });
+    await createProject(root, { name: "Site", namespace_id: platform.id, visibility: "public" });
     const withProject = await root.put(`/groups/${platform.id}`, { json: { visibility: "internal" } });
     expect(withProject.status).toBe(400);
     expect(withProject.body).toEqual({ message: { visibility_level: ["internal is not allowed since this group contains projects with higher visibility."] } });
@@ -374,8 +343,8 @@ describe("DELETE /groups/:id", () => {
     const alice = await createUser("alice");
     const platform = await createGroup(alice.api, "Platform", "platform");
     const backend = await createGroup(alice.api, "Backend", "backend", { parent_id: platform.id });
-    const top = await createProject(alice.api, "Top", platform.id);
-    const inner = await createProject(alice.api, "Inner", backend.id);
+    const top = await createProject(alice.api, { name: "Top", namespace_id: platform.id });
+    const inner = await createProject(alice.api, { name: "Inner", namespace_id: backend.id });
     const keep = await createGroup(alice.api, "Keep", "keep");
 
     const res = await alice.api.delete(`/groups/${platform.id}`);
@@ -395,7 +364,7 @@ describe("DELETE /groups/:id", () => {
   test("Maintainers cannot delete a group", async () => {
     const maint = await createUser("maint");
     const platform = await createGroup(root, "Platform", "platform");
-    await addMember("groups", platform.id, maint.id, 40);
+    await addMember(app, "groups", platform.id, maint.id, 40);
     const res = await maint.api.delete(`/groups/${platform.id}`);
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: "403 Forbidden" });
@@ -409,10 +378,10 @@ describe("subgroups, descendant groups and group projects", () => {
     const backend = await createGroup(root, "Backend", "backend", { parent_id: platform.id, visibility: "public" });
     const secret = await createGroup(root, "Secret", "secret", { parent_id: platform.id });
     const deep = await createGroup(root, "Deep", "deep", { parent_id: backend.id, visibility: "public" });
-    await createProject(root, "Top", platform.id, { visibility: "public" });
-    await createProject(root, "Middle", backend.id, { visibility: "public" });
-    await createProject(root, "Bottom", deep.id, { visibility: "public" });
-    await createProject(root, "Hidden", secret.id);
+    await createProject(root, { name: "Top", namespace_id: platform.id, visibility: "public" });
+    await createProject(root, { name: "Middle", namespace_id: backend.id, visibility: "public" });
+    await createProject(root, { name: "Bottom", namespace_id: deep.id, visibility: "public" });
+    await createProject(root, { name: "Hidden", namespace_id: secret.id });
     return { platform, backend, secret, deep };
   }
 

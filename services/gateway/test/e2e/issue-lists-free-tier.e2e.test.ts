@@ -1,4 +1,4 @@
-import { apiClient, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
+import { addMember, apiClient, assertStatus as ok, createProject, createUserAccount, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 
 /**
@@ -23,20 +23,10 @@ beforeEach(async () => {
   root = apiClient(app.url, app.rootToken);
 });
 
-function ok<T extends ApiResponse>(res: T, status: number, what: string): T {
-  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.text}`);
-  return res;
-}
-
-async function createUser(username: string) {
-  const user = ok(await root.post("/users", { json: { username, name: username, email: `${username}@example.com`, password: "s3cret-passw0rd", skip_confirmation: true } }), 201, username);
-  return { id: user.body.id as number, username };
-}
-
 async function seed() {
-  const project = ok(await root.post("/projects", { json: { name: "api", visibility: "private" } }), 201, "project").body;
-  const [alice, bob] = await Promise.all(["alice", "bob"].map(createUser));
-  for (const u of [alice, bob]) ok(await root.post(`/projects/${project.id}/members`, { json: { user_id: u.id, access_level: 30 } }), 201, "member");
+  const project = await createProject(root, { name: "api", visibility: "private" });
+  const [alice, bob] = await Promise.all(["alice", "bob"].map((username) => createUserAccount(app, username)));
+  for (const u of [alice, bob]) await addMember(app, "projects", project.id, u.id, 30);
   const P = `/projects/${project.id}/issues`;
   const first = ok(await root.post(P, { json: { title: "Both assigned", assignee_ids: [alice.id, bob.id], weight: 3, health_status: "at_risk" } }), 201, "issue").body;
   ok(await root.post(P, { json: { title: "Bob's", assignee_ids: [bob.id] } }), 201, "issue");

@@ -1,4 +1,4 @@
-import { apiClient, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
+import { addMember, apiClient, assertStatus as ok, createGroup, createProject, createUser, type ApiClient, type TestApp } from "@collab/testing";
 import { openDatabase, type Database } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { startApp } from "../app";
@@ -46,30 +46,6 @@ beforeEach(async () => {
 
 // ---- helpers ------------------------------------------------------------------------------------
 
-interface User {
-  id: number;
-  username: string;
-  api: ApiClient;
-}
-
-function ok<T extends ApiResponse>(res: T, status: number, what: string): T {
-  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.text}`);
-  return res;
-}
-
-async function createUser(username: string): Promise<User> {
-  const user = ok(
-    await root.post("/users", { json: { username, name: username, email: `${username}@example.com`, password: "s3cret-passw0rd", skip_confirmation: true } }),
-    201,
-    `user ${username}`,
-  );
-  const token = ok(await root.post(`/users/${user.body.id}/personal_access_tokens`, { json: { name: "e2e", scopes: ["api"] } }), 201, "token");
-  return { id: user.body.id, username, api: apiClient(app.url, token.body.token) };
-}
-
-const addMember = async (kind: "projects" | "groups", id: number, user: User, level: number) =>
-  ok(await root.post(`/${kind}/${id}/members`, { json: { user_id: user.id, access_level: level } }), 201, `member ${user.username}`);
-
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 async function createIssue(as: ApiClient, projectId: number, body: Record<string, unknown>) {
@@ -77,15 +53,15 @@ async function createIssue(as: ApiClient, projectId: number, body: Record<string
 }
 
 async function seed() {
-  const group = ok(await root.post("/groups", { json: { name: "Platform", path: "platform", visibility: "private" } }), 201, "group").body;
-  const api = ok(await root.post("/projects", { json: { name: "api", namespace_id: group.id, visibility: "private" } }), 201, "api").body;
-  const web = ok(await root.post("/projects", { json: { name: "web", namespace_id: group.id, visibility: "private" } }), 201, "web").body;
-  const pub = ok(await root.post("/projects", { json: { name: "pub", visibility: "public" } }), 201, "pub").body;
-  const [alice, bob, carol, dave] = await Promise.all(["alice", "bob", "carol", "dave"].map(createUser));
-  await addMember("projects", api.id, alice, 30);
-  await addMember("projects", web.id, alice, 30);
-  await addMember("projects", api.id, bob, 20);
-  await addMember("projects", api.id, carol, 10);
+  const group = await createGroup(root, "Platform", "platform", { visibility: "private" });
+  const api = await createProject(root, { name: "api", namespace_id: group.id, visibility: "private" });
+  const web = await createProject(root, { name: "web", namespace_id: group.id, visibility: "private" });
+  const pub = await createProject(root, { name: "pub", visibility: "public" });
+  const [alice, bob, carol, dave] = await Promise.all(["alice", "bob", "carol", "dave"].map((username) => createUser(app, username)));
+  await addMember(app, "projects", api.id, alice.id, 30);
+  await addMember(app, "projects", web.id, alice.id, 30);
+  await addMember(app, "projects", api.id, bob.id, 20);
+  await addMember(app, "projects", api.id, carol.id, 10);
 
   const label = async (path: string, name: string, priority?: number) =>
     ok(await root.post(`${path}/labels`, { json: { name, color: "#FF0000", description: `${name} things`, ...(priority !== undefined ? { priority } : {}) } }), 201, `label ${name}`).body;

@@ -1,5 +1,5 @@
 import { Gitlab } from "@gitbeaker/rest";
-import { apiClient, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
+import { addMember, apiClient, assertStatus as ok, createGroup, createProject, createUser, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
 import type { Context, Service } from "moleculer";
 import { startApp } from "../app";
 
@@ -27,45 +27,23 @@ beforeEach(async () => {
 
 // ---- helpers ------------------------------------------------------------------------------------
 
-interface User {
-  id: number;
-  username: string;
-  token: string;
-  api: ApiClient;
-}
-
-function ok<T extends ApiResponse>(res: T, status: number, what: string): T {
-  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${res.text}`);
-  return res;
-}
-
-async function createUser(username: string): Promise<User> {
-  const user = ok(
-    await root.post("/users", { json: { username, name: username[0].toUpperCase() + username.slice(1), email: `${username}@example.com`, password: "s3cret-passw0rd", skip_confirmation: true } }),
-    201,
-    `user ${username}`,
-  );
-  const token = ok(await root.post(`/users/${user.body.id}/personal_access_tokens`, { json: { name: "e2e", scopes: ["api"] } }), 201, "token");
-  return { id: user.body.id, username, token: token.body.token, api: apiClient(app.url, token.body.token) };
-}
-
-const addMember = async (projectId: number, user: User, level: number) =>
-  ok(await root.post(`/projects/${projectId}/members`, { json: { user_id: user.id, access_level: level } }), 201, `member ${user.username}`);
-
 async function seed() {
-  const group = ok(await root.post("/groups", { json: { name: "Platform", path: "platform", visibility: "private" } }), 201, "group").body;
-  const project = async (name: string, extra: Record<string, unknown>) => ok(await root.post("/projects", { json: { name, ...extra } }), 201, name).body as { id: number; path_with_namespace: string };
+  const group = await createGroup(root, "Platform", "platform", { visibility: "private" });
+  const project = async (name: string, extra: Record<string, unknown>) => (await createProject(root, { name, ...extra })) as { id: number; path_with_namespace: string };
   const [api, target, secret, pub] = await Promise.all([
     project("api", { namespace_id: group.id, visibility: "private" }),
     project("target", { namespace_id: group.id, visibility: "private" }),
     project("secret", { namespace_id: group.id, visibility: "private" }),
     project("pub", { visibility: "public" }),
   ]);
-  const [owner, maintainer, developer, reporter, guest, outsider] = await Promise.all(["owner", "maintainer", "developer", "reporter", "guest", "outsider"].map(createUser));
+  const [owner, maintainer, developer, reporter, guest, outsider] = await Promise.all(
+    ["owner", "maintainer", "developer", "reporter", "guest", "outsider"].map((u) => createUser(app, u, { name: u[0].toUpperCase() + u.slice(1) })),
+  );
+  const member = (projectId: number, user: { id: number }, level: number) => addMember(app, "projects", projectId, user.id, level);
   await Promise.all([
-    ...[api, pub].flatMap((p) => [addMember(p.id, owner, 50), addMember(p.id, maintainer, 40), addMember(p.id, developer, 30), addMember(p.id, reporter, 20), addMember(p.id, guest, 10)]),
-    addMember(target.id, developer, 30),
-    addMember(target.id, reporter, 10),
+    ...[api, pub].flatMap((p) => [member(p.id, owner, 50), member(p.id, maintainer, 40), member(p.id, developer, 30), member(p.id, reporter, 20), member(p.id, guest, 10)]),
+    member(target.id, developer, 30),
+    member(target.id, reporter, 10),
   ]);
   return { group, api, target, secret, pub, owner, maintainer, developer, reporter, guest, outsider };
 }

@@ -1,5 +1,5 @@
 import { Gitlab } from "@gitbeaker/rest";
-import { apiClient, type TestApp } from "@collab/testing";
+import { apiClient, createUser as createApiUser, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 
 /**
@@ -25,17 +25,15 @@ async function failureStatus(call: Promise<unknown>): Promise<number | "no failu
   }
 }
 
-/** A user with an `api` token and a client of their own, made by root. */
-async function createUser(admin: Api, username: string): Promise<{ id: number; api: Api }> {
-  const user = await admin.Users.create({ email: `${username}@example.com`, name: username, username, password: "s3cret-passw0rd", skipConfirmation: true });
-  const token = await admin.PersonalAccessTokens.create(user.id as number, "cli", ["api"]);
-  return { id: user.id as number, api: new Gitlab({ host: app.url, token: token.token as string }) };
+/** A user with an `api` token and a gitbeaker client of their own, made by root. */
+async function createUser(username: string): Promise<{ id: number; api: Api }> {
+  const user = await createApiUser(app, username);
+  return { id: user.id, api: new Gitlab({ host: app.url, token: user.token }) };
 }
 
 test("a bug's life with @gitbeaker/rest: issues, comments, threads and state events", async () => {
-  const admin = new Gitlab({ host: app.url, token: app.rootToken });
-  const alice = await createUser(admin, "alice");
-  const bob = await createUser(admin, "bob");
+  const alice = await createUser("alice");
+  const bob = await createUser("bob");
 
   const project = await alice.api.Projects.create({ name: "Billing API", visibility: "private" });
   const projectId = project.id as number;
@@ -127,7 +125,7 @@ test("a bug's life with @gitbeaker/rest: issues, comments, threads and state eve
   expect(paginationInfo).toMatchObject({ total: 3, totalPages: 2, perPage: 2, current: 1, next: 2 });
 
   // Someone outside the project sees nothing of it.
-  const carol = await createUser(admin, "carol");
+  const carol = await createUser("carol");
   const hidden = await apiClient(app.url).as(null).get(`/projects/${projectId}/issues/${bug.iid}`);
   expect(hidden.status).toBe(404);
   expect(await failureStatus(carol.api.IssueNotes.all(projectId, bug.iid as number))).toBe(404);

@@ -1,4 +1,4 @@
-import { apiClient, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
+import { addMember, apiClient, createUser as createApiUser, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 
 /**
@@ -22,15 +22,8 @@ type Role = (typeof ROLES)[number];
 type Outcome = number | string;
 type Table = Record<Role, Outcome>;
 
-async function createUser(username: string, extra: Record<string, unknown> = {}) {
-  const user = await root.post("/users", {
-    json: { username, name: username, email: `${username}@team.test`, password: "s3cret-passw0rd", skip_confirmation: true, ...extra },
-  });
-  expect(user.status).toBe(201);
-  const token = await root.post(`/users/${user.body.id}/personal_access_tokens`, { json: { name: "e2e", scopes: ["api"] } });
-  expect(token.status).toBe(201);
-  return { id: user.body.id as number, api: apiClient(app.url, token.body.token) };
-}
+/** A user with an `api` token, made by root; this file's users have @team.test addresses. */
+const createUser = (username: string, extra: Record<string, unknown> = {}) => createApiUser(app, username, { email: `${username}@team.test`, ...extra });
 
 /**
  * A group and its project of the given visibility, one caller per role, and "writer", a Developer
@@ -46,15 +39,13 @@ async function world(visibility: "private" | "public") {
 
   const levels: Partial<Record<Role, number>> = { guest: 10, reporter: 20, developer: 30, maintainer: 40 };
   const callers: Partial<Record<Role, ApiClient>> = { anonymous: apiClient(app.url) };
-  const member = async (kind: "projects" | "groups", id: number, userId: number, level: number) =>
-    expect((await root.post(`/${kind}/${id}/members`, { json: { user_id: userId, access_level: level } })).status).toBe(201);
   const [writer] = await Promise.all([
-    createUser("writer").then(async (u) => (await member("projects", projectId, u.id, 30), u)),
+    createUser("writer").then(async (u) => (await addMember(app, "projects", projectId, u.id, 30), u)),
     ...ROLES.filter((r) => r !== "anonymous").map(async (role) => {
       const user = await createUser(role.replace("-", ""), role === "admin" ? { admin: true } : {});
       callers[role] = user.api;
-      if (levels[role]) await member("projects", projectId, user.id, levels[role]);
-      if (role === "owner") await member("groups", group.body.id, user.id, 50);
+      if (levels[role]) await addMember(app, "projects", projectId, user.id, levels[role]);
+      if (role === "owner") await addMember(app, "groups", group.body.id, user.id, 50);
     }),
   ]);
 

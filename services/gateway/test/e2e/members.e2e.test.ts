@@ -1,6 +1,7 @@
 import { Gitlab } from "@gitbeaker/rest";
 import { apiClient, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
+import { createGitbeakerUser, type GitbeakerUser as User } from "../gitbeaker.fixtures";
 
 /**
  * Members of groups and projects through the HTTP gateway: adding, listing (direct and inherited),
@@ -17,21 +18,8 @@ beforeEach(async () => {
   root = apiClient(app.url, app.rootToken);
 });
 
-interface User {
-  id: number;
-  username: string;
-  api: ApiClient;
-  gl: InstanceType<typeof Gitlab>;
-}
-
-/** A user with an `api` token, created by root as an administrator would. */
-async function createUser(username: string, name = username[0].toUpperCase() + username.slice(1)): Promise<User> {
-  const user = await root.post("/users", { json: { username, name, email: `${username}@example.com`, password: "s3cret-passw0rd", skip_confirmation: true } });
-  expect(user.status).toBe(201);
-  const token = await root.post(`/users/${user.body.id}/personal_access_tokens`, { json: { name: "e2e", scopes: ["api"] } });
-  expect(token.status).toBe(201);
-  return { id: user.body.id, username, api: apiClient(app.url, token.body.token), gl: new Gitlab({ host: app.url, token: token.body.token }) };
-}
+/** A user ("alice" is named "Alice" unless `name` says otherwise) with an `api` token and a gitbeaker client, created by root. */
+const createUser = (username: string, name?: string) => createGitbeakerUser(app, username, name === undefined ? {} : { name });
 
 /** YYYY-MM-DD, `days` from today (UTC, as the server counts). */
 const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);

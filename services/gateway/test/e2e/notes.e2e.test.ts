@@ -1,4 +1,4 @@
-import { apiClient, type ApiClient, type TestApp } from "@collab/testing";
+import { addMember, apiClient, createGroup, createProject as postProject, createUser, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 
 /**
@@ -17,35 +17,11 @@ beforeEach(async () => {
   root = apiClient(app.url, app.rootToken);
 });
 
-interface User {
-  id: number;
-  username: string;
-  api: ApiClient;
-}
-
-/** A user with an `api` token, made by root. */
-async function createUser(username: string): Promise<User> {
-  const user = await root.post("/users", {
-    json: { username, name: username, email: `${username}@example.com`, password: "s3cret-passw0rd", skip_confirmation: true },
-  });
-  expect(user.status).toBe(201);
-  const token = await root.post(`/users/${user.body.id}/personal_access_tokens`, { json: { name: "e2e", scopes: ["api"] } });
-  expect(token.status).toBe(201);
-  return { id: user.body.id, username, api: apiClient(app.url, token.body.token) };
-}
-
 /** A project in its own group (so group owners are project owners), made by root. */
 async function createProject(path: string, visibility: "private" | "public" = "private") {
-  const group = await root.post("/groups", { json: { name: `${path}-group`, path: `${path}-group`, visibility } });
-  expect(group.status).toBe(201);
-  const project = await root.post("/projects", { json: { name: path, namespace_id: group.body.id, visibility } });
-  expect(project.status).toBe(201);
-  return { id: project.body.id as number, groupId: group.body.id as number };
-}
-
-async function addMember(kind: "projects" | "groups", id: number, user: User, level: number) {
-  const res = await root.post(`/${kind}/${id}/members`, { json: { user_id: user.id, access_level: level } });
-  expect(res.status).toBe(201);
+  const group = await createGroup(root, `${path}-group`, `${path}-group`, { visibility });
+  const project = await postProject(root, { name: path, namespace_id: group.id, visibility });
+  return { id: project.id, groupId: group.id };
 }
 
 async function createIssue(api: ApiClient, projectId: number, extra: Record<string, unknown> = {}) {
@@ -134,9 +110,9 @@ describe("GET /projects/:id/issues/:issue_iid/notes", () => {
 
   test("internal notes are listed for Reporters and above, hidden from Guests", async () => {
     const project = await createProject("billing");
-    const [guest, reporter] = [await createUser("guest"), await createUser("reporter")];
-    await addMember("projects", project.id, guest, 10);
-    await addMember("projects", project.id, reporter, 20);
+    const [guest, reporter] = [await createUser(app, "guest"), await createUser(app, "reporter")];
+    await addMember(app, "projects", project.id, guest.id, 10);
+    await addMember(app, "projects", project.id, reporter.id, 20);
     const issue = await createIssue(root, project.id);
     await comment(root, project.id, issue.iid, "public remark");
     const secret = await comment(root, project.id, issue.iid, "customer is Acme", { internal: true });
@@ -212,8 +188,8 @@ describe("GET /projects/:id/issues/:issue_iid/notes/:note_id", () => {
 describe("POST /projects/:id/issues/:issue_iid/notes", () => {
   test("creates a comment (201) and moves the issue's user_notes_count; system notes do not count", async () => {
     const project = await createProject("billing");
-    const dev = await createUser("dev");
-    await addMember("projects", project.id, dev, 30);
+    const dev = await createUser(app, "dev");
+    await addMember(app, "projects", project.id, dev.id, 30);
     const issue = await createIssue(root, project.id);
     expect(await userNotesCount(project.id, issue.iid)).toBe(0);
 
@@ -282,9 +258,9 @@ describe("POST /projects/:id/issues/:issue_iid/notes", () => {
 
   test("internal is silently dropped for those who may not mark notes internal", async () => {
     const project = await createProject("billing");
-    const [guest, reporter] = [await createUser("guest"), await createUser("reporter")];
-    await addMember("projects", project.id, guest, 10);
-    await addMember("projects", project.id, reporter, 20);
+    const [guest, reporter] = [await createUser(app, "guest"), await createUser(app, "reporter")];
+    await addMember(app, "projects", project.id, guest.id, 10);
+    await addMember(app, "projects", project.id, reporter.id, 20);
     const issue = await createIssue(root, project.id);
     const fromGuest = await guest.api.post(notesPath(project.id, issue.iid), { json: { body: "guest note", internal: true } });
     expect(fromGuest.status).toBe(201);
@@ -296,10 +272,10 @@ describe("POST /projects/:id/issues/:issue_iid/notes", () => {
 
   test("created_at is honoured for administrators and project owners, silently ignored for others", async () => {
     const project = await createProject("billing");
-    const [owner, maintainer, dev] = [await createUser("owner"), await createUser("maintainer"), await createUser("dev")];
-    await addMember("groups", project.groupId, owner, 50);
-    await addMember("projects", project.id, maintainer, 40);
-    await addMember("projects", project.id, dev, 30);
+    const [owner, maintainer, dev] = [await createUser(app, "owner"), await createUser(app, "maintainer"), await createUser(app, "dev")];
+    await addMember(app, "groups", project.groupId, owner.id, 50);
+    await addMember(app, "projects", project.id, maintainer.id, 40);
+    await addMember(app, "projects", project.id, dev.id, 30);
     const issue = await createIssue(root, project.id);
     const past = "2020-02-03T04:05:06Z";
     const startedAt = Date.now() - 1000;
@@ -327,8 +303,8 @@ describe("POST /projects/:id/issues/:issue_iid/notes", () => {
 
   test("a locked discussion takes comments from members only", async () => {
     const project = await createProject("storefront", "public");
-    const [guest, outsider] = [await createUser("guest"), await createUser("outsider")];
-    await addMember("projects", project.id, guest, 10);
+    const [guest, outsider] = [await createUser(app, "guest"), await createUser(app, "outsider")];
+    await addMember(app, "projects", project.id, guest.id, 10);
     const issue = await createIssue(root, project.id);
 
     // Unlocked, anyone signed in may comment on a public project.
@@ -357,9 +333,9 @@ describe("POST /projects/:id/issues/:issue_iid/notes", () => {
 
   test("notes of a confidential issue are hidden (404) from those who cannot see the issue", async () => {
     const project = await createProject("storefront", "public");
-    const [guest, reporter, outsider] = [await createUser("guest"), await createUser("reporter"), await createUser("outsider")];
-    await addMember("projects", project.id, guest, 10);
-    await addMember("projects", project.id, reporter, 20);
+    const [guest, reporter, outsider] = [await createUser(app, "guest"), await createUser(app, "reporter"), await createUser(app, "outsider")];
+    await addMember(app, "projects", project.id, guest.id, 10);
+    await addMember(app, "projects", project.id, reporter.id, 20);
     const issue = await createIssue(root, project.id, { confidential: true });
     const note = await comment(root, project.id, issue.iid, "security detail");
     const path = notesPath(project.id, issue.iid);
@@ -378,9 +354,9 @@ describe("POST /projects/:id/issues/:issue_iid/notes", () => {
 describe("PUT /projects/:id/issues/:issue_iid/notes/:note_id", () => {
   test("the author edits their comment; others, even Maintainers, get 403", async () => {
     const project = await createProject("billing");
-    const [dev, maintainer] = [await createUser("dev"), await createUser("maintainer")];
-    await addMember("projects", project.id, dev, 30);
-    await addMember("projects", project.id, maintainer, 40);
+    const [dev, maintainer] = [await createUser(app, "dev"), await createUser(app, "maintainer")];
+    await addMember(app, "projects", project.id, dev.id, 30);
+    await addMember(app, "projects", project.id, maintainer.id, 40);
     const issue = await createIssue(root, project.id);
     const note = await comment(dev.api, project.id, issue.iid, "typo in hte comment");
     const path = `${notesPath(project.id, issue.iid)}/${note.id}`;
@@ -426,8 +402,8 @@ describe("PUT /projects/:id/issues/:issue_iid/notes/:note_id", () => {
 
   test("an existing note's confidentiality cannot change, so an internal note never goes public", async () => {
     const project = await createProject("billing");
-    const guest = await createUser("guest");
-    await addMember("projects", project.id, guest, 10);
+    const guest = await createUser(app, "guest");
+    await addMember(app, "projects", project.id, guest.id, 10);
     const issue = await createIssue(root, project.id);
     const secret = await comment(root, project.id, issue.iid, "customer is Acme", { internal: true });
     const open = await comment(root, project.id, issue.iid, "public remark");
@@ -462,10 +438,10 @@ describe("PUT /projects/:id/issues/:issue_iid/notes/:note_id", () => {
 describe("DELETE /projects/:id/issues/:issue_iid/notes/:note_id", () => {
   test("the author, or a Maintainer and above, deletes a comment (204); counts move back", async () => {
     const project = await createProject("billing");
-    const [dev, dev2, maintainer] = [await createUser("dev"), await createUser("dev2"), await createUser("maintainer")];
-    await addMember("projects", project.id, dev, 30);
-    await addMember("projects", project.id, dev2, 30);
-    await addMember("projects", project.id, maintainer, 40);
+    const [dev, dev2, maintainer] = [await createUser(app, "dev"), await createUser(app, "dev2"), await createUser(app, "maintainer")];
+    await addMember(app, "projects", project.id, dev.id, 30);
+    await addMember(app, "projects", project.id, dev2.id, 30);
+    await addMember(app, "projects", project.id, maintainer.id, 40);
     const issue = await createIssue(root, project.id);
     const mine = await comment(dev.api, project.id, issue.iid, "mine");
     const theirs = await comment(dev.api, project.id, issue.iid, "theirs");

@@ -1,6 +1,7 @@
 import { Gitlab } from "@gitbeaker/rest";
-import { apiClient, type ApiClient, type TestApp } from "@collab/testing";
+import { addMember, apiClient, createGroup, createProject, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
+import { createGitbeakerUser } from "../gitbeaker.fixtures";
 
 /**
  * Projects through the HTTP gateway: creation in personal and group namespaces, who sees which
@@ -17,40 +18,8 @@ beforeEach(async () => {
   root = apiClient(app.url, app.rootToken);
 });
 
-interface User {
-  id: number;
-  username: string;
-  api: ApiClient;
-  gl: InstanceType<typeof Gitlab>;
-}
-
-/** A user with an `api` token, created by root as an administrator would. */
-async function createUser(username: string, extra: Record<string, unknown> = {}): Promise<User> {
-  const user = await root.post("/users", {
-    json: { username, name: username[0].toUpperCase() + username.slice(1), email: `${username}@example.com`, password: "s3cret-passw0rd", skip_confirmation: true, ...extra },
-  });
-  expect(user.status).toBe(201);
-  const token = await root.post(`/users/${user.body.id}/personal_access_tokens`, { json: { name: "e2e", scopes: ["api"] } });
-  expect(token.status).toBe(201);
-  return { id: user.body.id, username, api: apiClient(app.url, token.body.token), gl: new Gitlab({ host: app.url, token: token.body.token }) };
-}
-
-async function createGroup(name: string, path: string, extra: Record<string, unknown> = {}) {
-  const res = await root.post("/groups", { json: { name, path, ...extra } });
-  expect(res.status).toBe(201);
-  return res.body as { id: number; full_path: string };
-}
-
-async function createProject(api: ApiClient, body: Record<string, unknown>) {
-  const res = await api.post("/projects", { json: body });
-  expect(res.status).toBe(201);
-  return res.body as { id: number; name: string; path_with_namespace: string; [k: string]: unknown };
-}
-
-async function addMember(kind: "groups" | "projects", id: number, userId: number, accessLevel: number) {
-  const res = await root.post(`/${kind}/${id}/members`, { json: { user_id: userId, access_level: accessLevel } });
-  expect(res.status).toBe(201);
-}
+/** A user ("alice" is named "Alice" unless `extra` says otherwise) with an `api` token and a gitbeaker client, created by root. */
+const createUser = (username: string, extra: Record<string, unknown> = {}) => createGitbeakerUser(app, username, extra);
 
 const names = (body: { name: string }[]) => body.map((p) => p.name).sort();
 const inOrder = (body: { name: string }[]) => body.map((p) => p.name);
@@ -101,15 +70,15 @@ describe("POST /projects", () => {
     expect(sameName.body).toEqual({ message: { name: ["has already been taken"] } });
 
     // Another namespace may reuse both.
-    const group = await createGroup("Platform", "platform");
+    const group = await createGroup(root, "Platform", "platform");
     expect((await root.post("/projects", { json: { name: "Billing API", namespace_id: group.id } })).status).toBe(201);
   });
 
   test("group namespaces: Developers may create projects, Guests are forbidden, hidden or unknown namespaces are not found", async () => {
     const [dev, guest, outsider, other] = [await createUser("dev"), await createUser("guest"), await createUser("outsider"), await createUser("other")];
-    const group = await createGroup("Platform", "platform");
-    await addMember("groups", group.id, dev.id, 30);
-    await addMember("groups", group.id, guest.id, 10);
+    const group = await createGroup(root, "Platform", "platform");
+    await addMember(app, "groups", group.id, dev.id, 30);
+    await addMember(app, "groups", group.id, guest.id, 10);
 
     const created = await dev.gl.Projects.create({ name: "Tool", namespaceId: group.id });
     expect(created).toMatchObject({ path_with_namespace: "platform/tool", namespace: { id: group.id, kind: "group", full_path: "platform" } });
@@ -136,7 +105,7 @@ describe("POST /projects", () => {
   });
 
   test("a project is never more visible than its group: a wider request is narrowed to the group's", async () => {
-    const group = await createGroup("Platform", "platform", { visibility: "internal" });
+    const group = await createGroup(root, "Platform", "platform", { visibility: "internal" });
     const site = await createProject(root, { name: "Site", namespace_id: group.id, visibility: "public" });
     expect(site.visibility).toBe("internal");
     expect((await apiClient(app.url).get(`/projects/${site.id}`)).status).toBe(404);
@@ -165,16 +134,16 @@ describe("GET /projects", () => {
    */
   async function matrix() {
     const [alice, bob, carol, ext] = [await createUser("alice"), await createUser("bob"), await createUser("carol"), await createUser("ext", { external: true })];
-    const open = await createGroup("Open", "open", { visibility: "public" });
-    const corp = await createGroup("Corp", "corp");
-    const team = await createGroup("Team", "team", { parent_id: corp.id });
+    const open = await createGroup(root, "Open", "open", { visibility: "public" });
+    const corp = await createGroup(root, "Corp", "corp");
+    const team = await createGroup(root, "Team", "team", { parent_id: corp.id });
     await createProject(root, { name: "Public", namespace_id: open.id, visibility: "public" });
     await createProject(root, { name: "Internal", namespace_id: open.id, visibility: "internal" });
     const priv = await createProject(root, { name: "Private", namespace_id: open.id, visibility: "private", description: "deep thoughts" });
     await createProject(root, { name: "Secret", namespace_id: corp.id });
     await createProject(root, { name: "Deep", namespace_id: team.id });
-    await addMember("groups", corp.id, alice.id, 20);
-    await addMember("projects", priv.id, bob.id, 30);
+    await addMember(app, "groups", corp.id, alice.id, 20);
+    await addMember(app, "projects", priv.id, bob.id, 30);
     return { alice, bob, carol, ext, open, corp, team };
   }
 
@@ -274,11 +243,11 @@ describe("GET /projects", () => {
 describe("GET /projects/:id", () => {
   test("by id or URL-encoded full path, with the caller's permissions", async () => {
     const [alice, bob] = [await createUser("alice"), await createUser("bob")];
-    const group = await createGroup("Group", "group");
-    const sub = await createGroup("Sub", "sub", { parent_id: group.id });
+    const group = await createGroup(root, "Group", "group");
+    const sub = await createGroup(root, "Sub", "sub", { parent_id: group.id });
     const project = await createProject(root, { name: "Proj", namespace_id: sub.id });
-    await addMember("groups", group.id, alice.id, 30);
-    await addMember("projects", project.id, bob.id, 20);
+    await addMember(app, "groups", group.id, alice.id, 30);
+    await addMember(app, "projects", project.id, bob.id, 20);
 
     const byPath = await alice.api.get("/projects/group%2Fsub%2Fproj");
     expect(byPath.status).toBe(200);
@@ -318,11 +287,11 @@ describe("GET /projects/:id", () => {
 describe("PUT /projects/:id", () => {
   async function roles() {
     const [owner, maint, dev, bob] = [await createUser("owner"), await createUser("maint"), await createUser("dev"), await createUser("bob")];
-    const group = await createGroup("Platform", "platform", { visibility: "public" });
-    await addMember("groups", group.id, owner.id, 50);
+    const group = await createGroup(root, "Platform", "platform", { visibility: "public" });
+    await addMember(app, "groups", group.id, owner.id, 50);
     const project = await createProject(root, { name: "Tool", namespace_id: group.id, visibility: "private" });
-    await addMember("projects", project.id, maint.id, 40);
-    await addMember("projects", project.id, dev.id, 30);
+    await addMember(app, "projects", project.id, maint.id, 40);
+    await addMember(app, "projects", project.id, dev.id, 30);
     return { owner, maint, dev, bob, group, project };
   }
 
@@ -356,7 +325,7 @@ describe("PUT /projects/:id", () => {
     expect(done.body.visibility).toBe("public");
     expect((await apiClient(app.url).get(`/projects/${project.id}`)).status).toBe(200);
 
-    const closed = await createGroup("Closed", "closed");
+    const closed = await createGroup(root, "Closed", "closed");
     const inner = await createProject(root, { name: "Inner", namespace_id: closed.id });
     const tooWide = await root.put(`/projects/${inner.id}`, { json: { visibility: "internal" } });
     expect(tooWide.status).toBe(400);
@@ -375,11 +344,11 @@ describe("PUT /projects/:id", () => {
 describe("DELETE /projects/:id", () => {
   test("Owners and administrators delete with 202; Maintainers are forbidden", async () => {
     const [owner, maint] = [await createUser("owner"), await createUser("maint")];
-    const group = await createGroup("Platform", "platform");
-    await addMember("groups", group.id, owner.id, 50);
+    const group = await createGroup(root, "Platform", "platform");
+    await addMember(app, "groups", group.id, owner.id, 50);
     const first = await createProject(root, { name: "First", namespace_id: group.id });
     const second = await createProject(root, { name: "Second", namespace_id: group.id });
-    await addMember("projects", first.id, maint.id, 40);
+    await addMember(app, "projects", first.id, maint.id, 40);
 
     const denied = await maint.api.delete(`/projects/${first.id}`);
     expect(denied.status).toBe(403);

@@ -1,4 +1,4 @@
-import { apiClient, type ApiClient, type TestApp } from "@collab/testing";
+import { addMember, apiClient, createProject, createUser, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 
 /**
@@ -15,33 +15,6 @@ beforeEach(async () => {
   await app.reset();
   root = apiClient(app.url, app.rootToken);
 });
-
-interface User {
-  id: number;
-  username: string;
-  api: ApiClient;
-}
-
-async function createUser(username: string): Promise<User> {
-  const user = await root.post("/users", {
-    json: { username, name: username, email: `${username}@example.com`, password: "s3cret-passw0rd", skip_confirmation: true },
-  });
-  expect(user.status).toBe(201);
-  const token = await root.post(`/users/${user.body.id}/personal_access_tokens`, { json: { name: "e2e", scopes: ["api"] } });
-  expect(token.status).toBe(201);
-  return { id: user.body.id, username, api: apiClient(app.url, token.body.token) };
-}
-
-async function createProject(name: string, visibility: "private" | "public" = "private") {
-  const res = await root.post("/projects", { json: { name, visibility } });
-  expect(res.status).toBe(201);
-  return res.body as { id: number };
-}
-
-async function addMember(projectId: number, user: User, level: number) {
-  const res = await root.post(`/projects/${projectId}/members`, { json: { user_id: user.id, access_level: level } });
-  expect(res.status).toBe(201);
-}
 
 async function createIssue(projectId: number, extra: Record<string, unknown> = {}) {
   const res = await root.post(`/projects/${projectId}/issues`, { json: { title: "Invoices are rounded wrongly", ...extra } });
@@ -60,7 +33,7 @@ const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe("GET /projects/:id/issues/:issue_iid/resource_state_events", () => {
   test("a new issue has no events: an empty list, not 404", async () => {
-    const project = await createProject("billing");
+    const project = await createProject(root, { name: "billing", visibility: "private" });
     const issue = await createIssue(project.id);
     const res = await root.get(eventsPath(project.id, issue.iid));
     expect(res.status).toBe(200);
@@ -70,9 +43,9 @@ describe("GET /projects/:id/issues/:issue_iid/resource_state_events", () => {
   });
 
   test("close then reopen records closed then reopened, with who and when", async () => {
-    const project = await createProject("billing");
-    const dev = await createUser("dev");
-    await addMember(project.id, dev, 30);
+    const project = await createProject(root, { name: "billing", visibility: "private" });
+    const dev = await createUser(app, "dev");
+    await addMember(app, "projects", project.id, dev.id, 30);
     const issue = await createIssue(project.id);
     const before = Date.now() - 1000;
 
@@ -106,7 +79,7 @@ describe("GET /projects/:id/issues/:issue_iid/resource_state_events", () => {
   });
 
   test("a no-op state_event records nothing", async () => {
-    const project = await createProject("billing");
+    const project = await createProject(root, { name: "billing", visibility: "private" });
     const issue = await createIssue(project.id);
     await setState(root, project.id, issue.iid, "reopen");
     expect((await root.get(eventsPath(project.id, issue.iid))).body).toEqual([]);
@@ -116,7 +89,7 @@ describe("GET /projects/:id/issues/:issue_iid/resource_state_events", () => {
   });
 
   test("events belong to their issue", async () => {
-    const project = await createProject("billing");
+    const project = await createProject(root, { name: "billing", visibility: "private" });
     const a = await createIssue(project.id);
     const b = await createIssue(project.id);
     await setState(root, project.id, a.iid, "close");
@@ -127,7 +100,7 @@ describe("GET /projects/:id/issues/:issue_iid/resource_state_events", () => {
   });
 
   test("paginated with GitLab's headers, oldest first", async () => {
-    const project = await createProject("billing");
+    const project = await createProject(root, { name: "billing", visibility: "private" });
     const issue = await createIssue(project.id);
     for (let i = 0; i < 3; i++) {
       await setState(root, project.id, issue.iid, "close");
@@ -147,8 +120,8 @@ describe("GET /projects/:id/issues/:issue_iid/resource_state_events", () => {
   });
 
   test("a move closes the original and records it there", async () => {
-    const source = await createProject("billing");
-    const target = await createProject("payments");
+    const source = await createProject(root, { name: "billing", visibility: "private" });
+    const target = await createProject(root, { name: "payments", visibility: "private" });
     const issue = await createIssue(source.id);
     const moved = await root.post(`/projects/${source.id}/issues/${issue.iid}/move`, { json: { to_project_id: target.id } });
     expect(moved.status).toBe(201);
@@ -162,10 +135,10 @@ describe("GET /projects/:id/issues/:issue_iid/resource_state_events", () => {
   });
 
   test("an issue the caller cannot see answers 404", async () => {
-    const open = await createProject("storefront", "public");
-    const closed = await createProject("billing", "private");
-    const [outsider, guest] = [await createUser("outsider"), await createUser("guest")];
-    await addMember(open.id, guest, 10);
+    const open = await createProject(root, { name: "storefront", visibility: "public" });
+    const closed = await createProject(root, { name: "billing", visibility: "private" });
+    const [outsider, guest] = [await createUser(app, "outsider"), await createUser(app, "guest")];
+    await addMember(app, "projects", open.id, guest.id, 10);
     const secret = await createIssue(open.id, { confidential: true });
     const hidden = await createIssue(closed.id);
     await setState(root, open.id, secret.iid, "close");
@@ -185,7 +158,7 @@ describe("GET /projects/:id/issues/:issue_iid/resource_state_events", () => {
   });
 
   test("requires authentication", async () => {
-    const project = await createProject("storefront", "public");
+    const project = await createProject(root, { name: "storefront", visibility: "public" });
     const issue = await createIssue(project.id);
     const res = await apiClient(app.url).get(eventsPath(project.id, issue.iid));
     expect(res.status).toBe(401);
@@ -195,7 +168,7 @@ describe("GET /projects/:id/issues/:issue_iid/resource_state_events", () => {
 
 describe("GET /projects/:id/issues/:issue_iid/resource_state_events/:resource_state_event_id", () => {
   test("returns one event by id; unknown ids are 404", async () => {
-    const project = await createProject("billing");
+    const project = await createProject(root, { name: "billing", visibility: "private" });
     const issue = await createIssue(project.id);
     await setState(root, project.id, issue.iid, "close");
     const [event] = (await root.get(eventsPath(project.id, issue.iid))).body;

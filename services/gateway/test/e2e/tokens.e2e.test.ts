@@ -1,7 +1,7 @@
 import { Gitlab } from "@gitbeaker/rest";
 import { loadConfig } from "@collab/core";
 import { openDatabase } from "@collab/db";
-import { apiClient, type ApiClient, type TestApp } from "@collab/testing";
+import { apiClient, createPersonalAccessToken, createUserAccount, type ApiClient, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { startApp } from "../app";
 
@@ -27,17 +27,8 @@ const insufficientScope = (scope: string) => ({
 });
 const isoDate = (daysFromToday: number) => new Date(Date.now() + daysFromToday * 86_400_000).toISOString().slice(0, 10);
 
-async function createUser(username: string, extra: Record<string, unknown> = {}): Promise<{ id: number; username: string }> {
-  const res = await root.post("/users", { json: { email: `${username}@example.com`, name: username, username, password: PASSWORD, ...extra } });
-  expect(res.status).toBe(201);
-  return res.body;
-}
-
-async function createToken(userId: number, scopes: string[] = ["api"], name = "test"): Promise<{ id: number; token: string }> {
-  const res = await root.post(`/users/${userId}/personal_access_tokens`, { json: { name, scopes } });
-  expect(res.status).toBe(201);
-  return res.body;
-}
+const createUser = (username: string, extra: Record<string, unknown> = {}) => createUserAccount(app, username, extra);
+const createToken = (userId: number, scopes: string[] = ["api"], name = "test") => createPersonalAccessToken(app, userId, { scopes, name });
 
 /** alice (2) and bob (3), each with an api token. */
 async function aliceAndBob() {

@@ -1,5 +1,5 @@
 import { Gitlab } from "@gitbeaker/rest";
-import { apiClient, type ApiClient, type TestApp } from "@collab/testing";
+import { apiClient, createPersonalAccessToken, createUserAccount, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 
 /** Users through the gateway: /users, /users/:id, /user and the state actions, as GitLab answers them. */
@@ -37,19 +37,11 @@ const USER_WITH_ADMIN = [
 const keysOf = (o: object) => Object.keys(o).sort();
 const sorted = (a: string[]) => [...a].sort();
 
-async function createUser(username: string, extra: Record<string, unknown> = {}): Promise<{ id: number; username: string }> {
-  const res = await root.post("/users", {
-    json: { email: `${username}@example.com`, name: username[0].toUpperCase() + username.slice(1), username, password: PASSWORD, ...extra },
-  });
-  expect(res.status).toBe(201);
-  return res.body;
-}
+/** A user made by root, without a token: "alice" is named "Alice" unless `extra` says otherwise. */
+const createUser = (username: string, extra: Record<string, unknown> = {}) =>
+  createUserAccount(app, username, { name: username[0].toUpperCase() + username.slice(1), ...extra });
 
-async function tokenFor(userId: number, scopes: string[] = ["api"]): Promise<string> {
-  const res = await root.post(`/users/${userId}/personal_access_tokens`, { json: { name: "test", scopes } });
-  expect(res.status).toBe(201);
-  return res.body.token;
-}
+const tokenFor = async (userId: number) => (await createPersonalAccessToken(app, userId, { name: "test" })).token;
 
 /** An ordinary user with an api token. */
 async function member(username = "alice") {
