@@ -17,6 +17,8 @@ const SERVICES = [
   ["accounts", 1],
   ["namespaces", 1],
   ["issues", 2],
+  ["admin", 1],
+  ["runners", 2],
 ];
 
 const freePort = () =>

@@ -13,7 +13,9 @@ import { bootstrapRoot } from "./domain/bootstrap";
 import { authenticateToken, callerFromUser, createToken, revokeToken } from "./domain/tokens";
 import { changeState, createUser, deleteUser, updateUser } from "./domain/users";
 import { findTokens, findTokenById } from "./finders/tokens.finder";
-import { findUserByIdOrUsername, findUsers } from "./finders/users.finder";
+import { findUserByIdOrUsername, findUsers, usersByIds } from "./finders/users.finder";
+import { serviceAccountsActions } from "./service-accounts.actions";
+import { settingsMixin } from "@collab/core";
 
 export const ACCOUNTS_EVENTS = {
   userCreated: "accounts.user.created",
@@ -31,6 +33,7 @@ async function loadUser(kit: ServiceKit, ref: string | number): Promise<UserRow>
 export const accountsService: ServiceSchema = defineService({
   name: "accounts",
   migrations: path.join(__dirname, "../drizzle"),
+  mixins: [settingsMixin],
   async started(kit) {
     const { created, token } = await bootstrapRoot(kit.db, kit.config.INITIAL_ROOT_TOKEN);
     if (created && !kit.config.INITIAL_ROOT_TOKEN) {
@@ -39,6 +42,7 @@ export const accountsService: ServiceSchema = defineService({
     }
   },
   actions: (kit) => ({
+    ...serviceAccountsActions(kit, ACCOUNTS_EVENTS),
     /** Token → caller, for the gateway. 401 bodies follow GitLab's expired/revoked wording. */
     authenticate: action({
       visibility: "public",
@@ -67,10 +71,13 @@ export const accountsService: ServiceSchema = defineService({
         const ids = [...new Set(ctx.params.ids)];
         const names = [...new Set(ctx.params.usernames.map((u) => u.toLowerCase()))];
         if (ids.length === 0 && names.length === 0) return [];
-        const rows = await kit.db
-          .select()
-          .from(users)
-          .where(or(ids.length ? inArray(users.id, ids) : undefined, names.length ? inArray(sql`lower(${users.username})`, names) : undefined));
+        const rows =
+          names.length === 0
+            ? await usersByIds(kit.db, { ids })
+            : await kit.db
+                .select()
+                .from(users)
+                .where(or(ids.length ? inArray(users.id, ids) : undefined, names.length ? inArray(sql`lower(${users.username})`, names) : undefined));
         return rows.map((u) => presentUserRef({ id: u.id, username: u.username, name: u.name, state: u.state }, kit.baseUrl));
       },
     }),

@@ -1,4 +1,4 @@
-import { defaultStatus, isPage, isReply, loadConfig, type RouteDef } from "@collab/core";
+import { defaultStatus, isPage, isReply, loadConfig, settingsMixin, type RouteDef } from "@collab/core";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import type { Server } from "node:http";
 import ApiGateway from "moleculer-web";
@@ -9,6 +9,7 @@ import { toHttpError } from "./http-errors";
 import { paginationHeaders } from "./pagination";
 import { multipartFields } from "./multipart";
 import { mountedRoutes } from "./routes";
+import { enforceRateLimits, ThrottledError } from "./rate-limits";
 
 export const API_VERSION = { version: "18.6.0", revision: "collab" };
 
@@ -60,7 +61,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes): Servic
           use: [multipartFields(config.MAX_BODY_BYTES)],
           aliases: aliasesFor(routes),
           callOptions: { timeout: config.REQUEST_TIMEOUT_MS },
-          async onBeforeCall(this: unknown, ctx: Context, _route: unknown, req: Req) {
+          async onBeforeCall(this: unknown, ctx: Context, _route: unknown, req: Req, res: ServerResponse) {
             const def = req.$alias?.routeDef;
             if (!def) return;
             const auth = await authenticateRequest(ctx, tokens, def, req, req.$params);
@@ -68,6 +69,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes): Servic
             if (def.params) Object.assign(req.$params, def.params);
             (ctx.meta as Record<string, unknown>).caller = auth?.caller ?? null;
             if (auth) (ctx.meta as Record<string, unknown>).tokenId = auth.tokenId;
+            await enforceRateLimits(ctx, def, req, res, req.$params, auth?.caller ?? null);
           },
         },
       ],
@@ -75,7 +77,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes): Servic
 
   const schema: ServiceSchema = {
     name: "gateway",
-    mixins: [ApiGateway as unknown as ServiceSchema],
+    mixins: [ApiGateway as unknown as ServiceSchema, settingsMixin],
     settings: settings as ServiceSchema["settings"],
     events: {
       "accounts.token.revoked"(ctx: Context<{ tokenId: number }>) {
@@ -122,6 +124,13 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes): Servic
 
       sendError(this: { logger: { error: (o: object, m: string) => void } }, req: Req, res: ServerResponse, err: Error) {
         if (res.headersSent) return;
+        if (err instanceof ThrottledError) {
+          res.statusCode = 429;
+          for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+          res.setHeader("Content-Type", "text/plain");
+          res.end(err.text);
+          return;
+        }
         const { status, body, internal } = toHttpError(err);
         if (internal) this.logger.error({ err, url: req.originalUrl ?? req.url }, "request failed");
         res.statusCode = status;

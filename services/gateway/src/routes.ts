@@ -1,7 +1,9 @@
 import type { RouteDef } from "@collab/core";
 import { routes as accounts } from "@collab/accounts/routes";
+import { routes as admin } from "@collab/admin/routes";
 import { routes as namespaces } from "@collab/namespaces/routes";
 import { routes as issues } from "@collab/issues/routes";
+import { routes as runners } from "@collab/runners/routes";
 
 /** The gateway's own endpoints: GitLab's Metadata API, which read_user tokens may read. */
 const own: RouteDef[] = [
@@ -10,4 +12,4 @@ const own: RouteDef[] = [
 ];
 
 /** Every REST operation of /api/v4: the composition root, as GitLab's api.rb mounts its resources. */
-export const mountedRoutes: RouteDef[] = [...own, ...accounts, ...namespaces, ...issues];
+export const mountedRoutes: RouteDef[] = [...own, ...accounts, ...namespaces, ...issues, ...admin, ...runners];

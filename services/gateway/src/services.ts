@@ -1,6 +1,8 @@
 import * as accounts from "@collab/accounts";
+import * as admin from "@collab/admin";
 import * as issues from "@collab/issues";
 import * as namespaces from "@collab/namespaces";
+import * as runners from "@collab/runners";
 import type { ServiceSchema } from "moleculer";
 
 /**
@@ -8,6 +10,6 @@ import type { ServiceSchema } from "moleculer";
  * process, what the test app boots, what the migration entry migrates. Adding a service is one
  * line here plus its routes in routes.ts.
  */
-export const DOMAIN_SERVICES: readonly { schemas: ServiceSchema[]; migrations: { service: string; folder: string } }[] = [accounts, namespaces, issues];
+export const DOMAIN_SERVICES: readonly { schemas: ServiceSchema[]; migrations: { service: string; folder: string } }[] = [accounts, namespaces, issues, admin, runners];
 
 export const domainSchemas = (): ServiceSchema[] => DOMAIN_SERVICES.flatMap((s) => s.schemas);

@@ -1,4 +1,5 @@
 import { AccessLevel, action, callerOf, forbidden, notFound, notModified, page, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx } from "@collab/core";
+import { assertWritable } from "./domain/read-only";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
@@ -265,6 +266,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       const caller = requireCaller(ctx);
       const access = await issuesProject(ctx, ctx.params.id);
       if (!canCreateIssue(caller, access.role, access.project.visibility)) throw forbidden();
+      assertWritable(access);
       const admin = access.role >= AccessLevel.PLANNER;
       const input = await buildInput(kit, ctx, access, ctx.params, admin, access.role >= AccessLevel.OWNER);
       const issue = await createIssue(kit.db, access.project.id, { id: caller.id, username: caller.username }, { ...input, title: ctx.params.title });
@@ -279,6 +281,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       const caller = requireCaller(ctx);
       const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
       if (!canUpdateIssue(loaded.actor, loaded.issue)) throw forbidden();
+      assertWritable(loaded.access);
       // updated_at (and created_at) from anyone but administrators and owners is dropped in buildInput.
       const labelIds = await labelIdsOf(kit.db, loaded.issue.id);
       const input = await buildInput(kit, ctx, loaded.access, ctx.params, canAdminIssue(loaded.actor), canSetTimestamps(loaded.actor), { labelIds });
@@ -302,6 +305,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       const caller = requireCaller(ctx);
       const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid, () => notFound("Issue"));
       if (!canDestroyIssue(loaded.actor)) throw forbidden();
+      assertWritable(loaded.access);
       await deleteIssue(kit.db, loaded.issue);
       ctx.emit(ISSUE_EVENTS.deleted, eventPayload(loaded.issue, caller.id));
       return null;
@@ -314,6 +318,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       requireCaller(ctx);
       const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid, () => notFound("Issue"));
       if (!canUpdateIssue(loaded.actor, loaded.issue)) throw forbidden();
+      assertWritable(loaded.access);
       const issue = await reorderIssue(kit.db, loaded.issue, ctx.params.move_after_id, ctx.params.move_before_id);
       return (await presentIssues(kit, ctx, [issue], { context: { projectId: loaded.access.project.id }, knownProjects: [loaded.access.project] }))[0];
     },
@@ -344,6 +349,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
 async function copyAcross(kit: ServiceKit, ctx: Ctx<z.output<typeof CloneIssueParams> | z.output<typeof MoveIssueParams>>, mode: "move" | "clone") {
   const caller = requireCaller(ctx);
   const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
+  assertWritable(loaded.access);
   const target = await targetProject(ctx, ctx.params.to_project_id);
   const verb = mode === "move" ? "move" : "clone";
   // GitLab's can_move? / can_clone?: admin_issue on both sides (and a moved issue moves no more),

@@ -1,4 +1,5 @@
 import { AccessLevel, action, badRequest, forbidden, notFound, page, recordNotFound, requireCaller, type Ctx } from "@collab/core";
+import { assertWritable } from "./domain/read-only";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import {
@@ -64,6 +65,7 @@ async function loadForComment(kit: ServiceKit, ctx: Ctx<{ id: string; issue_iid:
   requireCaller(ctx);
   const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
   if (!canComment(loaded.actor, loaded.issue)) throw forbidden();
+  assertWritable(loaded.access);
   return loaded;
 }
 
@@ -73,6 +75,14 @@ async function loadForComment(kit: ServiceKit, ctx: Ctx<{ id: string; issue_iid:
  */
 const internalFor = (loaded: LoadedIssue, p: { internal?: boolean; confidential?: boolean }) =>
   (p.internal ?? p.confidential ?? false) && canSeeInternalNotes(loaded.actor);
+
+/** A note of a thread the caller may see, or 404 Note Not Found. */
+async function threadNote(kit: ServiceKit, loaded: LoadedIssue, discussionId: string, noteId: number): Promise<NoteRow> {
+  const thread = await findDiscussion(kit.db, "Issue", loaded.issue.id, discussionId, { internal: canSeeInternalNotes(loaded.actor) });
+  const note = thread.find((n) => n.id === noteId);
+  if (!note) throw notFound("Note");
+  return note;
+}
 
 export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   "notes.list": action({
@@ -122,6 +132,7 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
       const note = await findNote(kit.db, "Issue", loaded.issue.id, ctx.params.note_id, { internal: canSeeInternalNotes(loaded.actor) });
       if (!note) throw notFound("Note");
       assertCanEdit(loaded, note, "update");
+      assertWritable(loaded.access);
       const updated = await updateNote(kit.db, note, { body: ctx.params.body, internal: ctx.params.confidential }, loaded.actor.caller!.id);
       if (updated !== note) ctx.emit(NOTE_EVENTS.updated, notePayload(updated, loaded.issue, loaded.actor.caller!.id));
       return presentNote(updated, await noteContext(ctx, loaded.issue, [updated]));
@@ -136,6 +147,7 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
       const note = await findNote(kit.db, "Issue", loaded.issue.id, ctx.params.note_id, { internal: canSeeInternalNotes(loaded.actor) });
       if (!note) throw notFound("Note");
       assertCanEdit(loaded, note, "delete");
+      assertWritable(loaded.access);
       await deleteIssueNote(kit.db, loaded.issue, note);
       ctx.emit(NOTE_EVENTS.deleted, notePayload(note, loaded.issue, loaded.actor.caller!.id));
       return null;
@@ -205,10 +217,7 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
     input: () => DiscussionNoteParams,
     async handler(ctx) {
       const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
-      const note = (await findDiscussion(kit.db, "Issue", loaded.issue.id, ctx.params.discussion_id, { internal: canSeeInternalNotes(loaded.actor) })).find(
-        (n) => n.id === ctx.params.note_id,
-      );
-      if (!note) throw notFound("Note");
+      const note = await threadNote(kit, loaded, ctx.params.discussion_id, ctx.params.note_id);
       return presentNote(note, await noteContext(ctx, loaded.issue, [note]));
     },
   }),
@@ -218,12 +227,10 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
     async handler(ctx) {
       requireCaller(ctx);
       const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
-      const note = (await findDiscussion(kit.db, "Issue", loaded.issue.id, ctx.params.discussion_id, { internal: canSeeInternalNotes(loaded.actor) })).find(
-        (n) => n.id === ctx.params.note_id,
-      );
-      if (!note) throw notFound("Note");
+      const note = await threadNote(kit, loaded, ctx.params.discussion_id, ctx.params.note_id);
       if (ctx.params.resolved !== undefined) throw badRequest("Note is not resolvable");
       assertCanEdit(loaded, note, "update");
+      assertWritable(loaded.access);
       const updated = await updateNote(kit.db, note, { body: ctx.params.body }, loaded.actor.caller!.id);
       if (updated !== note) ctx.emit(NOTE_EVENTS.updated, notePayload(updated, loaded.issue, loaded.actor.caller!.id));
       return presentNote(updated, await noteContext(ctx, loaded.issue, [updated]));
@@ -235,11 +242,9 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
     async handler(ctx) {
       requireCaller(ctx);
       const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
-      const note = (await findDiscussion(kit.db, "Issue", loaded.issue.id, ctx.params.discussion_id, { internal: canSeeInternalNotes(loaded.actor) })).find(
-        (n) => n.id === ctx.params.note_id,
-      );
-      if (!note) throw notFound("Note");
+      const note = await threadNote(kit, loaded, ctx.params.discussion_id, ctx.params.note_id);
       assertCanEdit(loaded, note, "delete");
+      assertWritable(loaded.access);
       await deleteIssueNote(kit.db, loaded.issue, note);
       ctx.emit(NOTE_EVENTS.deleted, notePayload(note, loaded.issue, loaded.actor.caller!.id));
       return null;

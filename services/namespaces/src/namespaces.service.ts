@@ -24,6 +24,11 @@ import { findProjects } from "./finders/projects.finder";
 import { projectsInternalActions } from "./projects-internal.actions";
 import { issuesSupportActions } from "./issues-support.actions";
 import { labelsAndMilestonesActions } from "./labels-milestones.actions";
+import { storageInternalActions } from "./storage-internal.actions";
+import { restrictedVisibilityErrors } from "./domain/visibility-settings";
+import { currentSettings, settingsMixin } from "@collab/core";
+import { refsActions } from "./refs.actions";
+import { runnersSupportActions } from "./runners-support.actions";
 
 export const NAMESPACES_EVENTS = {
   projectDeleted: "namespaces.project.deleted",
@@ -71,12 +76,14 @@ const projectSummary = (kit: ServiceKit, project: ProjectRow, ns: NamespaceRow) 
   merge_requests_access_level: project.mergeRequestsAccessLevel,
   builds_access_level: project.buildsAccessLevel,
   repository_storage: project.repositoryStorage,
+  repository_read_only: project.repositoryReadOnly,
 });
 
 export const namespacesService: ServiceSchema = defineService({
   name: "namespaces",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts"],
+  mixins: [settingsMixin],
   events: (kit) => ({
     async "accounts.user.created"(ctx: Ctx<{ userId: number; username: string; name: string }>) {
       await ensureUserNamespace(kit.db, { id: ctx.params.userId, username: ctx.params.username, name: ctx.params.name });
@@ -89,6 +96,9 @@ export const namespacesService: ServiceSchema = defineService({
     ...projectsInternalActions(kit),
     ...issuesSupportActions(kit),
     ...labelsAndMilestonesActions(kit),
+    ...storageInternalActions(kit),
+    ...refsActions(kit),
+    ...runnersSupportActions(kit),
 
     // ---- groups -------------------------------------------------------------------------------
     "groups.list": action({
@@ -141,7 +151,9 @@ export const namespacesService: ServiceSchema = defineService({
           assertCanCreateIn(p.group, p.role, "subgroup");
           parent = p.group;
         }
-        const group = await createGroup(kit.db, caller, ctx.params, parent);
+        const visibility = ctx.params.visibility ?? (parent ? undefined : currentSettings().default_group_visibility);
+        restrictedVisibilityErrors(caller, visibility ?? "private");
+        const group = await createGroup(kit.db, caller, { ...ctx.params, visibility }, parent);
         return presentGroupDetail(group, [], kit.baseUrl);
       },
     }),
@@ -223,7 +235,9 @@ export const namespacesService: ServiceSchema = defineService({
           }
           ns = found;
         }
-        const project = await createProject(kit.db, caller, ns, ctx.params, ctx.params.visibility ?? "private");
+        const visibility = ctx.params.visibility ?? currentSettings().default_project_visibility;
+        restrictedVisibilityErrors(caller, visibility);
+        const project = await createProject(kit.db, caller, ns, ctx.params, visibility);
         const owners = await userRefs(ctx, ns.kind === "user" ? [ns.ownerId] : []);
         return presentProject(project, ns, kit.baseUrl, { owner: owners.get(ns.ownerId ?? -1) ?? null });
       },

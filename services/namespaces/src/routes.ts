@@ -1,5 +1,6 @@
 import type { RouteDef } from "@collab/core";
 import { labelsAndMilestonesRoutes } from "./labels-milestones.routes";
+import { refsRoutes } from "./refs.routes";
 
 const N = "namespaces";
 
@@ -34,4 +35,5 @@ export const routes: RouteDef[] = [
   ...memberRoutes("groups"),
   ...memberRoutes("projects"),
   ...labelsAndMilestonesRoutes,
+  ...refsRoutes,
 ];

@@ -23,6 +23,8 @@ export const ConfigSchema = z.object({
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Prometheus metrics port of a process (/metrics); 0 disables the reporter. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** How often the runners service looks for due pipeline schedules; 0 disables the timer. */
+  SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(0).default(5_000),
   /** scrypt work factor for password digests; tests lower it, as Rails apps lower Devise stretches. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(1024).default(16384),
   LICENSE_TIER: z.enum(["free", "premium", "ultimate"]).default("ultimate"),

@@ -10,3 +10,4 @@ export * from "./presenters";
 export * from "./reply";
 export * from "./routes";
 export * from "./runtime";
+export * from "./settings";

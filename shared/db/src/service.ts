@@ -21,6 +21,8 @@ export interface ServiceDefinition {
   migrations?: string;
   /** Services that must be reachable before this one reports ready. */
   dependencies?: string[];
+  /** Moleculer mixins merged into the service (e.g. settingsMixin from @collab/core). */
+  mixins?: ServiceSchema[];
   actions: (kit: ServiceKit) => Actions;
   events?: (kit: ServiceKit) => Events;
   started?: (kit: ServiceKit) => Promise<void> | void;
@@ -36,6 +38,7 @@ export function defineService(def: ServiceDefinition): ServiceSchema {
   return {
     name: def.name,
     dependencies: def.dependencies,
+    ...(def.mixins ? { mixins: def.mixins } : {}),
     actions: {
       ...def.actions(kit),
       /** Readiness of this service instance: its database answers. */
@@ -47,7 +50,7 @@ export function defineService(def: ServiceDefinition): ServiceSchema {
         },
       },
     },
-    events: def.events?.(kit),
+    events: def.events?.(kit) ?? {},
     created() {
       // Configuration is read when the broker creates the service, not at import time.
       kit.config = loadConfig();

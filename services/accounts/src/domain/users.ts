@@ -1,4 +1,4 @@
-import { ApiError, conflict, forbidden, validationFailed } from "@collab/core";
+import { ApiError, conflict, currentSettings, forbidden, validationFailed } from "@collab/core";
 import type { Db } from "@collab/db";
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
@@ -70,7 +70,7 @@ export async function createUser(db: Db, p: CreateUserParams, extras: NewUserExt
         userType: extras.userType ?? "human",
         passwordDigest: await hashPassword(password),
         canCreateGroup: p.can_create_group ?? true,
-        projectsLimit: p.projects_limit ?? 100000,
+        projectsLimit: p.projects_limit ?? currentSettings().default_projects_limit,
         external: p.external ?? false,
         privateProfile: p.private_profile ?? false,
         bio: p.bio ?? "",

@@ -1,5 +1,5 @@
 import { offsetOf } from "@collab/core";
-import type { Db } from "@collab/db";
+import { preparedQuery, type Db } from "@collab/db";
 import { and, asc, count, desc, eq, ilike, gte, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { ListUsersParams } from "../api/users.params";
 import { users, type UserRow } from "../db/schema";
@@ -110,3 +110,8 @@ export async function findUserByIdOrUsername(db: Db, ref: string | number): Prom
   const [row] = await db.select().from(users).where(sql`lower(${users.username}) = lower(${text})`);
   return row;
 }
+
+/** Users by id for users.refs, the call every other service's presenters make: a prepared statement. */
+export const usersByIds = preparedQuery((db: Db) =>
+  db.select().from(users).where(sql`${users.id} = ANY(${sql.placeholder("ids")}::int[])`).prepare("accounts_users_by_ids"),
+);

@@ -7,7 +7,7 @@ import type { ReadableProject } from "../finders/issues.finder";
  * per request or page, never one per row.
  */
 export interface ProjectAccess {
-  project: ProjectSummary & { name: string; visibility: string; archived: boolean; issues_access_level: string; namespace_full_path: string };
+  project: ProjectSummary & { name: string; visibility: string; archived: boolean; issues_access_level: string; namespace_full_path: string; repository_read_only?: boolean };
   access_level: number;
   /** Effective role: 60 for administrators. */
   role: number;

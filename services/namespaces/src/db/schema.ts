@@ -36,6 +36,8 @@ export const namespaces = namespacesSchema.table(
     autoDevopsEnabled: boolean("auto_devops_enabled"),
     defaultBranch: text("default_branch"),
     repositoryStorage: text("repository_storage").notNull().default("default"),
+    /** Set while a repository storage move runs (services/admin): writes are refused. */
+    repositoryReadOnly: boolean("repository_read_only").notNull().default(false),
     ...timestamps,
   },
   (t) => [
@@ -70,6 +72,8 @@ export const projects = namespacesSchema.table(
     repositoryAccessLevel: text("repository_access_level").notNull().default("enabled"),
     requestAccessEnabled: boolean("request_access_enabled").notNull().default(true),
     repositoryStorage: text("repository_storage").notNull().default("default"),
+    /** Set while a repository storage move runs (services/admin): writes are refused. */
+    repositoryReadOnly: boolean("repository_read_only").notNull().default(false),
     ...timestamps,
     lastActivityAt: timestamp("last_activity_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
@@ -149,3 +153,44 @@ export const milestones = namespacesSchema.table(
 
 export type LabelRow = typeof labels.$inferSelect;
 export type MilestoneRow = typeof milestones.$inferSelect;
+
+/**
+ * A minimal repository model: commits (sha and message) and the branches and tags pointing at
+ * them. No trees or blobs; enough for refs, pipelines and schedules.
+ */
+export const repositoryCommits = namespacesSchema.table(
+  "repository_commits",
+  {
+    sha: text("sha").primaryKey(),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    message: text("message").notNull(),
+    authorName: text("author_name").notNull(),
+    authorEmail: text("author_email").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("repository_commits_project_idx").on(t.projectId)],
+);
+
+export const repositoryRefs = namespacesSchema.table(
+  "repository_refs",
+  {
+    id: serial("id").primaryKey(),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** branch | tag */
+    kind: text("kind").notNull(),
+    name: text("name").notNull(),
+    sha: text("sha").notNull(),
+    /** Annotated tags only. */
+    message: text("message"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("repository_refs_project_kind_name_idx").on(t.projectId, t.kind, t.name)],
+);
+
+export type RepositoryCommitRow = typeof repositoryCommits.$inferSelect;
+export type RepositoryRefRow = typeof repositoryRefs.$inferSelect;

@@ -1,5 +1,5 @@
 import { AccessLevel, forbidden, notFound, type Caller } from "@collab/core";
-import type { Db } from "@collab/db";
+import { preparedQuery, type Db } from "@collab/db";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { members, namespaces, projects, type NamespaceRow, type ProjectRow } from "../db/schema";
 
@@ -13,19 +13,25 @@ export interface ProjectAccessDetail {
   groupLevel: number | null;
 }
 
-/** What access user U has on a project: one query over the project and every ancestor group. */
-export async function projectAccess(db: Db, project: ProjectRow, ns: NamespaceRow, userId: number): Promise<ProjectAccessDetail> {
-  const rows = await db
+/** A user's highest membership level on a project and on its ancestor groups: a prepared statement. */
+const memberLevels = preparedQuery((db: Db) =>
+  db
     .select({ sourceType: members.sourceType, level: sql<number>`max(${members.accessLevel})::int` })
     .from(members)
     .where(
       and(
-        eq(members.userId, userId),
+        eq(members.userId, sql.placeholder("userId")),
         activeMember,
-        sql`((${members.sourceType} = 'Project' AND ${members.sourceId} = ${project.id}) OR (${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${sql.param(ns.traversalIds)}::int[])))`,
+        sql`((${members.sourceType} = 'Project' AND ${members.sourceId} = ${sql.placeholder("projectId")}) OR (${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${sql.placeholder("groupIds")}::int[])))`,
       ),
     )
-    .groupBy(members.sourceType);
+    .groupBy(members.sourceType)
+    .prepare("namespaces_project_member_levels"),
+);
+
+/** What access user U has on a project: one query over the project and every ancestor group. */
+export async function projectAccess(db: Db, project: ProjectRow, ns: NamespaceRow, userId: number): Promise<ProjectAccessDetail> {
+  const rows = await memberLevels(db, { userId, projectId: project.id, groupIds: ns.traversalIds });
   const projectLevel = rows.find((r) => r.sourceType === "Project")?.level ?? null;
   const groupLevel = rows.find((r) => r.sourceType === "Namespace")?.level ?? null;
   let level = Math.max(projectLevel ?? 0, groupLevel ?? 0);

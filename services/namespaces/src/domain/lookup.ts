@@ -1,4 +1,4 @@
-import type { Db } from "@collab/db";
+import { preparedQuery, type Db } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import { namespaces, projects, type NamespaceRow, type ProjectRow } from "../db/schema";
 
@@ -31,16 +31,23 @@ export interface ProjectAndNamespace {
   namespace: NamespaceRow;
 }
 
+/** The project-by-id lookup every issues request makes (access.project): a prepared statement. */
+const projectById = preparedQuery((db: Db) =>
+  db
+    .select({ project: projects, namespace: namespaces })
+    .from(projects)
+    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .where(eq(projects.id, sql.placeholder("id")))
+    .prepare("namespaces_project_by_id"),
+);
+
 /** A project by numeric id or "namespace/full/path/project". */
 export async function findProject(db: Db, ref: string | number): Promise<ProjectAndNamespace | undefined> {
   const text = String(ref);
-  let where;
-  if (isId(text)) where = eq(projects.id, Number(text));
-  else {
-    const cut = text.lastIndexOf("/");
-    if (cut <= 0) return undefined;
-    where = and(sql`lower(${namespaces.fullPath}) = lower(${text.slice(0, cut)})`, sql`lower(${projects.path}) = lower(${text.slice(cut + 1)})`);
-  }
+  if (isId(text)) return (await projectById(db, { id: Number(text) }))[0];
+  const cut = text.lastIndexOf("/");
+  if (cut <= 0) return undefined;
+  const where = and(sql`lower(${namespaces.fullPath}) = lower(${text.slice(0, cut)})`, sql`lower(${projects.path}) = lower(${text.slice(cut + 1)})`);
   const [row] = await db.select({ project: projects, namespace: namespaces }).from(projects).innerJoin(namespaces, eq(namespaces.id, projects.namespaceId)).where(where);
   return row;
 }

@@ -1,5 +1,5 @@
 import { offsetOf, type Pagination } from "@collab/core";
-import type { Db } from "@collab/db";
+import { preparedQuery, type Db } from "@collab/db";
 import { and, asc, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { labels, type LabelRow } from "../db/schema";
 import { fuzzySearch } from "./hierarchy.finder";
@@ -51,7 +51,11 @@ export async function labelsByTitles(db: Db, scope: LabelScope, titles: string[]
   return db.select().from(labels).where(and(labelScopeSql(scope), inArray(labels.title, titles))).orderBy(asc(labels.title), asc(labels.id));
 }
 
+const labelsWithIds = preparedQuery((db: Db) =>
+  db.select().from(labels).where(sql`${labels.id} = ANY(${sql.placeholder("ids")}::int[])`).orderBy(asc(labels.title), asc(labels.id)).prepare("namespaces_labels_by_ids"),
+);
+
 export async function labelsByIds(db: Db, ids: number[]): Promise<LabelRow[]> {
   if (ids.length === 0) return [];
-  return db.select().from(labels).where(inArray(labels.id, ids)).orderBy(asc(labels.title), asc(labels.id));
+  return labelsWithIds(db, { ids });
 }

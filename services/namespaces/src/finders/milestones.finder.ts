@@ -1,5 +1,5 @@
 import { offsetOf, type Pagination } from "@collab/core";
-import type { Db } from "@collab/db";
+import { preparedQuery, type Db } from "@collab/db";
 import { and, count, desc, eq, gt, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { MilestoneContainerPaths } from "../api/milestone.entity";
@@ -81,7 +81,11 @@ export async function findMilestoneByTitle(db: Db, scope: MilestoneScope, title:
   return rows.sort((a, b) => rank(a.milestone) - rank(b.milestone) || a.milestone.id - b.milestone.id)[0];
 }
 
+const milestonesWithIds = preparedQuery((db: Db) =>
+  selectWithPaths(db).where(sql`${milestones.id} = ANY(${sql.placeholder("ids")}::int[])`).orderBy(desc(milestones.id)).prepare("namespaces_milestones_by_ids"),
+);
+
 export async function milestonesByIds(db: Db, ids: number[]): Promise<MilestoneWithPaths[]> {
   if (ids.length === 0) return [];
-  return selectWithPaths(db).where(inArray(milestones.id, ids)).orderBy(desc(milestones.id));
+  return milestonesWithIds(db, { ids });
 }

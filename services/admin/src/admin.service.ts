@@ -1,0 +1,53 @@
+import { settingsMixin } from "@collab/core";
+import { defineService } from "@collab/db";
+import type { ServiceSchema } from "moleculer";
+import path from "node:path";
+import { broadcastActions } from "./broadcast.actions";
+import { tick } from "./domain/storage-moves";
+import { experimentsActions } from "./experiments.actions";
+import { pruneCounters, rateLimitsActions } from "./rate-limits.actions";
+import { serviceAccountsActions } from "./service-accounts.actions";
+import { settingsActions } from "./settings.actions";
+import { storageMovesActions } from "./storage-moves.actions";
+
+/** How often the storage-move worker advances moves (ms); STORAGE_MOVE_TICK_MS=0 turns the timer off. */
+const tickInterval = () => Number(process.env.STORAGE_MOVE_TICK_MS ?? 2000);
+
+let timer: NodeJS.Timeout | undefined;
+
+/**
+ * Instance administration: application settings (and the snapshot every process acts on),
+ * broadcast messages, service accounts, experiments, repository storage moves and the shared
+ * counters of application rate limits.
+ */
+export const adminService: ServiceSchema = defineService({
+  name: "admin",
+  migrations: path.join(__dirname, "../drizzle"),
+  mixins: [settingsMixin],
+  actions: (kit) => ({
+    ...settingsActions(kit),
+    ...broadcastActions(kit),
+    ...serviceAccountsActions(kit),
+    ...experimentsActions(kit),
+    ...storageMovesActions(kit),
+    ...rateLimitsActions(kit),
+  }),
+  started(kit) {
+    const every = tickInterval();
+    if (!every) return;
+    let running = false;
+    timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      tick(kit.db, (name, params) => kit.broker.call(name, params))
+        .then(() => pruneCounters(kit))
+        .catch((err: Error) => kit.logger.warn({ err: err.message }, "storage move worker step failed"))
+        .finally(() => (running = false));
+    }, every);
+    timer.unref();
+  },
+  stopping() {
+    if (timer) clearInterval(timer);
+    timer = undefined;
+  },
+});

@@ -1,0 +1,34 @@
+import type { ActionSchema } from "moleculer";
+import { action, notFound, requireAdmin } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import { z } from "zod";
+import { requireArea } from "./availability";
+import { experimentGates } from "./db/schema";
+import { currentStatus, EXPERIMENTS, type Gate } from "./experiments/registry";
+
+export const experimentsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
+  /** GET /experiments: every known experiment with its definition and gate state (hosted; staff = administrators). */
+  "experiments.list": action({
+    idempotent: true,
+    async handler(ctx) {
+      requireAdmin(ctx);
+      requireArea("experiments", kit.config);
+      const stored = new Map((await kit.db.select().from(experimentGates)).map((r) => [r.key, r.gates as Gate[]]));
+      return EXPERIMENTS.map((def) => ({ key: def.name, definition: def, current_status: currentStatus(def, stored.get(def.name)) }));
+    },
+  }),
+
+  /** Bus only (operators, tests): replaces an experiment's gates. */
+  "experiments.setGates": action({
+    visibility: "public",
+    input: () => z.object({ key: z.string(), gates: z.array(z.object({ key: z.enum(["boolean", "percentage_of_actors", "percentage_of_time", "actors", "groups"]), value: z.unknown() })) }),
+    async handler(ctx) {
+      if (!EXPERIMENTS.some((e) => e.name === ctx.params.key)) throw notFound("Experiment");
+      await kit.db
+        .insert(experimentGates)
+        .values({ key: ctx.params.key, gates: ctx.params.gates as Gate[] })
+        .onConflictDoUpdate({ target: experimentGates.key, set: { gates: ctx.params.gates as Gate[], updatedAt: new Date() } });
+      return { ok: true };
+    },
+  }),
+});

@@ -1,0 +1,86 @@
+import { currentSettings, tooManyRequests, type Caller, type RouteDef } from "@collab/core";
+import type { Context } from "moleculer";
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/**
+ * Rate limits driven by application settings, checked at the gateway before the request reaches
+ * its service. Counters live in PostgreSQL behind `admin.rateLimits.hit`, so every gateway replica
+ * counts against the same window; a limit of 0 disables it (and costs nothing).
+ *
+ * - issues_create_limit: POST /projects/:id/issues, per project and user per minute (GitLab's
+ *   check_rate_limit!(:issues_create)) → 429 {"message":{"error":"This endpoint has been requested too many times. Try again later."}}
+ * - notes_create_limit: note creation on issues (notes, new threads, replies), per user per minute → same 429.
+ * - projects_api_rate_limit_unauthenticated: anonymous GET /projects, per IP per 10 minutes, answered
+ *   as GitLab's Rack::Attack throttle: plain text rate_limiting_response_text ("Retry later"), with
+ *   Retry-After and RateLimit-* headers (also on the allowed answers, as GitLab does when throttled).
+ */
+interface Limit {
+  setting: "issues_create_limit" | "notes_create_limit" | "projects_api_rate_limit_unauthenticated";
+  windowSeconds: number;
+  key(def: RouteDef, params: Record<string, unknown>, caller: Caller | null, ip: string): string | null;
+  throttle?: string;
+}
+
+const NOTE_ACTIONS = new Set(["issues.notes.create", "issues.discussions.create", "issues.discussions.reply"]);
+
+const LIMITS: Limit[] = [
+  {
+    setting: "issues_create_limit",
+    windowSeconds: 60,
+    key: (def, params, caller) => (def.action === "issues.issues.create" && caller ? `issues_create:${String(params.id)}:${caller.id}` : null),
+  },
+  {
+    setting: "notes_create_limit",
+    windowSeconds: 60,
+    key: (def, _params, caller) => (NOTE_ACTIONS.has(def.action) && caller ? `notes_create:${caller.id}` : null),
+  },
+  {
+    setting: "projects_api_rate_limit_unauthenticated",
+    windowSeconds: 600,
+    key: (def, _params, caller, ip) => (def.method === "GET" && def.path === "/projects" && !caller ? `projects_api_unauthenticated:${ip}` : null),
+    throttle: "throttle_unauthenticated_projects_api",
+  },
+];
+
+/** A throttled answer that is not JSON: plain text with its headers (see sendError). */
+export class ThrottledError extends Error {
+  constructor(
+    readonly text: string,
+    readonly headers: Record<string, string>,
+  ) {
+    super(text);
+    this.name = "ThrottledError";
+  }
+}
+
+export const clientIp = (req: IncomingMessage) =>
+  ((req.headers["x-forwarded-for"] as string | undefined)?.split(",")[0].trim() || req.socket.remoteAddress || "unknown").replace(/^::ffff:/, "");
+
+export async function enforceRateLimits(ctx: Context, def: RouteDef, req: IncomingMessage, res: ServerResponse, params: Record<string, unknown>, caller: Caller | null) {
+  const settings = currentSettings();
+  for (const limit of LIMITS) {
+    const threshold = Number(settings[limit.setting] ?? 0);
+    if (!threshold) continue;
+    const key = limit.key(def, params, caller, clientIp(req));
+    if (!key) continue;
+    const { count, reset_at } = await ctx.call<{ count: number; reset_at: number }, object>("admin.rateLimits.hit", { key, window_seconds: limit.windowSeconds });
+    if (!limit.throttle) {
+      if (count > threshold) throw tooManyRequests();
+      continue;
+    }
+    const now = Math.floor(Date.now() / 1000);
+    const headers: Record<string, string> = {
+      "RateLimit-Name": limit.throttle,
+      "RateLimit-Limit": String(threshold),
+      "RateLimit-Observed": String(count),
+      "RateLimit-Remaining": String(Math.max(0, threshold - count)),
+      "RateLimit-Reset": String(reset_at),
+    };
+    if (count > threshold) {
+      headers["RateLimit-ResetTime"] = new Date(reset_at * 1000).toUTCString();
+      headers["Retry-After"] = String(Math.max(0, reset_at - now));
+      throw new ThrottledError(`${settings.rate_limiting_response_text || "Retry later"}\n`, headers);
+    }
+    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+  }
+}

@@ -1,0 +1,2 @@
+ALTER TABLE "namespaces"."namespaces" ADD COLUMN "repository_read_only" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "namespaces"."projects" ADD COLUMN "repository_read_only" boolean DEFAULT false NOT NULL;

@@ -1,0 +1,70 @@
+import type { Db } from "@collab/db";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { internalIds, jobs, pipelines, runnerProjects, runners, type JobRow, type PipelineRow } from "../db/schema";
+
+/** Next per-project iid for a usage, atomically (the upsert takes a row lock). */
+export async function nextIid(db: Db, projectId: number, usage: string): Promise<number> {
+  const [row] = await db
+    .insert(internalIds)
+    .values({ projectId, usage, lastValue: 1 })
+    .onConflictDoUpdate({ target: [internalIds.projectId, internalIds.usage], set: { lastValue: sql`${internalIds.lastValue} + 1` } })
+    .returning({ value: internalIds.lastValue });
+  return row.value;
+}
+
+export interface NewPipeline {
+  projectId: number;
+  /** Short ref name: main, v1.0. */
+  ref: string;
+  tag: boolean;
+  sha: string;
+  source: string;
+  userId: number | null;
+  scheduleId?: number | null;
+}
+
+/**
+ * A pipeline with its one job, pending until a runner picks it. There is no CI configuration
+ * here: every pipeline runs a single `build` job.
+ */
+export async function createPipeline(db: Db, p: NewPipeline): Promise<PipelineRow> {
+  const iid = await nextIid(db, p.projectId, "ci_pipelines");
+  const [pipeline] = await db
+    .insert(pipelines)
+    .values({ projectId: p.projectId, iid, status: "pending", source: p.source, ref: p.ref, tag: p.tag, sha: p.sha, userId: p.userId, scheduleId: p.scheduleId ?? null })
+    .returning();
+  await db.insert(jobs).values({ pipelineId: pipeline.id, projectId: p.projectId, name: "build", stage: "build", status: "pending", ref: p.ref, tag: p.tag, userId: p.userId });
+  return pipeline;
+}
+
+/** The oldest pending job a runner may run: its own projects' for project runners, any project's otherwise. */
+export async function pickJob(db: Db, runnerId: number): Promise<JobRow | null> {
+  return db.transaction(async (tx) => {
+    const [runner] = await tx.select().from(runners).where(eq(runners.id, runnerId));
+    if (!runner || !runner.active) return null;
+    const projectScope =
+      runner.runnerType === "project_type" ? inArray(jobs.projectId, tx.select({ id: runnerProjects.projectId }).from(runnerProjects).where(eq(runnerProjects.runnerId, runnerId))) : undefined;
+    const [job] = await tx.select().from(jobs).where(and(eq(jobs.status, "pending"), projectScope)).orderBy(asc(jobs.id)).limit(1).for("update", { skipLocked: true });
+    if (!job) return null;
+    const now = new Date();
+    const [row] = await tx.update(jobs).set({ status: "running", runnerId, startedAt: now }).where(eq(jobs.id, job.id)).returning();
+    await tx.update(pipelines).set({ status: "running", updatedAt: now }).where(eq(pipelines.id, job.pipelineId));
+    await tx.update(runners).set({ contactedAt: now }).where(eq(runners.id, runnerId));
+    return row;
+  });
+}
+
+/** Finishes a running job of a runner; the pipeline takes the job's final status. */
+export async function finishJob(db: Db, runnerId: number, jobId: number, status: "success" | "failed" | "canceled"): Promise<JobRow | null> {
+  return db.transaction(async (tx) => {
+    const now = new Date();
+    const [row] = await tx
+      .update(jobs)
+      .set({ status, finishedAt: now })
+      .where(and(eq(jobs.id, jobId), eq(jobs.runnerId, runnerId), eq(jobs.status, "running")))
+      .returning();
+    if (!row) return null;
+    await tx.update(pipelines).set({ status, updatedAt: now }).where(eq(pipelines.id, row.pipelineId));
+    return row;
+  });
+}

@@ -1,0 +1,37 @@
+import { defineService } from "@collab/db";
+import type { ServiceSchema } from "moleculer";
+import path from "node:path";
+import { protectedEnvironmentsActions } from "./protected-environments.actions";
+import { runnersActions } from "./runners.actions";
+import { schedulesActions } from "./schedules.actions";
+import { tick } from "./domain/schedules";
+
+let timer: NodeJS.Timeout | undefined;
+
+/**
+ * CI: runners and their tokens, pipelines and jobs, pipeline schedules with the scheduler that
+ * fires them, and group protected environments.
+ */
+export const runnersService: ServiceSchema = defineService({
+  name: "runners",
+  migrations: path.join(__dirname, "../drizzle"),
+  dependencies: ["accounts", "namespaces"],
+  actions: (kit) => ({ ...runnersActions(kit), ...schedulesActions(kit), ...protectedEnvironmentsActions(kit) }),
+  started(kit) {
+    const every = kit.config.SCHEDULER_INTERVAL_MS;
+    if (!every) return;
+    let running = false;
+    timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      tick(kit.db, kit.broker)
+        .catch((err) => kit.logger.warn({ err: (err as Error).message }, "scheduler tick failed"))
+        .finally(() => (running = false));
+    }, every);
+    timer.unref();
+  },
+  stopping() {
+    if (timer) clearInterval(timer);
+    timer = undefined;
+  },
+});
