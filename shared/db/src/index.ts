@@ -1,3 +1,4 @@
 export * from "./database";
+export * from "./prepared";
 export * from "./service";
 export * from "./testing";

@@ -1,5 +1,5 @@
 import { conflict, validationFailed } from "@collab/core";
-import type { Db } from "@collab/db";
+import { preparedQuery, type Db } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import { issueAssignees, issueLabels, issues, notes, resourceStateEvents, subscriptions, type IssueRow } from "../db/schema";
 import { nextIid, trackIid } from "./iids";
@@ -238,8 +238,12 @@ export async function isSubscribed(db: Db, issueId: number, userId: number | und
   return row?.subscribed ?? false;
 }
 
+const assigneesOfIssue = preparedQuery((db: Db) =>
+  db.select({ id: issueAssignees.userId }).from(issueAssignees).where(eq(issueAssignees.issueId, sql.placeholder("issueId"))).prepare("issues_assignee_ids"),
+);
+
 export async function assigneeIdsOf(db: Db, issueId: number): Promise<number[]> {
-  return (await db.select({ id: issueAssignees.userId }).from(issueAssignees).where(eq(issueAssignees.issueId, issueId))).map((r) => r.id);
+  return (await assigneesOfIssue(db, { issueId })).map((r) => r.id);
 }
 
 export async function labelIdsOf(db: Db, issueId: number): Promise<number[]> {

@@ -1,5 +1,5 @@
 import { AccessLevel, offsetOf, type Caller } from "@collab/core";
-import type { Db } from "@collab/db";
+import { preparedQuery, type Db } from "@collab/db";
 import { and, asc, count, desc, eq, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { ListIssuesParams, NotParams } from "../api/issues.params";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
@@ -304,13 +304,17 @@ export async function findIssues(
   return { rows, total };
 }
 
+const labelLinks = preparedQuery((db: Db) =>
+  db.select().from(issueLabels).where(sql`${issueLabels.issueId} = ANY(${sql.placeholder("ids")}::int[])`).prepare("issues_label_links"),
+);
+const assigneeLinks = preparedQuery((db: Db) =>
+  db.select().from(issueAssignees).where(sql`${issueAssignees.issueId} = ANY(${sql.placeholder("ids")}::int[])`).prepare("issues_assignee_links"),
+);
+
 /** Label and assignee ids of a page of issues: two queries whatever the page holds. */
 export async function issueLinks(db: Db, issueIds: number[]) {
   if (issueIds.length === 0) return { labelIds: new Map<number, number[]>(), assigneeIds: new Map<number, number[]>() };
-  const [labelRows, assigneeRows] = await Promise.all([
-    db.select().from(issueLabels).where(inArray(issueLabels.issueId, issueIds)),
-    db.select().from(issueAssignees).where(inArray(issueAssignees.issueId, issueIds)),
-  ]);
+  const [labelRows, assigneeRows] = await Promise.all([labelLinks(db, { ids: issueIds }), assigneeLinks(db, { ids: issueIds })]);
   const group = <T extends { issueId: number }>(rows: T[], pick: (r: T) => number) => {
     const m = new Map<number, number[]>();
     for (const r of rows) m.set(r.issueId, [...(m.get(r.issueId) ?? []), pick(r)]);
@@ -319,7 +323,15 @@ export async function issueLinks(db: Db, issueIds: number[]) {
   return { labelIds: group(labelRows, (r) => r.labelId), assigneeIds: group(assigneeRows, (r) => r.userId) };
 }
 
+const issueByIid = preparedQuery((db: Db) =>
+  db
+    .select()
+    .from(issues)
+    .where(and(eq(issues.projectId, sql.placeholder("projectId")), eq(issues.iid, sql.placeholder("iid"))))
+    .prepare("issues_issue_by_iid"),
+);
+
 export async function findIssueByIid(db: Db, projectId: number, iid: number): Promise<IssueRow | undefined> {
-  const [row] = await db.select().from(issues).where(and(eq(issues.projectId, projectId), eq(issues.iid, iid)));
+  const [row] = await issueByIid(db, { projectId, iid });
   return row;
 }

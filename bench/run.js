@@ -1,0 +1,434 @@
+// `npm run bench`: load-tests the API in four modes against one seeded dataset and compares each
+// with a plain node:http + pg server doing the same SQL (bench/README.md explains it all).
+//
+//   1. npm run build (the modes run the built dist)                   BENCH_SKIP_BUILD=1 skips it
+//   2. a throw-away PostgreSQL server on 127.0.0.1 (bench/postgres.js)
+//   3. distributed: scripts/topology.js (nats-server, accounts, namespaces, issues ×2, gateway);
+//      its scratch database is the benchmark's database
+//   4. seeds it (bench/seed.js), then starts single (services/gateway/dist/embedded.js on the same
+//      database), baseline (bench/baseline-server.js, same database) and pglite (embedded.js on its
+//      own PGlite folder, seeded with the same generator)
+//   5. checks that every mode answers the read scenarios, and that single and distributed answer
+//      them byte for byte like the baseline
+//   6. for each scenario and connection count, rounds of: a warm-up, then a measured run, one mode
+//      after the other (the order rotates), by autocannon in a separate process (bench/load.js)
+//   7. prints the table, writes bench/results/latest.json (and latest-details.json), stops everything
+//
+// Knobs (environment): BENCH_MODES=baseline,single,distributed,pglite  BENCH_CONNECTIONS=32,8
+// BENCH_DURATION=10,5 (measured seconds per cell, per connection count, split over the rounds)
+// BENCH_ROUNDS=2  BENCH_WARMUP=1 (seconds before each measured run)  BENCH_SCENARIOS=<substring,…>
+// BENCH_CPU_PROF=1 (single mode runs with --cpu-prof into bench/results/profiles)
+"use strict";
+const { spawn, spawnSync, fork } = require("node:child_process");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const { startPostgres, freePort } = require("./postgres");
+const { seed } = require("./seed");
+
+const ROOT = path.join(__dirname, "..");
+const RESULTS = path.join(__dirname, "results");
+const EXTERNAL_URL = "http://collab.test";
+
+const SCENARIOS = [
+  "GET /projects/:id/issues",
+  "GET /issues?scope=all",
+  "GET /projects/:id/issues/:iid/notes",
+  "POST /projects/:id/issues",
+  "PUT /projects/:id/issues/:iid",
+];
+/** How the table names them (the request each sends). */
+const LABELS = {
+  "GET /projects/:id/issues": "GET /projects/:id/issues?per_page=20",
+  "GET /issues?scope=all": "GET /issues?scope=all",
+  "GET /projects/:id/issues/:iid/notes": "GET /projects/:id/issues/:iid/notes",
+  "POST /projects/:id/issues": "POST /projects/:id/issues",
+  "PUT /projects/:id/issues/:iid": "PUT /projects/:id/issues/:iid?state_event=…",
+};
+
+const list = (v, d) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : d);
+const config = {
+  modes: list(process.env.BENCH_MODES, ["baseline", "single", "distributed", "pglite"]),
+  connections: list(process.env.BENCH_CONNECTIONS, ["32", "8"]).map(Number),
+  durations: list(process.env.BENCH_DURATION, ["10", "5"]).map(Number),
+  rounds: Number(process.env.BENCH_ROUNDS ?? 2),
+  warmup: Number(process.env.BENCH_WARMUP ?? 1),
+  scenarios: (() => {
+    const filters = list(process.env.BENCH_SCENARIOS, null);
+    // A filter naming a scenario exactly selects just it; anything else matches as a substring.
+    const match = (s, f) => s === f || (!SCENARIOS.includes(f) && s.toLowerCase().includes(f.toLowerCase()));
+    return filters ? SCENARIOS.filter((s) => filters.some((f) => match(s, f))) : SCENARIOS;
+  })(),
+  cpuProf: process.env.BENCH_CPU_PROF === "1",
+};
+if (!config.modes.includes("baseline")) config.modes.unshift("baseline"); // ratios need it
+const durationFor = (conns) => config.durations[Math.min(config.connections.indexOf(conns), config.durations.length - 1)];
+
+const log = (msg) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(what, check, timeoutMs = 120_000, proc) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < deadline) {
+    if (proc && proc.exitCode !== null) throw new Error(`${what}: process exited with ${proc.exitCode}`);
+    try {
+      if (await check()) return;
+    } catch (err) {
+      last = err;
+    }
+    await sleep(100);
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${last.message}` : ""}`);
+}
+const ready = (url) => fetch(`${url}/-/readiness`).then((r) => r.ok);
+
+// ---- processes we start, stopped on the way out whatever happens ----------------------------------
+
+const cleanups = [];
+let workDir;
+
+function startNode(name, script, env, args = []) {
+  const logFile = path.join(workDir, `${name}.log`);
+  const fd = fs.openSync(logFile, "a");
+  const proc = spawn(process.execPath, [...args, script], { cwd: ROOT, env, stdio: ["ignore", fd, fd] });
+  fs.closeSync(fd);
+  const stop = () =>
+    new Promise((resolve) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+      const timer = setTimeout(() => proc.kill("SIGKILL"), 15_000);
+      proc.once("exit", () => (clearTimeout(timer), resolve()));
+      proc.kill("SIGTERM");
+    });
+  cleanups.push(stop);
+  return { proc, stop, logFile };
+}
+
+async function cleanup() {
+  while (cleanups.length) {
+    try {
+      await cleanups.pop()();
+    } catch (err) {
+      log(`cleanup: ${err.message}`);
+    }
+  }
+}
+
+// ---- the modes ----------------------------------------------------------------------------------
+
+function serviceEnv(extra) {
+  const env = { ...process.env, EXTERNAL_URL, LOG_LEVEL: "warn", HOST: "127.0.0.1", NODE_OPTIONS: "", ...extra };
+  for (const k of ["TRANSPORTER", "DATABASE_URL", "PGLITE_DATA_DIR", "NODE_ID", "HEALTH_PORT", "METRICS_PORT", "TEST_DATABASE_SERVER"]) if (!(k in extra)) delete env[k];
+  return env;
+}
+
+async function startSingle(databaseUrl, rootToken) {
+  const port = await freePort();
+  const args = config.cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${path.join(RESULTS, "profiles")}`] : [];
+  const p = startNode("single", path.join(ROOT, "services/gateway/dist/embedded.js"), serviceEnv({ DATABASE_URL: databaseUrl, PORT: String(port), INITIAL_ROOT_TOKEN: rootToken }), args);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor("single-process API", () => ready(url), 120_000, p.proc);
+  return { url, stop: p.stop };
+}
+
+async function startBaseline(databaseUrl) {
+  const port = await freePort();
+  const p = startNode("baseline", path.join(__dirname, "baseline-server.js"), serviceEnv({ DATABASE_URL: databaseUrl, PORT: String(port) }));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor("baseline server", () => ready(url), 30_000, p.proc);
+  return { url, stop: p.stop };
+}
+
+/** embedded.js on a PGlite folder: started once (migrations, root), stopped, seeded, started again. */
+async function startPglite(rootToken) {
+  const dataDir = path.join(workDir, "pglite");
+  const env = async () => serviceEnv({ PGLITE_DATA_DIR: dataDir, PORT: String(await freePort()), INITIAL_ROOT_TOKEN: rootToken });
+  const first = await env();
+  let p = startNode("pglite-init", path.join(ROOT, "services/gateway/dist/embedded.js"), first);
+  await waitFor("PGlite API (migrations)", () => ready(`http://127.0.0.1:${first.PORT}`), 180_000, p.proc);
+  await p.stop();
+  const { PGlite } = await import("@electric-sql/pglite");
+  const db = new PGlite(dataDir);
+  await db.waitReady;
+  const manifest = await seed(db);
+  await db.close();
+  const second = await env();
+  p = startNode("pglite", path.join(ROOT, "services/gateway/dist/embedded.js"), second);
+  const url = `http://127.0.0.1:${second.PORT}`;
+  await waitFor("PGlite API", () => ready(url), 180_000, p.proc);
+  return { url, stop: p.stop, manifest };
+}
+
+// ---- checks before measuring ------------------------------------------------------------------------
+
+const readPaths = (m) => [`/api/v4/projects/${m.projectId}/issues?per_page=20`, "/api/v4/issues?scope=all", `/api/v4/projects/${m.projectId}/issues/${m.notesIid}/notes`];
+
+function shape(v) {
+  if (Array.isArray(v)) return v.length ? [shape(v[0])] : [];
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shape(x)]));
+  return v === null ? "null" : typeof v;
+}
+
+/** Every mode answers the reads with the seeded totals; same database ⇒ same bytes as the baseline. */
+async function checkModes(servers, manifests) {
+  const checks = {};
+  const fetchText = async (url, token) => {
+    const res = await fetch(url, { headers: { "PRIVATE-TOKEN": token } });
+    return { status: res.status, total: res.headers.get("x-total"), body: await res.text() };
+  };
+  const token = (mode) => manifests[mode].users[0].token;
+  const base = await Promise.all(readPaths(manifests.baseline).map((p) => fetchText(servers.baseline.url + p, token("baseline"))));
+  for (const mode of Object.keys(servers)) {
+    const m = manifests[mode];
+    const got = await Promise.all(readPaths(m).map((p) => fetchText(servers[mode].url + p, token(mode))));
+    const expected = [String(m.mainIssues), String(m.counts.issues), String(m.notesOnHeavyIssue)];
+    got.forEach((g, i) => {
+      if (g.status !== 200 || g.total !== expected[i]) throw new Error(`${mode}: GET ${readPaths(m)[i]} answered ${g.status} X-Total ${g.total}, expected 200 X-Total ${expected[i]}`);
+    });
+    const sameData = m === manifests.baseline;
+    const same = got.map((g, i) => (sameData ? g.body === base[i].body : JSON.stringify(shape(JSON.parse(g.body))) === JSON.stringify(shape(JSON.parse(base[i].body)))));
+    checks[mode] = {
+      comparison: sameData ? "byte-identical bodies" : "same JSON shape (own data)",
+      ok: same.every(Boolean),
+      bytes: got.map((g) => g.body.length),
+    };
+    if (!checks[mode].ok) log(`WARNING: ${mode} answers differ from the baseline (${same.map((s, i) => `${readPaths(m)[i]}: ${s ? "same" : "DIFFERENT"}`).join("; ")})`);
+  }
+  return checks;
+}
+
+// ---- measuring ----------------------------------------------------------------------------------------
+
+let loader;
+let jobId = 0;
+function measure(job) {
+  return new Promise((resolve, reject) => {
+    const id = ++jobId;
+    const onMessage = (msg) => {
+      if (msg.id !== id) return;
+      loader.off("message", onMessage);
+      if (msg.error) reject(new Error(msg.error));
+      else resolve(msg.result);
+    };
+    loader.on("message", onMessage);
+    loader.send({ ...job, id });
+  });
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
+
+function aggregate(raw) {
+  const cells = new Map();
+  for (const r of raw) {
+    const key = `${r.scenario}|${r.mode}|${r.connections}`;
+    if (!cells.has(key)) cells.set(key, { scenario: r.scenario, mode: r.mode, connections: r.connections, runs: [] });
+    cells.get(key).runs.push(r.result);
+  }
+  const rows = [...cells.values()].map((c) => ({
+    scenario: c.scenario,
+    mode: c.mode,
+    connections: c.connections,
+    // Requests over measured time across the rounds; latency percentiles: median over the rounds.
+    rps: c.runs.reduce((s, r) => s + r.requests, 0) / c.runs.reduce((s, r) => s + r.duration, 0),
+    p50: median(c.runs.map((r) => r.p50)),
+    p90: median(c.runs.map((r) => r.p90)),
+    p99: median(c.runs.map((r) => r.p99)),
+    errors: c.runs.reduce((s, r) => s + r.non2xx + r.socketErrors + r.timeouts, 0),
+  }));
+  for (const row of rows) {
+    const base = rows.find((b) => b.mode === "baseline" && b.scenario === row.scenario && b.connections === row.connections);
+    row.ratio_to_baseline = base && base.rps > 0 ? row.rps / base.rps : null;
+  }
+  const order = (r) => [config.scenarios.indexOf(r.scenario), config.connections.indexOf(r.connections), config.modes.indexOf(r.mode)];
+  return rows.sort((a, b) => {
+    const [x, y] = [order(a), order(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  });
+}
+
+function table(rows) {
+  const head = ["scenario", "mode", "conns", "req/s", "p50 ms", "p90 ms", "p99 ms", "errors", "× baseline"];
+  const body = rows.map((r) => [
+    LABELS[r.scenario],
+    r.mode,
+    String(r.connections),
+    r.rps.toFixed(0),
+    r.p50.toFixed(1),
+    r.p90.toFixed(1),
+    r.p99.toFixed(1),
+    String(r.errors),
+    r.ratio_to_baseline === null ? "-" : r.ratio_to_baseline.toFixed(2),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const right = new Set([2, 3, 4, 5, 6, 7, 8]);
+  const fmt = (cells) => `| ${cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(" | ")} |`;
+  return [fmt(head), `|${widths.map((w, i) => (right.has(i) ? `${"-".repeat(w + 1)}:` : `:${"-".repeat(w + 1)}`)).join("|")}|`, ...body.map(fmt)].join("\n");
+}
+
+function targets(rows) {
+  const cell = (mode) => rows.find((r) => r.scenario === SCENARIOS[0] && r.mode === mode && r.connections === 32);
+  const out = [];
+  const d = cell("distributed");
+  if (d) out.push(`distributed GET /projects/:id/issues?per_page=20 @32: ${d.ratio_to_baseline.toFixed(2)} of baseline (target ≥ 0.60), p90 ${d.p90.toFixed(1)} ms (target ≤ 100): ${d.ratio_to_baseline >= 0.6 && d.p90 <= 100 ? "MET" : "MISSED"}`);
+  const s = cell("single");
+  if (s) out.push(`single GET /projects/:id/issues?per_page=20 @32: ${s.ratio_to_baseline.toFixed(2)} of baseline (target ≥ 0.85): ${s.ratio_to_baseline >= 0.85 ? "MET" : "MISSED"}`);
+  const errors = rows.reduce((n, r) => n + r.errors, 0);
+  out.push(`errors (non-2xx + socket errors + timeouts) over all runs: ${errors} (target 0): ${errors === 0 ? "MET" : "MISSED"}`);
+  return out;
+}
+
+// ---- main -----------------------------------------------------------------------------------------------
+
+async function main() {
+  const started = Date.now();
+  const loadBefore = os.loadavg();
+  const cellSeconds = config.connections.reduce((s, c) => s + durationFor(c) + config.rounds * config.warmup, 0);
+  log(
+    `modes ${config.modes.join(", ")}; ${config.scenarios.length} scenarios; connections ${config.connections.join(", ")}; ` +
+      `${config.rounds} rounds; about ${Math.round((config.scenarios.length * config.modes.length * cellSeconds) / 60)} min of load after setup`,
+  );
+  if (process.env.BENCH_SKIP_BUILD !== "1") {
+    log("npm run build");
+    const build = spawnSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+    if (build.status !== 0) throw new Error("npm run build failed");
+  }
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), "collab-bench-"));
+  cleanups.push(async () => fs.rmSync(workDir, { recursive: true, force: true }));
+  fs.mkdirSync(RESULTS, { recursive: true });
+
+  const pg = await startPostgres();
+  cleanups.push(pg.stop);
+  log(`${pg.version} on ${pg.url}`);
+
+  // The distributed topology first, and always: it creates the scratch database every PostgreSQL
+  // mode uses (and drops it when stopped).
+  const { startTopology, ROOT_TOKEN } = require(path.join(ROOT, "scripts/topology.js"));
+  const servers = {};
+  const manifests = {};
+  process.env.EXTERNAL_URL = EXTERNAL_URL; // topology.js passes it on
+  log("starting the distributed topology (scripts/topology.js)");
+  const topology = await startTopology({ databaseServer: pg.url });
+  cleanups.push(() => topology.stop());
+  const processes = topology.nodes.reduce((m, n) => ((m[n.service] = (m[n.service] ?? 0) + 1), m), {});
+  log(`topology: nats-server, ${Object.entries(processes).map(([s, n]) => (n > 1 ? `${s} ×${n}` : s)).join(", ")}`);
+  if (config.modes.includes("distributed")) servers.distributed = { url: topology.gatewayUrl };
+  const { Client } = require("pg");
+  const client = new Client({ connectionString: topology.databaseUrl });
+  await client.connect();
+  let t = Date.now();
+  const manifest = await seed(client);
+  await client.end();
+  log(`seeded PostgreSQL in ${Date.now() - t} ms: ${JSON.stringify(manifest.counts)}`);
+  servers.baseline = await startBaseline(topology.databaseUrl);
+  cleanups.push(servers.baseline.stop);
+  if (config.modes.includes("single")) {
+    servers.single = await startSingle(topology.databaseUrl, ROOT_TOKEN);
+    cleanups.push(servers.single.stop);
+  }
+  for (const m of ["baseline", "single", "distributed"]) manifests[m] = manifest;
+  if (config.modes.includes("pglite")) {
+    t = Date.now();
+    log("starting the PGlite mode (start, stop, seed, start)");
+    servers.pglite = await startPglite(ROOT_TOKEN);
+    cleanups.push(servers.pglite.stop);
+    manifests.pglite = servers.pglite.manifest;
+    log(`PGlite mode ready in ${Date.now() - t} ms`);
+  }
+  const checks = await checkModes(servers, manifests);
+  log(`answers: ${Object.entries(checks).map(([m, c]) => `${m} ${c.ok ? "OK" : "DIFFERENT"} (${c.comparison})`).join(", ")}`);
+
+  loader = fork(path.join(__dirname, "load.js"), [], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  cleanups.push(async () => loader.connected && loader.disconnect());
+
+  // PUT runs get disjoint ranges of iids (PostgreSQL modes share one database), away from the
+  // notes issue and the newest issues (the first page of the list).
+  const putRuns = config.modes.length * config.connections.length * config.rounds;
+  const putSpan = Math.floor((manifest.mainIssues - 500) / putRuns);
+  let putNext = 200;
+
+  const raw = [];
+  const loadSince = Date.now();
+  for (const [si, scenario] of config.scenarios.entries()) {
+    for (const connections of config.connections) {
+      const seconds = durationFor(connections) / config.rounds;
+      for (let round = 0; round < config.rounds; round++) {
+        const shift = (si + round) % config.modes.length;
+        const order = [...config.modes.slice(shift), ...config.modes.slice(0, shift)];
+        for (const mode of order) {
+          const m = manifests[mode];
+          const job = {
+            scenario,
+            url: servers[mode].url,
+            connections,
+            warmupSeconds: config.warmup,
+            durationSeconds: seconds,
+            tokens: m.users.map((u) => u.token),
+            projectId: m.projectId,
+            notesIid: m.notesIid,
+            tag: `${mode}-${connections}-${round + 1}`,
+          };
+          if (scenario.startsWith("PUT")) {
+            job.put = { first: putNext, count: putSpan, closedIids: m.closedIids.filter((i) => i >= putNext && i < putNext + putSpan) };
+            putNext += putSpan;
+          }
+          const result = await measure(job);
+          raw.push({ scenario, mode, connections, round: round + 1, result });
+          const errors = result.non2xx + result.socketErrors + result.timeouts;
+          log(
+            `${LABELS[scenario]} ${mode} c=${connections} r${round + 1}: ${result.rps.toFixed(0)} req/s p50 ${result.p50} p90 ${result.p90} p99 ${result.p99} ms` +
+              `${errors ? ` ERRORS ${errors} ${JSON.stringify(result.statusCodes)}` : ""} (${Math.round(result.bytesPerRequest)} B/resp)`,
+          );
+        }
+      }
+    }
+  }
+
+  const rows = aggregate(raw);
+  const results = rows.map((r) => ({
+    scenario: LABELS[r.scenario],
+    mode: r.mode,
+    connections: r.connections,
+    rps: Math.round(r.rps * 10) / 10,
+    p50: r.p50,
+    p90: r.p90,
+    p99: r.p99,
+    errors: r.errors,
+    ratio_to_baseline: r.ratio_to_baseline === null ? null : Math.round(r.ratio_to_baseline * 1000) / 1000,
+  }));
+  fs.writeFileSync(path.join(RESULTS, "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(RESULTS, "latest-details.json"),
+    `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadavgBefore: loadBefore, loadavgAfter: os.loadavg() }, postgres: pg.version, config, dataset: manifest.counts, checks, raw }, null, 2)}\n`,
+  );
+
+  process.stdout.write(`\n${table(rows)}\n\n`);
+  for (const line of targets(rows)) process.stdout.write(`${line}\n`);
+  process.stdout.write(
+    `\nlatency in ms; req/s = requests / measured seconds over ${config.rounds} round(s), percentiles = median over rounds; ` +
+      `load ${Math.round((Date.now() - loadSince) / 1000)} s, total ${Math.round((Date.now() - started) / 1000)} s; ` +
+      `machine: ${os.cpus().length} cores, load average ${loadBefore[0].toFixed(1)} before, ${os.loadavg()[0].toFixed(1)} after\n` +
+      `results: ${path.relative(ROOT, path.join(RESULTS, "latest.json"))} (raw runs: bench/results/latest-details.json)\n`,
+  );
+}
+
+let exiting = false;
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.once(signal, () => {
+    if (exiting) return;
+    exiting = true;
+    log(`${signal}: stopping`);
+    cleanup().finally(() => process.exit(130));
+  });
+
+main()
+  .then(cleanup, async (err) => {
+    log(`failed: ${err.stack ?? err}`);
+    if (workDir) for (const f of fs.readdirSync(workDir).filter((x) => x.endsWith(".log"))) log(`log ${f}:\n${fs.readFileSync(path.join(workDir, f), "utf8").split("\n").slice(-15).join("\n")}`);
+    await cleanup();
+    process.exitCode = 1;
+  })
+  .then(() => process.exit(process.exitCode ?? 0));

@@ -1,0 +1,311 @@
+// Benchmark dataset, written straight into each service's own tables (accounts, namespaces,
+// issues schemas) of a database the services have already migrated (and where accounts has
+// bootstrapped root). Rows mirror what the public API writes for the same actions (user
+// namespaces with traversal ids, the creator's memberships, token digests, iid counters,
+// author/assignee subscriptions, state events for closed issues, user_notes_count), so the
+// services read them exactly as their own; `npm run bench` then checks the result through the API.
+//
+// Deterministic (seeded PRNG); bulk inserts through unnest() of array parameters, so it runs in
+// seconds on PostgreSQL and in PGlite alike. `db` is anything with query(text, params) → {rows}
+// (a pg Client or a PGlite instance).
+"use strict";
+const { createHash } = require("node:crypto");
+
+const DEFAULTS = {
+  users: 50,
+  mainIssues: 10_000,
+  otherIssues: 500,
+  /** iid of the issue carrying ~50 notes (the notes scenario reads it). */
+  notesIid: 100,
+  notesOnHeavyIssue: 50,
+  /** Issues with a handful of notes each (1–5), on top of the heavy one. */
+  issuesWithNotes: 1_000,
+};
+
+function prng(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),
+    pick: (arr) => arr[Math.floor(next() * arr.length)],
+    chance: (p) => next() < p,
+    sample(arr, n) {
+      const copy = [...arr];
+      const out = [];
+      while (out.length < n && copy.length) out.push(copy.splice(Math.floor(next() * copy.length), 1)[0]);
+      return out;
+    },
+    hex: (len) => Array.from({ length: len }, () => "0123456789abcdef"[Math.floor(next() * 16)]).join(""),
+  };
+}
+
+const FIRST = ["alice", "bruno", "chen", "dana", "emeka", "fatima", "gita", "hugo", "ines", "jonas", "kira", "liam", "maya", "nils", "olga", "pavel", "quinn", "rosa", "sami", "tara", "umar", "vera", "wei", "ximena", "yusuf"];
+const LAST = ["nguyen", "okafor", "schmidt", "tanaka", "rossi", "kowalski", "silva", "haddad", "novak", "larsen"];
+const GROUP_LABELS = [
+  ["bug", "#d9534f", "Something is broken"],
+  ["feature", "#428bca", "New functionality"],
+  ["enhancement", "#5cb85c", null],
+  ["documentation", "#f0ad4e", "Docs only"],
+  ["security", "#cc0033", "Security issue"],
+  ["performance", "#8fbc8f", null],
+  ["frontend", "#6699cc", null],
+  ["backend", "#330066", null],
+  ["api", "#009966", "Public API"],
+  ["ux", "#ff9900", null],
+  ["tech-debt", "#a8d695", null],
+  ["regression", "#ad4363", "Worked before"],
+];
+const PROJECT_LABELS = [
+  ["priority::1", "#ff0000", "Fix now", 1],
+  ["priority::2", "#ff6600", "Fix soon", 2],
+  ["priority::3", "#ffcc00", "Fix eventually", 3],
+  ["needs-review", "#7f8c8d", null, null],
+  ["blocked", "#000000", "Waiting on something", null],
+  ["good first issue", "#69d100", null, null],
+  ["customer", "#0033cc", "Reported by a customer", null],
+  ["infra", "#5843ad", null, null],
+];
+const VERBS = ["Fix", "Improve", "Add", "Remove", "Refactor", "Investigate", "Document", "Speed up", "Handle", "Support"];
+const THINGS = ["crash", "timeout", "pagination", "login redirect", "CSV export", "search results", "webhook retries", "dark mode", "rate limiting", "email digest", "audit log", "file upload", "session expiry", "label filter", "mobile layout"];
+const PLACES = ["in the dashboard", "on the settings page", "for group owners", "in the REST API", "when the cache is cold", "behind the proxy", "for large projects", "in Safari", "after an upgrade", "during imports"];
+const SENTENCES = [
+  "Steps to reproduce are in the linked thread.",
+  "This happens on every page load for some users.",
+  "We saw this after the last deployment.",
+  "Customers have reported it twice this week.",
+  "The logs show a timeout from the upstream service.",
+  "It should behave like the old implementation did.",
+  "A fix probably belongs in the shared helper.",
+  "Low priority, but it keeps coming back.",
+  "Expected the list to keep its sort order.",
+  "Please add a regression test with the fix.",
+];
+
+const title = (r) => `${r.pick(VERBS)} ${r.pick(THINGS)} ${r.pick(PLACES)}`;
+function description(r) {
+  const parts = Array.from({ length: r.int(1, 4) }, () => r.pick(SENTENCES));
+  if (r.chance(0.2)) parts.push("\n- [x] reproduce\n- [ ] fix\n- [ ] add a test");
+  return parts.join(" ");
+}
+const noteBody = (r) => Array.from({ length: r.int(1, 3) }, () => r.pick(SENTENCES)).join(" ");
+
+/** `glpat-` and 20 base62 characters, like generated tokens; the database keeps only the digest. */
+function tokenFor(r, i) {
+  const abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  let s = `bench${String(i).padStart(2, "0")}`;
+  while (s.length < 20) s += abc[Math.floor(r.next() * abc.length)];
+  return `glpat-${s}`;
+}
+const digest = (token) => createHash("sha256").update(token).digest("hex");
+
+const DAY = 86_400_000;
+const isoDate = (ms) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * Seeds the dataset; returns a manifest for the load generator and the baseline: ids, the users
+ * with their plaintext tokens, and the issue the notes scenario reads.
+ */
+async function seed(db, options = {}) {
+  const o = { ...DEFAULTS, ...options };
+  const r = prng(0xc011ab);
+  const q = async (text, params) => (await db.query(text, params)).rows;
+  const now = Date.now();
+  const [root] = await q("SELECT id FROM accounts.users WHERE username = 'root'");
+  if (!root) throw new Error("root is missing: start the services once on this database before seeding");
+  const existing = await q("SELECT count(*)::int AS n FROM issues.issues");
+  if (existing[0].n > 0) throw new Error("the database already holds issues: seed a fresh one");
+
+  // ---- accounts: users and one personal access token each ----------------------------------
+  const people = [];
+  for (let i = 0; people.length < o.users; i++) {
+    const first = FIRST[i % FIRST.length];
+    const last = LAST[Math.floor(i / FIRST.length) % LAST.length];
+    const username = `${first}.${last}`;
+    people.push({ username, name: `${first[0].toUpperCase()}${first.slice(1)} ${last[0].toUpperCase()}${last.slice(1)}`, email: `${username}@example.com` });
+  }
+  const createdAt = people.map(() => new Date(now - r.int(400, 800) * DAY));
+  const userRows = await q(
+    `INSERT INTO accounts.users (username, email, name, created_by_id, confirmed_at, created_at, updated_at)
+     SELECT u.username, u.email, u.name, $4, u.at, u.at, u.at FROM unnest($1::text[], $2::text[], $3::text[], $5::timestamptz[]) AS u(username, email, name, at)
+     RETURNING id, username, name`,
+    [people.map((p) => p.username), people.map((p) => p.email), people.map((p) => p.name), root.id, createdAt],
+  );
+  const users = userRows.map((u, i) => ({ id: u.id, username: u.username, name: u.name, token: tokenFor(r, i + 1) }));
+  const expires = isoDate(now + 365 * DAY);
+  await q(
+    `INSERT INTO accounts.personal_access_tokens (user_id, name, token_digest, scopes, expires_at)
+     SELECT u.user_id, 'bench', u.digest, ARRAY['api']::text[], $3::date FROM unnest($1::int[], $2::text[]) AS u(user_id, digest)`,
+    [users.map((u) => u.id), users.map((u) => digest(u.token)), expires],
+  );
+
+  // ---- namespaces: personal namespaces, the group, its projects, members ----------------------
+  await q(
+    `INSERT INTO namespaces.namespaces (kind, name, path, owner_id, full_path, full_name, visibility)
+     SELECT 'user', u.name, u.username, u.id, u.username, u.name, 'public' FROM unnest($1::int[], $2::text[], $3::text[]) AS u(id, username, name)`,
+    [users.map((u) => u.id), users.map((u) => u.username), users.map((u) => u.name)],
+  );
+  const [group] = await q(
+    `INSERT INTO namespaces.namespaces (kind, name, path, full_path, full_name, visibility, description)
+     VALUES ('group', 'Acme', 'acme', 'acme', 'Acme', 'private', 'Everything Acme builds') RETURNING id`,
+  );
+  await q(`UPDATE namespaces.namespaces SET traversal_ids = ARRAY[id] WHERE traversal_ids = '{}'`);
+  const projectRows = await q(
+    `INSERT INTO namespaces.projects (namespace_id, name, path, description, visibility, creator_id)
+     VALUES ($1, 'Platform', 'platform', 'The core product', 'private', $2), ($1, 'Website', 'website', 'Marketing site', 'private', $2)
+     RETURNING id, path`,
+    [group.id, root.id],
+  );
+  const platform = projectRows.find((p) => p.path === "platform").id;
+  const website = projectRows.find((p) => p.path === "website").id;
+  // The group's creator owns it; a project's creator is its Maintainer (what the API records).
+  const levels = users.map((_, i) => (i < 5 ? 40 : i < 40 ? 30 : 20));
+  await q(
+    `INSERT INTO namespaces.members (source_type, source_id, user_id, access_level, created_by_id)
+     SELECT 'Namespace', $1::int, $2::int, 50, $2::int
+     UNION ALL SELECT 'Project', p, $2::int, 40, $2::int FROM unnest($3::int[]) AS p
+     UNION ALL SELECT 'Namespace', $1::int, u.id, u.level, $2::int FROM unnest($4::int[], $5::int[]) AS u(id, level)`,
+    [group.id, root.id, [platform, website], users.map((u) => u.id), levels],
+  );
+
+  // ---- labels and milestones -----------------------------------------------------------------
+  const groupLabels = await q(
+    `INSERT INTO namespaces.labels (group_id, title, color, description)
+     SELECT $1, l.title, l.color, l.description FROM unnest($2::text[], $3::text[], $4::text[]) AS l(title, color, description) RETURNING id`,
+    [group.id, GROUP_LABELS.map((l) => l[0]), GROUP_LABELS.map((l) => l[1]), GROUP_LABELS.map((l) => l[2])],
+  );
+  const projectLabels = await q(
+    `INSERT INTO namespaces.labels (project_id, title, color, description, priority)
+     SELECT $1, l.title, l.color, l.description, l.priority FROM unnest($2::text[], $3::text[], $4::text[], $5::int[]) AS l(title, color, description, priority) RETURNING id`,
+    [platform, PROJECT_LABELS.map((l) => l[0]), PROJECT_LABELS.map((l) => l[1]), PROJECT_LABELS.map((l) => l[2]), PROJECT_LABELS.map((l) => l[3])],
+  );
+  const ms = (days) => isoDate(now + days * DAY);
+  const projectMilestones = await q(
+    `INSERT INTO namespaces.milestones (iid, project_id, title, description, state, start_date, due_date) VALUES
+       (1, $1, 'v1.0', 'First release', 'closed', $2, $3), (2, $1, 'v1.1', NULL, 'active', $3, $4), (3, $1, 'v2.0', 'The big one', 'active', $4, $5)
+     RETURNING id`,
+    [platform, ms(-200), ms(-60), ms(30), ms(150)],
+  );
+  const groupMilestones = await q(
+    `INSERT INTO namespaces.milestones (iid, group_id, title, state, start_date, due_date) VALUES (1, $1, 'Q4', 'active', $2, $3), (2, $1, 'Q1', 'active', $3, $4)
+     RETURNING id`,
+    [group.id, ms(-30), ms(60), ms(150)],
+  );
+
+  // ---- issues ----------------------------------------------------------------------------------
+  const memberIds = users.map((u) => u.id);
+  const cols = { project: [], iid: [], title: [], description: [], state: [], author: [], closedBy: [], closedAt: [], milestone: [], due: [], confidential: [], weight: [], position: [], created: [], updated: [] };
+  const links = [];
+  const plan = [
+    { project: platform, count: o.mainIssues, labels: [...groupLabels, ...projectLabels].map((l) => l.id), milestones: [...projectMilestones, ...groupMilestones].map((m) => m.id) },
+    { project: website, count: o.otherIssues, labels: groupLabels.map((l) => l.id), milestones: groupMilestones.map((m) => m.id) },
+  ];
+  for (const p of plan) {
+    for (let iid = 1; iid <= p.count; iid++) {
+      const created = now - 730 * DAY + Math.floor(((iid - 0.5) / p.count) * 725 * DAY) + r.int(0, 3_600_000);
+      const updated = Math.min(now - 60_000, created + r.int(0, 30) * DAY + r.int(0, 86_400_000));
+      const closed = r.chance(created < now - 120 * DAY ? 0.45 : 0.15);
+      cols.project.push(p.project);
+      cols.iid.push(iid);
+      cols.title.push(title(r));
+      cols.description.push(description(r));
+      cols.state.push(closed ? "closed" : "opened");
+      cols.author.push(r.chance(0.03) ? root.id : r.pick(memberIds));
+      cols.closedBy.push(closed ? r.pick(memberIds) : null);
+      cols.closedAt.push(closed ? new Date(updated) : null);
+      cols.milestone.push(r.chance(0.6) ? r.pick(p.milestones) : null);
+      cols.due.push(r.chance(0.15) ? isoDate(created + r.int(7, 90) * DAY) : null);
+      cols.confidential.push(r.chance(0.02));
+      cols.weight.push(r.chance(0.3) ? r.int(1, 8) : null);
+      cols.position.push(iid * 1024);
+      cols.created.push(new Date(created));
+      cols.updated.push(new Date(updated));
+      const n = r.next();
+      const labelCount = n < 0.2 ? 0 : n < 0.6 ? 1 : n < 0.9 ? 2 : 3;
+      const a = r.next();
+      const assignees = a < 0.25 ? [] : r.sample(memberIds, a < 0.9 ? 1 : 2);
+      links.push({ labels: r.sample(p.labels, labelCount), assignees });
+    }
+  }
+  const issueRows = await q(
+    `INSERT INTO issues.issues (project_id, iid, title, description, state, author_id, closed_by_id, closed_at, milestone_id, due_date, confidential, weight, relative_position, created_at, updated_at, updated_by_id)
+     SELECT * , NULL::int FROM unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::timestamptz[], $9::int[], $10::date[], $11::boolean[], $12::int[], $13::int[], $14::timestamptz[], $15::timestamptz[])
+     RETURNING id, project_id, iid`,
+    [cols.project, cols.iid, cols.title, cols.description, cols.state, cols.author, cols.closedBy, cols.closedAt, cols.milestone, cols.due, cols.confidential, cols.weight, cols.position, cols.created, cols.updated],
+  );
+  const idOf = new Map(issueRows.map((row) => [`${row.project_id}/${row.iid}`, row.id]));
+  const ids = cols.iid.map((iid, i) => idOf.get(`${cols.project[i]}/${iid}`));
+  const pairs = (pick) => {
+    const a = [];
+    const b = [];
+    ids.forEach((id, i) => pick(i).forEach((x) => (a.push(id), b.push(x))));
+    return [a, b];
+  };
+  const [labelIssue, labelId] = pairs((i) => links[i].labels);
+  await q(`INSERT INTO issues.issue_labels (issue_id, label_id) SELECT * FROM unnest($1::int[], $2::int[])`, [labelIssue, labelId]);
+  const [assigneeIssue, assigneeId] = pairs((i) => links[i].assignees);
+  await q(`INSERT INTO issues.issue_assignees (issue_id, user_id) SELECT * FROM unnest($1::int[], $2::int[])`, [assigneeIssue, assigneeId]);
+  // The author and assignees follow each issue.
+  const [subIssue, subUser] = pairs((i) => [...new Set([cols.author[i], ...links[i].assignees])]);
+  await q(`INSERT INTO issues.subscriptions (subscribable_type, subscribable_id, user_id, subscribed) SELECT 'Issue', s.id, s.u, true FROM unnest($1::int[], $2::int[]) AS s(id, u)`, [subIssue, subUser]);
+  const closedIdx = cols.state.map((s, i) => (s === "closed" ? i : -1)).filter((i) => i >= 0);
+  await q(
+    `INSERT INTO issues.resource_state_events (user_id, issue_id, state, created_at) SELECT e.u, e.id, 'closed', e.at FROM unnest($1::int[], $2::int[], $3::timestamptz[]) AS e(u, id, at)`,
+    [closedIdx.map((i) => cols.closedBy[i]), closedIdx.map((i) => ids[i]), closedIdx.map((i) => cols.closedAt[i])],
+  );
+  await q(`INSERT INTO issues.internal_ids (project_id, usage, last_value) VALUES ($1, 'issues', $2), ($3, 'issues', $4)`, [platform, o.mainIssues, website, o.otherIssues]);
+
+  // ---- notes: one busy issue (~50 notes, a few of them system notes), ~1,000 issues with 1–5 ----
+  const notes = { issue: [], project: [], author: [], body: [], system: [], discussion: [], at: [] };
+  const addNote = (i, system, at) => {
+    notes.issue.push(ids[i]);
+    notes.project.push(cols.project[i]);
+    notes.author.push(r.pick(memberIds));
+    notes.body.push(system ? r.pick(["added ~1 label", "changed milestone to %2", "assigned to @alice.nguyen", "changed the description", "marked this issue as related to #7"]) : noteBody(r));
+    notes.system.push(system);
+    notes.discussion.push(r.hex(40));
+    notes.at.push(new Date(at));
+  };
+  const heavy = cols.iid.findIndex((iid, i) => cols.project[i] === platform && iid === o.notesIid);
+  for (let k = 0; k < o.notesOnHeavyIssue; k++) addNote(heavy, k % 10 === 3, cols.created[heavy].getTime() + (k + 1) * 3_600_000);
+  const platformIdx = ids.map((_, i) => i).filter((i) => cols.project[i] === platform && i !== heavy);
+  for (const i of r.sample(platformIdx, o.issuesWithNotes)) {
+    const n = r.int(1, 5);
+    for (let k = 0; k < n; k++) addNote(i, false, cols.created[i].getTime() + r.int(1, 20 * 24) * 3_600_000);
+  }
+  await q(
+    `INSERT INTO issues.notes (noteable_type, noteable_id, project_id, author_id, body, system, discussion_id, created_at, updated_at)
+     SELECT 'Issue', n.id, n.project, n.author, n.body, n.system, n.discussion, n.at, n.at
+     FROM unnest($1::int[], $2::int[], $3::int[], $4::text[], $5::boolean[], $6::text[], $7::timestamptz[]) AS n(id, project, author, body, system, discussion, at)`,
+    [notes.issue, notes.project, notes.author, notes.body, notes.system, notes.discussion, notes.at],
+  );
+  await q(`UPDATE issues.issues i SET user_notes_count = c.n FROM (SELECT noteable_id, count(*)::int AS n FROM issues.notes WHERE noteable_type = 'Issue' AND NOT system GROUP BY noteable_id) c WHERE c.noteable_id = i.id`);
+  await q("ANALYZE");
+
+  const counts = (await q(
+    `SELECT (SELECT count(*)::int FROM issues.issues) AS issues, (SELECT count(*)::int FROM issues.notes) AS notes,
+            (SELECT count(*)::int FROM issues.issue_labels) AS issue_labels, (SELECT count(*)::int FROM issues.issue_assignees) AS assignees,
+            (SELECT count(*)::int FROM namespaces.labels) AS labels, (SELECT count(*)::int FROM namespaces.milestones) AS milestones,
+            (SELECT count(*)::int FROM namespaces.members) AS members, (SELECT count(*)::int FROM accounts.users) AS users`,
+  ))[0];
+  return {
+    groupId: group.id,
+    projectId: platform,
+    otherProjectId: website,
+    mainIssues: o.mainIssues,
+    notesIid: o.notesIid,
+    notesOnHeavyIssue: o.notesOnHeavyIssue,
+    users,
+    counts,
+    /** Initial state of an iid of the main project, so writers can alternate close/reopen. */
+    closedIids: cols.iid.filter((iid, i) => cols.project[i] === platform && cols.state[i] === "closed"),
+  };
+}
+
+module.exports = { seed, DEFAULTS };
