@@ -21,7 +21,7 @@ export interface DatabaseLocation {
 export interface Database {
   readonly driver: "pg" | "pglite";
   readonly db: Db;
-  /** Applies a service's migrations under an advisory lock, in the service's own migrations table. */
+  /** Applies a service's migrations under the migrations advisory lock, in the service's own migrations table. */
   migrate(opts: { folder: string; table: string }): Promise<void>;
   ping(): Promise<void>;
   /** Drops this user's reference; the connection closes when the last user releases it. */
@@ -76,11 +76,13 @@ async function openPostgres(url: string): Promise<Shared> {
     async migrate({ folder, table }) {
       const client = await pool.connect();
       try {
-        await client.query("SELECT pg_advisory_lock(hashtext($1))", [table]);
+        // One lock for every service: they share the "drizzle" schema their migration tables
+        // live in, and creating it concurrently races even with IF NOT EXISTS.
+        await client.query("SELECT pg_advisory_lock(hashtext('collab.migrations'))");
         try {
           await migratePg(drizzlePg(client), { migrationsFolder: folder, migrationsTable: table, migrationsSchema: "drizzle" });
         } finally {
-          await client.query("SELECT pg_advisory_unlock(hashtext($1))", [table]);
+          await client.query("SELECT pg_advisory_unlock(hashtext('collab.migrations'))");
         }
       } finally {
         client.release();

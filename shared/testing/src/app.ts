@@ -13,6 +13,8 @@ export interface TestApp {
   rootToken: string;
   /** True when the services run in their own processes (the distributed pass). */
   distributed: boolean;
+  /** The app's database, for the few tests that set up state no endpoint can (votes, archiving). */
+  database: Database;
   /** Empties every table, recreates root and drops gateway caches: call in beforeEach. */
   reset(): Promise<void>;
   stop(): Promise<void>;
@@ -51,6 +53,7 @@ export async function startTestApp(makeServices: () => ServiceSchema[], label = 
     broker,
     rootToken: ROOT_TOKEN,
     distributed: false,
+    database,
     reset: () => resetter(database, broker),
     async stop() {
       await database.release();
@@ -72,6 +75,7 @@ async function attachToTopology(url: string): Promise<TestApp> {
     broker,
     rootToken: ROOT_TOKEN,
     distributed: true,
+    database,
     reset: () => resetter(database, broker),
     async stop() {
       await database.release();
