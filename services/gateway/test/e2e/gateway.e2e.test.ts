@@ -1,5 +1,4 @@
 import { loadConfig } from "@collab/core";
-import { schemas as accountsSchemas } from "@collab/accounts";
 import { openDatabase } from "@collab/db";
 import { apiClient, createUserAccount, type ApiClient, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
@@ -276,28 +275,6 @@ describe("server errors", () => {
       await database.release();
     }
     expect((await root.get("/users/1")).status).toBe(200);
-  });
-
-  // Destroys and recreates the in-process accounts service (the distributed pass kills real
-  // processes in its own *.dist.test.ts): keep it last in this file.
-  (distributed ? test.skip : test)("while a service is down the API answers 503 and readiness fails; both recover", async () => {
-    const accounts = app.broker.getLocalService("accounts");
-    await app.broker.destroyService(accounts);
-    try {
-      const ready = await raw("/-/readiness");
-      expect(ready.status).toBe(503);
-      expect(ready.body).toEqual({ status: "failed", master_check: [{ status: "ok" }], accounts_check: [{ status: "failed", message: "no available node" }] });
-
-      const res = await root.as(null).get("/users", { query: { username: "root" } });
-      expect(res.status).toBe(503);
-      expect(res.body).toEqual({ message: "503 Service Unavailable" });
-      expect(res.text).not.toMatch(/\bat |Error|accounts/);
-    } finally {
-      app.broker.createService(accountsSchemas[0]);
-      await app.broker.waitForServices("accounts", 10_000);
-    }
-    expect((await raw("/-/readiness")).status).toBe(200);
-    expect((await root.get("/user")).status).toBe(200);
   });
 });
 
