@@ -4,6 +4,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { mkdirSync } from "node:fs";
 import pg from "pg";
 
 // count(*) and other int8 values as numbers: ids and counts here stay far below 2^53.
@@ -98,7 +99,10 @@ async function openPostgres(url: string): Promise<Shared> {
 }
 
 async function openPglite(dataDir: string): Promise<Shared> {
-  const client = dataDir.startsWith("memory://") ? new PGlite() : new PGlite(dataDir);
+  const memory = dataDir.startsWith("memory://");
+  // PGlite creates only the last folder of the path: a fresh checkout has no ./data yet.
+  if (!memory) mkdirSync(dataDir, { recursive: true });
+  const client = memory ? new PGlite() : new PGlite(dataDir);
   await client.waitReady;
   const db = drizzlePglite(client) as unknown as Db;
   // PGlite is one connection in this process: migrations of several services run one after another.
