@@ -76,6 +76,17 @@ async function loadForComment(kit: ServiceKit, ctx: Ctx<{ id: string; issue_iid:
 const internalFor = (loaded: LoadedIssue, p: { internal?: boolean; confidential?: boolean }) =>
   (p.internal ?? p.confidential ?? false) && canSeeInternalNotes(loaded.actor);
 
+/** A standalone-API note the caller may change: found (404 otherwise), theirs to edit, project writable. */
+async function editableNote(kit: ServiceKit, ctx: Ctx<{ id: string; issue_iid: number; note_id: number }>, mode: "update" | "delete") {
+  requireCaller(ctx);
+  const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
+  const note = await findNote(kit.db, "Issue", loaded.issue.id, ctx.params.note_id, { internal: canSeeInternalNotes(loaded.actor) });
+  if (!note) throw notFound("Note");
+  assertCanEdit(loaded, note, mode);
+  assertWritable(loaded.access);
+  return { loaded, note };
+}
+
 /** A note of a thread the caller may see, or 404 Note Not Found. */
 async function threadNote(kit: ServiceKit, loaded: LoadedIssue, discussionId: string, noteId: number): Promise<NoteRow> {
   const thread = await findDiscussion(kit.db, "Issue", loaded.issue.id, discussionId, { internal: canSeeInternalNotes(loaded.actor) });
@@ -127,12 +138,7 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
   "notes.update": action({
     input: () => UpdateNoteParams,
     async handler(ctx) {
-      requireCaller(ctx);
-      const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
-      const note = await findNote(kit.db, "Issue", loaded.issue.id, ctx.params.note_id, { internal: canSeeInternalNotes(loaded.actor) });
-      if (!note) throw notFound("Note");
-      assertCanEdit(loaded, note, "update");
-      assertWritable(loaded.access);
+      const { loaded, note } = await editableNote(kit, ctx, "update");
       const updated = await updateNote(kit.db, note, { body: ctx.params.body, internal: ctx.params.confidential }, loaded.actor.caller!.id);
       if (updated !== note) ctx.emit(NOTE_EVENTS.updated, notePayload(updated, loaded.issue, loaded.actor.caller!.id));
       return presentNote(updated, await noteContext(ctx, loaded.issue, [updated]));
@@ -142,12 +148,7 @@ export const notesActions = (kit: ServiceKit): Record<string, ActionSchema> => (
   "notes.delete": action({
     input: () => NoteRefParams,
     async handler(ctx) {
-      requireCaller(ctx);
-      const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
-      const note = await findNote(kit.db, "Issue", loaded.issue.id, ctx.params.note_id, { internal: canSeeInternalNotes(loaded.actor) });
-      if (!note) throw notFound("Note");
-      assertCanEdit(loaded, note, "delete");
-      assertWritable(loaded.access);
+      const { loaded, note } = await editableNote(kit, ctx, "delete");
       await deleteIssueNote(kit.db, loaded.issue, note);
       ctx.emit(NOTE_EVENTS.deleted, notePayload(note, loaded.issue, loaded.actor.caller!.id));
       return null;
