@@ -40,29 +40,32 @@ export interface NewNote {
 const bumpUserNotes = (tx: Db, issueId: number, delta: number) =>
   tx.update(issues).set({ userNotesCount: sql`GREATEST(${issues.userNotesCount} + ${delta}, 0)` }).where(eq(issues.id, issueId));
 
+/** Inserts a user note and moves the issue's user_notes_count, inside the caller's transaction. */
+async function insertUserNote(tx: Db, issue: IssueRow, n: NewNote & { discussionId: string }): Promise<NoteRow> {
+  const at = n.createdAt ?? new Date();
+  const [row] = await tx
+    .insert(notes)
+    .values({
+      noteableType: "Issue",
+      noteableId: issue.id,
+      projectId: issue.projectId,
+      authorId: n.authorId,
+      body: n.body,
+      internal: n.internal,
+      type: n.type,
+      discussionId: n.discussionId,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+  await bumpUserNotes(tx, issue.id, 1);
+  return row;
+}
+
 /** Adds a user note to an issue; the issue's user_notes_count moves in the same transaction. */
 export async function createIssueNote(db: Db, issue: IssueRow, n: NewNote): Promise<NoteRow> {
   validateBody(n.body);
-  return db.transaction(async (tx) => {
-    const at = n.createdAt ?? new Date();
-    const [row] = await tx
-      .insert(notes)
-      .values({
-        noteableType: "Issue",
-        noteableId: issue.id,
-        projectId: issue.projectId,
-        authorId: n.authorId,
-        body: n.body,
-        internal: n.internal,
-        type: n.type,
-        discussionId: n.discussionId ?? newDiscussionId(),
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returning();
-    await bumpUserNotes(tx, issue.id, 1);
-    return row;
-  });
+  return db.transaction((tx) => insertUserNote(tx, issue, { ...n, discussionId: n.discussionId ?? newDiscussionId() }));
 }
 
 /**
@@ -101,23 +104,6 @@ export async function replyToDiscussion(db: Db, issue: IssueRow, thread: NoteRow
   if (!first) throw badRequestMessage("Discussion can not be replied to.");
   return db.transaction(async (tx) => {
     if (first.type === null) await tx.update(notes).set({ type: "DiscussionNote" }).where(and(eq(notes.discussionId, first.discussionId), eq(notes.id, first.id)));
-    const at = n.createdAt ?? new Date();
-    const [row] = await tx
-      .insert(notes)
-      .values({
-        noteableType: "Issue",
-        noteableId: issue.id,
-        projectId: issue.projectId,
-        authorId: n.authorId,
-        body: n.body,
-        internal: n.internal,
-        type: "DiscussionNote",
-        discussionId: first.discussionId,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .returning();
-    await bumpUserNotes(tx, issue.id, 1);
-    return row;
+    return insertUserNote(tx, issue, { ...n, type: "DiscussionNote", discussionId: first.discussionId });
   });
 }
