@@ -24,6 +24,10 @@ async function resetter(database: Database, broker: ServiceBroker) {
   await truncateAll(database.db);
   await broker.call("accounts.bootstrap", { token: ROOT_TOKEN });
   await broker.broadcast("gateway.caches.clear", {});
+  // A round trip to every node after the broadcast: each has handled the (synchronous) clear before
+  // it answers, since one connection's messages reach it in order. Closes the window in which the
+  // next test could reach a process still holding the previous test's settings or tokens.
+  await broker.ping();
 }
 
 /**
