@@ -25,6 +25,8 @@ export const ConfigSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** How often the runners service looks for due pipeline schedules; 0 disables the timer. */
   SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(0).default(5_000),
+  /** How often the namespaces service purges groups and projects whose adjourned deletion is due; 0 disables the timer. */
+  DELETION_PURGE_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
   /** scrypt work factor for password digests; tests lower it, as Rails apps lower Devise stretches. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(1024).default(16384),
   LICENSE_TIER: z.enum(["free", "premium", "ultimate"]).default("ultimate"),

@@ -139,6 +139,33 @@ describe("settings that act in other services at once", () => {
     expect(g.status).toBe(400);
   });
 
+  it("restricted_visibility_levels also applies when a non-admin changes visibility with PUT /projects/:id and PUT /groups/:id", async () => {
+    const alice = await userToken("alice");
+    const project = (await alice.api.post("/projects", { json: { name: "one", visibility: "private" } })).body;
+    const group = (await alice.api.post("/groups", { json: { name: "g1", path: "g1", visibility: "internal" } })).body;
+    expect((await root.put("/application/settings", { json: { restricted_visibility_levels: ["public", "internal"] } })).status).toBe(200);
+
+    const restricted = { status: 400, body: { message: { visibility_level: ["public has been restricted by your GitLab administrator"] } } };
+    expect(await alice.api.put(`/projects/${project.id}`, { json: { visibility: "public" } })).toEqual(expect.objectContaining(restricted));
+    expect(await alice.api.put(`/groups/${group.id}`, { json: { visibility: "public" } })).toEqual(expect.objectContaining(restricted));
+    expect((await alice.api.put(`/projects/${project.id}`, { json: { visibility: "internal" } })).body).toEqual({
+      message: { visibility_level: ["internal has been restricted by your GitLab administrator"] },
+    });
+    expect((await alice.api.get(`/projects/${project.id}`)).body.visibility).toBe("private");
+    expect((await alice.api.get(`/groups/${group.id}`)).body.visibility).toBe("internal");
+
+    // Keeping a level that is now restricted is no change; other levels stay allowed.
+    const kept = await alice.api.put(`/groups/${group.id}`, { json: { visibility: "internal", description: "same level" } });
+    expect(kept.status).toBe(200);
+    expect(kept.body).toMatchObject({ visibility: "internal", description: "same level" });
+    expect((await alice.api.put(`/groups/${group.id}`, { json: { visibility: "private" } })).body.visibility).toBe("private");
+    expect((await alice.api.put(`/projects/${project.id}`, { json: { description: "still private" } })).status).toBe(200);
+
+    // Administrators are not bound by the restriction.
+    expect((await root.put(`/groups/${group.id}`, { json: { visibility: "public" } })).body.visibility).toBe("public");
+    expect((await root.put(`/projects/${project.id}`, { json: { visibility: "public" } })).body.visibility).toBe("public");
+  });
+
   it("default_projects_limit sets new users' projects_limit", async () => {
     await root.put("/application/settings", { json: { default_projects_limit: 3 } });
     const u = await root.post("/users", { json: { username: "bob", name: "Bob", email: "bob@example.com", password: "s3cret-passw0rd" } });

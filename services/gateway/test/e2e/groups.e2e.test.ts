@@ -339,6 +339,7 @@ describe("PUT /groups/:id", () => {
 });
 
 describe("DELETE /groups/:id", () => {
+  // Adjourned deletion (the default tier): DELETE marks, permanently_remove removes. More in adjourned-deletion.e2e.test.ts.
   test("an Owner deletes a group with its subgroups and projects", async () => {
     const alice = await createUser("alice");
     const platform = await createGroup(alice.api, "Platform", "platform");
@@ -347,7 +348,12 @@ describe("DELETE /groups/:id", () => {
     const inner = await createProject(alice.api, { name: "Inner", namespace_id: backend.id });
     const keep = await createGroup(alice.api, "Keep", "keep");
 
-    const res = await alice.api.delete(`/groups/${platform.id}`);
+    const marked = await alice.api.delete(`/groups/${platform.id}`);
+    expect(marked.status).toBe(202);
+    expect(marked.body).toEqual({ message: "202 Accepted" });
+    expect((await root.get(`/groups/${platform.id}`)).body.marked_for_deletion_on).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+
+    const res = await alice.api.delete(`/groups/${platform.id}`, { query: { permanently_remove: true, full_path: "platform" } });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ message: "202 Accepted" });
 
@@ -358,6 +364,8 @@ describe("DELETE /groups/:id", () => {
 
     // The path is free again.
     await alice.gl.Groups.remove(keep.id);
+    await alice.gl.Groups.remove(keep.id, { permanentlyRemove: true, fullPath: "keep" });
+    expect((await alice.api.get("/groups")).body).toEqual([]);
     expect((await root.post("/groups", { json: { name: "Platform", path: "platform" } })).status).toBe(201);
   });
 

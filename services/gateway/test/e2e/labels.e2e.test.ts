@@ -419,9 +419,12 @@ describe("bus actions for other services", () => {
   test("deleting a project or a group takes its labels along", async () => {
     const group = (await w.root.post(G(), { json: { name: "org", color: "#000" } })).body;
     const own = (await w.root.post(P(), { json: { name: "own", color: "#000" } })).body;
+    // Marked first (adjourned deletion), then removed at once.
     expect((await w.root.delete(`/projects/${w.project.id}`)).status).toBe(202);
+    expect((await w.root.delete(`/projects/${w.project.id}`, { query: { permanently_remove: true, full_path: w.project.path_with_namespace } })).status).toBe(202);
     expect(await app.broker.call("namespaces.labels.byIds", { ids: [own.id, group.id] })).toEqual([expect.objectContaining({ id: group.id })]);
     expect((await w.root.delete(`/groups/${w.group.id}`)).status).toBe(202);
+    expect((await w.root.delete(`/groups/${w.group.id}`, { query: { permanently_remove: true, full_path: w.group.full_path } })).status).toBe(202);
     expect(await app.broker.call("namespaces.labels.byIds", { ids: [group.id] })).toEqual([]);
   });
 

@@ -332,6 +332,7 @@ describe("bus actions for other services", () => {
 
     // Deleting a group takes its milestones and those of its projects along.
     expect((await w.root.delete(`/groups/${w.group.id}`)).status).toBe(202);
+    expect((await w.root.delete(`/groups/${w.group.id}`, { query: { permanently_remove: true, full_path: w.group.full_path } })).status).toBe(202);
     expect(await app.broker.call("namespaces.milestones.byIds", { ids: [own.id, top.id, elsewhere.id] })).toEqual([]);
   });
 });

@@ -354,12 +354,19 @@ describe("DELETE /projects/:id", () => {
     expect(denied.status).toBe(403);
     expect(denied.body).toEqual({ message: "403 Forbidden" });
 
-    const res = await owner.api.delete(`/projects/${first.id}`);
+    // Adjourned deletion (the default tier): DELETE marks, permanently_remove removes. More in adjourned-deletion.e2e.test.ts.
+    const marked = await owner.api.delete(`/projects/${first.id}`);
+    expect(marked.status).toBe(202);
+    expect(marked.body).toEqual({ message: "202 Accepted" });
+    expect((await owner.api.get(`/projects/${first.id}`)).body.marked_for_deletion_on).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const res = await owner.api.delete(`/projects/${first.id}`, { query: { permanently_remove: true, full_path: "platform/first" } });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ message: "202 Accepted" });
     for (const api of [owner.api, root]) expect((await api.get(`/projects/${first.id}`)).body).toEqual({ message: "404 Project Not Found" });
 
-    await new Gitlab({ host: app.url, token: app.rootToken }).Projects.remove(second.id);
+    const gl = new Gitlab({ host: app.url, token: app.rootToken });
+    await gl.Projects.remove(second.id);
+    await gl.Projects.remove(second.id, { permanentlyRemove: true, fullPath: "platform/second" });
     expect((await root.get(`/groups/${group.id}/projects`)).body).toEqual([]);
     // The name is free again.
     expect((await owner.api.post("/projects", { json: { name: "First", namespace_id: group.id } })).status).toBe(201);
@@ -371,6 +378,7 @@ describe("DELETE /projects/:id", () => {
     const hidden = await bob.api.delete(`/projects/${project.id}`);
     expect(hidden.status).toBe(404);
     expect((await alice.api.delete(`/projects/${project.id}`)).status).toBe(202);
+    expect((await alice.api.delete(`/projects/${project.id}`, { query: { permanently_remove: true, full_path: "alice/mine" } })).status).toBe(202);
     expect((await alice.api.get("/projects", { query: { owned: true } })).body).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { gBool, gEnum, gId, gInt, gIntArray, gSort, gString, paginationParams, VISIBILITIES } from "@collab/core";
+import { gBool, gDate, gEnum, gId, gInt, gIntArray, gSort, gString, paginationParams, VISIBILITIES } from "@collab/core";
 import { z } from "zod";
 
 const visibility = gEnum(VISIBILITIES as unknown as ["private", "internal", "public"]);
@@ -37,6 +37,9 @@ export type UpdateGroupParams = z.output<typeof UpdateGroupParams>;
 
 export const GroupRefParams = z.object({ id: groupRef() });
 
+/** DELETE /groups/:id: `permanently_remove` with the confirming `full_path` deletes a marked group at once. */
+export const DeleteGroupParams = GroupRefParams.extend({ permanently_remove: gBool().optional(), full_path: gString().optional() });
+
 export const ListGroupsParams = z.object({
   ...paginationParams,
   skip_groups: gIntArray().optional(),
@@ -50,6 +53,8 @@ export const ListGroupsParams = z.object({
   visibility: visibility.optional(),
   statistics: gBool().optional(),
   with_custom_attributes: gBool().optional(),
+  /** Groups marked for adjourned deletion on that day (Premium). */
+  marked_for_deletion_on: gDate().optional(),
 });
 export type ListGroupsParams = z.output<typeof ListGroupsParams>;
 

@@ -51,7 +51,7 @@ export const presentGroup = (g: NamespaceRow, baseUrl: string) => ({
   ldap_cn: null,
   ldap_access: null,
   wiki_access_level: "enabled",
-  marked_for_deletion_on: null,
+  marked_for_deletion_on: g.markedForDeletionOn,
   repository_storage: g.repositoryStorage,
 });
 

@@ -67,8 +67,9 @@ export const presentProject = (
     empty_repo: p.emptyRepo,
     archived: p.archived,
     packages_enabled: true,
-    marked_for_deletion_at: null,
-    marked_for_deletion_on: null,
+    // GitLab's marked_for_deletion_at is a date column; both fields show that day.
+    marked_for_deletion_at: p.markedForDeletionAt,
+    marked_for_deletion_on: p.markedForDeletionAt,
     container_registry_enabled: true,
     container_registry_access_level: "enabled",
     issues_enabled: enabled(p.issuesAccessLevel),

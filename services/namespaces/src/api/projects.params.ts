@@ -1,4 +1,4 @@
-import { atLeastOneOf, gBool, gDateTime, gEnum, gId, gInt, gSort, gString, gStringArray, paginationParams, VISIBILITIES } from "@collab/core";
+import { atLeastOneOf, gBool, gDate, gDateTime, gEnum, gId, gInt, gSort, gString, gStringArray, paginationParams, VISIBILITIES } from "@collab/core";
 import { z } from "zod";
 
 const visibility = gEnum(VISIBILITIES as unknown as ["private", "internal", "public"]);
@@ -42,6 +42,9 @@ export type UpdateProjectParams = z.output<typeof UpdateProjectParams>;
 
 export const ProjectRefParams = z.object({ id: projectRef() });
 
+/** DELETE /projects/:id: `permanently_remove` with the confirming `full_path` deletes a marked project at once. */
+export const DeleteProjectParams = ProjectRefParams.extend({ permanently_remove: gBool().optional(), full_path: gString().optional() });
+
 export const ListProjectsParams = z.object({
   ...paginationParams,
   archived: gBool().optional(),
@@ -63,6 +66,8 @@ export const ListProjectsParams = z.object({
   repository_storage: gString().optional(),
   with_issues_enabled: gBool().optional(),
   with_merge_requests_enabled: gBool().optional(),
+  /** Projects marked for adjourned deletion on that day (Premium). */
+  marked_for_deletion_on: gDate().optional(),
 });
 export type ListProjectsParams = z.output<typeof ListProjectsParams>;
 

@@ -38,6 +38,9 @@ export const namespaces = namespacesSchema.table(
     repositoryStorage: text("repository_storage").notNull().default("default"),
     /** Set while a repository storage move runs (services/admin): writes are refused. */
     repositoryReadOnly: boolean("repository_read_only").notNull().default(false),
+    /** Adjourned deletion: the day the group was marked (the purge worker removes it later) and by whom. */
+    markedForDeletionOn: date("marked_for_deletion_on", { mode: "string" }),
+    deletingUserId: integer("deleting_user_id"),
     ...timestamps,
   },
   (t) => [
@@ -45,6 +48,7 @@ export const namespaces = namespacesSchema.table(
     index("namespaces_parent_idx").on(t.parentId),
     index("namespaces_traversal_ids_idx").using("gin", t.traversalIds),
     uniqueIndex("namespaces_user_owner_idx").on(t.ownerId).where(sql`${t.kind} = 'user'`),
+    index("namespaces_marked_for_deletion_idx").on(t.markedForDeletionOn).where(sql`${t.markedForDeletionOn} IS NOT NULL`),
   ],
 );
 
@@ -74,6 +78,9 @@ export const projects = namespacesSchema.table(
     repositoryStorage: text("repository_storage").notNull().default("default"),
     /** Set while a repository storage move runs (services/admin): writes are refused. */
     repositoryReadOnly: boolean("repository_read_only").notNull().default(false),
+    /** Adjourned deletion: the day the project was marked (GitLab's date column) and by whom. */
+    markedForDeletionAt: date("marked_for_deletion_at", { mode: "string" }),
+    deletingUserId: integer("deleting_user_id"),
     ...timestamps,
     lastActivityAt: timestamp("last_activity_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
@@ -83,6 +90,7 @@ export const projects = namespacesSchema.table(
     index("projects_visibility_idx").on(t.visibility),
     index("projects_created_at_idx").on(t.createdAt, t.id),
     index("projects_repository_storage_idx").on(t.repositoryStorage),
+    index("projects_marked_for_deletion_idx").on(t.markedForDeletionAt).where(sql`${t.markedForDeletionAt} IS NOT NULL`),
   ],
 );
 

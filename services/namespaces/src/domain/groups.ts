@@ -135,17 +135,24 @@ export async function updateGroup(db: Db, group: NamespaceRow, p: Omit<UpdateGro
 
 /** Removes a group, its subgroups, their projects and every membership in them, in one transaction. */
 export async function deleteGroup(db: Db, group: NamespaceRow): Promise<{ projectIds: number[]; namespaceIds: number[] }> {
-  return db.transaction(async (tx) => {
-    const nsRows = await tx.select({ id: namespaces.id }).from(namespaces).where(sql`${namespaces.traversalIds} @> ARRAY[${group.id}]::int[]`);
-    const namespaceIds = nsRows.map((r) => r.id);
-    const projectRows = namespaceIds.length ? await tx.select({ id: projects.id }).from(projects).where(inArray(projects.namespaceId, namespaceIds)) : [];
-    const projectIds = projectRows.map((r) => r.id);
-    if (projectIds.length) await tx.delete(members).where(and(eq(members.sourceType, "Project"), inArray(members.sourceId, projectIds)));
-    await tx.delete(members).where(and(eq(members.sourceType, "Namespace"), inArray(members.sourceId, namespaceIds)));
-    // Projects and subgroups go with their namespace rows (ON DELETE CASCADE on projects; children first here).
-    await tx.execute(sql`DELETE FROM ${namespaces} WHERE traversal_ids @> ARRAY[${group.id}]::int[]`);
-    return { projectIds, namespaceIds };
-  });
+  return db.transaction((tx) => removeGroupTree(tx, group.id));
+}
+
+/**
+ * The removal itself, inside the caller's transaction (the immediate DELETE and the adjourned
+ * deletion purge share it). A group already gone removes nothing.
+ */
+export async function removeGroupTree(tx: Db, groupId: number): Promise<{ projectIds: number[]; namespaceIds: number[] }> {
+  const nsRows = await tx.select({ id: namespaces.id }).from(namespaces).where(sql`${namespaces.traversalIds} @> ARRAY[${groupId}]::int[]`);
+  const namespaceIds = nsRows.map((r) => r.id);
+  if (!namespaceIds.length) return { projectIds: [], namespaceIds };
+  const projectRows = await tx.select({ id: projects.id }).from(projects).where(inArray(projects.namespaceId, namespaceIds));
+  const projectIds = projectRows.map((r) => r.id);
+  if (projectIds.length) await tx.delete(members).where(and(eq(members.sourceType, "Project"), inArray(members.sourceId, projectIds)));
+  await tx.delete(members).where(and(eq(members.sourceType, "Namespace"), inArray(members.sourceId, namespaceIds)));
+  // Projects and subgroups go with their namespace rows (ON DELETE CASCADE on projects; children first here).
+  await tx.execute(sql`DELETE FROM ${namespaces} WHERE traversal_ids @> ARRAY[${groupId}]::int[]`);
+  return { projectIds, namespaceIds };
 }
 
 /** subgroup_creation_level / project_creation_level as the minimum role they require. */

@@ -132,8 +132,11 @@ export async function updateProject(db: Db, project: ProjectRow, ns: NamespaceRo
 }
 
 export async function deleteProject(db: Db, project: ProjectRow): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.delete(members).where(and(eq(members.sourceType, "Project"), eq(members.sourceId, project.id)));
-    await tx.delete(projects).where(eq(projects.id, project.id));
-  });
+  await db.transaction((tx) => removeProject(tx, project.id));
+}
+
+/** The removal itself, inside the caller's transaction (shared with the adjourned deletion purge). */
+export async function removeProject(tx: Db, projectId: number): Promise<void> {
+  await tx.delete(members).where(and(eq(members.sourceType, "Project"), eq(members.sourceId, projectId)));
+  await tx.delete(projects).where(eq(projects.id, projectId));
 }

@@ -37,6 +37,7 @@ export async function findGroups(db: Db, caller: Caller | null, p: ListGroupsPar
   if (p.top_level_only) where.push(isNull(namespaces.parentId));
   if (p.skip_groups?.length) where.push(notInArray(namespaces.id, p.skip_groups));
   if (p.visibility) where.push(eq(namespaces.visibility, p.visibility));
+  if (p.marked_for_deletion_on) where.push(eq(namespaces.markedForDeletionOn, p.marked_for_deletion_on));
   if (p.search) {
     const term = `%${p.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     where.push(or(ilike(namespaces.name, term), ilike(namespaces.path, term)));

@@ -30,6 +30,7 @@ export async function findProjects(
   if (scope.namespaceIds) where.push(scope.namespaceIds.length ? inArray(projects.namespaceId, scope.namespaceIds) : sql`FALSE`);
   if (p.archived !== undefined) where.push(eq(projects.archived, p.archived));
   if (p.visibility) where.push(eq(projects.visibility, p.visibility));
+  if (p.marked_for_deletion_on) where.push(eq(projects.markedForDeletionAt, p.marked_for_deletion_on));
   if (p.search) {
     const term = `%${p.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     where.push(
