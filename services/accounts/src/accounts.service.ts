@@ -1,4 +1,4 @@
-import { action, badRequest, gId, forbidden, notFound, page, recordNotFound, requireAdmin, requireCaller, callerOf, presentUserRef, unauthorized } from "@collab/core";
+import { action, ApiError, badRequest, gId, gString, forbidden, notFound, page, recordNotFound, requireAdmin, requireCaller, callerOf, presentUserRef, unauthorized } from "@collab/core";
 import { defineService, type ServiceKit } from "@collab/db";
 import { and, ilike, inArray, or, sql } from "drizzle-orm";
 import type { ServiceSchema } from "moleculer";
@@ -11,7 +11,8 @@ import { CreateUserParams, ListUsersParams, UpdateUserParams, UserIdParams } fro
 import { users, type UserRow } from "./db/schema";
 import { bootstrapRoot } from "./domain/bootstrap";
 import { authenticateToken, callerFromUser, createToken, revokeToken } from "./domain/tokens";
-import { changeState, createUser, deleteUser, updateUser } from "./domain/users";
+import { signUp } from "./domain/registrations";
+import { approveUser, changeState, createUser, deleteUser, rejectUser, updateUser } from "./domain/users";
 import { findTokens, findTokenById } from "./finders/tokens.finder";
 import { findUserByIdOrUsername, findUsers, usersByIds } from "./finders/users.finder";
 import { serviceAccountsActions } from "./service-accounts.actions";
@@ -162,6 +163,56 @@ export const accountsService: ServiceSchema = defineService({
         await deleteUser(kit.db, user.id);
         ctx.broadcast(ACCOUNTS_EVENTS.userDeleted, { userId: user.id });
         return null;
+      },
+    }),
+
+    /**
+     * POST /users outside /api/v4 (Devise's registrations#create behind GitLab's sign-up form):
+     * `user[...]` form fields or {"user": {...}}; no authentication. 201 with the user as GET /user
+     * shows it; see domain/registrations.ts for the settings it obeys.
+     */
+    "registrations.create": action({
+      input: () =>
+        z.object({
+          user: z.object({
+            name: gString().optional(),
+            first_name: gString().optional(),
+            last_name: gString().optional(),
+            username: gString().optional(),
+            email: gString().optional(),
+            password: gString().optional(),
+          }),
+        }),
+      async handler(ctx) {
+        const user = await signUp(kit.db, ctx.params.user);
+        ctx.emit(ACCOUNTS_EVENTS.userCreated, { userId: user.id, username: user.username, name: user.name });
+        return presentUserPublic(user, kit.baseUrl);
+      },
+    }),
+
+    /** Users::ApproveService: 201 {"message": "Success"} (the users API renders the service's answer). */
+    "users.approve": action({
+      input: () => UserIdParams,
+      async handler(ctx) {
+        const caller = requireCaller(ctx);
+        const user = await loadUser(kit, ctx.params.id);
+        if (!caller.admin) throw new ApiError(403, { message: "You are not allowed to approve a user" }, "FORBIDDEN");
+        await approveUser(kit.db, user);
+        ctx.broadcast(ACCOUNTS_EVENTS.userChanged, { userId: user.id });
+        return { message: "Success" };
+      },
+    }),
+
+    /** Users::RejectService: deletes the pending user, 200 {"message": "Success"}. */
+    "users.reject": action({
+      input: () => UserIdParams,
+      async handler(ctx) {
+        const caller = requireCaller(ctx);
+        const user = await loadUser(kit, ctx.params.id);
+        if (!caller.admin) throw new ApiError(403, { message: "You are not allowed to reject a user" }, "FORBIDDEN");
+        await rejectUser(kit.db, user);
+        ctx.broadcast(ACCOUNTS_EVENTS.userDeleted, { userId: user.id });
+        return { message: "Success" };
       },
     }),
 

@@ -14,6 +14,8 @@ export const routes: RouteDef[] = [
   { method: "POST", path: "/users/:id/unblock", action: `${A}.users.setState`, params: { event: "unblock" } },
   { method: "POST", path: "/users/:id/deactivate", action: `${A}.users.setState`, params: { event: "deactivate" } },
   { method: "POST", path: "/users/:id/activate", action: `${A}.users.setState`, params: { event: "activate" } },
+  { method: "POST", path: "/users/:id/approve", action: `${A}.users.approve` },
+  { method: "POST", path: "/users/:id/reject", action: `${A}.users.reject`, status: 200 },
   { method: "GET", path: "/user", action: `${A}.users.current`, scopes: ["read_user"] },
   { method: "POST", path: "/users/:user_id/personal_access_tokens", action: `${A}.tokens.create` },
   { method: "POST", path: "/user/personal_access_tokens", action: `${A}.tokens.createOwn` },
@@ -23,3 +25,9 @@ export const routes: RouteDef[] = [
   { method: "DELETE", path: "/personal_access_tokens/self", action: `${A}.tokens.revoke`, scopes: ANY_SCOPE, params: { id: "self" } },
   { method: "DELETE", path: "/personal_access_tokens/:id", action: `${A}.tokens.revoke` },
 ];
+
+/**
+ * Endpoints outside /api/v4, paths from the server root: GitLab's sign-up form posts to POST /users
+ * (Devise's registrations#create). No authentication is read on these.
+ */
+export const webRoutes: RouteDef[] = [{ method: "POST", path: "/users", action: `${A}.registrations.create`, auth: "optional" }];

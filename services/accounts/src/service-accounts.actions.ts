@@ -1,16 +1,24 @@
 import type { ActionSchema } from "moleculer";
-import { action, badRequestMessage, errorBodyOf, gDate, gEnum, gString, gArray, notFound, page, paginationParams } from "@collab/core";
+import { action, badRequestMessage, errorBodyOf, gBool, gDate, gDateTime, gEnum, gString, gArray, notFound, page, paginationParams, recordNotFound } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { presentTokenWithSecret } from "./api/token.entity";
+import { presentToken, presentTokenWithSecret } from "./api/token.entity";
 import { PAT_SCOPES } from "./api/tokens.params";
-import { users, type UserRow } from "./db/schema";
-import { createToken } from "./domain/tokens";
-import { createUser, deleteUser } from "./domain/users";
+import { users, type TokenRow, type UserRow } from "./db/schema";
+import { createToken, revokeToken, rotateToken } from "./domain/tokens";
+import { createUser, deleteUser, updateUser } from "./domain/users";
+import { findTokenById, findTokens } from "./finders/tokens.finder";
 
 const SERVICE_ACCOUNT = "service_account";
+
+/** Any user by id (User.find), for the instance endpoints that tell "no user" from "not a service account". */
+async function findUserById(kit: ServiceKit, userId: number): Promise<UserRow | undefined> {
+  if (userId > 2_147_483_647) return undefined;
+  const [user] = await kit.db.select().from(users).where(eq(users.id, userId));
+  return user;
+}
 
 /** Instance (group_id null) or a top-level group's service account, else 404 User Not Found. */
 async function loadServiceAccount(kit: ServiceKit, userId: number, groupId: number | null): Promise<UserRow> {
@@ -19,11 +27,43 @@ async function loadServiceAccount(kit: ServiceKit, userId: number, groupId: numb
   return user;
 }
 
+/** A service account's token, else 404: GitLab's not_found! (rotate) or not_found!('Personal Access Token') (revoke). */
+async function loadToken(kit: ServiceKit, user: UserRow, tokenId: number, what?: string): Promise<TokenRow> {
+  const token = await findTokenById(kit.db, tokenId);
+  if (!token || token.userId !== user.id) throw notFound(what);
+  return token;
+}
+
+/**
+ * Users::UpdateService's failure as the service-account endpoints render it: 400 with the model's
+ * full messages in one string ("Username has already been taken", "Email is invalid").
+ */
+function asUpdateError(err: unknown): unknown {
+  const known = errorBodyOf(err);
+  if (!known || (known.status !== 409 && known.status !== 400)) return err;
+  const { message } = known.body;
+  if (typeof message === "string") return badRequestMessage(message);
+  if (message && typeof message === "object") {
+    const full = Object.entries(message as Record<string, string[]>).flatMap(([field, msgs]) =>
+      msgs.map((m) => `${field[0].toUpperCase()}${field.slice(1).replace(/_/g, " ")} ${m}`),
+    );
+    return badRequestMessage([...new Set(full)].join(". "));
+  }
+  return err;
+}
+
+/** Entities::ServiceAccount. */
+const presentServiceAccount = (u: UserRow) => ({ id: u.id, username: u.username, name: u.name, email: u.email });
+
 /**
  * Bus actions behind the service-account endpoints (services/admin decides who may call them and
  * where they exist). Service accounts are bot users of user_type service_account.
  */
-export const serviceAccountsActions = (kit: ServiceKit, events: { userCreated: string; userDeleted: string }): Record<string, ActionSchema> => ({
+
+export const serviceAccountsActions = (
+  kit: ServiceKit,
+  events: { userCreated: string; userDeleted: string; userChanged: string; tokenRevoked: string },
+): Record<string, ActionSchema> => ({
   "serviceAccounts.create": action({
     visibility: "public",
     input: () =>
@@ -54,7 +94,105 @@ export const serviceAccountsActions = (kit: ServiceKit, events: { userCreated: s
         throw err;
       }
       ctx.emit(events.userCreated, { userId: user.id, username: user.username, name: user.name });
-      return { id: user.id, username: user.username, name: user.name, email: user.email };
+      return presentServiceAccount(user);
+    },
+  }),
+
+  /**
+   * PATCH /service_accounts/:user_id (group_id null) and /groups/:id/service_accounts/:user_id.
+   * Instance: User.find (404 "404 Not found"), then Users::ServiceAccounts::UpdateService's 400
+   * "User is not a service account"; group: the group's provisioned users (404 User Not Found).
+   * Blank values are dropped (compact_blank); errors are the update service's 400 {"message": "..."}.
+   */
+  "serviceAccounts.update": action({
+    visibility: "public",
+    input: () =>
+      z.object({
+        user_id: z.number().int(),
+        group_id: z.number().int().nullable().default(null),
+        name: gString().optional(),
+        username: gString().optional(),
+        email: gString().optional(),
+      }),
+    async handler(ctx) {
+      const { user_id, group_id } = ctx.params;
+      let user: UserRow;
+      if (group_id === null) {
+        const found = await findUserById(kit, user_id);
+        if (!found) throw recordNotFound();
+        if (found.userType !== SERVICE_ACCOUNT) throw badRequestMessage("User is not a service account");
+        user = found;
+      } else user = await loadServiceAccount(kit, user_id, group_id);
+      const changes: { name?: string; username?: string; email?: string } = {};
+      for (const key of ["name", "username", "email"] as const) {
+        const value = ctx.params[key];
+        if (value !== undefined && value.trim() !== "") changes[key] = value;
+      }
+      let updated: UserRow;
+      try {
+        updated = await updateUser(kit.db, user, changes);
+      } catch (err) {
+        throw asUpdateError(err);
+      }
+      ctx.broadcast(events.userChanged, { userId: user.id });
+      return presentServiceAccount(updated);
+    },
+  }),
+
+  /** GET /groups/:id/service_accounts/:user_id/personal_access_tokens (access_token_params filters). */
+  "serviceAccounts.listTokens": action({
+    idempotent: true,
+    visibility: "public",
+    input: () =>
+      z.object({
+        ...paginationParams,
+        user_id: z.number().int(),
+        group_id: z.number().int(),
+        revoked: gBool().optional(),
+        state: gEnum(["active", "inactive"] as const).optional(),
+        created_before: gDateTime().optional(),
+        created_after: gDateTime().optional(),
+        last_used_before: gDateTime().optional(),
+        last_used_after: gDateTime().optional(),
+        expires_before: gDate().optional(),
+        expires_after: gDate().optional(),
+        search: gString().optional(),
+        sort: gString().optional(),
+      }),
+    async handler(ctx) {
+      const { group_id, ...p } = ctx.params;
+      const user = await loadServiceAccount(kit, p.user_id, group_id);
+      const { rows, total } = await findTokens(kit.db, { ...p, user_id: user.id });
+      return page(rows.map(presentToken), total, p);
+    },
+  }),
+
+  /**
+   * POST /groups/:id/service_accounts/:user_id/personal_access_tokens/:token_id/rotate: 200 with the
+   * new token (secret included); a token of somebody else or none is 404, a revoked one 400.
+   */
+  "serviceAccounts.rotateToken": action({
+    visibility: "public",
+    input: () => z.object({ user_id: z.number().int(), group_id: z.number().int(), token_id: z.number().int(), expires_at: gDate().optional() }),
+    async handler(ctx) {
+      const user = await loadServiceAccount(kit, ctx.params.user_id, ctx.params.group_id);
+      const token = await loadToken(kit, user, ctx.params.token_id);
+      const { row, token: secret } = await rotateToken(kit.db, token, ctx.params.expires_at);
+      ctx.broadcast(events.tokenRevoked, { tokenId: token.id });
+      return presentTokenWithSecret(row, secret);
+    },
+  }),
+
+  /** DELETE /groups/:id/service_accounts/:user_id/personal_access_tokens/:token_id: 204. */
+  "serviceAccounts.revokeToken": action({
+    visibility: "public",
+    input: () => z.object({ user_id: z.number().int(), group_id: z.number().int(), token_id: z.number().int() }),
+    async handler(ctx) {
+      const user = await loadServiceAccount(kit, ctx.params.user_id, ctx.params.group_id);
+      const token = await loadToken(kit, user, ctx.params.token_id, "Personal Access Token");
+      await revokeToken(kit.db, token.id);
+      ctx.broadcast(events.tokenRevoked, { tokenId: token.id });
+      return null;
     },
   }),
 

@@ -27,10 +27,15 @@ export const routes: RouteDef[] = [
 
   { method: "GET", path: "/service_accounts", action: `${A}.serviceAccounts.list` },
   { method: "POST", path: "/service_accounts", action: `${A}.serviceAccounts.create` },
+  { method: "PATCH", path: "/service_accounts/:user_id", action: `${A}.serviceAccounts.update` },
   { method: "GET", path: "/groups/:id/service_accounts", action: `${A}.groupServiceAccounts.list` },
   { method: "POST", path: "/groups/:id/service_accounts", action: `${A}.groupServiceAccounts.create` },
   { method: "DELETE", path: "/groups/:id/service_accounts/:user_id", action: `${A}.groupServiceAccounts.delete` },
+  { method: "PATCH", path: "/groups/:id/service_accounts/:user_id", action: `${A}.groupServiceAccounts.update` },
+  { method: "GET", path: "/groups/:id/service_accounts/:user_id/personal_access_tokens", action: `${A}.groupServiceAccounts.listTokens` },
   { method: "POST", path: "/groups/:id/service_accounts/:user_id/personal_access_tokens", action: `${A}.groupServiceAccounts.createToken` },
+  { method: "DELETE", path: "/groups/:id/service_accounts/:user_id/personal_access_tokens/:token_id", action: `${A}.groupServiceAccounts.revokeToken` },
+  { method: "POST", path: "/groups/:id/service_accounts/:user_id/personal_access_tokens/:token_id/rotate", action: `${A}.groupServiceAccounts.rotateToken`, status: 200 },
 
   { method: "GET", path: "/experiments", action: `${A}.experiments.list` },
 

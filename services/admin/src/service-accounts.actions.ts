@@ -1,5 +1,5 @@
 import type { ActionSchema } from "moleculer";
-import { AccessLevel, action, forbidden, gEnum, gId, gString, gArray, gDate, paginationParams, requireAdmin, requireCaller, type Ctx } from "@collab/core";
+import { AccessLevel, action, forbidden, gBool, gEnum, gId, gString, gArray, gDate, gDateTime, paginationParams, requireAdmin, requireCaller, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { z } from "zod";
 import { requireArea } from "./availability";
@@ -7,6 +7,22 @@ import { requireArea } from "./availability";
 const groupRef = () => gString().refine((s) => s.length > 0, { error: "is invalid" });
 const listParams = { ...paginationParams, order_by: gEnum(["id", "username"] as const).default("id"), sort: gEnum(["asc", "desc"] as const).default("desc") };
 const createParams = { name: gString().optional(), username: gString().optional(), email: gString().optional() };
+/** PATCH params: Users::ServiceAccounts::UpdateService::ALLOWED_PARAMS. */
+const updateParams = { user_id: gId(), name: gString().optional(), username: gString().optional(), email: gString().optional() };
+/** API::Helpers::PersonalAccessTokensHelpers' access_token_params. */
+const tokenListParams = {
+  ...paginationParams,
+  revoked: gBool().optional(),
+  state: gEnum(["active", "inactive"] as const).optional(),
+  created_before: gDateTime().optional(),
+  created_after: gDateTime().optional(),
+  last_used_before: gDateTime().optional(),
+  last_used_after: gDateTime().optional(),
+  expires_before: gDate().optional(),
+  expires_after: gDate().optional(),
+  search: gString().optional(),
+  sort: gString().optional(),
+};
 
 /**
  * The group whose service accounts a caller manages: a top-level group they own (or any, for
@@ -41,6 +57,16 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
     },
   }),
 
+  /** PATCH /service_accounts/:user_id: any service account, for administrators. */
+  "serviceAccounts.update": action({
+    input: () => z.object(updateParams),
+    async handler(ctx) {
+      requireArea("instanceServiceAccounts", kit.config);
+      requireAdmin(ctx);
+      return ctx.call("accounts.serviceAccounts.update", { ...ctx.params, group_id: null });
+    },
+  }),
+
   "groupServiceAccounts.list": action({
     idempotent: true,
     input: () => z.object({ id: groupRef(), ...listParams }),
@@ -68,6 +94,49 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
       requireArea("groupServiceAccounts", kit.config);
       const groupId = await managedGroup(ctx, ctx.params.id);
       await ctx.call("accounts.serviceAccounts.delete", { user_id: ctx.params.user_id, group_id: groupId });
+      return null;
+    },
+  }),
+
+  /** PATCH /groups/:id/service_accounts/:user_id: the group's own service accounts. */
+  "groupServiceAccounts.update": action({
+    input: () => z.object({ id: groupRef(), ...updateParams }),
+    async handler(ctx) {
+      requireArea("groupServiceAccounts", kit.config);
+      const { id, ...p } = ctx.params;
+      const groupId = await managedGroup(ctx, id);
+      return ctx.call("accounts.serviceAccounts.update", { ...p, group_id: groupId });
+    },
+  }),
+
+  "groupServiceAccounts.listTokens": action({
+    idempotent: true,
+    input: () => z.object({ id: groupRef(), user_id: gId(), ...tokenListParams }),
+    async handler(ctx) {
+      requireArea("groupServiceAccounts", kit.config);
+      const { id, ...p } = ctx.params;
+      const groupId = await managedGroup(ctx, id);
+      return ctx.call("accounts.serviceAccounts.listTokens", { ...p, group_id: groupId });
+    },
+  }),
+
+  "groupServiceAccounts.rotateToken": action({
+    input: () => z.object({ id: groupRef(), user_id: gId(), token_id: gId(), expires_at: gDate().optional() }),
+    async handler(ctx) {
+      requireArea("groupServiceAccounts", kit.config);
+      const { id, ...p } = ctx.params;
+      const groupId = await managedGroup(ctx, id);
+      return ctx.call("accounts.serviceAccounts.rotateToken", { ...p, group_id: groupId });
+    },
+  }),
+
+  "groupServiceAccounts.revokeToken": action({
+    input: () => z.object({ id: groupRef(), user_id: gId(), token_id: gId() }),
+    async handler(ctx) {
+      requireArea("groupServiceAccounts", kit.config);
+      const { id, ...p } = ctx.params;
+      const groupId = await managedGroup(ctx, id);
+      await ctx.call("accounts.serviceAccounts.revokeToken", { ...p, group_id: groupId });
       return null;
     },
   }),

@@ -23,6 +23,17 @@ export interface EnforcedSettings {
   max_import_size: number;
   deletion_adjourned_period: number;
   repository_storages_weighted: Record<string, number>;
+  /** Self sign-up (POST /users outside /api/v4, in accounts) and what it checks. */
+  require_admin_approval_after_user_signup: boolean;
+  minimum_password_length: number;
+  domain_allowlist: string[];
+  domain_denylist_enabled: boolean;
+  domain_denylist: string[];
+  email_restrictions_enabled: boolean;
+  email_restrictions: string | null;
+  user_defaults_to_private_profile: boolean;
+  /** Token rotation: a new token without expires_at expires in a week when true, never otherwise. */
+  require_personal_access_token_expiry: boolean;
 }
 
 export type SettingsSnapshot = EnforcedSettings & Record<string, unknown>;
@@ -41,6 +52,15 @@ export const ENFORCED_SETTINGS_DEFAULTS: EnforcedSettings = {
   max_import_size: 0,
   deletion_adjourned_period: 30,
   repository_storages_weighted: { default: 100 },
+  require_admin_approval_after_user_signup: true,
+  minimum_password_length: 8,
+  domain_allowlist: [],
+  domain_denylist_enabled: false,
+  domain_denylist: [],
+  email_restrictions_enabled: false,
+  email_restrictions: null,
+  user_defaults_to_private_profile: false,
+  require_personal_access_token_expiry: true,
 };
 
 /** What the event and the load carry: the settings and a version (updated_at in ms; 0 = defaults). */

@@ -1,4 +1,4 @@
-import { forbidden, invalidToken, unauthorized, type Caller } from "@collab/core";
+import { badRequest, currentSettings, forbidden, invalidToken, unauthorized, type Caller } from "@collab/core";
 import type { Db } from "@collab/db";
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
@@ -28,6 +28,7 @@ export interface NewToken {
   expiresAt?: string | null;
   /** A token set by an operator (INITIAL_ROOT_TOKEN) instead of a generated one. */
   value?: string;
+  impersonation?: boolean;
 }
 
 export async function createToken(db: Db, t: NewToken): Promise<{ row: TokenRow; token: string }> {
@@ -41,6 +42,7 @@ export async function createToken(db: Db, t: NewToken): Promise<{ row: TokenRow;
       tokenDigest: digestToken(token),
       scopes: [...new Set(t.scopes)],
       expiresAt: t.expiresAt === undefined ? defaultExpiry() : t.expiresAt,
+      ...(t.impersonation ? { impersonation: true } : {}),
     })
     .returning();
   return { row, token };
@@ -48,6 +50,37 @@ export async function createToken(db: Db, t: NewToken): Promise<{ row: TokenRow;
 
 export async function revokeToken(db: Db, id: number): Promise<void> {
   await db.update(personalAccessTokens).set({ revoked: true }).where(eq(personalAccessTokens.id, id));
+}
+
+/** PersonalAccessTokens::RotateService::EXPIRATION_PERIOD: a rotated token without expires_at lives a week. */
+export const rotationExpiry = (now = new Date()) => new Date(now.getTime() + 7 * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * PersonalAccessTokens::RotateService: revokes `token` and mints its successor (same name,
+ * description, scopes and impersonation flag) in one transaction. Without `expiresAt` the new token
+ * expires in a week, or never when the instance does not require expiry. A revoked token (also one
+ * revoked meanwhile by a concurrent rotation) is the service's "Token already revoked" 400.
+ */
+export async function rotateToken(db: Db, token: TokenRow, expiresAt?: string): Promise<{ row: TokenRow; token: string }> {
+  const alreadyRevoked = () => badRequest("Token already revoked");
+  if (token.revoked) throw alreadyRevoked();
+  const expiry = expiresAt ?? (currentSettings().require_personal_access_token_expiry === false ? null : rotationExpiry());
+  return db.transaction(async (tx) => {
+    const [revoked] = await tx
+      .update(personalAccessTokens)
+      .set({ revoked: true })
+      .where(and(eq(personalAccessTokens.id, token.id), eq(personalAccessTokens.revoked, false)))
+      .returning({ id: personalAccessTokens.id });
+    if (!revoked) throw alreadyRevoked();
+    return createToken(tx as unknown as Db, {
+      userId: token.userId,
+      name: token.name,
+      description: token.description,
+      scopes: token.scopes,
+      expiresAt: expiry,
+      impersonation: token.impersonation,
+    });
+  });
 }
 
 export interface Authentication {
@@ -79,6 +112,7 @@ export async function authenticateToken(db: Db, token: string): Promise<Authenti
 }
 
 export function assertCanSignIn(user: UserRow) {
+  if (user.state === "blocked_pending_approval") throw forbidden("Your account is pending approval from your administrator and hence blocked.");
   if (user.state === "blocked" || user.state === "banned") throw forbidden("Your account has been blocked.");
   if (user.state === "deactivated")
     throw forbidden("Your account has been deactivated by your administrator. Please log back in to reactivate your account.");

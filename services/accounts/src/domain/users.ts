@@ -1,13 +1,21 @@
 import { ApiError, conflict, currentSettings, forbidden, validationFailed } from "@collab/core";
 import type { Db } from "@collab/db";
 import { randomBytes } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { CreateUserParams, UpdateUserParams } from "../api/users.params";
 import { users, type UserRow } from "../db/schema";
 import { hashPassword } from "./passwords";
 
-const USERNAME = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
-const EMAIL = /^[^@\s]+@[^@\s]+$/;
+export const USERNAME = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
+export const EMAIL = /^[^@\s]+@[^@\s]+$/;
+export const USERNAME_FORMAT_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.";
+/** Devise's password_length maximum. */
+export const MAXIMUM_PASSWORD_LENGTH = 128;
+/** The instance's minimum_password_length (GitLab's default and floor: 8). */
+export const minimumPasswordLength = () => Math.max(8, Number(currentSettings().minimum_password_length) || 8);
+
+/** Usernames GitLab's User model accepts (format only). */
+export const usernameFormatValid = (u: string) => USERNAME.test(u) && !/\.(git|atom)$/i.test(u) && !u.endsWith(".");
 
 /** Model validations of GitLab's User, collected like ActiveRecord errors. */
 function validate(p: { username?: string; email?: string; name?: string; password?: string }, existingUsername?: string) {
@@ -17,11 +25,14 @@ function validate(p: { username?: string; email?: string; name?: string; passwor
   if (p.name !== undefined && p.name.trim() === "") add("name", "can't be blank");
   if (p.name !== undefined && p.name.length > 255) add("name", "is too long (maximum is 255 characters)");
   if (p.username !== undefined && p.username !== existingUsername) {
-    if (!USERNAME.test(p.username) || /\.(git|atom)$/i.test(p.username) || p.username.endsWith("."))
-      add("username", "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.");
+    if (!usernameFormatValid(p.username)) add("username", USERNAME_FORMAT_MESSAGE);
     if (p.username.length > 255) add("username", "is too long (maximum is 255 characters)");
   }
-  if (p.password !== undefined && p.password.length < 8) add("password", "is too short (minimum is 8 characters)");
+  if (p.password !== undefined) {
+    const min = minimumPasswordLength();
+    if (p.password.length < min) add("password", `is too short (minimum is ${min} characters)`);
+    else if (p.password.length > MAXIMUM_PASSWORD_LENGTH) add("password", `is too long (maximum is ${MAXIMUM_PASSWORD_LENGTH} characters)`);
+  }
   if (Object.keys(errors).length) throw validationFailed(errors);
 }
 
@@ -51,6 +62,8 @@ export interface NewUserExtras {
   bot?: boolean;
   provisionedByGroupId?: number | null;
   createdById?: number | null;
+  /** active unless said otherwise (self sign-up awaiting approval: blocked_pending_approval). */
+  state?: string;
 }
 
 export async function createUser(db: Db, p: CreateUserParams, extras: NewUserExtras = {}): Promise<UserRow> {
@@ -65,6 +78,7 @@ export async function createUser(db: Db, p: CreateUserParams, extras: NewUserExt
         username: p.username,
         email: p.email,
         name: p.name,
+        state: extras.state ?? "active",
         admin: p.admin ?? false,
         bot: extras.bot ?? false,
         userType: extras.userType ?? "human",
@@ -120,6 +134,9 @@ export async function deleteUser(db: Db, id: number): Promise<void> {
   await db.delete(users).where(eq(users.id, id));
 }
 
+const BLOCKED_STATES = ["blocked", "ldap_blocked", "blocked_pending_approval"];
+export const PENDING_APPROVAL = "blocked_pending_approval";
+
 export type StateEvent = "block" | "unblock" | "deactivate" | "activate";
 
 /**
@@ -127,7 +144,8 @@ export type StateEvent = "block" | "unblock" | "deactivate" | "activate";
  * that already holds is a no-op. Returns the new state, or null when nothing changed.
  */
 export async function changeState(db: Db, user: UserRow, event: StateEvent, actorId: number): Promise<string | null> {
-  const blocked = user.state === "blocked" || user.state === "ldap_blocked";
+  // User#blocked? holds for every blocked state, a sign-up awaiting approval included.
+  const blocked = BLOCKED_STATES.includes(user.state);
   let next: string;
   switch (event) {
     case "block":
@@ -150,4 +168,26 @@ export async function changeState(db: Db, user: UserRow, event: StateEvent, acto
   if (user.state === next) return null;
   await db.update(users).set({ state: next, updatedAt: new Date() }).where(eq(users.id, user.id));
   return next;
+}
+
+/**
+ * POST /users/:id/approve (Users::ApproveService): a sign-up awaiting approval becomes active.
+ * Anyone else is GitLab's 409. The users API answers success with 201 {"message": "Success"}.
+ */
+export async function approveUser(db: Db, user: UserRow): Promise<void> {
+  const [row] = await db
+    .update(users)
+    .set({ state: "active", updatedAt: new Date() })
+    .where(and(eq(users.id, user.id), eq(users.state, PENDING_APPROVAL)))
+    .returning({ id: users.id });
+  if (!row) throw conflict("The user you are trying to approve is not pending approval");
+}
+
+/** POST /users/:id/reject (Users::RejectService): deletes a sign-up awaiting approval, else 409. */
+export async function rejectUser(db: Db, user: UserRow): Promise<void> {
+  const [row] = await db
+    .delete(users)
+    .where(and(eq(users.id, user.id), eq(users.state, PENDING_APPROVAL)))
+    .returning({ id: users.id });
+  if (!row) throw conflict("User does not have a pending request");
 }

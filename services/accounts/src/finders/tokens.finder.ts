@@ -1,16 +1,42 @@
 import { offsetOf } from "@collab/core";
 import type { Db } from "@collab/db";
-import { and, asc, count, eq, gte, ilike, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, ilike, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { ListTokensParams } from "../api/tokens.params";
 import { personalAccessTokens as pat, type TokenRow } from "../db/schema";
 
 /** personal_access_tokens.id is a PostgreSQL integer. */
 const MAX_ID = 2_147_483_647;
 
+/** Filters and sorts some token lists take beyond ListTokensParams (access_token_params). */
+export interface TokenListExtras {
+  impersonation?: boolean;
+  last_used_before?: Date;
+  last_used_after?: Date;
+  expires_before?: string;
+  expires_after?: string;
+  sort?: string;
+}
+
+/** PersonalAccessToken's sort orders (Sortable's and its own); anything else keeps the default. */
+const SORTS: Record<string, (c: typeof pat) => SQL[]> = {
+  id_asc: (c) => [asc(c.id)],
+  id_desc: (c) => [desc(c.id)],
+  created_asc: (c) => [asc(c.createdAt), asc(c.id)],
+  created_at_asc: (c) => [asc(c.createdAt), asc(c.id)],
+  created_desc: (c) => [desc(c.createdAt), desc(c.id)],
+  created_at_desc: (c) => [desc(c.createdAt), desc(c.id)],
+  name_asc: (c) => [asc(c.name), asc(c.id)],
+  name_desc: (c) => [desc(c.name), desc(c.id)],
+  expires_before_asc: (c) => [sql`${c.expiresAt} ASC NULLS LAST`, asc(c.id)],
+  expires_after_desc: (c) => [sql`${c.expiresAt} DESC NULLS LAST`, desc(c.id)],
+  last_used_before_asc: (c) => [sql`${c.lastUsedAt} ASC NULLS LAST`, asc(c.id)],
+  last_used_after_desc: (c) => [sql`${c.lastUsedAt} DESC NULLS LAST`, desc(c.id)],
+};
+
 /** PersonalAccessTokensFinder; unsorted, so GitLab's paginate orders by id ascending. */
 export async function findTokens(
   db: Db,
-  p: ListTokensParams & { impersonation?: boolean },
+  p: ListTokensParams & TokenListExtras,
 ): Promise<{ rows: TokenRow[]; total: number }> {
   const where: SQL[] = [];
   if (p.user_id !== undefined) where.push(eq(pat.userId, p.user_id));
@@ -21,9 +47,13 @@ export async function findTokens(
   if (p.search) where.push(ilike(pat.name, `%${p.search}%`));
   if (p.created_after) where.push(gte(pat.createdAt, p.created_after));
   if (p.created_before) where.push(lte(pat.createdAt, p.created_before));
+  if (p.last_used_before) where.push(lte(pat.lastUsedAt, p.last_used_before));
+  if (p.last_used_after) where.push(gte(pat.lastUsedAt, p.last_used_after));
+  if (p.expires_before) where.push(lt(pat.expiresAt, p.expires_before));
+  if (p.expires_after) where.push(gte(pat.expiresAt, p.expires_after));
   const condition = where.length ? and(...where) : undefined;
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(pat).where(condition).orderBy(asc(pat.id)).limit(p.per_page).offset(offsetOf(p)),
+    db.select().from(pat).where(condition).orderBy(...(SORTS[p.sort ?? ""]?.(pat) ?? [asc(pat.id)])).limit(p.per_page).offset(offsetOf(p)),
     db.select({ total: count() }).from(pat).where(condition),
   ]);
   return { rows, total };

@@ -71,6 +71,17 @@ const domainList = (max?: number) => (v: string[]) => {
   return errors;
 };
 
+/** UntrustedRegexpValidator (RE2 there, JavaScript's RegExp here). */
+function untrustedRegexp(v: string | null): string[] {
+  if (v === null || v === "") return [];
+  try {
+    new RegExp(v);
+    return [];
+  } catch (err) {
+    return [`not valid RE2 syntax: ${(err as Error).message}`];
+  }
+}
+
 // ---- Grape types -----------------------------------------------------------------------------
 const bool = () => gBool();
 const int = () => gInt().nullable();
@@ -134,6 +145,9 @@ def("signup_enabled", bool, true);
 def("require_admin_approval_after_user_signup", bool, true);
 def("can_create_group", bool, true);
 def("user_defaults_to_private_profile", bool, false);
+def("minimum_password_length", int, 8, { check: (v: number | null) => (v === null ? ["can't be blank"] : between(8, 128)(v)) });
+def("email_restrictions_enabled", bool, false);
+def("email_restrictions", str, null, { check: untrustedRegexp });
 def("allow_account_deletion", bool, true);
 def("updating_name_disabled_for_users", bool, false);
 // ---- Branch protection -------------------------------------------------------------------------
