@@ -19,6 +19,7 @@ const SERVICES = [
   ["issues", 2],
   ["admin", 1],
   ["runners", 2],
+  ["import-export", 1],
 ];
 
 const freePort = () =>

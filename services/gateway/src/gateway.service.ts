@@ -1,19 +1,26 @@
-import { defaultStatus, isPage, isReply, loadConfig, settingsMixin, type RouteDef } from "@collab/core";
+import { defaultStatus, isPage, isReply, isStream, loadConfig, settingsMixin, type FileMeta, type RouteDef } from "@collab/core";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import type { Server } from "node:http";
 import ApiGateway from "moleculer-web";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Readable } from "node:stream";
 import { authenticateRequest, TokenCache } from "./auth";
 import { answerProbe, servicesOf } from "./health";
 import { toHttpError } from "./http-errors";
 import { paginationHeaders } from "./pagination";
-import { multipartFields } from "./multipart";
-import { mountedRoutes } from "./routes";
+import { multipartFields, type UploadedFile } from "./multipart";
+import { mountedRoutes, mountedWebRoutes } from "./routes";
 import { enforceRateLimits, ThrottledError } from "./rate-limits";
 
 export const API_VERSION = { version: "18.6.0", revision: "collab" };
 
-type Req = IncomingMessage & { $ctx: Context; $params: Record<string, unknown>; $alias?: { routeDef?: RouteDef }; originalUrl?: string };
+type Req = IncomingMessage & {
+  $ctx: Context;
+  $params: Record<string, unknown>;
+  $alias?: { routeDef?: RouteDef };
+  $files?: Record<string, UploadedFile>;
+  originalUrl?: string;
+};
 
 /** moleculer-web aliases for the route table; every GET also answers HEAD, as GitLab does. */
 function aliasesFor(routes: RouteDef[]) {
@@ -29,7 +36,44 @@ function aliasesFor(routes: RouteDef[]) {
 /** Credentials and impersonation params never reach the services. */
 const STRIPPED_PARAMS = ["private_token", "access_token", "sudo"];
 
-export function createGatewayService(routes: RouteDef[] = mountedRoutes): ServiceSchema {
+/**
+ * One moleculer-web route per path outside /api/v4, its aliases at that path only, so requests to
+ * any other path keep reaching no route (the 404 they had). These endpoints read no credentials.
+ */
+function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>) {
+  const byPath = new Map<string, RouteDef[]>();
+  for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
+  return [...byPath].map(([path, defs]) => ({
+    ...common,
+    path,
+    aliases: Object.fromEntries(defs.map((d) => [`${d.method} /`, { action: d.action, routeDef: d }])),
+    onBeforeCall(ctx: Context, _route: unknown, req: Req) {
+      for (const key of STRIPPED_PARAMS) delete req.$params[key];
+      (ctx.meta as Record<string, unknown>).caller = null;
+    },
+  }));
+}
+
+/** A download (a stream from fileResponse): 200 with the file's headers, as Rails' send_file. */
+function sendFile(req: Req, res: ServerResponse, stream: Readable, file: FileMeta | undefined) {
+  res.statusCode = 200;
+  res.setHeader("Content-Type", file?.contentType ?? "application/octet-stream");
+  if (file) {
+    const ascii = file.filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
+    res.setHeader("Content-Disposition", `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
+    if (file.size !== undefined) res.setHeader("Content-Length", String(file.size));
+  }
+  res.setHeader("Content-Transfer-Encoding", "binary");
+  if (req.method === "HEAD") {
+    stream.resume(); // drain: a remote stream keeps arriving until it ends
+    res.end();
+    return;
+  }
+  stream.on("error", () => res.destroy());
+  stream.pipe(res);
+}
+
+export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRoutes: RouteDef[] = mountedWebRoutes): ServiceSchema {
   const config = loadConfig();
   const tokens = new TokenCache();
   const requiredServices = servicesOf(routes);
@@ -37,6 +81,11 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes): Servic
     ...API_VERSION,
     kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null },
     enterprise: config.LICENSE_TIER !== "free",
+  };
+
+  const bodyParsers = {
+    json: { limit: config.MAX_BODY_BYTES, strict: false },
+    urlencoded: { extended: true, limit: config.MAX_BODY_BYTES },
   };
 
   // Typed loosely on purpose: moleculer-web's settings types lag behind its runtime options.
@@ -54,10 +103,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes): Servic
           mappingPolicy: "restrict",
           mergeParams: true,
           logging: false,
-          bodyParsers: {
-            json: { limit: config.MAX_BODY_BYTES, strict: false },
-            urlencoded: { extended: true, limit: config.MAX_BODY_BYTES },
-          },
+          bodyParsers,
           use: [multipartFields(config.MAX_BODY_BYTES)],
           aliases: aliasesFor(routes),
           callOptions: { timeout: config.REQUEST_TIMEOUT_MS },
@@ -67,11 +113,19 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes): Servic
             const auth = await authenticateRequest(ctx, tokens, def, req, req.$params);
             for (const key of STRIPPED_PARAMS) delete req.$params[key];
             if (def.params) Object.assign(req.$params, def.params);
+            // Only a multipart file part is a file: any other value of the name (JSON, query, a
+            // text field) becomes a string, which the action's file schema refuses ("is invalid").
+            for (const name of def.files ?? []) {
+              const file = req.$files?.[name];
+              if (file) req.$params[name] = file;
+              else if (req.$params[name] !== undefined) req.$params[name] = String(req.$params[name]);
+            }
             (ctx.meta as Record<string, unknown>).caller = auth?.caller ?? null;
             if (auth) (ctx.meta as Record<string, unknown>).tokenId = auth.tokenId;
             await enforceRateLimits(ctx, def, req, res, req.$params, auth?.caller ?? null);
           },
         },
+        ...webRouteBlocks(webRoutes, { mappingPolicy: "restrict", mergeParams: true, logging: false, bodyParsers, callOptions: { timeout: config.REQUEST_TIMEOUT_MS } }),
       ],
   };
 
@@ -103,6 +157,10 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes): Servic
       sendResponse(this: { baseUrlFor(req: Req): string }, req: Req, res: ServerResponse, data: unknown) {
         if (res.headersSent) return;
         const def = req.$alias?.routeDef;
+        if (isStream(data)) {
+          sendFile(req, res, data, (req.$ctx.meta as { $file?: FileMeta }).$file);
+          return;
+        }
         let status = def ? defaultStatus(def) : 200;
         let body: unknown = data;
         if (isReply(data)) {

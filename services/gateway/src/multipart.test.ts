@@ -60,6 +60,16 @@ describe("multipartFields", () => {
     expect(result).toEqual({ body: { bio: "hello", scopes: ["api"] } });
   });
 
+  test("file parts are kept aside in req.$files, base64-encoded, for routes that declare them", async () => {
+    const req = Object.assign(Readable.from([Buffer.from(form([["name", "n"], ["file", "GZ\u00e9", "x.tar.gz"]]))]), {
+      headers: { "content-type": "multipart/form-data; boundary=b" },
+    }) as unknown as IncomingMessage & { body?: unknown; $files?: unknown };
+    await new Promise<void>((resolve, reject) => multipartFields(1024)(req, {} as ServerResponse, (err?: unknown) => (err ? reject(err) : resolve())));
+    expect(req.body).toEqual({ name: "n" });
+    const bytes = Buffer.from("GZ\u00e9");
+    expect(req.$files).toEqual({ file: { filename: "x.tar.gz", content_type: "image/png", size: bytes.length, data: bytes.toString("base64") } });
+  });
+
   test("other content types are left to the other parsers", async () => {
     expect(await run("application/json", '{"a":1}')).toEqual({ body: undefined });
   });

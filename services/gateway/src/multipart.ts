@@ -4,12 +4,13 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 /**
  * GitLab merges multipart/form-data fields into the params like any other body (clients such as
  * @gitbeaker/rest send PUT /users/:id that way). This connect-style middleware runs after the
- * JSON and urlencoded parsers and turns the text fields of a multipart body into `req.body`;
- * files are dropped, since no mounted route stores uploads. Field names nest as Rack parses them:
- * `scopes[]` appends to an array, `position[base_sha]` sets a key.
+ * JSON and urlencoded parsers and turns the text fields of a multipart body into `req.body`.
+ * File parts are kept aside in `req.$files` (by field name); the gateway hands them only to routes
+ * that declare them (RouteDef.files), so a file sent to any other route is dropped as before.
+ * Field names nest as Rack parses them: `scopes[]` appends to an array, `position[base_sha]` sets a key.
  */
 export function multipartFields(limitBytes: number) {
-  return (req: IncomingMessage & { body?: unknown }, _res: ServerResponse, next: (err?: unknown) => void) => {
+  return (req: IncomingMessage & { body?: unknown; $files?: Record<string, UploadedFile> }, _res: ServerResponse, next: (err?: unknown) => void) => {
     const type = req.headers["content-type"] ?? "";
     if (!/^multipart\/form-data/i.test(type)) return next();
     readBody(req, limitBytes)
@@ -21,11 +22,33 @@ export function multipartFields(limitBytes: number) {
           throw badRequest("Invalid request body");
         }
         const body: Record<string, unknown> = {};
-        for (const [name, value] of form) if (typeof value === "string") assignField(body, name, value);
+        const files: Record<string, UploadedFile> = {};
+        for (const [name, value] of form) {
+          if (typeof value === "string") assignField(body, name, value);
+          else files[name] = await uploadedFile(value);
+        }
         req.body = body;
+        req.$files = files;
       })
       .then(() => next(), next);
   };
+}
+
+/**
+ * A file part as actions receive it: base64 keeps the bytes intact in the bus's JSON packets
+ * (a Buffer would travel as an array of numbers, 3-4 times larger). The whole body is bounded by
+ * MAX_BODY_BYTES, so the encoded file stays below NATS's max_payload.
+ */
+export interface UploadedFile {
+  filename: string;
+  content_type: string | null;
+  size: number;
+  data: string;
+}
+
+async function uploadedFile(file: File): Promise<UploadedFile> {
+  const bytes = Buffer.from(await file.arrayBuffer());
+  return { filename: file.name, content_type: file.type || null, size: bytes.length, data: bytes.toString("base64") };
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {

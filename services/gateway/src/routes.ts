@@ -1,9 +1,10 @@
 import type { RouteDef } from "@collab/core";
-import { routes as accounts } from "@collab/accounts/routes";
+import { routes as accounts, webRoutes as accountsWeb } from "@collab/accounts/routes";
 import { routes as admin } from "@collab/admin/routes";
 import { routes as namespaces } from "@collab/namespaces/routes";
 import { routes as issues } from "@collab/issues/routes";
 import { routes as runners } from "@collab/runners/routes";
+import { routes as importExport } from "@collab/import-export/routes";
 
 /** The gateway's own endpoints: GitLab's Metadata API, which read_user tokens may read. */
 const own: RouteDef[] = [
@@ -12,4 +13,7 @@ const own: RouteDef[] = [
 ];
 
 /** Every REST operation of /api/v4: the composition root, as GitLab's api.rb mounts its resources. */
-export const mountedRoutes: RouteDef[] = [...own, ...accounts, ...namespaces, ...issues, ...admin, ...runners];
+export const mountedRoutes: RouteDef[] = [...own, ...accounts, ...namespaces, ...issues, ...admin, ...runners, ...importExport];
+
+/** Endpoints outside /api/v4 (paths from the server root), e.g. the sign-up form's POST /users. */
+export const mountedWebRoutes: RouteDef[] = [...accountsWeb];

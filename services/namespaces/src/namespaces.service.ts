@@ -1,14 +1,14 @@
-import { AccessLevel, accepted, action, callerOf, forbidden, gBool, notFound, page, recordNotFound, requireCaller, type Ctx, type UserRef } from "@collab/core";
+import { AccessLevel, accepted, action, callerOf, forbidden, gBool, gDateTime, notFound, page, recordNotFound, requireCaller, type Ctx, type UserRef } from "@collab/core";
 import { defineService, type ServiceKit } from "@collab/db";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { z } from "zod";
-import { CreateGroupParams, GroupRefParams, ListGroupsParams, ListSubgroupsParams, UpdateGroupParams } from "./api/groups.params";
+import { CreateGroupParams, DeleteGroupParams, GroupRefParams, ListGroupsParams, ListSubgroupsParams, UpdateGroupParams } from "./api/groups.params";
 import { AddMemberParams, ListMembersParams, MemberParams, RemoveMemberParams, UpdateMemberParams, type SourceKind } from "./api/members.params";
 import { presentMember } from "./api/member.entity";
 import { presentGroup, presentGroupDetail } from "./api/namespace.entity";
-import { presentProject, presentProjectIdentity, presentProjectSimple, projectWebUrl } from "./api/project.entity";
-import { CreateProjectParams, ListGroupProjectsParams, ListProjectsParams, ProjectRefParams, UpdateProjectParams } from "./api/projects.params";
+import { presentProject, presentProjectIdentity, presentProjectSimple, projectFullPath, projectWebUrl } from "./api/project.entity";
+import { CreateProjectParams, DeleteProjectParams, ListGroupProjectsParams, ListProjectsParams, ProjectRefParams, UpdateProjectParams } from "./api/projects.params";
 import type { NamespaceRow, ProjectRow } from "./db/schema";
 import { groupAccessLevel, projectAccess, requireRole } from "./domain/access";
 import { readableGroup, readableProject } from "./domain/authorize";
@@ -29,17 +29,52 @@ import { restrictedVisibilityErrors } from "./domain/visibility-settings";
 import { currentSettings, settingsMixin } from "@collab/core";
 import { refsActions } from "./refs.actions";
 import { runnersSupportActions } from "./runners-support.actions";
+import { importExportSupportActions } from "./import-export-support.actions";
+import {
+  adjournedDeletionAvailable,
+  assertPermanentRemoval,
+  markGroupForDeletion,
+  markProjectForDeletion,
+  purgeDue,
+  restoreGroup,
+  restoreProject,
+  routeNotFound,
+  utcDay,
+} from "./domain/deletion";
 
 export const NAMESPACES_EVENTS = {
   projectDeleted: "namespaces.project.deleted",
   membersChanged: "namespaces.members.changed",
 } as const;
 
+/** The marked_for_deletion_on list filter is Premium (EE's finders ignore it otherwise). */
+const withTierFilters = <T extends { marked_for_deletion_on?: string }>(kit: ServiceKit, p: T): T =>
+  adjournedDeletionAvailable(kit.config) ? p : { ...p, marked_for_deletion_on: undefined };
+
+/**
+ * One adjourned-deletion purge pass (the timer and `deletions.purgeDue`): removes what is due and
+ * tells other services, exactly as an immediate DELETE does.
+ */
+async function purgeDeletions(kit: ServiceKit, now: Date) {
+  const { groupIds, projectIds } = await purgeDue(kit.db, now, currentSettings().deletion_adjourned_period);
+  for (const projectId of projectIds) await kit.broker.emit(NAMESPACES_EVENTS.projectDeleted, { projectId });
+  for (const groupId of groupIds) await kit.broker.broadcast(NAMESPACES_EVENTS.membersChanged, { groupId });
+  return { group_ids: groupIds, project_ids: projectIds };
+}
+
+let purgeTimer: NodeJS.Timeout | undefined;
+
 /** Projects of a page with their personal-namespace owners, resolved in one accounts call. */
 async function presentProjects(kit: ServiceKit, ctx: Ctx<unknown>, rows: { project: ProjectRow; namespace: NamespaceRow }[], simple = false) {
   if (simple) return rows.map((r) => presentProjectSimple(r.project, r.namespace, kit.baseUrl));
   const owners = await userRefs(ctx, rows.filter((r) => r.namespace.kind === "user").map((r) => r.namespace.ownerId));
   return rows.map((r) => presentProject(r.project, r.namespace, kit.baseUrl, { owner: owners.get(r.namespace.ownerId ?? -1) ?? null }));
+}
+
+/** GroupDetail with the group's own projects, as PUT /groups/:id and POST /groups/:id/restore answer. */
+async function presentGroupWithProjects(kit: ServiceKit, ctx: Ctx<unknown>, group: NamespaceRow) {
+  const { rows } = await findProjects(kit.db, callerOf(ctx), ListProjectsParams.parse({ per_page: 100 }), { namespaceIds: [group.id] });
+  return presentGroupDetail(group, await presentProjects(kit, ctx, rows), kit.baseUrl);
 }
 
 /** The group or project a members route addresses, with the caller's role on it. */
@@ -84,6 +119,23 @@ export const namespacesService: ServiceSchema = defineService({
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts"],
   mixins: [settingsMixin],
+  started(kit) {
+    const every = kit.config.DELETION_PURGE_INTERVAL_MS;
+    if (!every) return;
+    let running = false;
+    purgeTimer = setInterval(() => {
+      if (running) return;
+      running = true;
+      purgeDeletions(kit, new Date())
+        .catch((err) => kit.logger.warn({ err: (err as Error).message }, "adjourned deletion purge failed"))
+        .finally(() => (running = false));
+    }, every);
+    purgeTimer.unref();
+  },
+  stopping() {
+    if (purgeTimer) clearInterval(purgeTimer);
+    purgeTimer = undefined;
+  },
   events: (kit) => ({
     async "accounts.user.created"(ctx: Ctx<{ userId: number; username: string; name: string }>) {
       await ensureUserNamespace(kit.db, { id: ctx.params.userId, username: ctx.params.username, name: ctx.params.name });
@@ -99,13 +151,14 @@ export const namespacesService: ServiceSchema = defineService({
     ...storageInternalActions(kit),
     ...refsActions(kit),
     ...runnersSupportActions(kit),
+    ...importExportSupportActions(kit),
 
     // ---- groups -------------------------------------------------------------------------------
     "groups.list": action({
       idempotent: true,
       input: () => ListGroupsParams,
       async handler(ctx) {
-        const { rows, total } = await findGroups(kit.db, callerOf(ctx), ctx.params);
+        const { rows, total } = await findGroups(kit.db, callerOf(ctx), withTierFilters(kit, ctx.params));
         return page(rows.map((g) => presentGroup(g, kit.baseUrl)), total, ctx.params);
       },
     }),
@@ -115,7 +168,7 @@ export const namespacesService: ServiceSchema = defineService({
       input: () => ListSubgroupsParams,
       async handler(ctx) {
         const { group } = await readableGroup(kit.db, ctx, ctx.params.id);
-        const { rows, total } = await findGroups(kit.db, callerOf(ctx), ctx.params, { parentId: group.id });
+        const { rows, total } = await findGroups(kit.db, callerOf(ctx), withTierFilters(kit, ctx.params), { parentId: group.id });
         return page(rows.map((g) => presentGroup(g, kit.baseUrl)), total, ctx.params);
       },
     }),
@@ -125,7 +178,7 @@ export const namespacesService: ServiceSchema = defineService({
       input: () => ListSubgroupsParams,
       async handler(ctx) {
         const { group } = await readableGroup(kit.db, ctx, ctx.params.id);
-        const { rows, total } = await findGroups(kit.db, callerOf(ctx), ctx.params, { descendantsOf: group.id });
+        const { rows, total } = await findGroups(kit.db, callerOf(ctx), withTierFilters(kit, ctx.params), { descendantsOf: group.id });
         return page(rows.map((g) => presentGroup(g, kit.baseUrl)), total, ctx.params);
       },
     }),
@@ -161,24 +214,57 @@ export const namespacesService: ServiceSchema = defineService({
     "groups.update": action({
       input: () => UpdateGroupParams,
       async handler(ctx) {
+        const caller = requireCaller(ctx);
         const { id, ...changes } = ctx.params;
         const g = await readableGroup(kit.db, ctx, id);
         requireRole(g.role, AccessLevel.OWNER);
+        if (changes.visibility !== undefined && changes.visibility !== g.group.visibility) restrictedVisibilityErrors(caller, changes.visibility);
         const group = await updateGroup(kit.db, g.group, changes);
-        const { rows } = await findProjects(kit.db, callerOf(ctx), ListProjectsParams.parse({ per_page: 100 }), { namespaceIds: [group.id] });
-        return presentGroupDetail(group, await presentProjects(kit, ctx, rows), kit.baseUrl);
+        return presentGroupWithProjects(kit, ctx, group);
       },
     }),
 
+    /**
+     * With adjourned deletion (Premium) the group is marked and removed by the purge later;
+     * `permanently_remove` with the group's `full_path` removes a marked group at once.
+     */
     "groups.delete": action({
-      input: () => GroupRefParams,
+      input: () => DeleteGroupParams,
       async handler(ctx) {
+        const caller = requireCaller(ctx);
         const g = await readableGroup(kit.db, ctx, ctx.params.id);
         requireRole(g.role, AccessLevel.OWNER);
+        if (adjournedDeletionAvailable(kit.config)) {
+          if (!ctx.params.permanently_remove) {
+            await markGroupForDeletion(kit.db, g.group, caller.id, utcDay(new Date()));
+            return accepted();
+          }
+          assertPermanentRemoval("group", g.group.markedForDeletionOn, g.group.fullPath, ctx.params.full_path);
+        }
         const { projectIds } = await deleteGroup(kit.db, g.group);
         for (const projectId of projectIds) ctx.emit(NAMESPACES_EVENTS.projectDeleted, { projectId });
         ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { groupId: g.group.id });
         return accepted();
+      },
+    }),
+
+    "groups.restore": action({
+      input: () => GroupRefParams,
+      async handler(ctx) {
+        if (!adjournedDeletionAvailable(kit.config)) throw routeNotFound();
+        const g = await readableGroup(kit.db, ctx, ctx.params.id);
+        requireRole(g.role, AccessLevel.OWNER);
+        const group = await restoreGroup(kit.db, g.group);
+        return presentGroupWithProjects(kit, ctx, group);
+      },
+    }),
+
+    /** One adjourned-deletion purge pass (the timer runs the same); `now` defaults to the current time. */
+    "deletions.purgeDue": action({
+      visibility: "public",
+      input: () => z.object({ now: gDateTime().optional() }),
+      async handler(ctx) {
+        return purgeDeletions(kit, ctx.params.now ?? new Date());
       },
     }),
 
@@ -188,7 +274,7 @@ export const namespacesService: ServiceSchema = defineService({
       async handler(ctx) {
         const { group } = await readableGroup(kit.db, ctx, ctx.params.id);
         const namespaceIds = ctx.params.include_subgroups ? await descendantNamespaceIds(kit.db, group.id) : [group.id];
-        const { rows, total } = await findProjects(kit.db, callerOf(ctx), ctx.params, { namespaceIds });
+        const { rows, total } = await findProjects(kit.db, callerOf(ctx), withTierFilters(kit, ctx.params), { namespaceIds });
         return page(await presentProjects(kit, ctx, rows, ctx.params.simple), total, ctx.params);
       },
     }),
@@ -198,7 +284,7 @@ export const namespacesService: ServiceSchema = defineService({
       idempotent: true,
       input: () => ListProjectsParams,
       async handler(ctx) {
-        const { rows, total } = await findProjects(kit.db, callerOf(ctx), ctx.params);
+        const { rows, total } = await findProjects(kit.db, callerOf(ctx), withTierFilters(kit, ctx.params));
         return page(await presentProjects(kit, ctx, rows, ctx.params.simple), total, ctx.params);
       },
     }),
@@ -249,21 +335,45 @@ export const namespacesService: ServiceSchema = defineService({
         const { id, ...changes } = ctx.params;
         const p = await readableProject(kit.db, ctx, id);
         requireRole(p.role, AccessLevel.MAINTAINER);
-        if (changes.visibility !== undefined && changes.visibility !== p.project.visibility) requireRole(p.role, AccessLevel.OWNER);
+        if (changes.visibility !== undefined && changes.visibility !== p.project.visibility) {
+          requireRole(p.role, AccessLevel.OWNER);
+          restrictedVisibilityErrors(requireCaller(ctx), changes.visibility);
+        }
         const project = await updateProject(kit.db, p.project, p.namespace, changes);
         const owners = await userRefs(ctx, p.namespace.kind === "user" ? [p.namespace.ownerId] : []);
         return presentProject(project, p.namespace, kit.baseUrl, { owner: owners.get(p.namespace.ownerId ?? -1) ?? null });
       },
     }),
 
+    /** Like groups.delete: marked with adjourned deletion, or removed at once (Free tier, `permanently_remove`). */
     "projects.delete": action({
-      input: () => ProjectRefParams,
+      input: () => DeleteProjectParams,
       async handler(ctx) {
+        const caller = requireCaller(ctx);
         const p = await readableProject(kit.db, ctx, ctx.params.id);
         requireRole(p.role, AccessLevel.OWNER);
+        if (adjournedDeletionAvailable(kit.config)) {
+          if (!ctx.params.permanently_remove) {
+            await markProjectForDeletion(kit.db, p.project, caller.id, utcDay(new Date()));
+            return accepted();
+          }
+          assertPermanentRemoval("project", p.project.markedForDeletionAt, projectFullPath(p.project, p.namespace), ctx.params.full_path);
+        }
         await deleteProject(kit.db, p.project);
         ctx.emit(NAMESPACES_EVENTS.projectDeleted, { projectId: p.project.id });
         return accepted();
+      },
+    }),
+
+    "projects.restore": action({
+      input: () => ProjectRefParams,
+      async handler(ctx) {
+        if (!adjournedDeletionAvailable(kit.config)) throw routeNotFound();
+        const p = await readableProject(kit.db, ctx, ctx.params.id);
+        requireRole(p.role, AccessLevel.OWNER);
+        const project = await restoreProject(kit.db, p.project);
+        const owners = await userRefs(ctx, p.namespace.kind === "user" ? [p.namespace.ownerId] : []);
+        return presentProject(project, p.namespace, kit.baseUrl, { owner: owners.get(p.namespace.ownerId ?? -1) ?? null });
       },
     }),
 

@@ -1,3 +1,5 @@
+import { Readable } from "node:stream";
+
 /**
  * Plain-data envelopes services return when the answer is more than a body.
  * The gateway turns them into HTTP (status, pagination headers); services never touch HTTP.
@@ -30,3 +32,22 @@ export const accepted = () => reply(202, { message: "202 Accepted" });
 
 export const isPage = (v: unknown): v is Page<unknown> => typeof v === "object" && v !== null && (v as Page<unknown>).$page === true;
 export const isReply = (v: unknown): v is Reply<unknown> => typeof v === "object" && v !== null && (v as Reply<unknown>).$reply === true;
+
+/**
+ * A file download: the action returns the bytes as a stream (moleculer sends a stream over the
+ * transporter in chunks, so no message grows with the file) and describes it in `ctx.meta.$file`,
+ * which the gateway turns into Content-Type, Content-Disposition and Content-Length.
+ */
+export interface FileMeta {
+  filename: string;
+  contentType: string;
+  size?: number;
+}
+
+export function fileResponse(ctx: { meta: object }, bytes: Buffer, file: FileMeta): Readable {
+  (ctx.meta as { $file?: FileMeta }).$file = { ...file, size: file.size ?? bytes.length };
+  return Readable.from([bytes], { objectMode: false });
+}
+
+export const isStream = (v: unknown): v is Readable =>
+  typeof v === "object" && v !== null && typeof (v as Readable).pipe === "function" && (v as Readable).readable === true;

@@ -18,6 +18,11 @@ export interface RouteDef {
   status?: number;
   /** Fixed params merged over the request's, for routes that are one action in another guise. */
   params?: Record<string, unknown>;
+  /**
+   * Multipart file fields handed to the action (as `{ filename, content_type, size, data }`, data
+   * in base64); the gateway drops the file parts of every other route.
+   */
+  files?: readonly string[];
 }
 
 export const defaultStatus = (r: RouteDef) => r.status ?? (r.method === "POST" ? 201 : r.method === "DELETE" ? 204 : 200);

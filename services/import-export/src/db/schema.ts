@@ -1,0 +1,78 @@
+import { boolean, customType, index, integer, jsonb, pgSchema, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+
+export const importExportSchema = pgSchema("import_export");
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+/**
+ * Archive bytes. node-postgres reads bytea as a Buffer, PGlite as a Uint8Array; both become a
+ * Buffer here. Never selected by lists: only the download and the worker read it.
+ */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array | string }>({
+  dataType: () => "bytea",
+  toDriver: (value) => value,
+  fromDriver: (value) => {
+    if (typeof value === "string") return Buffer.from(value.startsWith("\\x") ? value.slice(2) : value, "hex");
+    return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  },
+});
+
+/** Export states, as GitLab's GroupExport: queued → started → finished | failed. */
+export type JobState = "queued" | "started" | "finished" | "failed";
+
+/**
+ * One group export per group and requesting user (GitLab keeps exports per user): a new request
+ * re-queues the row; the previous archive stays downloadable until the worker starts the new one.
+ */
+export const groupExports = importExportSchema.table(
+  "group_exports",
+  {
+    id: serial("id").primaryKey(),
+    groupId: integer("group_id").notNull(),
+    userId: integer("user_id").notNull(),
+    state: text("state").$type<JobState>().notNull().default("queued"),
+    /** Bumped by every claim, never reset: a worker only finishes the claim it made (see domain/jobs.ts). */
+    attempts: integer("attempts").notNull().default(0),
+    /** Transient failures since the last request (the worker retries up to MAX_ATTEMPTS). */
+    retries: integer("retries").notNull().default(0),
+    archive: bytea("archive"),
+    archiveSize: integer("archive_size"),
+    filename: text("filename"),
+    errorMessage: text("error_message"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+    startedAt: ts("started_at"),
+    finishedAt: ts("finished_at"),
+  },
+  (t) => [uniqueIndex("group_exports_group_user_idx").on(t.groupId, t.userId), index("group_exports_state_idx").on(t.state, t.id)],
+);
+export type GroupExportRow = typeof groupExports.$inferSelect;
+
+/**
+ * A group import: the group was created when the upload was accepted; the worker fills it from
+ * the archive, which is dropped once processed. `importer_*` is who uploaded it, as the worker acts.
+ */
+export const groupImports = importExportSchema.table(
+  "group_imports",
+  {
+    id: serial("id").primaryKey(),
+    groupId: integer("group_id").notNull(),
+    importerId: integer("importer_id").notNull(),
+    importerUsername: text("importer_username").notNull(),
+    importerAdmin: boolean("importer_admin").notNull().default(false),
+    state: text("state").$type<JobState>().notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    archive: bytea("archive"),
+    archiveSize: integer("archive_size").notNull(),
+    filename: text("filename").notNull(),
+    errorMessage: text("error_message"),
+    /** What the worker restored: { groups, labels, milestones, members, skipped }. */
+    statistics: jsonb("statistics").$type<Record<string, number>>(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+    startedAt: ts("started_at"),
+    finishedAt: ts("finished_at"),
+  },
+  (t) => [index("group_imports_state_idx").on(t.state, t.id), index("group_imports_group_idx").on(t.groupId)],
+);
+export type GroupImportRow = typeof groupImports.$inferSelect;

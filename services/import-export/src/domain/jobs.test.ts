@@ -1,0 +1,116 @@
+import { openDatabase, type Database } from "@collab/db";
+import { sql } from "drizzle-orm";
+import path from "node:path";
+import { groupExports } from "../db/schema";
+import { claimExport, claimImport, endImport, failExport, finishExport, findArchive, MAX_ATTEMPTS, recordImport, requestExport } from "./jobs";
+import { batches, BATCH, BATCH_BYTES } from "./worker";
+
+/** The job tables' state machine on an in-memory PGlite with this service's migrations. */
+let database: Database;
+beforeAll(async () => {
+  database = await openDatabase({ dataDir: "memory://" });
+  await database.migrate({ folder: path.join(__dirname, "../../drizzle"), table: "__migrations_import-export" });
+});
+afterAll(() => database.release());
+beforeEach(() => database.db.execute(sql`TRUNCATE import_export.group_exports, import_export.group_imports RESTART IDENTITY`));
+
+const stateOf = async (id: number) => (await database.db.select().from(groupExports).where(sql`id = ${id}`))[0];
+
+describe("export jobs", () => {
+  it("one row per group and user; a claim is taken once and finishes only as the claim it was", async () => {
+    const db = database.db;
+    await requestExport(db, 1, 7);
+    await requestExport(db, 1, 7);
+    await requestExport(db, 1, 8);
+    const first = (await claimExport(db))!;
+    const second = (await claimExport(db))!;
+    expect([first.userId, second.userId]).toEqual([7, 8]);
+    expect(await claimExport(db)).toBeUndefined();
+
+    expect(await finishExport(db, first, Buffer.from([1, 2, 3]), "a.tar.gz")).toBe(true);
+    const found = await findArchive(db, 1, 7);
+    expect(found).toEqual({ archive: Buffer.from([1, 2, 3]), filename: "a.tar.gz", archiveSize: 3 });
+    expect(Buffer.isBuffer(found!.archive)).toBe(true);
+
+    // Re-requested while the worker runs: that worker's result is dropped, the new claim wins.
+    await requestExport(db, 1, 8);
+    expect(await finishExport(db, second, Buffer.from([9]), "old.tar.gz")).toBe(false);
+    const again = (await claimExport(db))!;
+    expect(again.attempts).toBe(second.attempts + 1);
+    expect(await finishExport(db, second, Buffer.from([9]), "old.tar.gz")).toBe(false);
+    expect(await finishExport(db, again, Buffer.from([8]), "new.tar.gz")).toBe(true);
+    expect((await findArchive(db, 1, 8))?.filename).toBe("new.tar.gz");
+  });
+
+  it("keeps the archive until a new export starts, then serves nothing until it is done", async () => {
+    const db = database.db;
+    await requestExport(db, 1, 7);
+    await finishExport(db, (await claimExport(db))!, Buffer.from("x"), "x.tar.gz");
+    await requestExport(db, 1, 7);
+    expect((await findArchive(db, 1, 7))?.filename).toBe("x.tar.gz");
+    await claimExport(db);
+    expect(await findArchive(db, 1, 7)).toBeUndefined();
+  });
+
+  it("retries transient failures a few times, in later steps; other failures fail at once", async () => {
+    const db = database.db;
+    await requestExport(db, 1, 7);
+    for (let i = 1; i < MAX_ATTEMPTS; i++) {
+      const claim = (await claimExport(db))!;
+      await failExport(db, claim, "bus down", true);
+      expect((await stateOf(claim.id)).state).toBe("queued");
+      // A step does not take again what it already handled.
+      expect(await claimExport(db, [claim.id])).toBeUndefined();
+    }
+    const last = (await claimExport(db))!;
+    await failExport(db, last, "bus down", true);
+    expect(await stateOf(last.id)).toMatchObject({ state: "failed", errorMessage: "bus down", retries: MAX_ATTEMPTS });
+
+    await requestExport(db, 2, 7);
+    const claim = (await claimExport(db))!;
+    await failExport(db, claim, "404 Group Not Found", false);
+    expect(await stateOf(claim.id)).toMatchObject({ state: "failed", retries: 0 });
+    // A new request starts over.
+    await requestExport(db, 1, 7);
+    expect(await stateOf(last.id)).toMatchObject({ state: "queued", retries: 0, errorMessage: null });
+  });
+
+  it("claims a row whose worker died (started long ago) again", async () => {
+    const db = database.db;
+    await requestExport(db, 1, 7);
+    const claim = (await claimExport(db))!;
+    expect(await claimExport(db)).toBeUndefined();
+    await db.execute(sql`UPDATE import_export.group_exports SET updated_at = now() - interval '1 hour'`);
+    const reclaimed = (await claimExport(db))!;
+    expect(reclaimed.id).toBe(claim.id);
+    expect(await finishExport(db, claim, Buffer.from("late"), "late.tar.gz")).toBe(false);
+  });
+});
+
+describe("import jobs", () => {
+  it("drop the uploaded archive once done, failed or finished", async () => {
+    const db = database.db;
+    const importer = { id: 7, username: "alice", admin: false };
+    await recordImport(db, { groupId: 1, importer, archive: Buffer.from("a"), filename: "a.tar.gz" });
+    await recordImport(db, { groupId: 2, importer, archive: Buffer.from("b"), filename: "b.tar.gz" });
+    const a = (await claimImport(db))!;
+    const b = (await claimImport(db))!;
+    expect([a.groupId, a.archive?.toString(), b.groupId]).toEqual([1, "a", 2]);
+    await endImport(db, a, { statistics: { groups: 0 } });
+    await endImport(db, b, { error: "Invalid archive", retry: false });
+    const rows = (await db.execute(sql`SELECT state, archive, statistics, error_message FROM import_export.group_imports ORDER BY id`)) as unknown as { rows: unknown[] };
+    expect(rows.rows).toEqual([
+      { state: "finished", archive: null, statistics: { groups: 0 }, error_message: null },
+      { state: "failed", archive: null, statistics: null, error_message: "Invalid archive" },
+    ]);
+  });
+});
+
+describe("batches", () => {
+  it("cuts lists at BATCH records and about BATCH_BYTES of JSON", () => {
+    expect(batches([])).toEqual([]);
+    expect(batches(Array.from({ length: BATCH * 2 + 1 }, (_, i) => i)).map((b) => b.length)).toEqual([BATCH, BATCH, 1]);
+    const big = "x".repeat(BATCH_BYTES / 2);
+    expect(batches([big, big, big, "y"]).map((b) => b.length)).toEqual([1, 1, 2]);
+  });
+});

@@ -1,0 +1,141 @@
+import type { Db } from "@collab/db";
+import { and, eq, sql } from "drizzle-orm";
+import { groupExports, groupImports, type GroupExportRow, type GroupImportRow } from "../db/schema";
+
+/**
+ * The job tables' state machine: queued → started → finished | failed. A worker claims one queued
+ * row at a time with `FOR UPDATE SKIP LOCKED` (replicas never take the same row) and bumps
+ * `attempts`; it then works without holding a transaction and finishes only its own claim
+ * (same `attempts`, still `started`), so a row re-requested or reclaimed meanwhile is left alone.
+ * A row `started` longer than STALE_AFTER (its worker died) is claimed again. `exclude`: rows this
+ * worker step already handled (a job re-queued after a transient failure waits for the next step).
+ */
+export const STALE_AFTER = "15 minutes";
+/** Claims of one row before a transient failure (the bus, the database) fails it for good. */
+export const MAX_ATTEMPTS = 3;
+
+const claimable = (table: typeof groupExports | typeof groupImports, exclude: readonly number[]) =>
+  sql`(SELECT id FROM ${table}
+       WHERE (state = 'queued' OR (state = 'started' AND updated_at < now() - ${STALE_AFTER}::interval))
+         AND NOT (id = ANY(${sql.param([...exclude])}::int[]))
+       ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)`;
+
+// ---- exports ---------------------------------------------------------------------------------
+
+/** POST /groups/:id/export: (re)queues the caller's export of the group. */
+export async function requestExport(db: Db, groupId: number, userId: number): Promise<void> {
+  await db
+    .insert(groupExports)
+    .values({ groupId, userId, state: "queued" })
+    .onConflictDoUpdate({
+      target: [groupExports.groupId, groupExports.userId],
+      set: { state: "queued", retries: 0, errorMessage: null, updatedAt: sql`now()` },
+    });
+}
+
+/** The caller's finished archive of the group, if any. */
+export async function findArchive(db: Db, groupId: number, userId: number): Promise<Pick<GroupExportRow, "archive" | "filename" | "archiveSize"> | undefined> {
+  const [row] = await db
+    .select({ archive: groupExports.archive, filename: groupExports.filename, archiveSize: groupExports.archiveSize })
+    .from(groupExports)
+    .where(and(eq(groupExports.groupId, groupId), eq(groupExports.userId, userId), sql`${groupExports.archive} IS NOT NULL`));
+  return row;
+}
+
+export type ExportClaim = Pick<GroupExportRow, "id" | "groupId" | "userId" | "attempts">;
+
+/** Claims the next export; the previous archive of that row goes now (GitLab's remove_existing_export!). */
+export async function claimExport(db: Db, exclude: readonly number[] = []): Promise<ExportClaim | undefined> {
+  const [row] = await db
+    .update(groupExports)
+    .set({ state: "started", attempts: sql`${groupExports.attempts} + 1`, archive: null, archiveSize: null, filename: null, errorMessage: null, startedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(eq(groupExports.id, claimable(groupExports, exclude)))
+    .returning({ id: groupExports.id, groupId: groupExports.groupId, userId: groupExports.userId, attempts: groupExports.attempts });
+  return row;
+}
+
+const ownClaim = (table: typeof groupExports | typeof groupImports, claim: { id: number; attempts: number }) =>
+  and(eq(table.id, claim.id), eq(table.attempts, claim.attempts), eq(table.state, "started"));
+
+export async function finishExport(db: Db, claim: ExportClaim, archive: Buffer, filename: string): Promise<boolean> {
+  const rows = await db
+    .update(groupExports)
+    .set({ state: "finished", archive, archiveSize: archive.length, filename, finishedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(ownClaim(groupExports, claim))
+    .returning({ id: groupExports.id });
+  return rows.length > 0;
+}
+
+/** Fails the claim, or queues it again after a transient error until it failed MAX_ATTEMPTS times. */
+export async function failExport(db: Db, claim: ExportClaim, message: string, retry: boolean): Promise<void> {
+  const again = retry ? sql`${groupExports.retries} + 1 < ${MAX_ATTEMPTS}` : sql`FALSE`;
+  await db
+    .update(groupExports)
+    .set({
+      state: sql`CASE WHEN ${again} THEN 'queued' ELSE 'failed' END`,
+      retries: sql`${groupExports.retries} + ${retry ? 1 : 0}`,
+      errorMessage: message,
+      updatedAt: sql`now()`,
+      finishedAt: sql`CASE WHEN ${again} THEN NULL ELSE now() END`,
+    })
+    .where(ownClaim(groupExports, claim));
+}
+
+// ---- imports ---------------------------------------------------------------------------------
+
+export async function recordImport(
+  db: Db,
+  p: { groupId: number; importer: { id: number; username: string; admin: boolean }; archive: Buffer; filename: string },
+): Promise<GroupImportRow> {
+  const [row] = await db
+    .insert(groupImports)
+    .values({
+      groupId: p.groupId,
+      importerId: p.importer.id,
+      importerUsername: p.importer.username,
+      importerAdmin: p.importer.admin,
+      archive: p.archive,
+      archiveSize: p.archive.length,
+      filename: p.filename,
+    })
+    .returning();
+  return row;
+}
+
+export type ImportClaim = Pick<GroupImportRow, "id" | "groupId" | "importerId" | "importerUsername" | "importerAdmin" | "attempts" | "archive">;
+
+export async function claimImport(db: Db, exclude: readonly number[] = []): Promise<ImportClaim | undefined> {
+  const [row] = await db
+    .update(groupImports)
+    .set({ state: "started", attempts: sql`${groupImports.attempts} + 1`, errorMessage: null, startedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(eq(groupImports.id, claimable(groupImports, exclude)))
+    .returning({
+      id: groupImports.id,
+      groupId: groupImports.groupId,
+      importerId: groupImports.importerId,
+      importerUsername: groupImports.importerUsername,
+      importerAdmin: groupImports.importerAdmin,
+      attempts: groupImports.attempts,
+      archive: groupImports.archive,
+    });
+  return row;
+}
+
+/** Finishes (or fails) an import; the uploaded archive is dropped either way. */
+export async function endImport(db: Db, claim: ImportClaim, outcome: { statistics: Record<string, number> } | { error: string; retry: boolean }): Promise<void> {
+  if ("error" in outcome && outcome.retry && claim.attempts < MAX_ATTEMPTS) {
+    await db.update(groupImports).set({ state: "queued", errorMessage: outcome.error, updatedAt: sql`now()` }).where(ownClaim(groupImports, claim));
+    return;
+  }
+  await db
+    .update(groupImports)
+    .set({
+      state: "error" in outcome ? "failed" : "finished",
+      errorMessage: "error" in outcome ? outcome.error : null,
+      statistics: "statistics" in outcome ? outcome.statistics : null,
+      archive: null,
+      finishedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
+    .where(ownClaim(groupImports, claim));
+}

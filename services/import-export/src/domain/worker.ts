@@ -1,0 +1,183 @@
+import { currentSettings, errorBodyOf } from "@collab/core";
+import type { Db } from "@collab/db";
+import { ArchiveError, buildArchive, exportFilename, readArchive, type ExportGroup, type ExportLabel, type ExportMember, type ExportMilestone, type GroupAttributes, type ImportGroup } from "../archive/format";
+import { claimExport, claimImport, endImport, failExport, finishExport, type ExportClaim, type ImportClaim } from "./jobs";
+
+export type Call = <T>(action: string, params: object) => Promise<T>;
+
+/** Records per bus call, both ways (namespaces caps them at 500 too). */
+export const BATCH = 500;
+/** …and bytes of JSON per restore call, far below NATS's max_payload. */
+export const BATCH_BYTES = 1024 * 1024;
+/** Inflated size an archive may never exceed, whatever max_decompressed_archive_size says: it is read in memory. */
+export const HARD_DECOMPRESSED_LIMIT = 256 * 1024 * 1024;
+/** Jobs of each kind one tick takes at most (the timer comes back for the rest). */
+const PER_TICK = 20;
+
+const MB = 1024 * 1024;
+const setting = (name: string): number => {
+  const v = currentSettings()[name];
+  return typeof v === "number" && v >= 0 ? v : 0;
+};
+
+/** max_decompressed_archive_size (MB, 0 = unlimited), within the in-memory hard limit. */
+export const decompressedLimit = () => {
+  const mb = setting("max_decompressed_archive_size");
+  return mb > 0 ? Math.min(mb * MB, HARD_DECOMPRESSED_LIMIT) : HARD_DECOMPRESSED_LIMIT;
+};
+
+/** Client errors (the model refused, the group is gone) and bad archives fail a job; anything else is retried. */
+const isPermanent = (err: unknown) => err instanceof ArchiveError || (errorBodyOf(err)?.status ?? 500) < 500;
+
+const messageOf = (err: unknown) => {
+  const known = errorBodyOf(err);
+  if (known) {
+    const m = known.body.message ?? known.body.error;
+    return typeof m === "string" ? m : JSON.stringify(m ?? known.body);
+  }
+  return err instanceof Error ? err.message : String(err);
+};
+
+// ---- export ----------------------------------------------------------------------------------
+
+interface TreeGroup {
+  id: number;
+  parent_id: number | null;
+  full_path: string;
+  created_at: string | null;
+  updated_at: string | null;
+  attributes: GroupAttributes;
+}
+
+async function pages<T extends { id: number }>(call: Call, groupId: number, relation: string): Promise<T[]> {
+  const out: T[] = [];
+  for (let after = 0; ; ) {
+    const page = await call<T[]>("namespaces.importExport.groupRelation", { group_id: groupId, relation, after, limit: BATCH });
+    out.push(...page);
+    if (page.length < BATCH) return out;
+    after = page[page.length - 1].id;
+  }
+}
+
+/** Reads the group tree through namespaces and builds its archive. */
+export async function buildExport(call: Call, groupId: number, at = new Date()): Promise<{ archive: Buffer; filename: string }> {
+  const tree = await call<TreeGroup[]>("namespaces.importExport.groupTree", { group_id: groupId });
+  const groups: ExportGroup[] = [];
+  for (const g of tree) {
+    const members = (await pages<ExportMember & { username: string | null }>(call, g.id, "members")).filter((m): m is ExportMember => m.username !== null);
+    groups.push({
+      ...g,
+      labels: await pages<ExportLabel>(call, g.id, "labels"),
+      milestones: await pages<ExportMilestone>(call, g.id, "milestones"),
+      members,
+    });
+  }
+  return { archive: buildArchive(groups, at), filename: exportFilename(tree[0].full_path, at) };
+}
+
+async function runExport(db: Db, call: Call, claim: ExportClaim): Promise<void> {
+  try {
+    const { archive, filename } = await buildExport(call, claim.groupId);
+    const max = setting("max_export_size");
+    if (max > 0 && archive.length > max * MB) {
+      await failExport(db, claim, `The archive exceeds the maximum export size of ${max} MB`, false);
+      return;
+    }
+    await finishExport(db, claim, archive, filename);
+  } catch (err) {
+    await failExport(db, claim, messageOf(err), !isPermanent(err));
+  }
+}
+
+// ---- import ----------------------------------------------------------------------------------
+
+/** Splits records into bus-sized batches: at most BATCH records and about BATCH_BYTES of JSON each. */
+export function batches<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const size = JSON.stringify(item).length;
+    if (current.length && (current.length >= BATCH || bytes + size > BATCH_BYTES)) {
+      out.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += size;
+  }
+  if (current.length) out.push(current);
+  return out;
+}
+
+interface RestoreCounts {
+  labels: number;
+  milestones: number;
+  members: number;
+  skipped: number;
+}
+
+/**
+ * Restores an archive into the group the upload created: its settings, then each subgroup (parents
+ * first) with its labels, milestones and — when the importer is an administrator — members,
+ * matched by username (GitLab maps members for administrators only; the importer stays Owner).
+ */
+export async function restoreArchive(call: Call, claim: Pick<ImportClaim, "groupId" | "importerId" | "importerUsername" | "importerAdmin">, groups: ImportGroup[], onWrite: () => void) {
+  const importer = { id: claim.importerId, username: claim.importerUsername, admin: claim.importerAdmin };
+  const ids = new Map<number, number>();
+  const stats = { groups: 0, labels: 0, milestones: 0, members: 0, skipped: 0 };
+  for (const g of groups) {
+    onWrite();
+    const target =
+      g.parent_id === null
+        ? await call<{ id: number }>("namespaces.importExport.restoreGroup", { importer, group_id: claim.groupId, attributes: g.attributes })
+        : await call<{ id: number }>("namespaces.importExport.restoreGroup", { importer, parent_id: ids.get(g.parent_id), attributes: g.attributes });
+    ids.set(g.id, target.id);
+    if (g.parent_id !== null) stats.groups++;
+    const members = importer.admin ? g.members : [];
+    if (!importer.admin) stats.skipped += g.members.length;
+    for (const [key, list] of [["labels", g.labels], ["milestones", g.milestones], ["members", members]] as const) {
+      for (const batch of batches<unknown>(list)) {
+        const counts = await call<RestoreCounts>("namespaces.importExport.restoreRelations", { group_id: target.id, importer, [key]: batch });
+        stats.labels += counts.labels;
+        stats.milestones += counts.milestones;
+        stats.members += counts.members;
+        stats.skipped += counts.skipped;
+      }
+    }
+  }
+  return stats;
+}
+
+async function runImport(db: Db, call: Call, claim: ImportClaim): Promise<void> {
+  let wrote = false;
+  try {
+    if (!claim.archive) throw new ArchiveError("The uploaded archive is gone");
+    const groups = readArchive(claim.archive, { maxBytes: decompressedLimit() });
+    const statistics = await restoreArchive(call, claim, groups, () => (wrote = true));
+    await endImport(db, claim, { statistics });
+  } catch (err) {
+    // Once something was written, running the import again would collide with it: fail instead.
+    await endImport(db, claim, { error: messageOf(err), retry: !wrote && !isPermanent(err) });
+  }
+}
+
+// ---- the worker step -------------------------------------------------------------------------
+
+/**
+ * One worker step: every queued export, then every queued import (up to PER_TICK of each), one at
+ * a time. The timer of each replica and the `import-export.worker.tick` action both run it.
+ */
+export async function tick(db: Db, call: Call): Promise<{ exports: number; imports: number }> {
+  const exported: number[] = [];
+  const imported: number[] = [];
+  for (let claim = await claimExport(db); claim; claim = exported.length < PER_TICK ? await claimExport(db, exported) : undefined) {
+    await runExport(db, call, claim);
+    exported.push(claim.id);
+  }
+  for (let claim = await claimImport(db); claim; claim = imported.length < PER_TICK ? await claimImport(db, imported) : undefined) {
+    await runImport(db, call, claim);
+    imported.push(claim.id);
+  }
+  return { exports: exported.length, imports: imported.length };
+}
