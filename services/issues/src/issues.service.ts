@@ -2,12 +2,17 @@ import { defineService } from "@collab/db";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { issuesActions } from "./issues.actions";
+import { namespacesEvents } from "./namespaces.events";
 import { notesActions } from "./notes.actions";
 
-/** Issues and the conversation on them: notes, discussions and resource state events. */
+/**
+ * Issues and the conversation on them: notes, discussions and resource state events. Follows the
+ * deletion of labels and milestones in namespaces (namespaces.events.ts).
+ */
 export const issuesService: ServiceSchema = defineService({
   name: "issues",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
   actions: (kit) => ({ ...issuesActions(kit), ...notesActions(kit) }),
+  events: (kit) => namespacesEvents(kit),
 });

@@ -17,6 +17,46 @@ import { visibleProjectIdsIn, visibleSelfAndDescendantGroupIds } from "./finders
 import { findLabelByRef, findLabels, labelsByIds, type LabelScope } from "./finders/labels.finder";
 import { findMilestoneByTitle, findMilestoneInScope, findMilestones, milestonesByIds, type MilestoneScope, type MilestoneWithPaths } from "./finders/milestones.finder";
 
+/**
+ * What other services learn when labels or milestones go (also in NAMESPACES_EVENTS), emitted
+ * after the deleting transaction has committed, to one replica of each subscribing service:
+ *   namespaces.label.deleted      { labelIds: number[], projectId: number | null, groupId: number | null }
+ *   namespaces.milestone.deleted  { milestoneIds: number[], projectId: number | null, groupId: number | null, userId: number }
+ * Ids are never reused, so a late or repeated event can only touch links to what is gone. The
+ * issues service drops the label links and unsets the milestone of the issues that carried them
+ * (a group's label or milestone may be on issues of any project below it: the ids cover them all).
+ */
+export const LABEL_MILESTONE_EVENTS = {
+  labelDeleted: "namespaces.label.deleted",
+  milestoneDeleted: "namespaces.milestone.deleted",
+} as const;
+
+export interface LabelDeletedEvent {
+  labelIds: number[];
+  projectId: number | null;
+  groupId: number | null;
+}
+
+export interface MilestoneDeletedEvent {
+  milestoneIds: number[];
+  projectId: number | null;
+  groupId: number | null;
+  /** Who deleted it: the issues that lose the milestone are updated by them, as in GitLab. */
+  userId: number;
+}
+
+/**
+ * Emits after the commit. Awaited, so that in one process the subscribers have run when the
+ * DELETE answers; a failure to publish is logged and does not fail the deletion, which stands.
+ */
+async function notify(kit: ServiceKit, ctx: Ctx<unknown>, event: string, payload: LabelDeletedEvent | MilestoneDeletedEvent) {
+  try {
+    await ctx.emit(event, payload);
+  } catch (err) {
+    kit.logger.warn({ err: (err as Error).message, event, payload }, "event after a label/milestone deletion failed");
+  }
+}
+
 /** A project or group as a label/milestone parent, with the caller's role on it. */
 interface Parent {
   kind: "project" | "group";
@@ -145,6 +185,7 @@ export function labelsAndMilestonesActions(kit: ServiceKit): Record<string, Acti
         if (!label) throw notFound("Label");
         requireManage(p);
         await deleteLabel(kit.db, label);
+        await notify(kit, ctx, LABEL_MILESTONE_EVENTS.labelDeleted, { labelIds: [label.id], projectId: label.projectId, groupId: label.groupId });
         return null;
       },
     }),
@@ -221,12 +262,14 @@ export function labelsAndMilestonesActions(kit: ServiceKit): Record<string, Acti
     "milestones.delete": action({
       input: () => MilestoneRefParams,
       async handler(ctx) {
-        requireCaller(ctx);
+        const caller = requireCaller(ctx);
         const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
         requireManage(p);
         const found = await findMilestoneInScope(kit.db, ownMilestoneScope(p), ctx.params.milestone_id);
         if (!found) throw recordNotFound();
-        await deleteMilestone(kit.db, found.milestone);
+        const m = found.milestone;
+        await deleteMilestone(kit.db, m);
+        await notify(kit, ctx, LABEL_MILESTONE_EVENTS.milestoneDeleted, { milestoneIds: [m.id], projectId: m.projectId, groupId: m.groupId, userId: caller.id });
         return null;
       },
     }),

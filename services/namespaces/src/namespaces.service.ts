@@ -23,7 +23,7 @@ import { findMember, findMembers, memberUserIds, type MemberSource } from "./fin
 import { findProjects } from "./finders/projects.finder";
 import { projectsInternalActions } from "./projects-internal.actions";
 import { issuesSupportActions } from "./issues-support.actions";
-import { labelsAndMilestonesActions } from "./labels-milestones.actions";
+import { LABEL_MILESTONE_EVENTS, labelsAndMilestonesActions } from "./labels-milestones.actions";
 import { storageInternalActions } from "./storage-internal.actions";
 import { restrictedVisibilityErrors } from "./domain/visibility-settings";
 import { currentSettings, settingsMixin } from "@collab/core";
@@ -45,6 +45,7 @@ import {
 export const NAMESPACES_EVENTS = {
   projectDeleted: "namespaces.project.deleted",
   membersChanged: "namespaces.members.changed",
+  ...LABEL_MILESTONE_EVENTS,
 } as const;
 
 /** The marked_for_deletion_on list filter is Premium (EE's finders ignore it otherwise). */

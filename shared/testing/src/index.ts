@@ -1,3 +1,4 @@
 export * from "./app";
 export * from "./fixtures";
 export * from "./http";
+export * from "./eventually";

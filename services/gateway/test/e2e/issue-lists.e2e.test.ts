@@ -1,4 +1,4 @@
-import { addMember, apiClient, assertStatus as ok, createGroup, createProject, createUser, type ApiClient, type TestApp } from "@collab/testing";
+import { addMember, apiClient, assertStatus as ok, createGroup, createProject, createUser, eventually, type ApiClient, type TestApp } from "@collab/testing";
 import type { Database } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { startApp } from "../app";
@@ -290,6 +290,51 @@ describe("GET /projects/:id/issues filters", () => {
     expect(both.status).toBe(400);
     expect(both.body).toEqual({ error: "milestone, milestone_id are mutually exclusive" });
     expect((await root.get(P, { query: { milestone_id: w.v1.id } })).body).toEqual({ error: "milestone_id does not have a valid value" });
+  });
+
+  test("after labels and milestones are deleted, label and milestone filters (and X-Total) see the issues without them", async () => {
+    const labelId = async (path: string, name: string) => ok(await root.get(`${path}/labels/${name}`), 200, `label ${name}`).body.id as number;
+    const [bug, backend] = await Promise.all([labelId(`/projects/${w.api.id}`, "bug"), labelId(`/groups/${w.group.id}`, "backend")]);
+    ok(await root.delete(`/projects/${w.api.id}/labels/${bug}`), 204, "delete bug");
+    ok(await root.delete(`/groups/${w.group.id}/labels/${backend}`), 204, "delete backend");
+    ok(await root.delete(`/projects/${w.api.id}/milestones/${w.v1.id}`), 204, "delete v1");
+    ok(await root.delete(`/groups/${w.group.id}/milestones/${w.gm.id}`), 204, "delete gm");
+    // The issues service follows the deletions' events (at once in one process, shortly in the topology).
+    await eventually(async () => {
+      expect(await listIids(root, P, { labels: "None" })).toEqual([4, 1]);
+      expect(await listIids(root, P, { milestone: "None" })).toEqual([5, 3, 2, 1]);
+    });
+
+    await expectIids(root, P, [
+      [{ labels: "Any" }, [2, 3, 5]],
+      [{ labels: "feature" }, [2, 5]],
+      [{ labels: "bug" }, []],
+      [{ labels: "backend" }, []],
+      [{ "not[labels]": "feature" }, [1, 3, 4]],
+      [{ labels: "None", "not[labels]": "docs" }, [1, 4]],
+      [{ milestone: "Any" }, [4]],
+      [{ milestone: "v1" }, []],
+      [{ milestone: "gm" }, []],
+      [{ milestone_id: "None" }, [1, 2, 3, 5]],
+      [{ milestone_id: "Started" }, []],
+      [{ milestone_id: "Upcoming" }, [4]],
+      [{ "not[milestone]": "v2" }, [1, 2, 3, 5]],
+      [{ "not[milestone]": "Any" }, [1, 2, 3, 5]],
+    ]);
+    const none = await root.get(P, { query: { labels: "None" } });
+    expect(none.headers.get("x-total")).toBe("2");
+    expect((await root.get(P, { query: { milestone: "None" } })).headers.get("x-total")).toBe("4");
+    // The group list: web#1 carried only the group label.
+    expect(await listRefs(root, `/groups/${w.group.id}/issues`, { labels: "None" })).toEqual(["platform/web#1", "platform/api#4", "platform/api#1"]);
+    expect((await root.get(P, { query: { iids: [2] } })).body[0]).toMatchObject({ labels: ["feature"], milestone: null });
+
+    // New labels and milestones of the old names match none of the old issues.
+    ok(await root.post(`/projects/${w.api.id}/labels`, { json: { name: "bug", color: "#FF0000" } }), 201, "bug again");
+    ok(await root.post(`/projects/${w.api.id}/milestones`, { json: { title: "v1" } }), 201, "v1 again");
+    await expectIids(root, P, [
+      [{ labels: "bug" }, []],
+      [{ milestone: "v1" }, []],
+    ]);
   });
 
   test("due_date keywords: 0, any, today, tomorrow, overdue, week, month, next_month_and_previous_two_weeks", async () => {

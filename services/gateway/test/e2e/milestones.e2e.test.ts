@@ -1,5 +1,6 @@
 import { Gitlab } from "@gitbeaker/rest";
-import type { TestApp } from "@collab/testing";
+import { assertStatus as ok, eventually, type ApiClient, type TestApp } from "@collab/testing";
+import type { Context } from "moleculer";
 import { startApp } from "../app";
 import { createWorld, type World } from "../labels-milestones.fixtures";
 
@@ -334,6 +335,79 @@ describe("bus actions for other services", () => {
     expect((await w.root.delete(`/groups/${w.group.id}`)).status).toBe(202);
     expect((await w.root.delete(`/groups/${w.group.id}`, { query: { permanently_remove: true, full_path: w.group.full_path } })).status).toBe(202);
     expect(await app.broker.call("namespaces.milestones.byIds", { ids: [own.id, top.id, elsewhere.id] })).toEqual([]);
+  });
+});
+
+describe("deleting a milestone reaches the issues on it", () => {
+  const createIssue = async (as: ApiClient, projectId: number, body: Record<string, unknown>) =>
+    ok(await as.post(`/projects/${projectId}/issues`, { json: body }), 201, `issue ${String(body.title)}`).body as { id: number; iid: number; updated_at: string };
+  /** iids of a list, sorted, with X-Total checked against them. */
+  const iids = async (as: ApiClient, path: string, query: Record<string, string>) => {
+    const res = ok(await as.get(path, { query }), 200, `GET ${path} ${JSON.stringify(query)}`);
+    const list = (res.body as { iid: number }[]).map((i) => i.iid).sort((a, b) => a - b);
+    expect(Number(res.headers.get("x-total"))).toBe(list.length);
+    return list;
+  };
+  const issuesOf = (projectId: number) => `/projects/${projectId}/issues`;
+
+  test("a project milestone: its issues lose it (updated now), and title filters find nothing, even for a new one of that title", async () => {
+    const v1 = ok(await w.reporter.api.post(P(), { json: { title: "v1" } }), 201, "v1").body;
+    const v2 = ok(await w.reporter.api.post(P(), { json: { title: "v2" } }), 201, "v2").body;
+    const I = issuesOf(w.project.id);
+    const first = await createIssue(w.reporter.api, w.project.id, { title: "On v1", milestone_id: v1.id });
+    await createIssue(w.reporter.api, w.project.id, { title: "On v2", milestone_id: v2.id });
+    await createIssue(w.reporter.api, w.project.id, { title: "Also on v1", milestone_id: v1.id });
+    ok(await w.reporter.api.put(`${I}/3`, { json: { state_event: "close" } }), 200, "close #3");
+    expect(await iids(w.reporter.api, I, { milestone: "v1" })).toEqual([1, 3]);
+
+    const seen: unknown[] = [];
+    if (!app.distributed) {
+      app.broker.createService({ name: "milestone-events-probe", events: { "namespaces.milestone.deleted": (ctx: Context) => void seen.push(ctx.params) } });
+      await app.broker.waitForServices("milestone-events-probe");
+    }
+    expect((await w.reporter.api.delete(`${P()}/${v1.id}`)).status).toBe(204);
+
+    // Open and closed issues alike lose it: the column is cleared, not just hidden.
+    await eventually(async () => expect(await iids(w.reporter.api, I, { milestone: "None" })).toEqual([1, 3]));
+    expect(await iids(w.reporter.api, I, { milestone: "Any" })).toEqual([2]);
+    expect(await iids(w.reporter.api, I, { milestone: "v1" })).toEqual([]);
+    expect(await iids(w.reporter.api, I, { "not[milestone]": "v2" })).toEqual([1, 3]);
+    const shown = (await w.reporter.api.get(`${I}/1`)).body;
+    expect(shown.milestone).toBeNull();
+    // GitLab updates each issue (Issues::UpdateService with milestone_id: nil).
+    expect(Date.parse(shown.updated_at)).toBeGreaterThan(Date.parse(first.updated_at));
+    expect((await w.reporter.api.get(`${I}/2`)).body.milestone).toMatchObject({ id: v2.id, title: "v2" });
+    if (!app.distributed) {
+      expect(seen).toEqual([{ milestoneIds: [v1.id], projectId: w.project.id, groupId: null, userId: w.reporter.id }]);
+      await app.broker.destroyService("milestone-events-probe");
+    }
+
+    // A new "v1" is another milestone: no old issue is on it.
+    const again = ok(await w.reporter.api.post(P(), { json: { title: "v1" } }), 201, "v1 again").body;
+    expect(again.id).not.toBe(v1.id);
+    expect(await iids(w.reporter.api, I, { milestone: "v1" })).toEqual([]);
+
+    // The same event again (a redelivery) changes nothing: no issue carries that id any more.
+    const before = (await w.reporter.api.get(`${I}/1`)).body.updated_at;
+    await app.broker.emit("namespaces.milestone.deleted", { milestoneIds: [v1.id], projectId: w.project.id, groupId: null, userId: w.reporter.id });
+    expect((await w.reporter.api.get(`${I}/1`)).body.updated_at).toBe(before);
+    expect(await iids(w.reporter.api, I, { milestone: "Any" })).toEqual([2]);
+  });
+
+  test("a group milestone leaves the issues of every project below the group, subgroups' included", async () => {
+    const q1 = ok(await w.root.post(G(), { json: { title: "Q1" } }), 201, "Q1").body;
+    // api lives in the subgroup platform/backend, other directly in platform.
+    await createIssue(w.root, w.project.id, { title: "Deep", milestone_id: q1.id });
+    await createIssue(w.root, w.other.id, { title: "Shallow", milestone_id: q1.id });
+    const GI = `/groups/${w.group.id}/issues`;
+    expect((await w.root.get(GI, { query: { milestone: "Q1" } })).body).toHaveLength(2);
+
+    expect((await w.root.delete(`${G()}/${q1.id}`)).status).toBe(204);
+
+    await eventually(async () => expect((await w.root.get(GI, { query: { milestone: "None" } })).headers.get("x-total")).toBe("2"));
+    expect((await w.root.get(GI, { query: { milestone: "Any" } })).body).toEqual([]);
+    expect((await w.root.get(GI, { query: { milestone: "Q1" } })).body).toEqual([]);
+    for (const projectId of [w.project.id, w.other.id]) expect((await w.root.get(`${issuesOf(projectId)}/1`)).body.milestone).toBeNull();
   });
 });
 

@@ -1,0 +1,18 @@
+/**
+ * Retries `check` until it stops throwing (or rejecting) and answers its value; after `timeoutMs`
+ * it throws the last failure. For effects that travel over the bus as events: in one process they
+ * have usually happened when the request answers, in the distributed topology a little later.
+ * (No jest globals: `check` may use expect(), whose failure is what gets retried.)
+ */
+export async function eventually<T>(check: () => T | Promise<T>, opts: { timeoutMs?: number; intervalMs?: number } = {}): Promise<T> {
+  const { timeoutMs = 10_000, intervalMs = 50 } = opts;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() + intervalMs > deadline) throw err;
+      await new Promise((r) => setTimeout(r, intervalMs));
+    }
+  }
+}
