@@ -1,5 +1,8 @@
 import { settingsMixin } from "@collab/core";
-import { defineService } from "@collab/db";
+import { defineService, handleEvent } from "@collab/db";
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { groupExports, groupImports } from "./db/schema";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { tick } from "./domain/worker";
@@ -9,6 +12,8 @@ import { importExportActions } from "./import-export.actions";
 const tickInterval = () => Number(process.env.IMPORT_EXPORT_TICK_MS ?? 2000);
 
 let timer: NodeJS.Timeout | undefined;
+
+const GroupDeleted = z.object({ groupIds: z.array(z.number().int().positive()).max(100_000) });
 
 /**
  * Group export and import (GitLab's group import/export API): export archives and uploaded
@@ -21,6 +26,17 @@ export const importExportService: ServiceSchema = defineService({
   migrations: path.join(__dirname, "../drizzle"),
   mixins: [settingsMixin],
   actions: (kit) => importExportActions(kit),
+  events: (kit) => ({
+    // A deleted group (and its subgroups) takes its export archives and import uploads with it.
+    async "namespaces.group.deleted"(ctx) {
+      await handleEvent(kit, ctx, GroupDeleted, async ({ groupIds }) => {
+        const ids = sql.param(groupIds);
+        const exports = await kit.db.delete(groupExports).where(sql`${groupExports.groupId} = ANY(${ids}::int[])`).returning({ id: groupExports.id });
+        const imports = await kit.db.delete(groupImports).where(sql`${groupImports.groupId} = ANY(${ids}::int[])`).returning({ id: groupImports.id });
+        return exports.length + imports.length;
+      });
+    },
+  }),
   started(kit) {
     const every = tickInterval();
     if (!every) return;

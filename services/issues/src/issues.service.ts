@@ -7,7 +7,7 @@ import { notesActions } from "./notes.actions";
 
 /**
  * Issues and the conversation on them: notes, discussions and resource state events. Follows the
- * deletion of labels and milestones in namespaces (namespaces.events.ts).
+ * deletion of projects, labels and milestones in namespaces (namespaces.events.ts).
  */
 export const issuesService: ServiceSchema = defineService({
   name: "issues",

@@ -44,6 +44,8 @@ import {
 
 export const NAMESPACES_EVENTS = {
   projectDeleted: "namespaces.project.deleted",
+  /** `{ groupIds }`: a deleted group and all its subgroups (their projects each had projectDeleted). */
+  groupDeleted: "namespaces.group.deleted",
   membersChanged: "namespaces.members.changed",
   ...LABEL_MILESTONE_EVENTS,
 } as const;
@@ -57,8 +59,9 @@ const withTierFilters = <T extends { marked_for_deletion_on?: string }>(kit: Ser
  * tells other services, exactly as an immediate DELETE does.
  */
 async function purgeDeletions(kit: ServiceKit, now: Date) {
-  const { groupIds, projectIds } = await purgeDue(kit.db, now, currentSettings().deletion_adjourned_period);
+  const { groupIds, projectIds, namespaceIds } = await purgeDue(kit.db, now, currentSettings().deletion_adjourned_period);
   for (const projectId of projectIds) await kit.broker.emit(NAMESPACES_EVENTS.projectDeleted, { projectId });
+  if (namespaceIds.length) await kit.broker.emit(NAMESPACES_EVENTS.groupDeleted, { groupIds: namespaceIds });
   for (const groupId of groupIds) await kit.broker.broadcast(NAMESPACES_EVENTS.membersChanged, { groupId });
   return { group_ids: groupIds, project_ids: projectIds };
 }
@@ -242,8 +245,9 @@ export const namespacesService: ServiceSchema = defineService({
           }
           assertPermanentRemoval("group", g.group.markedForDeletionOn, g.group.fullPath, ctx.params.full_path);
         }
-        const { projectIds } = await deleteGroup(kit.db, g.group);
+        const { projectIds, namespaceIds } = await deleteGroup(kit.db, g.group);
         for (const projectId of projectIds) ctx.emit(NAMESPACES_EVENTS.projectDeleted, { projectId });
+        if (namespaceIds.length) ctx.emit(NAMESPACES_EVENTS.groupDeleted, { groupIds: namespaceIds });
         ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { groupId: g.group.id });
         return accepted();
       },

@@ -5,18 +5,21 @@ import { protectedEnvironmentsActions } from "./protected-environments.actions";
 import { runnersActions } from "./runners.actions";
 import { schedulesActions } from "./schedules.actions";
 import { tick } from "./domain/schedules";
+import { namespacesEvents } from "./namespaces.events";
 
 let timer: NodeJS.Timeout | undefined;
 
 /**
  * CI: runners and their tokens, pipelines and jobs, pipeline schedules with the scheduler that
- * fires them, and group protected environments.
+ * fires them, and group protected environments. Follows project and group deletions in
+ * namespaces (namespaces.events.ts).
  */
 export const runnersService: ServiceSchema = defineService({
   name: "runners",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
   actions: (kit) => ({ ...runnersActions(kit), ...schedulesActions(kit), ...protectedEnvironmentsActions(kit) }),
+  events: (kit) => namespacesEvents(kit),
   started(kit) {
     const every = kit.config.SCHEDULER_INTERVAL_MS;
     if (!every) return;

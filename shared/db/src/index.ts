@@ -2,3 +2,4 @@ export * from "./database";
 export * from "./prepared";
 export * from "./service";
 export * from "./testing";
+export * from "./events";

@@ -1,6 +1,6 @@
 import type { Db } from "@collab/db";
 import { sql } from "drizzle-orm";
-import { issueLabels, issues } from "../db/schema";
+import { internalIds, issueLabels, issues, notes, resourceStateEvents, subscriptions } from "../db/schema";
 
 /**
  * What follows a label's deletion in the namespaces service (GitLab's `label_links`
@@ -32,4 +32,24 @@ export async function unsetDeletedMilestones(db: Db, milestoneIds: number[], act
     .where(sql`${issues.milestoneId} = ANY(${sql.param(milestoneIds)}::int[])`)
     .returning({ id: issues.id });
   return changed.length;
+}
+
+/**
+ * What follows a project's deletion in the namespaces service (GitLab's Projects::DestroyService
+ * removing the project's issues and notes): its issues with their assignees and label links
+ * (cascades), subscriptions, state events, every note in the project and its iid sequences, in
+ * one transaction. Repeating it removes nothing more. Answers how many issues went.
+ */
+export async function removeProjectData(db: Db, projectId: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    const gone = await tx.delete(issues).where(sql`${issues.projectId} = ${projectId}`).returning({ id: issues.id });
+    const ids = gone.map((r) => r.id);
+    if (ids.length) {
+      await tx.delete(resourceStateEvents).where(sql`${resourceStateEvents.issueId} = ANY(${sql.param(ids)}::int[])`);
+      await tx.delete(subscriptions).where(sql`${subscriptions.subscribableType} = 'Issue' AND ${subscriptions.subscribableId} = ANY(${sql.param(ids)}::int[])`);
+    }
+    await tx.delete(notes).where(sql`${notes.projectId} = ${projectId}`);
+    await tx.delete(internalIds).where(sql`${internalIds.projectId} = ${projectId}`);
+    return ids.length;
+  });
 }

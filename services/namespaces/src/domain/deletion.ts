@@ -82,6 +82,8 @@ export interface PurgeResult {
   groupIds: number[];
   /** Every project removed: those inside the removed groups and those whose own mark was due. */
   projectIds: number[];
+  /** Every namespace removed: the due groups and their subgroups. */
+  namespaceIds: number[];
 }
 
 /**
@@ -96,6 +98,7 @@ export async function purgeDue(db: Db, now: Date, periodDays: number): Promise<P
   return db.transaction(async (tx) => {
     const groupIds: number[] = [];
     const projectIds: number[] = [];
+    const namespaceIds: number[] = [];
     const dueGroups = await tx
       .select({ id: namespaces.id })
       .from(namespaces)
@@ -107,6 +110,7 @@ export async function purgeDue(db: Db, now: Date, periodDays: number): Promise<P
       if (!removed.namespaceIds.length) continue;
       groupIds.push(g.id);
       projectIds.push(...removed.projectIds);
+      namespaceIds.push(...removed.namespaceIds);
     }
     const dueProjects = await tx
       .select({ id: projects.id })
@@ -118,6 +122,6 @@ export async function purgeDue(db: Db, now: Date, periodDays: number): Promise<P
       await removeProject(tx, p.id);
       projectIds.push(p.id);
     }
-    return { groupIds, projectIds };
+    return { groupIds, projectIds, namespaceIds };
   });
 }
