@@ -1,4 +1,4 @@
-import { action, ApiError, badRequest, gId, gString, forbidden, notFound, page, recordNotFound, requireAdmin, requireCaller, callerOf, presentUserRef, unauthorized } from "@collab/core";
+import { action, ApiError, type UserLimits, badRequest, gId, gString, forbidden, notFound, page, recordNotFound, requireAdmin, requireCaller, callerOf, presentUserRef, unauthorized } from "@collab/core";
 import { defineService, type ServiceKit } from "@collab/db";
 import { and, ilike, inArray, or, sql } from "drizzle-orm";
 import type { ServiceSchema } from "moleculer";
@@ -13,6 +13,7 @@ import { bootstrapRoot } from "./domain/bootstrap";
 import { authenticateToken, callerFromUser, createToken, revokeToken } from "./domain/tokens";
 import { signUp } from "./domain/registrations";
 import { approveUser, changeState, createUser, deleteUser, rejectUser, updateUser } from "./domain/users";
+import { announceUserUpdate, namespacePathCheck, USER_UPDATED_EVENT } from "./domain/personal-namespaces";
 import { findTokens, findTokenById } from "./finders/tokens.finder";
 import { findUserByIdOrUsername, findUsers, usersByIds } from "./finders/users.finder";
 import { serviceAccountsActions } from "./service-accounts.actions";
@@ -23,6 +24,8 @@ export const ACCOUNTS_EVENTS = {
   tokenRevoked: "accounts.token.revoked",
   userChanged: "accounts.user.changed",
   userDeleted: "accounts.user.deleted",
+  /** Username or name changed: the namespaces service moves the personal namespace. */
+  userUpdated: USER_UPDATED_EVENT,
 } as const;
 
 async function loadUser(kit: ServiceKit, ref: string | number): Promise<UserRow> {
@@ -99,6 +102,17 @@ export const accountsService: ServiceSchema = defineService({
       },
     }),
 
+    /** Bus only: what the user may create (USER_LIMITS_ACTION in @collab/core), read at creation time. */
+    "users.limits": action({
+      idempotent: true,
+      visibility: "public",
+      input: () => z.object({ id: z.number().int() }),
+      async handler(ctx): Promise<UserLimits> {
+        const user = await loadUser(kit, ctx.params.id);
+        return { id: user.id, admin: user.admin, can_create_group: user.canCreateGroup, projects_limit: user.projectsLimit };
+      },
+    }),
+
     "users.list": action({
       idempotent: true,
       input: () => ListUsersParams,
@@ -148,8 +162,10 @@ export const accountsService: ServiceSchema = defineService({
       async handler(ctx) {
         requireAdmin(ctx);
         const { id, ...changes } = ctx.params;
-        const user = await updateUser(kit.db, await loadUser(kit, id), changes);
+        const before = await loadUser(kit, id);
+        const user = await updateUser(kit.db, before, changes, namespacePathCheck(ctx, before.id));
         ctx.broadcast(ACCOUNTS_EVENTS.userChanged, { userId: user.id });
+        await announceUserUpdate(ctx, kit.logger, before, user);
         return presentUserWithAdmin(user, kit.baseUrl);
       },
     }),

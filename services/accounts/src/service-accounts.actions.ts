@@ -9,6 +9,7 @@ import { PAT_SCOPES } from "./api/tokens.params";
 import { users, type TokenRow, type UserRow } from "./db/schema";
 import { createToken, revokeToken, rotateToken } from "./domain/tokens";
 import { createUser, deleteUser, updateUser } from "./domain/users";
+import { announceUserUpdate, namespacePathCheck } from "./domain/personal-namespaces";
 import { findTokenById, findTokens } from "./finders/tokens.finder";
 
 const SERVICE_ACCOUNT = "service_account";
@@ -45,7 +46,8 @@ function asUpdateError(err: unknown): unknown {
   if (typeof message === "string") return badRequestMessage(message);
   if (message && typeof message === "object") {
     const full = Object.entries(message as Record<string, string[]>).flatMap(([field, msgs]) =>
-      msgs.map((m) => `${field[0].toUpperCase()}${field.slice(1).replace(/_/g, " ")} ${m}`),
+      // Rails' full_messages: errors on :base are the message alone.
+      msgs.map((m) => (field === "base" ? m : `${field[0].toUpperCase()}${field.slice(1).replace(/_/g, " ")} ${m}`)),
     );
     return badRequestMessage([...new Set(full)].join(". "));
   }
@@ -130,11 +132,12 @@ export const serviceAccountsActions = (
       }
       let updated: UserRow;
       try {
-        updated = await updateUser(kit.db, user, changes);
+        updated = await updateUser(kit.db, user, changes, namespacePathCheck(ctx, user.id));
       } catch (err) {
         throw asUpdateError(err);
       }
       ctx.broadcast(events.userChanged, { userId: user.id });
+      await announceUserUpdate(ctx, kit.logger, user, updated);
       return presentServiceAccount(updated);
     },
   }),

@@ -1,4 +1,4 @@
-import { AccessLevel, accepted, action, ApiError, currentSettings, fileResponse, forbidden, recordNotFound, requireCaller, visibilityLevel, VISIBILITIES, type Ctx, type Visibility } from "@collab/core";
+import { AccessLevel, accepted, action, ApiError, assertCanCreateTopLevelGroup, currentSettings, fileResponse, forbidden, recordNotFound, requireCaller, visibilityLevel, VISIBILITIES, type Ctx, type Visibility } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { GroupRefParams, ImportParams } from "./api/params";
@@ -83,9 +83,8 @@ export const importExportActions = (kit: ServiceKit): Record<string, ActionSchem
         const parent = await groupAccess(ctx, parent_id);
         if (parent.role < subgroupRole(parent.group.subgroup_creation_level)) throw forbidden();
         visibility = closestAllowedVisibility(parent.group.visibility, caller.admin);
-      } else if (!caller.admin) {
-        const me = await ctx.call<{ can_create_group?: boolean }, object>("accounts.users.current", {});
-        if (me.can_create_group === false) throw forbidden();
+      } else {
+        await assertCanCreateTopLevelGroup(ctx);
       }
       if (!/\.gz$/.test(file.filename)) throw notAnArchive();
 

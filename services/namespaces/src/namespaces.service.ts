@@ -1,4 +1,4 @@
-import { AccessLevel, accepted, action, callerOf, forbidden, gBool, gDateTime, notFound, page, recordNotFound, requireCaller, type Ctx, type UserRef } from "@collab/core";
+import { AccessLevel, accepted, action, assertCanCreateTopLevelGroup, callerOf, forbidden, userLimits, gBool, gDateTime, notFound, page, recordNotFound, requireCaller, type Ctx, type UserRef } from "@collab/core";
 import { defineService, type ServiceKit } from "@collab/db";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
@@ -15,8 +15,8 @@ import { readableGroup, readableProject } from "./domain/authorize";
 import { assertCanCreateIn, createGroup, deleteGroup, updateGroup } from "./domain/groups";
 import { findGroup, findNamespace, findProject } from "./domain/lookup";
 import { addMember, removeMember, removeUserEverywhere, updateMember } from "./domain/members";
-import { createProject, deleteProject, updateProject } from "./domain/projects";
-import { ensureUserNamespace } from "./domain/user-namespaces";
+import { createProject, deleteProject, personalProjectsLimitReached, updateProject } from "./domain/projects";
+import { ensureUserNamespace, personalProjectsCount, syncUserNamespace, userNamespacePathAvailable } from "./domain/user-namespaces";
 import { userRefs, userRefsByUsername } from "./domain/users";
 import { descendantNamespaceIds, findGroups } from "./finders/groups.finder";
 import { findMember, findMembers, memberUserIds, type MemberSource } from "./finders/members.finder";
@@ -144,6 +144,15 @@ export const namespacesService: ServiceSchema = defineService({
     async "accounts.user.created"(ctx: Ctx<{ userId: number; username: string; name: string }>) {
       await ensureUserNamespace(kit.db, { id: ctx.params.userId, username: ctx.params.username, name: ctx.params.name });
     },
+    /**
+     * Username or name changed: the personal namespace follows (its projects' paths with it). The
+     * user is read back from accounts, so events applied out of order still end on the latest state.
+     */
+    async "accounts.user.updated"(ctx: Ctx<{ userId: number; username: string; name: string }>) {
+      const [current] = (await userRefs(ctx, [ctx.params.userId])).values();
+      if (!current) return; // deleted meanwhile
+      await syncUserNamespace(kit.db, { id: current.id, username: current.username, name: current.name });
+    },
     async "accounts.user.deleted"(ctx: Ctx<{ userId: number }>) {
       await removeUserEverywhere(kit.db, ctx.params.userId);
     },
@@ -207,6 +216,8 @@ export const namespacesService: ServiceSchema = defineService({
           const p = await readableGroup(kit.db, ctx, ctx.params.parent_id);
           assertCanCreateIn(p.group, p.role, "subgroup");
           parent = p.group;
+        } else {
+          await assertCanCreateTopLevelGroup(ctx);
         }
         const visibility = ctx.params.visibility ?? (parent ? undefined : currentSettings().default_group_visibility);
         restrictedVisibilityErrors(caller, visibility ?? "private");
@@ -328,6 +339,12 @@ export const namespacesService: ServiceSchema = defineService({
         }
         const visibility = ctx.params.visibility ?? currentSettings().default_project_visibility;
         restrictedVisibilityErrors(caller, visibility);
+        if (ns.kind === "user") {
+          // Project#check_personal_projects_limit: the creator's limit against the creator's own
+          // personal projects (administrators included), whichever personal namespace it goes to.
+          const { projects_limit } = await userLimits(ctx, caller.id);
+          if ((await personalProjectsCount(kit.db, caller.id)) >= projects_limit) throw personalProjectsLimitReached(projects_limit);
+        }
         const project = await createProject(kit.db, caller, ns, ctx.params, visibility);
         const owners = await userRefs(ctx, ns.kind === "user" ? [ns.ownerId] : []);
         return presentProject(project, ns, kit.baseUrl, { owner: owners.get(ns.ownerId ?? -1) ?? null });
@@ -450,6 +467,19 @@ export const namespacesService: ServiceSchema = defineService({
     }),
 
     // ---- for other services -------------------------------------------------------------------
+    /**
+     * Accounts asks before renaming a user: is `path` free for that user's personal namespace (no
+     * group or other user's namespace has it)? GitLab refuses the username otherwise.
+     */
+    "userNamespaces.pathAvailable": action({
+      idempotent: true,
+      visibility: "public",
+      input: () => z.object({ path: z.string().min(1), user_id: z.number().int() }),
+      async handler(ctx) {
+        return { available: await userNamespacePathAvailable(kit.db, ctx.params.path, ctx.params.user_id) };
+      },
+    }),
+
     /** The project as the caller may see it, with their access: 404 when hidden, like the API. */
     "access.project": action({
       idempotent: true,

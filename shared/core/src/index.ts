@@ -11,3 +11,4 @@ export * from "./reply";
 export * from "./routes";
 export * from "./runtime";
 export * from "./settings";
+export * from "./user-limits";

@@ -32,6 +32,8 @@ export interface EnforcedSettings {
   email_restrictions_enabled: boolean;
   email_restrictions: string | null;
   user_defaults_to_private_profile: boolean;
+  /** can_create_group of new users (POST /users and self sign-up) when the request gives none. */
+  can_create_group: boolean;
   /** Token rotation: a new token without expires_at expires in a week when true, never otherwise. */
   require_personal_access_token_expiry: boolean;
 }
@@ -60,6 +62,7 @@ export const ENFORCED_SETTINGS_DEFAULTS: EnforcedSettings = {
   email_restrictions_enabled: false,
   email_restrictions: null,
   user_defaults_to_private_profile: false,
+  can_create_group: true,
   require_personal_access_token_expiry: true,
 };
 

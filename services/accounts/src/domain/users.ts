@@ -83,7 +83,7 @@ export async function createUser(db: Db, p: CreateUserParams, extras: NewUserExt
         bot: extras.bot ?? false,
         userType: extras.userType ?? "human",
         passwordDigest: await hashPassword(password),
-        canCreateGroup: p.can_create_group ?? true,
+        canCreateGroup: p.can_create_group ?? currentSettings().can_create_group,
         projectsLimit: p.projects_limit ?? currentSettings().default_projects_limit,
         external: p.external ?? false,
         privateProfile: p.private_profile ?? false,
@@ -109,9 +109,28 @@ export async function createUser(db: Db, p: CreateUserParams, extras: NewUserExt
   }
 }
 
-export async function updateUser(db: Db, existing: UserRow, p: Omit<UpdateUserParams, "id">): Promise<UserRow> {
+/**
+ * User#set_username_errors: the new username's personal namespace path is taken by a group (or
+ * another namespace) though no user has that username.
+ */
+export const USERNAME_NAMESPACE_TAKEN = "A user, alias, or group already exists with that username.";
+
+export interface UpdateUserOptions {
+  /**
+   * Whether `username` is free as the path of this user's personal namespace (the namespaces
+   * service owns namespaces); asked only when the username changes, after the other checks.
+   */
+  namespacePathAvailable?: (username: string) => Promise<boolean>;
+}
+
+/** Whether an update renames the user's personal namespace (its path follows the username, its name the name). */
+export const movesNamespace = (before: UserRow, after: UserRow) => before.username !== after.username || before.name !== after.name;
+
+export async function updateUser(db: Db, existing: UserRow, p: Omit<UpdateUserParams, "id">, opts: UpdateUserOptions = {}): Promise<UserRow> {
   await ensureUnique(db, p, existing.id);
   validate(p, existing.username);
+  if (p.username !== undefined && p.username !== existing.username && opts.namespacePathAvailable && !(await opts.namespacePathAvailable(p.username)))
+    throw validationFailed({ base: [USERNAME_NAMESPACE_TAKEN] });
   const set: Partial<typeof users.$inferInsert> = { updatedAt: new Date() };
   const copy: [keyof typeof p, keyof typeof users.$inferInsert][] = [
     ["email", "email"], ["username", "username"], ["name", "name"], ["admin", "admin"],

@@ -1,4 +1,4 @@
-import { AccessLevel, validationFailed, visibilityLevel, type Caller, type Visibility } from "@collab/core";
+import { AccessLevel, ApiError, validationFailed, visibilityLevel, type Caller, type Visibility } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { CreateProjectParams, UpdateProjectParams } from "../api/projects.params";
@@ -139,4 +139,16 @@ export async function deleteProject(db: Db, project: ProjectRow): Promise<void> 
 export async function removeProject(tx: Db, projectId: number): Promise<void> {
   await tx.delete(members).where(and(eq(members.sourceType, "Project"), eq(members.sourceId, projectId)));
   await tx.delete(projects).where(eq(projects.id, projectId));
+}
+
+/**
+ * Project#check_personal_projects_limit, as POST /projects answers it (`error!(errors[:limit_reached], 403)`):
+ * 403 with the message in a one-element array.
+ */
+export function personalProjectsLimitReached(limit: number): ApiError {
+  const message =
+    limit === 0
+      ? "You cannot create projects in your personal namespace. Contact your GitLab administrator."
+      : `You've reached your limit of ${limit} projects created. Contact your GitLab administrator.`;
+  return new ApiError(403, { message: [message] }, "FORBIDDEN");
 }
