@@ -13,8 +13,6 @@ import { storageMovesActions } from "./storage-moves.actions";
 /** How often the storage-move worker advances moves (ms); STORAGE_MOVE_TICK_MS=0 turns the timer off. */
 const tickInterval = () => Number(process.env.STORAGE_MOVE_TICK_MS ?? 2000);
 
-let timer: NodeJS.Timeout | undefined;
-
 /**
  * Instance administration: application settings (and the snapshot every process acts on),
  * broadcast messages, service accounts, experiments, repository storage moves and the shared
@@ -32,22 +30,11 @@ export const adminService: ServiceSchema = defineService({
     ...storageMovesActions(kit),
     ...rateLimitsActions(kit),
   }),
-  started(kit) {
-    const every = tickInterval();
-    if (!every) return;
-    let running = false;
-    timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      tick(kit.db, (name, params) => kit.broker.call(name, params))
-        .then(() => pruneCounters(kit))
-        .catch((err: Error) => kit.logger.warn({ err: err.message }, "storage move worker step failed"))
-        .finally(() => (running = false));
-    }, every);
-    timer.unref();
-  },
-  stopping() {
-    if (timer) clearInterval(timer);
-    timer = undefined;
-  },
+  workers: (kit) => [
+    {
+      name: "storage move worker step",
+      everyMs: tickInterval(),
+      run: () => tick(kit.db, (name, params) => kit.broker.call(name, params)).then(() => pruneCounters(kit)),
+    },
+  ],
 });

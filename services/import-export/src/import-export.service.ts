@@ -11,8 +11,6 @@ import { importExportActions } from "./import-export.actions";
 /** How often the worker looks for queued exports and imports (ms); IMPORT_EXPORT_TICK_MS=0 turns the timer off. */
 const tickInterval = () => Number(process.env.IMPORT_EXPORT_TICK_MS ?? 2000);
 
-let timer: NodeJS.Timeout | undefined;
-
 const GroupDeleted = z.object({ groupIds: z.array(z.number().int().positive()).max(100_000) });
 
 /**
@@ -37,21 +35,5 @@ export const importExportService: ServiceSchema = defineService({
       });
     },
   }),
-  started(kit) {
-    const every = tickInterval();
-    if (!every) return;
-    let running = false;
-    timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      tick(kit.db, (name, params) => kit.broker.call(name, params))
-        .catch((err: Error) => kit.logger.warn({ err: err.message }, "import/export worker step failed"))
-        .finally(() => (running = false));
-    }, every);
-    timer.unref();
-  },
-  stopping() {
-    if (timer) clearInterval(timer);
-    timer = undefined;
-  },
+  workers: (kit) => [{ name: "import/export worker step", everyMs: tickInterval(), run: () => tick(kit.db, (name, params) => kit.broker.call(name, params)) }],
 });

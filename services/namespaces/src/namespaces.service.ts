@@ -66,7 +66,6 @@ async function purgeDeletions(kit: ServiceKit, now: Date) {
   return { group_ids: groupIds, project_ids: projectIds };
 }
 
-let purgeTimer: NodeJS.Timeout | undefined;
 
 /** Projects of a page with their personal-namespace owners, resolved in one accounts call. */
 async function presentProjects(kit: ServiceKit, ctx: Ctx<unknown>, rows: { project: ProjectRow; namespace: NamespaceRow }[], simple = false) {
@@ -123,23 +122,7 @@ export const namespacesService: ServiceSchema = defineService({
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts"],
   mixins: [settingsMixin],
-  started(kit) {
-    const every = kit.config.DELETION_PURGE_INTERVAL_MS;
-    if (!every) return;
-    let running = false;
-    purgeTimer = setInterval(() => {
-      if (running) return;
-      running = true;
-      purgeDeletions(kit, new Date())
-        .catch((err) => kit.logger.warn({ err: (err as Error).message }, "adjourned deletion purge failed"))
-        .finally(() => (running = false));
-    }, every);
-    purgeTimer.unref();
-  },
-  stopping() {
-    if (purgeTimer) clearInterval(purgeTimer);
-    purgeTimer = undefined;
-  },
+  workers: (kit) => [{ name: "adjourned deletion purge", everyMs: kit.config.DELETION_PURGE_INTERVAL_MS, run: () => purgeDeletions(kit, new Date()) }],
   events: (kit) => ({
     async "accounts.user.created"(ctx: Ctx<{ userId: number; username: string; name: string }>) {
       await ensureUserNamespace(kit.db, { id: ctx.params.userId, username: ctx.params.username, name: ctx.params.name });

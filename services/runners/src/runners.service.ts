@@ -7,8 +7,6 @@ import { schedulesActions } from "./schedules.actions";
 import { tick } from "./domain/schedules";
 import { namespacesEvents } from "./namespaces.events";
 
-let timer: NodeJS.Timeout | undefined;
-
 /**
  * CI: runners and their tokens, pipelines and jobs, pipeline schedules with the scheduler that
  * fires them, and group protected environments. Follows project and group deletions in
@@ -20,21 +18,5 @@ export const runnersService: ServiceSchema = defineService({
   dependencies: ["accounts", "namespaces"],
   actions: (kit) => ({ ...runnersActions(kit), ...schedulesActions(kit), ...protectedEnvironmentsActions(kit) }),
   events: (kit) => namespacesEvents(kit),
-  started(kit) {
-    const every = kit.config.SCHEDULER_INTERVAL_MS;
-    if (!every) return;
-    let running = false;
-    timer = setInterval(() => {
-      if (running) return;
-      running = true;
-      tick(kit.db, kit.broker)
-        .catch((err) => kit.logger.warn({ err: (err as Error).message }, "scheduler tick failed"))
-        .finally(() => (running = false));
-    }, every);
-    timer.unref();
-  },
-  stopping() {
-    if (timer) clearInterval(timer);
-    timer = undefined;
-  },
+  workers: (kit) => [{ name: "scheduler tick", everyMs: kit.config.SCHEDULER_INTERVAL_MS, run: () => tick(kit.db, kit.broker) }],
 });

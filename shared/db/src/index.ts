@@ -3,3 +3,4 @@ export * from "./prepared";
 export * from "./service";
 export * from "./testing";
 export * from "./events";
+export * from "./workers";

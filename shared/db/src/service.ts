@@ -1,6 +1,7 @@
 import { loadConfig, externalUrl, type Config } from "@collab/core";
 import type { Logger, ServiceBroker, ServiceSchema } from "moleculer";
 import { openDatabase, type Database, type Db } from "./database";
+import { startWorkers, type Worker } from "./workers";
 
 /** What a service's actions, finders and domain services work with. */
 export interface ServiceKit {
@@ -25,6 +26,8 @@ export interface ServiceDefinition {
   mixins?: ServiceSchema[];
   actions: (kit: ServiceKit) => Actions;
   events?: (kit: ServiceKit) => Events;
+  /** Periodic jobs, started once the service has started and stopped before it stops. */
+  workers?: (kit: ServiceKit) => Worker[];
   started?: (kit: ServiceKit) => Promise<void> | void;
   stopping?: (kit: ServiceKit) => Promise<void> | void;
 }
@@ -35,6 +38,7 @@ export interface ServiceDefinition {
  */
 export function defineService(def: ServiceDefinition): ServiceSchema {
   const kit = {} as { -readonly [K in keyof ServiceKit]: ServiceKit[K] };
+  let stopWorkers: (() => void) | undefined;
   return {
     name: def.name,
     dependencies: def.dependencies,
@@ -66,8 +70,11 @@ export function defineService(def: ServiceDefinition): ServiceSchema {
         await kit.database.migrate({ folder: def.migrations, table: `__migrations_${def.name}` });
       }
       await def.started?.(kit);
+      if (def.workers) stopWorkers = startWorkers(def.workers(kit), kit.logger);
     },
     async stopped() {
+      stopWorkers?.();
+      stopWorkers = undefined;
       await def.stopping?.(kit);
       await kit.database?.release();
     },
