@@ -1,5 +1,5 @@
 import type { ActionSchema } from "moleculer";
-import { action, badRequestMessage, errorBodyOf, gBool, gDate, gDateTime, gEnum, gString, gArray, notFound, page, paginationParams, recordNotFound } from "@collab/core";
+import { accessTokenListParams, action, badRequestMessage, errorBodyOf, gDate, gEnum, gString, gArray, notFound, page, paginationParams, recordNotFound } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
@@ -147,21 +147,7 @@ export const serviceAccountsActions = (
     idempotent: true,
     visibility: "public",
     input: () =>
-      z.object({
-        ...paginationParams,
-        user_id: z.number().int(),
-        group_id: z.number().int(),
-        revoked: gBool().optional(),
-        state: gEnum(["active", "inactive"] as const).optional(),
-        created_before: gDateTime().optional(),
-        created_after: gDateTime().optional(),
-        last_used_before: gDateTime().optional(),
-        last_used_after: gDateTime().optional(),
-        expires_before: gDate().optional(),
-        expires_after: gDate().optional(),
-        search: gString().optional(),
-        sort: gString().optional(),
-      }),
+      z.object({ ...accessTokenListParams, user_id: z.number().int(), group_id: z.number().int() }),
     async handler(ctx) {
       const { group_id, ...p } = ctx.params;
       const user = await loadServiceAccount(kit, p.user_id, group_id);

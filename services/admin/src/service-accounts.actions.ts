@@ -1,5 +1,5 @@
 import type { ActionSchema } from "moleculer";
-import { AccessLevel, action, forbidden, gBool, gEnum, gId, gString, gArray, gDate, gDateTime, paginationParams, requireAdmin, requireCaller, type Ctx } from "@collab/core";
+import { AccessLevel, accessTokenListParams, action, forbidden, gEnum, gId, gString, gArray, gDate, paginationParams, requireAdmin, requireCaller, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { z } from "zod";
 import { requireArea } from "./availability";
@@ -9,20 +9,7 @@ const listParams = { ...paginationParams, order_by: gEnum(["id", "username"] as 
 const createParams = { name: gString().optional(), username: gString().optional(), email: gString().optional() };
 /** PATCH params: Users::ServiceAccounts::UpdateService::ALLOWED_PARAMS. */
 const updateParams = { user_id: gId(), name: gString().optional(), username: gString().optional(), email: gString().optional() };
-/** API::Helpers::PersonalAccessTokensHelpers' access_token_params. */
-const tokenListParams = {
-  ...paginationParams,
-  revoked: gBool().optional(),
-  state: gEnum(["active", "inactive"] as const).optional(),
-  created_before: gDateTime().optional(),
-  created_after: gDateTime().optional(),
-  last_used_before: gDateTime().optional(),
-  last_used_after: gDateTime().optional(),
-  expires_before: gDate().optional(),
-  expires_after: gDate().optional(),
-  search: gString().optional(),
-  sort: gString().optional(),
-};
+const tokenListParams = accessTokenListParams;
 
 /**
  * The group whose service accounts a caller manages: a top-level group they own (or any, for

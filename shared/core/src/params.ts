@@ -166,3 +166,21 @@ export function atLeastOneOf<T extends Record<string, unknown>>(...keys: (keyof 
       ctx.addIssue({ code: "custom", path: [], message: `${keys.join(", ")} are missing, at least one parameter must be provided` });
   };
 }
+
+/**
+ * API::Helpers::PersonalAccessTokensHelpers' access_token_params: the filters of every personal
+ * access token list (the gateway-facing admin routes and the accounts finder behind them).
+ */
+export const accessTokenListParams = {
+  ...paginationParams,
+  revoked: gBool().optional(),
+  state: gEnum(["active", "inactive"] as const).optional(),
+  created_before: gDateTime().optional(),
+  created_after: gDateTime().optional(),
+  last_used_before: gDateTime().optional(),
+  last_used_after: gDateTime().optional(),
+  expires_before: gDate().optional(),
+  expires_after: gDate().optional(),
+  search: gString().optional(),
+  sort: gString().optional(),
+};
