@@ -240,9 +240,9 @@ export const namespacesService: ServiceSchema = defineService({
           assertPermanentRemoval("group", g.group.markedForDeletionOn, g.group.fullPath, ctx.params.full_path);
         }
         const { projectIds, namespaceIds } = await deleteGroup(kit.db, g.group);
-        for (const projectId of projectIds) ctx.emit(NAMESPACES_EVENTS.projectDeleted, { projectId });
-        if (namespaceIds.length) ctx.emit(NAMESPACES_EVENTS.groupDeleted, { groupIds: namespaceIds });
-        ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { groupId: g.group.id });
+        for (const projectId of projectIds) await ctx.emit(NAMESPACES_EVENTS.projectDeleted, { projectId });
+        if (namespaceIds.length) await ctx.emit(NAMESPACES_EVENTS.groupDeleted, { groupIds: namespaceIds });
+        await ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { groupId: g.group.id });
         return accepted();
       },
     }),
@@ -365,7 +365,7 @@ export const namespacesService: ServiceSchema = defineService({
           assertPermanentRemoval("project", p.project.markedForDeletionAt, projectFullPath(p.project, p.namespace), ctx.params.full_path);
         }
         await deleteProject(kit.db, p.project);
-        ctx.emit(NAMESPACES_EVENTS.projectDeleted, { projectId: p.project.id });
+        await ctx.emit(NAMESPACES_EVENTS.projectDeleted, { projectId: p.project.id });
         return accepted();
       },
     }),

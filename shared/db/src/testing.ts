@@ -2,13 +2,35 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import type { Db } from "./database";
 
-/** Empties every application table (all schemas but the system ones and drizzle's) and restarts sequences. */
+const DEADLOCK = "40P01";
+const causeCode = (err: unknown): string | undefined => {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code ?? e?.cause?.code;
+};
+
+/**
+ * Empties every application table (all schemas but the system ones and drizzle's) and restarts
+ * sequences. The previous test's bus events may still be applying (a project's removal clears
+ * its issues and pipelines in other services), and their transactions can deadlock with the
+ * TRUNCATE's table locks: PostgreSQL aborts one side, so the TRUNCATE is simply tried again
+ * (event handlers retry on their own).
+ */
 export async function truncateAll(db: Db): Promise<void> {
   const rows = await db.execute<{ name: string }>(sql`
     SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables
-    WHERE schemaname NOT IN ('pg_catalog', 'information_schema', 'drizzle') AND schemaname NOT LIKE 'pg_%'`);
+    WHERE schemaname NOT IN ('pg_catalog', 'information_schema', 'drizzle') AND schemaname NOT LIKE 'pg_%'
+    ORDER BY 1`);
   const names = (rows as unknown as { rows: { name: string }[] }).rows.map((r) => r.name);
-  if (names.length > 0) await db.execute(sql.raw(`TRUNCATE ${names.join(", ")} RESTART IDENTITY CASCADE`));
+  if (names.length === 0) return;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await db.execute(sql.raw(`TRUNCATE ${names.join(", ")} RESTART IDENTITY CASCADE`));
+      return;
+    } catch (err) {
+      if (causeCode(err) !== DEADLOCK || attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 50 * attempt));
+    }
+  }
 }
 
 /**
