@@ -10,7 +10,7 @@ import { presentUser, presentUserBasic, presentUserPublic, presentUserWithAdmin 
 import { CreateUserParams, ListUsersParams, UpdateUserParams, UserIdParams } from "./api/users.params";
 import { users, type UserRow } from "./db/schema";
 import { bootstrapRoot } from "./domain/bootstrap";
-import { authenticateToken, callerFromUser, createToken, revokeToken } from "./domain/tokens";
+import { authenticateToken, callerFromUser, createToken, mintToken, revokeToken } from "./domain/tokens";
 import { signUp } from "./domain/registrations";
 import { approveUser, changeState, createUser, deleteUser, rejectUser, updateUser } from "./domain/users";
 import { announceUserUpdate, namespacePathCheck, USER_UPDATED_EVENT } from "./domain/personal-namespaces";
@@ -248,14 +248,7 @@ export const accountsService: ServiceSchema = defineService({
       async handler(ctx) {
         requireAdmin(ctx);
         const user = await loadUser(kit, ctx.params.user_id);
-        const { row, token } = await createToken(kit.db, {
-          userId: user.id,
-          name: ctx.params.name,
-          description: ctx.params.description,
-          scopes: ctx.params.scopes,
-          expiresAt: ctx.params.expires_at,
-        });
-        return presentTokenWithSecret(row, token);
+        return mintToken(kit.db, user.id, ctx.params);
       },
     }),
 

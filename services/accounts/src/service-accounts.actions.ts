@@ -7,7 +7,7 @@ import { z } from "zod";
 import { presentToken, presentTokenWithSecret } from "./api/token.entity";
 import { PAT_SCOPES } from "./api/tokens.params";
 import { users, type TokenRow, type UserRow } from "./db/schema";
-import { createToken, revokeToken, rotateToken } from "./domain/tokens";
+import { mintToken, revokeToken, rotateToken } from "./domain/tokens";
 import { createUser, deleteUser, updateUser } from "./domain/users";
 import { announceUserUpdate, namespacePathCheck } from "./domain/personal-namespaces";
 import { findTokenById, findTokens } from "./finders/tokens.finder";
@@ -237,14 +237,7 @@ export const serviceAccountsActions = (
       }),
     async handler(ctx) {
       const user = await loadServiceAccount(kit, ctx.params.user_id, ctx.params.group_id);
-      const { row, token } = await createToken(kit.db, {
-        userId: user.id,
-        name: ctx.params.name,
-        description: ctx.params.description,
-        scopes: ctx.params.scopes,
-        expiresAt: ctx.params.expires_at,
-      });
-      return presentTokenWithSecret(row, token);
+      return mintToken(kit.db, user.id, ctx.params);
     },
   }),
 });

@@ -1,3 +1,4 @@
+import { presentTokenWithSecret } from "../api/token.entity";
 import { badRequest, currentSettings, forbidden, invalidToken, unauthorized, type Caller } from "@collab/core";
 import type { Db } from "@collab/db";
 import { createHash, randomBytes } from "node:crypto";
@@ -29,6 +30,12 @@ export interface NewToken {
   /** A token set by an operator (INITIAL_ROOT_TOKEN) instead of a generated one. */
   value?: string;
   impersonation?: boolean;
+}
+
+/** A personal access token minted for a user from the API's create params; answers the entity with its secret. */
+export async function mintToken(db: Db, userId: number, p: { name: string; description?: string | null; scopes: string[]; expires_at?: string | null }) {
+  const { row, token } = await createToken(db, { userId, name: p.name, description: p.description, scopes: p.scopes, expiresAt: p.expires_at });
+  return presentTokenWithSecret(row, token);
 }
 
 export async function createToken(db: Db, t: NewToken): Promise<{ row: TokenRow; token: string }> {

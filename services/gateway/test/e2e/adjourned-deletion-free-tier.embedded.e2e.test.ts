@@ -1,5 +1,5 @@
 import { apiClient, createGroup, createProject, type ApiClient, type TestApp } from "@collab/testing";
-import { startApp } from "../app";
+import { startAppOnTier } from "../app";
 
 /**
  * Deletion on the Free tier: adjourned deletion is Premium, so DELETE removes groups and projects
@@ -9,17 +9,11 @@ import { startApp } from "../app";
  */
 let app: TestApp;
 let root: ApiClient;
-const previousTier = process.env.LICENSE_TIER;
 beforeAll(async () => {
-  process.env.LICENSE_TIER = "free";
   process.env.DELETION_PURGE_INTERVAL_MS ??= "0";
-  app = await startApp("adjourned-deletion-free-tier");
+  app = await startAppOnTier("adjourned-deletion-free-tier", "free");
 });
-afterAll(async () => {
-  await app.stop();
-  if (previousTier === undefined) delete process.env.LICENSE_TIER;
-  else process.env.LICENSE_TIER = previousTier;
-});
+afterAll(() => app.stop());
 beforeEach(async () => {
   await app.reset();
   root = apiClient(app.url, app.rootToken);

@@ -1,5 +1,5 @@
 import { addMember, apiClient, assertStatus as ok, createProject, createUserAccount, type ApiClient, type TestApp } from "@collab/testing";
-import { startApp } from "../app";
+import { startAppOnTier } from "../app";
 
 /**
  * Issues on the Free tier (GitLab's community edition): one assignee, a single assignee_username
@@ -8,16 +8,10 @@ import { startApp } from "../app";
  */
 let app: TestApp;
 let root: ApiClient;
-const previousTier = process.env.LICENSE_TIER;
 beforeAll(async () => {
-  process.env.LICENSE_TIER = "free";
-  app = await startApp("issue-lists-free-tier");
+  app = await startAppOnTier("issue-lists-free-tier", "free");
 });
-afterAll(async () => {
-  await app.stop();
-  if (previousTier === undefined) delete process.env.LICENSE_TIER;
-  else process.env.LICENSE_TIER = previousTier;
-});
+afterAll(() => app.stop());
 beforeEach(async () => {
   await app.reset();
   root = apiClient(app.url, app.rootToken);
