@@ -11,6 +11,7 @@ import { paginationHeaders } from "./pagination";
 import { multipartFields, type UploadedFile } from "./multipart";
 import { mountedRoutes, mountedWebRoutes } from "./routes";
 import { enforceRateLimits, ThrottledError } from "./rate-limits";
+import { guardRequest, JSON_BODY_TYPES, malformedUrl, notFoundForPathParam } from "./request-guard";
 
 export const API_VERSION = { version: "18.6.0", revision: "collab" };
 
@@ -48,6 +49,7 @@ function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>) {
     path,
     aliases: Object.fromEntries(defs.map((d) => [`${d.method} /`, { action: d.action, routeDef: d }])),
     onBeforeCall(ctx: Context, _route: unknown, req: Req) {
+      guardRequest(req, req.$params);
       for (const key of STRIPPED_PARAMS) delete req.$params[key];
       (ctx.meta as Record<string, unknown>).caller = null;
     },
@@ -84,7 +86,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
   };
 
   const bodyParsers = {
-    json: { limit: config.MAX_BODY_BYTES, strict: false },
+    json: { limit: config.MAX_BODY_BYTES, strict: false, type: JSON_BODY_TYPES },
     urlencoded: { extended: true, limit: config.MAX_BODY_BYTES },
   };
 
@@ -110,6 +112,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
           async onBeforeCall(this: unknown, ctx: Context, _route: unknown, req: Req, res: ServerResponse) {
             const def = req.$alias?.routeDef;
             if (!def) return;
+            guardRequest(req, req.$params);
             const auth = await authenticateRequest(ctx, tokens, def, req, req.$params);
             for (const key of STRIPPED_PARAMS) delete req.$params[key];
             if (def.params) Object.assign(req.$params, def.params);
@@ -189,7 +192,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
           res.end(err.text);
           return;
         }
-        const { status, body, internal } = toHttpError(err);
+        const { status, body, internal } = toHttpError(notFoundForPathParam(err, req.$alias?.routeDef) ?? err);
         if (internal) this.logger.error({ err, url: req.originalUrl ?? req.url }, "request failed");
         res.statusCode = status;
         if (body === null) {
@@ -225,6 +228,14 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
           );
         });
         if (answerProbe(broker, req, res, requiredServices)) return;
+        const malformed = malformedUrl(req.url ?? "/");
+        if (malformed) {
+          const { status, body } = toHttpError(malformed);
+          res.statusCode = status;
+          res.setHeader("Content-Type", "application/json");
+          res.end(JSON.stringify(body));
+          return;
+        }
         handler(req, res);
       });
     },

@@ -71,3 +71,11 @@ describe("toHttpError", () => {
     }
   });
 });
+
+describe("client errors of the HTTP layer keep their status", () => {
+  test("body-parser's other 4xx (too deep, too many params) and moleculer-web's bad request", () => {
+    const tooDeep = Object.assign(bodyParserError(400, "querystring.parse.rangeError"), { expose: true });
+    expect(toHttpError(tooDeep)).toEqual({ status: 400, body: { message: "400 Bad request" }, internal: false });
+    expect(toHttpError(new web.BadRequestError("ERR_UNABLE_DECODE_PARAM"))).toEqual({ status: 400, body: { message: "400 Bad request" }, internal: false });
+  });
+});

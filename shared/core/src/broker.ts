@@ -1,5 +1,6 @@
 import { ServiceBroker, type BrokerOptions, type ServiceSchema } from "moleculer";
 import { loadConfig, type Config } from "./config";
+import { DataExceptionMiddleware } from "./data-errors";
 import { ZodInputMiddleware } from "./input";
 
 export interface BrokerSetup {
@@ -35,7 +36,7 @@ export function createBroker({ services, config = loadConfig(), nodeID }: Broker
       config.LOG_LEVEL === "silent"
         ? false
         : { type: "Pino", options: { level: config.LOG_LEVEL, pino: { options: { base: undefined } } } },
-    middlewares: [ZodInputMiddleware],
+    middlewares: [ZodInputMiddleware, DataExceptionMiddleware],
     metrics: config.METRICS_PORT
       ? {
           enabled: true,

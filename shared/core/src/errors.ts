@@ -8,14 +8,25 @@ import { Errors } from "moleculer";
 export type ErrorBody = Record<string, unknown>;
 
 export class ApiError extends Errors.MoleculerError {
-  constructor(status: number, body: ErrorBody, type = "API_ERROR") {
+  constructor(status: number, body: ErrorBody, type = "API_ERROR", extra: Record<string, unknown> = {}) {
     const text = typeof body.message === "string" ? body.message : typeof body.error === "string" ? body.error : JSON.stringify(body);
-    super(text, status, type, { body });
+    super(text, status, type, { ...extra, body });
   }
 }
 
-/** Grape-style parameter error: 400 {"error": "title is missing"}. */
-export const paramError = (message: string) => new ApiError(400, { error: message }, "PARAM_ERROR");
+/**
+ * Grape-style parameter error: 400 {"error": "title is missing"}. `outOfRange` names the params
+ * that were well-formed integers no column holds: the gateway answers 404 when one of them is a
+ * path segment (the record cannot exist), as GitLab does.
+ */
+export const paramError = (message: string, outOfRange: string[] = []) =>
+  new ApiError(400, { error: message }, "PARAM_ERROR", outOfRange.length > 0 ? { outOfRange } : {});
+
+/** The params a paramError marked out of range (see paramError), read from a local or remote error. */
+export function outOfRangeParams(err: unknown): string[] {
+  const names = (err as { data?: { outOfRange?: unknown } } | null)?.data?.outOfRange;
+  return Array.isArray(names) ? names.filter((n): n is string => typeof n === "string") : [];
+}
 /** `bad_request!`: 400 {"message": "400 Bad request - <reason>"}. */
 export const badRequest = (reason?: string) =>
   new ApiError(400, { message: reason ? `400 Bad request - ${reason}` : "400 Bad request" }, "BAD_REQUEST");

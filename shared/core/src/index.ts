@@ -2,6 +2,7 @@ export * from "./access";
 export * from "./action";
 export * from "./broker";
 export * from "./config";
+export * from "./data-errors";
 export * from "./errors";
 export * from "./input";
 export * from "./meta";

@@ -1,7 +1,7 @@
 import type { Context, Middleware } from "moleculer";
 import type { z } from "zod";
 import { paramError } from "./errors";
-import { formatIssues } from "./params";
+import { formatIssues, isOutOfRangeIssue } from "./params";
 
 declare module "moleculer" {
   interface ActionSchema {
@@ -25,7 +25,10 @@ export const ZodInputMiddleware: Middleware = {
     return function validateInput(ctx: Context) {
       const raw = ctx.params ?? {};
       const result = schema.safeParse(raw);
-      if (!result.success) return Promise.reject(paramError(formatIssues(result.error.issues, raw)));
+      if (!result.success) {
+        const outOfRange = result.error.issues.filter(isOutOfRangeIssue).map((i) => String(i.path[0]));
+        return Promise.reject(paramError(formatIssues(result.error.issues, raw), outOfRange));
+      }
       ctx.params = result.data as typeof ctx.params;
       return next(ctx);
     };

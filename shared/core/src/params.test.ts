@@ -11,6 +11,11 @@ import {
   gInt,
   gIntArray,
   gSort,
+  isOutOfRangeIssue,
+  MAX_INT,
+  MIN_INT,
+  parseTimestamp,
+  recordId,
   gString,
   mutuallyExclusive,
   offsetOf,
@@ -53,6 +58,27 @@ describe("gInt, gId and gString", () => {
 
   test.each(["4.2", "abc", "", "1e3", 4.2, true])("%j is not an integer", (v) => {
     expect(parse(field(gInt()), { p: v })).toEqual({ error: "p is invalid" });
+  });
+
+  test("integers a PostgreSQL integer column holds, and no others", () => {
+    expect(parse(field(gInt()), { p: String(MAX_INT) })).toEqual({ ok: { p: MAX_INT } });
+    expect(parse(field(gInt()), { p: MIN_INT })).toEqual({ ok: { p: MIN_INT } });
+    for (const v of ["2147483648", "-2147483649", "9223372036854775808", 2 ** 53, 1e308, "99999999999999999999999"]) {
+      expect(parse(field(gInt()), { p: v })).toEqual({ error: "p is invalid" });
+    }
+  });
+
+  test("an out-of-range integer is marked as such (a path segment naming it is a 404), a malformed one is not", () => {
+    const issues = (v: unknown) => field(gId()).safeParse({ p: v }).error?.issues ?? [];
+    expect(issues("2147483648").some(isOutOfRangeIssue)).toBe(true);
+    expect(issues("abc").some(isOutOfRangeIssue)).toBe(false);
+    expect(issues("0").some(isOutOfRangeIssue)).toBe(false);
+  });
+
+  test("recordId: an id when numeric and in range, null when numeric beyond any id, undefined for paths", () => {
+    expect([recordId("42"), recordId(7), recordId(String(MAX_INT))]).toEqual([42, 7, MAX_INT]);
+    expect([recordId("2147483648"), recordId("9223372036854775808")]).toEqual([null, null]);
+    expect([recordId("group/project"), recordId("-1"), recordId("1e3"), recordId("")]).toEqual([undefined, undefined, undefined, undefined]);
   });
 
   test("ids are positive", () => {
@@ -102,6 +128,25 @@ describe("dates", () => {
     expect(parse(field(gDateTime()), { p: "2024-01-02T03:04:05+02:00" })).toEqual({ ok: { p: new Date("2024-01-02T01:04:05Z") } });
     expect(parse(field(gDateTime()), { p: "soon" })).toEqual({ error: "p is invalid" });
     expect(parse(field(gDateTime()), { p: "" })).toEqual({ error: "p is invalid" });
+  });
+
+  test.each(["2024-02-30T10:00:00Z", "2023-02-29", "2024-01-01T24:00:00Z", "2024-01-01T10:60:00Z", "+275760-09-13T00:00:00Z", "-000001-01-01T00:00:00Z", "0000-01-01T00:00:00Z", "10000-01-01"])(
+    "gDateTime refuses a day, clock or year that cannot be stored: %j",
+    (v) => {
+      expect(parseTimestamp(v)).toBeUndefined();
+      expect(parse(field(gDateTime()), { p: v })).toEqual({ error: "p is invalid" });
+    },
+  );
+
+  test("gDateTime keeps the forms Ruby's Time.parse takes", () => {
+    expect(parseTimestamp("2024-02-29T23:59:59.999Z")).toEqual(new Date("2024-02-29T23:59:59.999Z"));
+    expect(parseTimestamp("2024-01-02 03:04:05+00:00")).toEqual(new Date("2024-01-02T03:04:05Z"));
+    expect(parseTimestamp("Tue, 02 Jan 2024 03:04:05 GMT")).toEqual(new Date("2024-01-02T03:04:05Z"));
+    expect(parseTimestamp("9999-12-31")).toEqual(new Date("9999-12-31T00:00:00Z"));
+  });
+
+  test("gDate refuses year 0, which PostgreSQL has not", () => {
+    expect(parse(field(gDate()), { p: "0000-01-01" })).toEqual({ error: "p is invalid" });
   });
 });
 

@@ -22,9 +22,42 @@ export function parseBoolean(v: unknown): unknown {
 /** true/false, 1/0, t/f, yes/no, y/n, on/off in any case; `null` is false as GitLab documents. */
 export const gBool = () => z.preprocess((v) => (v === null ? false : parseBoolean(v)), z.boolean({ error: "is invalid" }));
 
+/** What an `integer` column holds: every id, iid, count and limit column of the schemas is int4. */
+export const MIN_INT = -2_147_483_648;
+export const MAX_INT = 2_147_483_647;
+
+/**
+ * Marks an issue raised for a well-formed integer the column cannot hold. Grape would accept the
+ * value and the record lookup would find nothing, so the gateway answers 404 when such a value
+ * came in the URL path, and 400 "<param> is invalid" elsewhere.
+ */
+export const OUT_OF_RANGE = { outOfRange: true } as const;
+export const isOutOfRangeIssue = (issue: z.core.$ZodIssue) =>
+  issue.code === "custom" && (issue as { params?: { outOfRange?: boolean } }).params?.outOfRange === true;
+
 const toInt = (v: unknown) => (typeof v === "string" && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v);
-export const gInt = () => z.preprocess(toInt, z.number({ error: "is invalid" }).int({ error: "is invalid" }));
+export const gInt = () =>
+  z.preprocess(
+    toInt,
+    z
+      .number({ error: "is invalid" })
+      // Not .int(): zod's int check also refuses unsafe integers, which are out of range here.
+      .refine((n) => Number.isInteger(n), { error: "is invalid", abort: true })
+      .refine((n) => n >= MIN_INT && n <= MAX_INT, { error: "is invalid", params: OUT_OF_RANGE }),
+  );
 export const gId = () => gInt().refine((n) => n > 0, { error: "is invalid" });
+
+/**
+ * A numeric record id in a reference that may also be a path or a name (`/projects/:id` takes
+ * "42" or "group/project"): the id when `ref` is all digits and a column can hold it, `null` when
+ * it is all digits but out of range (no such record), `undefined` when it is not numeric.
+ */
+export function recordId(ref: string | number): number | null | undefined {
+  const text = String(ref).trim();
+  if (!/^\d+$/.test(text)) return undefined;
+  const id = Number(text);
+  return id <= MAX_INT ? id : null;
+}
 
 /** A trimmed string; numbers are accepted and stringified as Grape does. */
 export const gString = () => z.preprocess((v) => (typeof v === "number" ? String(v) : v), z.string({ error: "is invalid" }));
@@ -45,26 +78,43 @@ export const gArray = <T extends z.ZodType>(item: T) => z.preprocess(toList, z.a
 export const gIntArray = () => gArray(gInt());
 export const gStringArray = () => gArray(z.string({ error: "is invalid" }));
 
-/** A real calendar day: V8 rolls 2023-02-30 over to March 2nd, Ruby's Date.parse (and PostgreSQL) refuse it. */
+/**
+ * A real calendar day in years 1-9999: V8 rolls 2023-02-30 over to March 2nd, Ruby's Date.parse
+ * and PostgreSQL refuse it, and PostgreSQL has no year 0.
+ */
 const isCalendarDate = (s: string) => {
   const t = Date.parse(`${s}T00:00:00Z`);
-  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s;
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s && !s.startsWith("0000");
 };
 
 /** YYYY-MM-DD, kept as a string (dates have no time zone). */
 export const gDate = () => gString().refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && isCalendarDate(s), { error: "is invalid" });
 
-/** ISO 8601 timestamps parsed leniently: date-only and offset forms are accepted. */
+/** The calendar and clock fields of an ISO 8601 prefix: "2024-02-30T10:00" is no time at all. */
+const ISO_PREFIX = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?/;
+
+/**
+ * A timestamp as Ruby's Time.parse takes it (ISO 8601 with or without an offset, date-only as UTC
+ * midnight, RFC 2822), refused when its calendar day or clock does not exist or its year is
+ * outside 1-9999, which PostgreSQL and GitLab's clients could not hold either.
+ */
+export function parseTimestamp(text: string): Date | undefined {
+  const s = text.trim();
+  if (s === "") return undefined;
+  const iso = ISO_PREFIX.exec(s);
+  if (iso) {
+    const [, day, hh, mm, ss] = iso;
+    if (!isCalendarDate(day)) return undefined;
+    if (hh !== undefined && (Number(hh) > 23 || Number(mm) > 59 || Number(ss ?? 0) > 59)) return undefined;
+  }
+  const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T00:00:00Z` : s);
+  const year = d.getUTCFullYear();
+  return Number.isNaN(d.getTime()) || year < 1 || year > 9999 ? undefined : d;
+}
+
+/** ISO 8601 timestamps parsed leniently (see parseTimestamp); impossible or far-off ones are invalid. */
 export const gDateTime = () =>
-  z.preprocess(
-    (v) => {
-      if (v instanceof Date) return v;
-      if (typeof v !== "string" || v.trim() === "") return v;
-      const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(v) ? `${v}T00:00:00Z` : v);
-      return Number.isNaN(d.getTime()) ? v : d;
-    },
-    z.date({ error: "is invalid" }),
-  );
+  z.preprocess((v) => (typeof v === "string" ? (parseTimestamp(v) ?? v) : v), z.date({ error: "is invalid" }).refine((d) => !Number.isNaN(d.getTime()), { error: "is invalid" }));
 
 /** One of a fixed list: "does not have a valid value" otherwise. */
 export const gEnum = <const T extends readonly [string, ...string[]]>(values: T) =>

@@ -18,7 +18,7 @@ export const minimumPasswordLength = () => Math.max(8, Number(currentSettings().
 export const usernameFormatValid = (u: string) => USERNAME.test(u) && !/\.(git|atom)$/i.test(u) && !u.endsWith(".");
 
 /** Model validations of GitLab's User, collected like ActiveRecord errors. */
-function validate(p: { username?: string; email?: string; name?: string; password?: string }, existingUsername?: string) {
+function validate(p: { username?: string; email?: string; name?: string; password?: string; projects_limit?: number }, existingUsername?: string) {
   const errors: Record<string, string[]> = {};
   const add = (k: string, m: string) => (errors[k] ??= []).push(m);
   if (p.email !== undefined && !EMAIL.test(p.email)) add("email", "is invalid");
@@ -28,6 +28,7 @@ function validate(p: { username?: string; email?: string; name?: string; passwor
     if (!usernameFormatValid(p.username)) add("username", USERNAME_FORMAT_MESSAGE);
     if (p.username.length > 255) add("username", "is too long (maximum is 255 characters)");
   }
+  if (p.projects_limit !== undefined && p.projects_limit < 0) add("projects_limit", "must be greater than or equal to 0");
   if (p.password !== undefined) {
     const min = minimumPasswordLength();
     if (p.password.length < min) add("password", `is too short (minimum is ${min} characters)`);

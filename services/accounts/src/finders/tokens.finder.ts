@@ -1,11 +1,8 @@
-import { offsetOf } from "@collab/core";
+import { MAX_INT, offsetOf } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, asc, count, desc, eq, gte, ilike, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { ListTokensParams } from "../api/tokens.params";
 import { personalAccessTokens as pat, type TokenRow } from "../db/schema";
-
-/** personal_access_tokens.id is a PostgreSQL integer. */
-const MAX_ID = 2_147_483_647;
 
 /** Filters and sorts some token lists take beyond ListTokensParams (access_token_params). */
 export interface TokenListExtras {
@@ -60,7 +57,7 @@ export async function findTokens(
 }
 
 export async function findTokenById(db: Db, id: number | undefined): Promise<TokenRow | undefined> {
-  if (id === undefined || id > MAX_ID) return undefined;
+  if (id === undefined || id > MAX_INT) return undefined;
   const [row] = await db.select().from(pat).where(eq(pat.id, id));
   return row;
 }

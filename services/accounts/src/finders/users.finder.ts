@@ -1,4 +1,4 @@
-import { offsetOf } from "@collab/core";
+import { offsetOf, recordId } from "@collab/core";
 import { preparedQuery, type Db } from "@collab/db";
 import { and, asc, count, desc, eq, ilike, gte, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { ListUsersParams } from "../api/users.params";
@@ -6,9 +6,6 @@ import { users, type UserRow } from "../db/schema";
 
 /** States hidden from non-administrators' user lists (User::FORBIDDEN_SEARCH_STATES). */
 const FORBIDDEN_SEARCH_STATES = ["blocked", "banned", "ldap_blocked"];
-
-/** users.id is a PostgreSQL integer: larger ids cannot exist (and must not reach the query). */
-const MAX_ID = 2_147_483_647;
 
 /**
  * GET /users, one filter per step as GitLab's UsersFinder. Non-admins never see blocked or banned
@@ -100,14 +97,13 @@ function byCreatedDates(where: SQL[], p: ListUsersParams) {
 
 /** By numeric id (all digits) or by username, case-insensitively; undefined when there is none. */
 export async function findUserByIdOrUsername(db: Db, ref: string | number): Promise<UserRow | undefined> {
-  const text = String(ref);
-  if (/^\d+$/.test(text)) {
-    const id = Number(text);
-    if (id > MAX_ID) return undefined;
+  const id = recordId(ref);
+  if (id === null) return undefined; // all digits, beyond any id
+  if (id !== undefined) {
     const [row] = await db.select().from(users).where(eq(users.id, id));
     return row;
   }
-  const [row] = await db.select().from(users).where(sql`lower(${users.username}) = lower(${text})`);
+  const [row] = await db.select().from(users).where(sql`lower(${users.username}) = lower(${String(ref)})`);
   return row;
 }
 

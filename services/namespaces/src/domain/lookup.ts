@@ -1,8 +1,14 @@
+import { recordId } from "@collab/core";
 import { preparedQuery, type Db } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import { namespaces, projects, type NamespaceRow, type ProjectRow } from "../db/schema";
 
-const isId = (ref: string | number) => /^\d+$/.test(String(ref));
+/** A group or namespace by id when `ref` is numeric (an id no column holds matches nothing), else by full path. */
+function byIdOrPath(ref: string | number) {
+  const id = recordId(ref);
+  if (id === null) return sql`false`;
+  return id !== undefined ? eq(namespaces.id, id) : sql`lower(${namespaces.fullPath}) = lower(${String(ref)})`;
+}
 
 /** A group by numeric id or full path (case-insensitive), as GitLab's find_group. */
 export async function findGroup(db: Db, ref: string | number): Promise<NamespaceRow | undefined> {
@@ -12,7 +18,7 @@ export async function findGroup(db: Db, ref: string | number): Promise<Namespace
     .where(
       and(
         eq(namespaces.kind, "group"),
-        isId(ref) ? eq(namespaces.id, Number(ref)) : sql`lower(${namespaces.fullPath}) = lower(${String(ref)})`,
+        byIdOrPath(ref),
       ),
     );
   return row;
@@ -22,7 +28,7 @@ export async function findNamespace(db: Db, ref: string | number): Promise<Names
   const [row] = await db
     .select()
     .from(namespaces)
-    .where(isId(ref) ? eq(namespaces.id, Number(ref)) : sql`lower(${namespaces.fullPath}) = lower(${String(ref)})`);
+    .where(byIdOrPath(ref));
   return row;
 }
 
@@ -44,7 +50,9 @@ const projectById = preparedQuery((db: Db) =>
 /** A project by numeric id or "namespace/full/path/project". */
 export async function findProject(db: Db, ref: string | number): Promise<ProjectAndNamespace | undefined> {
   const text = String(ref);
-  if (isId(text)) return (await projectById(db, { id: Number(text) }))[0];
+  const id = recordId(text);
+  if (id === null) return undefined;
+  if (id !== undefined) return (await projectById(db, { id }))[0];
   const cut = text.lastIndexOf("/");
   if (cut <= 0) return undefined;
   const where = and(sql`lower(${namespaces.fullPath}) = lower(${text.slice(0, cut)})`, sql`lower(${projects.path}) = lower(${text.slice(cut + 1)})`);

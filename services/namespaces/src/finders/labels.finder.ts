@@ -1,4 +1,4 @@
-import { offsetOf, type Pagination } from "@collab/core";
+import { offsetOf, recordId, type Pagination } from "@collab/core";
 import { preparedQuery, type Db } from "@collab/db";
 import { and, asc, count, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { labels, type LabelRow } from "../db/schema";
@@ -34,8 +34,9 @@ export async function findLabels(db: Db, scope: LabelScope, filters: { search?: 
  */
 export async function findLabelByRef(db: Db, scope: LabelScope, ref: string): Promise<LabelRow | undefined> {
   const text = ref.trim();
-  if (/^\d+$/.test(text)) {
-    const [byId] = await db.select().from(labels).where(and(labelScopeSql(scope), eq(labels.id, Number(text))));
+  const id = recordId(text);
+  if (id) {
+    const [byId] = await db.select().from(labels).where(and(labelScopeSql(scope), eq(labels.id, id)));
     if (byId) return byId;
   }
   const rows = await db.select().from(labels).where(and(labelScopeSql(scope), eq(labels.title, ref)));

@@ -1,0 +1,95 @@
+import { ApiError, badRequest, outOfRangeParams, paramError, type RouteDef } from "@collab/core";
+import type { IncomingMessage } from "node:http";
+
+/**
+ * Malformed requests are refused here, before any action runs, so that every route — present and
+ * future — inherits the same answers (GitLab's HandleMalformedStrings middleware, Grape's
+ * content-type check and its type coercion):
+ *
+ * - a path or query string that does not decode as UTF-8, or a path with a NUL byte: 400;
+ * - a NUL byte or an unpaired surrogate in any param (query, JSON, form or multipart body): 400
+ *   `{"error":"<param> is invalid"}` — PostgreSQL cannot store either;
+ * - params nested deeper than MAX_PARAM_DEPTH (a JSON body 20,000 levels deep): 400 the same way,
+ *   before such a message is serialized onto the bus;
+ * - a body whose media type is not JSON, form or multipart: 415.
+ */
+export const MAX_PARAM_DEPTH = 32;
+
+/** Media types whose bodies the gateway parses into params; any other non-empty body is refused. */
+const PARSED_BODY_TYPES = [/^application\/json$/, /^application\/[\w.+-]+\+json$/, /^application\/x-www-form-urlencoded$/, /^multipart\/form-data$/];
+export const JSON_BODY_TYPES = ["application/json", "application/*+json"];
+
+/** An unpaired UTF-16 surrogate: what an invalid UTF-8 sequence or a stray `\ud800` escape leaves. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const badString = (s: string) => s.includes("\0") || LONE_SURROGATE.test(s);
+
+const decodes = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined; // invalid %-escape or invalid UTF-8
+  }
+};
+
+/** 400 for a request line no route should see; undefined when the URL is well-formed. */
+export function malformedUrl(url: string): ApiError | undefined {
+  const cut = url.indexOf("?");
+  const path = decodes(cut < 0 ? url : url.slice(0, cut));
+  if (path === undefined || badString(path)) return badRequest("Malformed path");
+  if (cut >= 0 && decodes(url.slice(cut + 1).replace(/\+/g, " ")) === undefined) return badRequest("Malformed query string");
+  return undefined;
+}
+
+/**
+ * The first top-level param holding a string PostgreSQL cannot store or nested too deeply, walked
+ * without recursion so that no depth of input can overflow the stack.
+ */
+export function malformedParam(params: Record<string, unknown>): string | undefined {
+  for (const [name, value] of Object.entries(params)) {
+    if (badString(name)) return name.replace(/\0/g, "\\0");
+    const stack: [unknown, number][] = [[value, 1]];
+    while (stack.length > 0) {
+      const [v, depth] = stack.pop()!;
+      if (typeof v === "string") {
+        if (badString(v)) return name;
+      } else if (typeof v === "object" && v !== null) {
+        if (depth > MAX_PARAM_DEPTH) return name;
+        for (const [k, child] of Object.entries(v)) {
+          if (badString(k)) return name;
+          stack.push([child, depth + 1]);
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+const hasBody = (req: IncomingMessage) => Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+
+/** Grape's answer to a body it has no parser for: 415 with the media type it was given. */
+export function unsupportedBody(req: IncomingMessage): ApiError | undefined {
+  if (!hasBody(req)) return undefined;
+  const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+  if (PARSED_BODY_TYPES.some((re) => re.test(type))) return undefined;
+  return new ApiError(415, { error: `The provided content-type '${type}' is not supported.` }, "UNSUPPORTED_MEDIA_TYPE");
+}
+
+/** Everything checked once the route is known and the body parsed: throws the first refusal. */
+export function guardRequest(req: IncomingMessage, params: Record<string, unknown>) {
+  const unsupported = unsupportedBody(req);
+  if (unsupported) throw unsupported;
+  const bad = malformedParam(params);
+  if (bad !== undefined) throw paramError(`${bad} is invalid`);
+}
+
+const pathParamNames = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+
+/**
+ * A well-formed integer too large for any id column names no record: GitLab looks it up and finds
+ * nothing. In the URL path that is a 404; in a query or body it stays the service's 400.
+ */
+export function notFoundForPathParam(err: unknown, def: RouteDef | undefined): ApiError | undefined {
+  if (!def) return undefined;
+  const inPath = pathParamNames(def.path);
+  return outOfRangeParams(err).some((name) => inPath.includes(name)) ? new ApiError(404, { message: "404 Not Found" }, "NOT_FOUND") : undefined;
+}

@@ -1,0 +1,49 @@
+import { ServiceBroker } from "moleculer";
+import { DataExceptionMiddleware, inputFault, sqlStateOf } from "./data-errors";
+import { errorBodyOf } from "./errors";
+
+/** A database error as pg and PGlite raise it, optionally wrapped as drizzle does. */
+const dbError = (code: string) => Object.assign(new Error(`db error ${code}`), { code });
+const wrapped = (code: string) => Object.assign(new Error("Failed query: insert …"), { cause: dbError(code) });
+
+describe("sqlStateOf and inputFault", () => {
+  test("reads the SQLSTATE, also through drizzle's wrapper", () => {
+    expect(sqlStateOf(dbError("22P05"))).toBe("22P05");
+    expect(sqlStateOf(wrapped("54000"))).toBe("54000");
+    expect(sqlStateOf(new Error("plain"))).toBeUndefined();
+    expect(sqlStateOf(Object.assign(new Error("node"), { code: "ECONNRESET" }))).toBeUndefined();
+  });
+
+  test("data exceptions and over-long index values blame the input; everything else the server", () => {
+    expect(["22P05", "22021", "22003", "22008", "22007", "54000"].every(inputFault)).toBe(true);
+    expect(["23505", "40P01", "57014", "08006", undefined].some(inputFault)).toBe(false);
+  });
+});
+
+describe("DataExceptionMiddleware", () => {
+  let broker: ServiceBroker;
+  beforeAll(async () => {
+    broker = new ServiceBroker({ logger: false, middlewares: [DataExceptionMiddleware] });
+    broker.createService({
+      name: "store",
+      actions: {
+        write: (ctx) => Promise.reject(ctx.params.wrapped ? wrapped(String(ctx.params.code)) : dbError(String(ctx.params.code))),
+      },
+    });
+    await broker.start();
+  });
+  afterAll(() => broker.stop());
+
+  test("a value the database refuses is a 400 with GitLab's body", async () => {
+    const err = await broker.call("store.write", { code: "22021", wrapped: true }).catch((e: unknown) => e);
+    expect(errorBodyOf(err)).toEqual({ status: 400, body: { message: "400 Bad request - Invalid value" } });
+    const long = await broker.call("store.write", { code: "54000" }).catch((e: unknown) => e);
+    expect(errorBodyOf(long)).toEqual({ status: 400, body: { message: "400 Bad request - Value is too long" } });
+  });
+
+  test("any other database error stays a server error", async () => {
+    const err = await broker.call("store.write", { code: "23505" }).catch((e: unknown) => e);
+    expect(errorBodyOf(err)).toBeUndefined();
+    expect((err as { code: string }).code).toBe("23505");
+  });
+});
