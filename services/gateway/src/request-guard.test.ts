@@ -70,8 +70,13 @@ describe("unsupportedBody", () => {
 describe("notFoundForPathParam", () => {
   const route = { method: "GET", path: "/projects/:id/issues/:issue_iid", action: "issues.issues.get" } as const;
 
-  test("an out-of-range integer in the path is an unknown record: 404", () => {
-    expect(notFoundForPathParam(paramError("issue_iid is invalid", ["issue_iid"]), route)?.code).toBe(404);
+  test("an out-of-range integer in the path is an unknown record: 404 naming it", () => {
+    expect(notFoundForPathParam(paramError("issue_iid is invalid", ["issue_iid"]), route)?.data).toEqual({ body: { message: "404 Issue Not Found" } });
+    expect(notFoundForPathParam(paramError("id is invalid", ["id"]), route)?.data).toEqual({ body: { message: "404 Project Not Found" } });
+    const schedule = { ...route, path: "/projects/:id/pipeline_schedules/:pipeline_schedule_id" };
+    expect(notFoundForPathParam(paramError("x", ["pipeline_schedule_id"]), schedule)?.data).toEqual({ body: { message: "404 Pipeline Schedule Not Found" } });
+    const nameless = { ...route, path: "/:a/:b" };
+    expect(notFoundForPathParam(paramError("x", ["b"]), nameless)?.data).toEqual({ body: { message: "404 Not Found" } });
   });
 
   test("out of range in the query or body, or no range problem at all: the service's answer stands", () => {

@@ -1,4 +1,4 @@
-import { ApiError, badRequest, outOfRangeParams, paramError, type RouteDef } from "@collab/core";
+import { ApiError, badRequest, notFound, outOfRangeParams, paramError, type RouteDef } from "@collab/core";
 import type { IncomingMessage } from "node:http";
 
 /**
@@ -82,14 +82,29 @@ export function guardRequest(req: IncomingMessage, params: Record<string, unknow
   if (bad !== undefined) throw paramError(`${bad} is invalid`);
 }
 
-const pathParamNames = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+/** "pipeline_schedules" → "Pipeline Schedule": the name GitLab's not_found! gives a collection's record. */
+const recordName = (collection: string) =>
+  collection
+    .replace(/ies$/, "y")
+    .replace(/s$/, "")
+    .split("_")
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(" ");
 
 /**
  * A well-formed integer too large for any id column names no record: GitLab looks it up and finds
- * nothing. In the URL path that is a 404; in a query or body it stays the service's 400.
+ * nothing. In the URL path that is a 404 naming the record (`/users/2147483648`: "404 User Not
+ * Found"); in a query or body it stays the service's 400.
  */
 export function notFoundForPathParam(err: unknown, def: RouteDef | undefined): ApiError | undefined {
   if (!def) return undefined;
-  const inPath = pathParamNames(def.path);
-  return outOfRangeParams(err).some((name) => inPath.includes(name)) ? new ApiError(404, { message: "404 Not Found" }, "NOT_FOUND") : undefined;
+  const segments = def.path.split("/");
+  for (const name of outOfRangeParams(err)) {
+    const at = segments.indexOf(`:${name}`);
+    if (at < 0) continue;
+    const collection = segments[at - 1];
+    const thing = collection && !collection.startsWith(":") ? recordName(collection) : undefined;
+    return notFound(thing);
+  }
+  return undefined;
 }

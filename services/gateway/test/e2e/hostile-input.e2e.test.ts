@@ -73,9 +73,9 @@ describe("integers no column holds", () => {
     const { project } = await projectWithIssue();
     expect((await send("GET", `/projects/${id}`)).status).toBe(404);
     expect((await send("GET", `/groups/${id}`)).status).toBe(404);
-    expect((await send("GET", `/users/${id}`)).status).toBe(404);
+    expect(await send("GET", `/users/${id}`)).toEqual({ status: 404, body: { message: "404 User Not Found" } });
     const issue = await send("GET", `/projects/${project.id}/issues/${id}`);
-    expect(issue).toEqual({ status: 404, body: { message: "404 Not Found" } });
+    expect(issue).toEqual({ status: 404, body: { message: "404 Issue Not Found" } });
     const edit = await send("PUT", `/projects/${project.id}/issues/${id}`, JSON.stringify({ title: "x" }), "application/json");
     expect(edit.status).toBe(404);
   });
