@@ -1,0 +1,96 @@
+import { AccessLevel, accepted, action, gDateTime, requireCaller } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import type { ActionSchema } from "moleculer";
+import { z } from "zod";
+import { presentGroupWithProjects } from "../groups/group-detail";
+import { GroupRefParams } from "../groups/groups.params";
+import { requireRole } from "../members/access";
+import { readableGroup, readableProject } from "../members/authorize";
+import { presentProject, projectFullPath } from "../projects/project.entity";
+import { ProjectRefParams } from "../projects/projects.params";
+import { NAMESPACES_EVENTS } from "../shared/events";
+import { userRefs } from "../shared/users";
+import { DeleteGroupParams, DeleteProjectParams } from "./deletion.params";
+import { adjournedDeletionAvailable, assertPermanentRemoval, markGroupForDeletion, markProjectForDeletion, restoreGroup, restoreProject, routeNotFound, utcDay } from "./deletion";
+import { purgeDeletions } from "./purge.worker";
+import { deleteGroup, deleteProject } from "./removal";
+
+/** Deleting and restoring groups and projects (immediately, or adjourned on Premium), and the purge. */
+export const deletionActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
+  /**
+   * With adjourned deletion (Premium) the group is marked and removed by the purge later;
+   * `permanently_remove` with the group's `full_path` removes a marked group at once.
+   */
+  "groups.delete": action({
+    input: () => DeleteGroupParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const g = await readableGroup(kit.db, ctx, ctx.params.id);
+      requireRole(g.role, AccessLevel.OWNER);
+      if (adjournedDeletionAvailable(kit.config)) {
+        if (!ctx.params.permanently_remove) {
+          await markGroupForDeletion(kit.db, g.group, caller.id, utcDay(new Date()));
+          return accepted();
+        }
+        assertPermanentRemoval("group", g.group.markedForDeletionOn, g.group.fullPath, ctx.params.full_path);
+      }
+      const { projectIds, namespaceIds } = await deleteGroup(kit.db, g.group);
+      for (const projectId of projectIds) await ctx.emit(NAMESPACES_EVENTS.projectDeleted, { projectId });
+      if (namespaceIds.length) await ctx.emit(NAMESPACES_EVENTS.groupDeleted, { groupIds: namespaceIds });
+      await ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { groupId: g.group.id });
+      return accepted();
+    },
+  }),
+
+  "groups.restore": action({
+    input: () => GroupRefParams,
+    async handler(ctx) {
+      if (!adjournedDeletionAvailable(kit.config)) throw routeNotFound();
+      const g = await readableGroup(kit.db, ctx, ctx.params.id);
+      requireRole(g.role, AccessLevel.OWNER);
+      const group = await restoreGroup(kit.db, g.group);
+      return presentGroupWithProjects(kit, ctx, group);
+    },
+  }),
+
+  /** Like groups.delete: marked with adjourned deletion, or removed at once (Free tier, `permanently_remove`). */
+  "projects.delete": action({
+    input: () => DeleteProjectParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const p = await readableProject(kit.db, ctx, ctx.params.id);
+      requireRole(p.role, AccessLevel.OWNER);
+      if (adjournedDeletionAvailable(kit.config)) {
+        if (!ctx.params.permanently_remove) {
+          await markProjectForDeletion(kit.db, p.project, caller.id, utcDay(new Date()));
+          return accepted();
+        }
+        assertPermanentRemoval("project", p.project.markedForDeletionAt, projectFullPath(p.project, p.namespace), ctx.params.full_path);
+      }
+      await deleteProject(kit.db, p.project);
+      await ctx.emit(NAMESPACES_EVENTS.projectDeleted, { projectId: p.project.id });
+      return accepted();
+    },
+  }),
+
+  "projects.restore": action({
+    input: () => ProjectRefParams,
+    async handler(ctx) {
+      if (!adjournedDeletionAvailable(kit.config)) throw routeNotFound();
+      const p = await readableProject(kit.db, ctx, ctx.params.id);
+      requireRole(p.role, AccessLevel.OWNER);
+      const project = await restoreProject(kit.db, p.project);
+      const owners = await userRefs(ctx, p.namespace.kind === "user" ? [p.namespace.ownerId] : []);
+      return presentProject(project, p.namespace, kit.baseUrl, { owner: owners.get(p.namespace.ownerId ?? -1) ?? null });
+    },
+  }),
+
+  /** One adjourned-deletion purge pass (the timer runs the same); `now` defaults to the current time. */
+  "deletions.purgeDue": action({
+    visibility: "public",
+    input: () => z.object({ now: gDateTime().optional() }),
+    async handler(ctx) {
+      return purgeDeletions(kit, ctx.params.now ?? new Date());
+    },
+  }),
+});

@@ -1,0 +1,21 @@
+import type { ServiceKit } from "@collab/db";
+import type { NamespaceRow, ProjectRow } from "../db/schema";
+import { presentProjectIdentity, projectWebUrl } from "../projects/project.entity";
+
+/** Everything another service needs to know about a project to authorize and present. */
+export const projectSummary = (kit: ServiceKit, project: ProjectRow, ns: NamespaceRow) => ({
+  ...presentProjectIdentity(project, ns),
+  namespace_id: ns.id,
+  namespace_full_path: ns.fullPath,
+  namespace_kind: ns.kind,
+  group_ids: ns.kind === "group" ? ns.traversalIds : [],
+  visibility: project.visibility,
+  archived: project.archived,
+  default_branch: project.defaultBranch,
+  web_url: projectWebUrl(project, ns, kit.baseUrl),
+  issues_access_level: project.issuesAccessLevel,
+  merge_requests_access_level: project.mergeRequestsAccessLevel,
+  builds_access_level: project.buildsAccessLevel,
+  repository_storage: project.repositoryStorage,
+  repository_read_only: project.repositoryReadOnly,
+});

@@ -1,0 +1,103 @@
+import { action, callerOf, page, recordNotFound, requireCaller } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import type { ActionSchema } from "moleculer";
+import { descendantNamespaceIds } from "../groups/groups.finder";
+import { NAMESPACES_EVENTS, notifyDeletion } from "../shared/events";
+import { visibleProjectIdsIn, visibleSelfAndDescendantGroupIds } from "../shared/hierarchy.finder";
+import { parentOf, projectGroupIds, requireManage, type Parent } from "../shared/labels-milestones-parent";
+import { presentMilestones } from "./milestone.entity";
+import { findMilestoneInScope, findMilestones, type MilestoneScope } from "./milestones.finder";
+import { CreateMilestoneParams, ListMilestonesParams, MilestoneRefParams, UpdateMilestoneParams } from "./milestones.params";
+import { createMilestone, deleteMilestone, updateMilestone, type MilestoneContainer } from "./milestones";
+
+const milestoneContainer = (p: Parent): MilestoneContainer =>
+  p.kind === "project" ? { kind: "project", id: p.id, parentGroupId: p.namespace.kind === "group" ? p.namespace.id : null } : { kind: "group", id: p.id };
+
+/** A project's or group's own milestones (single-milestone routes never reach an ancestor's). */
+const ownMilestoneScope = (p: Parent): MilestoneScope => (p.kind === "project" ? { projectIds: [p.id], groupIds: [] } : { projectIds: [], groupIds: [p.id] });
+
+/** Milestones of a project or a group, as the milestones API answers them. */
+export const milestonesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
+  "milestones.list": action({
+    idempotent: true,
+    input: () => ListMilestonesParams,
+    async handler(ctx) {
+      const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
+      const ancestors = ctx.params.include_ancestors ?? ctx.params.include_parent_milestones ?? false;
+      let scope: MilestoneScope;
+      if (p.kind === "project") scope = { projectIds: [p.id], groupIds: ancestors ? projectGroupIds(p.namespace) : [] };
+      else {
+        const descendants = ctx.params.include_descendants ?? false;
+        const caller = callerOf(ctx);
+        const groupIds = new Set(descendants ? await visibleSelfAndDescendantGroupIds(kit.db, caller, p.id) : [p.id]);
+        if (ancestors) for (const id of p.namespace.traversalIds) groupIds.add(id);
+        const projectIds = descendants ? await visibleProjectIdsIn(kit.db, caller, await descendantNamespaceIds(kit.db, p.id)) : [];
+        scope = { projectIds, groupIds: [...groupIds] };
+      }
+      const { rows, total } = await findMilestones(
+        kit.db,
+        scope,
+        {
+          state: ctx.params.state,
+          iids: ctx.params.iids,
+          title: ctx.params.title,
+          search: ctx.params.search,
+          updatedBefore: ctx.params.updated_before,
+          updatedAfter: ctx.params.updated_after,
+        },
+        ctx.params,
+      );
+      return page(presentMilestones(rows, kit.baseUrl), total, ctx.params);
+    },
+  }),
+
+  "milestones.get": action({
+    idempotent: true,
+    input: () => MilestoneRefParams,
+    async handler(ctx) {
+      const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
+      const found = await findMilestoneInScope(kit.db, ownMilestoneScope(p), ctx.params.milestone_id);
+      if (!found) throw recordNotFound();
+      return presentMilestones([found], kit.baseUrl)[0];
+    },
+  }),
+
+  "milestones.create": action({
+    input: () => CreateMilestoneParams,
+    async handler(ctx) {
+      requireCaller(ctx);
+      const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
+      requireManage(p);
+      const milestone = await createMilestone(kit.db, milestoneContainer(p), ctx.params);
+      return presentMilestones([{ milestone, ...p.paths }], kit.baseUrl)[0];
+    },
+  }),
+
+  "milestones.update": action({
+    input: () => UpdateMilestoneParams,
+    async handler(ctx) {
+      requireCaller(ctx);
+      const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
+      requireManage(p);
+      const found = await findMilestoneInScope(kit.db, ownMilestoneScope(p), ctx.params.milestone_id);
+      if (!found) throw recordNotFound();
+      const milestone = await updateMilestone(kit.db, milestoneContainer(p), found.milestone, ctx.params);
+      return presentMilestones([{ milestone, ...p.paths }], kit.baseUrl)[0];
+    },
+  }),
+
+  "milestones.delete": action({
+    input: () => MilestoneRefParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
+      requireManage(p);
+      const found = await findMilestoneInScope(kit.db, ownMilestoneScope(p), ctx.params.milestone_id);
+      if (!found) throw recordNotFound();
+      const m = found.milestone;
+      await deleteMilestone(kit.db, m);
+      await notifyDeletion(kit, ctx, NAMESPACES_EVENTS.milestoneDeleted, { milestoneIds: [m.id], projectId: m.projectId, groupId: m.groupId, userId: caller.id });
+      return null;
+    },
+  }),
+});

@@ -1,0 +1,91 @@
+import { AccessLevel, action, callerOf, currentSettings, notFound, page, requireCaller, userLimits } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import type { ActionSchema } from "moleculer";
+import type { NamespaceRow } from "../db/schema";
+import { withTierFilters } from "../deletion/deletion";
+import { assertCanCreateIn } from "../groups/groups";
+import { requireRole } from "../members/access";
+import { readableGroup, readableProject } from "../members/authorize";
+import { findNamespace } from "../shared/lookup";
+import { userRefs } from "../shared/users";
+import { restrictedVisibilityErrors } from "../shared/visibility-settings";
+import { ensureUserNamespace, personalProjectsCount } from "../user-namespaces/user-namespaces";
+import { presentProjects } from "./present-projects";
+import { presentProject } from "./project.entity";
+import { findProjects } from "./projects.finder";
+import { CreateProjectParams, ListProjectsParams, ProjectRefParams, UpdateProjectParams } from "./projects.params";
+import { createProject, personalProjectsLimitReached, updateProject } from "./projects";
+
+/** The projects API: lists, one project, creation and settings. */
+export const projectsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
+  "projects.list": action({
+    idempotent: true,
+    input: () => ListProjectsParams,
+    async handler(ctx) {
+      const { rows, total } = await findProjects(kit.db, callerOf(ctx), withTierFilters(kit, ctx.params));
+      return page(await presentProjects(kit, ctx, rows, ctx.params.simple), total, ctx.params);
+    },
+  }),
+
+  "projects.get": action({
+    idempotent: true,
+    input: () => ProjectRefParams,
+    async handler(ctx) {
+      const p = await readableProject(kit.db, ctx, ctx.params.id);
+      const [owners] = await Promise.all([userRefs(ctx, p.namespace.kind === "user" ? [p.namespace.ownerId] : [])]);
+      const level = (l: number | null) => (l === null ? null : { access_level: l, notification_level: 3 });
+      return presentProject(p.project, p.namespace, kit.baseUrl, {
+        owner: owners.get(p.namespace.ownerId ?? -1) ?? null,
+        permissions: { project_access: level(p.access.projectLevel), group_access: level(p.access.groupLevel) },
+      });
+    },
+  }),
+
+  "projects.create": action({
+    input: () => CreateProjectParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      let ns: NamespaceRow;
+      if (ctx.params.namespace_id === undefined) {
+        ns = await ensureUserNamespace(kit.db, { id: caller.id, username: caller.username, name: caller.username });
+      } else {
+        const found = await findNamespace(kit.db, ctx.params.namespace_id);
+        if (!found) throw notFound("Namespace");
+        if (found.kind === "group") {
+          const g = await readableGroup(kit.db, ctx, found.id, "Namespace");
+          assertCanCreateIn(g.group, g.role, "project");
+        } else if (found.ownerId !== caller.id && !caller.admin) {
+          throw notFound("Namespace");
+        }
+        ns = found;
+      }
+      const visibility = ctx.params.visibility ?? currentSettings().default_project_visibility;
+      restrictedVisibilityErrors(caller, visibility);
+      if (ns.kind === "user") {
+        // Project#check_personal_projects_limit: the creator's limit against the creator's own
+        // personal projects (administrators included), whichever personal namespace it goes to.
+        const { projects_limit } = await userLimits(ctx, caller.id);
+        if ((await personalProjectsCount(kit.db, caller.id)) >= projects_limit) throw personalProjectsLimitReached(projects_limit);
+      }
+      const project = await createProject(kit.db, caller, ns, ctx.params, visibility);
+      const owners = await userRefs(ctx, ns.kind === "user" ? [ns.ownerId] : []);
+      return presentProject(project, ns, kit.baseUrl, { owner: owners.get(ns.ownerId ?? -1) ?? null });
+    },
+  }),
+
+  "projects.update": action({
+    input: () => UpdateProjectParams,
+    async handler(ctx) {
+      const { id, ...changes } = ctx.params;
+      const p = await readableProject(kit.db, ctx, id);
+      requireRole(p.role, AccessLevel.MAINTAINER);
+      if (changes.visibility !== undefined && changes.visibility !== p.project.visibility) {
+        requireRole(p.role, AccessLevel.OWNER);
+        restrictedVisibilityErrors(requireCaller(ctx), changes.visibility);
+      }
+      const project = await updateProject(kit.db, p.project, p.namespace, changes);
+      const owners = await userRefs(ctx, p.namespace.kind === "user" ? [p.namespace.ownerId] : []);
+      return presentProject(project, p.namespace, kit.baseUrl, { owner: owners.get(p.namespace.ownerId ?? -1) ?? null });
+    },
+  }),
+});
