@@ -7,8 +7,8 @@
 //   DATABASE_URL=postgres://… PORT=3000 EXTERNAL_URL=http://collab.test node bench/baseline-server.js
 //
 // What is deliberately skipped compared with the services (see bench/README.md):
-//   POST: the second project + membership lookup (labels.resolve re-authorizes), re-reading the
-//         label/assignee links just written, and label details again (known from the lookup).
+//   POST: the second project + membership lookup (labels.resolveForProject re-authorizes), re-reading
+//         the label/assignee links just written, and label details again (known from the lookup).
 //   PUT:  the assignees' user refs before the update (system notes need them only when
 //         assignees change) and re-reading the label/assignee links after it.
 "use strict";

@@ -17,7 +17,7 @@ async function present(ctx: Ctx<unknown>, type: ContainerType, rows: StorageMove
   const containers =
     type === "snippet" || !rows.length
       ? []
-      : await ctx.call<{ id: number }[], object>("namespaces.storage.presentations", { kind: type, ids: rows.map((r) => r.containerId) });
+      : await ctx.call<{ id: number }[], object>("namespaces.storage.containers", { kind: type, ids: rows.map((r) => r.containerId) });
   const byId = new Map(containers.map((c) => [c.id, c]));
   return rows.map((r) => presentMove(r, byId.get(r.containerId)));
 }
@@ -25,7 +25,7 @@ async function present(ctx: Ctx<unknown>, type: ContainerType, rows: StorageMove
 /** The container a per-resource route names: 404 as the resource API answers. */
 async function container(ctx: Ctx<unknown>, type: ContainerType, ref: string) {
   if (type === "snippet") throw notFound("Snippet"); // there are no snippets in this system
-  return ctx.call<{ id: number; repository_storage: string; repository_read_only: boolean }, object>("namespaces.storage.resource", { kind: type, ref });
+  return ctx.call<{ id: number; repository_storage: string; repository_read_only: boolean }, object>("namespaces.storage.state", { kind: type, ref });
 }
 
 /** The six operations of one container type (projects, snippets, groups), as GitLab mounts them. */
@@ -102,7 +102,7 @@ function movesFor(kit: ServiceKit, type: ContainerType): Record<string, ActionSc
         checkStorage(ctx.params.destination_storage_name, "destination_storage_name");
         if (type === "snippet") return accepted();
         const source = ctx.params.source_storage_name;
-        const ids = await ctx.call<number[], object>("namespaces.storage.onStorage", { kind: type, storage: source });
+        const ids = await ctx.call<number[], object>("namespaces.storage.writableIds", { kind: type, storage: source });
         const dest = ctx.params.destination_storage_name;
         await scheduleMoves(kit.db, ctx, type, ids.map((id) => ({ id, source })), (s) => dest ?? pickStorage(storages(), s), false);
         return accepted();

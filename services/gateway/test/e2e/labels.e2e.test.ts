@@ -391,11 +391,11 @@ describe("group labels", () => {
 });
 
 describe("bus actions for other services", () => {
-  test("labels.resolve finds project and ancestor labels by name and creates missing ones", async () => {
+  test("labels.resolveForProject finds project and ancestor labels by name and creates missing ones", async () => {
     const top = (await w.root.post(G(), { json: { name: "top", color: "#000" } })).body;
     const own = (await w.root.post(P(), { json: { name: "own", color: "#FFF", description: "mine" } })).body;
 
-    const found = await app.broker.call("namespaces.labels.resolve", { project_id: w.project.id, names: ["top", "own", "missing"] });
+    const found = await app.broker.call("namespaces.labels.resolveForProject", { project_id: w.project.id, names: ["top", "own", "missing"] });
     expect(found).toEqual([
       { id: own.id, name: "own", color: "#FFF", text_color: "#1F1E24", description: "mine", description_html: "mine" },
       { id: top.id, name: "top", color: "#000", text_color: "#FFFFFF", description: null, description_html: null },
@@ -403,10 +403,10 @@ describe("bus actions for other services", () => {
 
     // A Guest's edit does not create labels; a Reporter's (or a system call) does.
     const guestCaller = { caller: { id: w.guest.id, username: "guest", admin: false } };
-    const asGuest = await app.broker.call("namespaces.labels.resolve", { project_id: w.project.id, names: ["missing"], create_missing: true }, { meta: guestCaller });
+    const asGuest = await app.broker.call("namespaces.labels.resolveForProject", { project_id: w.project.id, names: ["missing"], create_missing: true }, { meta: guestCaller });
     expect(asGuest).toEqual([]);
     const reporterCaller = { caller: { id: w.reporter.id, username: "reporter", admin: false } };
-    const created = (await app.broker.call("namespaces.labels.resolve", { project_id: w.project.id, names: ["missing", " top "], create_missing: true }, { meta: reporterCaller })) as { id: number; name: string; color: string }[];
+    const created = (await app.broker.call("namespaces.labels.resolveForProject", { project_id: w.project.id, names: ["missing", " top "], create_missing: true }, { meta: reporterCaller })) as { id: number; name: string; color: string }[];
     expect(created.map((l) => [l.name, l.color])).toEqual([
       ["missing", "#6699cc"],
       ["top", "#000"],
@@ -429,9 +429,9 @@ describe("bus actions for other services", () => {
     expect(await app.broker.call("namespaces.labels.byIds", { ids: [group.id] })).toEqual([]);
   });
 
-  test("labels.resolve answers 404 for unknown projects and is not reachable over HTTP", async () => {
-    await expect(app.broker.call("namespaces.labels.resolve", { project_id: 999999, names: ["x"] })).rejects.toMatchObject({ code: 404 });
-    const res = await w.root.post("/labels/resolve", { json: {} });
+  test("labels.resolveForProject answers 404 for unknown projects and is not reachable over HTTP", async () => {
+    await expect(app.broker.call("namespaces.labels.resolveForProject", { project_id: 999999, names: ["x"] })).rejects.toMatchObject({ code: 404 });
+    const res = await w.root.post("/labels/resolveForProject", { json: {} });
     expect(res.status).toBe(404);
   });
 });

@@ -52,7 +52,7 @@ interface TreeGroup {
 async function pages<T extends { id: number }>(call: Call, groupId: number, relation: string): Promise<T[]> {
   const out: T[] = [];
   for (let after = 0; ; ) {
-    const page = await call<T[]>("namespaces.importExport.groupRelation", { group_id: groupId, relation, after, limit: BATCH });
+    const page = await call<T[]>("namespaces.groups.relationPage", { group_id: groupId, relation, after, limit: BATCH });
     out.push(...page);
     if (page.length < BATCH) return out;
     after = page[page.length - 1].id;
@@ -61,7 +61,7 @@ async function pages<T extends { id: number }>(call: Call, groupId: number, rela
 
 /** Reads the group tree through namespaces and builds its archive. */
 export async function buildExport(call: Call, groupId: number, at = new Date()): Promise<{ archive: Buffer; filename: string }> {
-  const tree = await call<TreeGroup[]>("namespaces.importExport.groupTree", { group_id: groupId });
+  const tree = await call<TreeGroup[]>("namespaces.groups.tree", { group_id: groupId });
   const groups: ExportGroup[] = [];
   for (const g of tree) {
     const members = (await pages<ExportMember & { username: string | null }>(call, g.id, "members")).filter((m): m is ExportMember => m.username !== null);
@@ -130,15 +130,15 @@ export async function restoreArchive(call: Call, claim: Pick<ImportClaim, "group
     onWrite();
     const target =
       g.parent_id === null
-        ? await call<{ id: number }>("namespaces.importExport.restoreGroup", { importer, group_id: claim.groupId, attributes: g.attributes })
-        : await call<{ id: number }>("namespaces.importExport.restoreGroup", { importer, parent_id: ids.get(g.parent_id), attributes: g.attributes });
+        ? await call<{ id: number }>("namespaces.groups.createOrUpdateFromAttributes", { importer, group_id: claim.groupId, attributes: g.attributes })
+        : await call<{ id: number }>("namespaces.groups.createOrUpdateFromAttributes", { importer, parent_id: ids.get(g.parent_id), attributes: g.attributes });
     ids.set(g.id, target.id);
     if (g.parent_id !== null) stats.groups++;
     const members = importer.admin ? g.members : [];
     if (!importer.admin) stats.skipped += g.members.length;
     for (const [key, list] of [["labels", g.labels], ["milestones", g.milestones], ["members", members]] as const) {
       for (const batch of batches<unknown>(list)) {
-        const counts = await call<RestoreCounts>("namespaces.importExport.restoreRelations", { group_id: target.id, importer, [key]: batch });
+        const counts = await call<RestoreCounts>("namespaces.groups.addRelations", { group_id: target.id, importer, [key]: batch });
         stats.labels += counts.labels;
         stats.milestones += counts.milestones;
         stats.members += counts.members;

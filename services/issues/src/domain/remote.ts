@@ -70,7 +70,7 @@ export async function milestoneMap(ctx: Ctx<unknown>, ids: Iterable<number | nul
 /** Label ids for names on a project; unknown names become project labels when `create` is set. */
 export const resolveLabels = (ctx: Ctx<unknown>, projectId: number, names: string[], create: boolean) =>
   names.length
-    ? ctx.call<LabelDetail[], { project_id: number; names: string[]; create_missing: boolean }>("namespaces.labels.resolve", { project_id: projectId, names, create_missing: create })
+    ? ctx.call<LabelDetail[], { project_id: number; names: string[]; create_missing: boolean }>("namespaces.labels.resolveForProject", { project_id: projectId, names, create_missing: create })
     : Promise.resolve([] as LabelDetail[]);
 
 export const labelIdsByTitles = (ctx: Ctx<unknown>, titles: string[], projectIds: number[] | null) =>
@@ -79,7 +79,7 @@ export const labelIdsByTitles = (ctx: Ctx<unknown>, titles: string[], projectIds
     : Promise.resolve({} as Record<string, number[]>);
 
 export const milestoneIdsFor = (ctx: Ctx<unknown>, filter: { titles?: string[]; sentinel?: "Any" | "Upcoming" | "Started" }) =>
-  ctx.call<number[], typeof filter>("namespaces.milestones.idsFor", filter);
+  ctx.call<number[], typeof filter>("namespaces.milestones.idsMatching", filter);
 
 /** A milestone usable on the project (its own or an ancestor group's), or null. */
 export const milestoneForProject = (ctx: Ctx<unknown>, projectId: number, id: number) =>
@@ -87,7 +87,7 @@ export const milestoneForProject = (ctx: Ctx<unknown>, projectId: number, id: nu
 
 export const accessLevels = (ctx: Ctx<unknown>, projectId: number, userIds: number[]) =>
   userIds.length
-    ? ctx.call<Record<number, { access_level: number; can_read: boolean }>, { project_id: number; user_ids: number[] }>("namespaces.access.levels", { project_id: projectId, user_ids: userIds })
+    ? ctx.call<Record<number, { access_level: number; can_read: boolean }>, { project_id: number; user_ids: number[] }>("namespaces.access.levelsOnProject", { project_id: projectId, user_ids: userIds })
     : Promise.resolve({} as Record<number, { access_level: number; can_read: boolean }>);
 
 /** The target project's milestone with this title (its own or an ancestor group's), or null. */

@@ -24,7 +24,7 @@ import { createGroup, updateGroup } from "./groups";
  */
 export const groupTreeActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   /** The group and its descendants, parents before children: what an export walks. */
-  "importExport.groupTree": action({
+  "groups.tree": action({
     idempotent: true,
     visibility: "public",
     input: () => z.object({ group_id: z.number().int() }),
@@ -51,7 +51,7 @@ export const groupTreeActions = (kit: ServiceKit): Record<string, ActionSchema> 
    * One page of a group's own labels, milestones or direct members (with usernames), by id after
    * `after`: an export reads each relation page by page, so no answer grows with the group.
    */
-  "importExport.groupRelation": action({
+  "groups.relationPage": action({
     idempotent: true,
     visibility: "public",
     input: () =>
@@ -99,7 +99,7 @@ export const groupTreeActions = (kit: ServiceKit): Record<string, ActionSchema> 
    * importer its Owner, at the archive's visibility capped by the parent's (GitLab's
    * sub_group_visibility_level). Failures answer as the group API would, failing the import.
    */
-  "importExport.restoreGroup": action({
+  "groups.createOrUpdateFromAttributes": action({
     visibility: "public",
     input: () =>
       z
@@ -130,7 +130,7 @@ export const groupTreeActions = (kit: ServiceKit): Record<string, ActionSchema> 
    * call. A record the model refuses (a title the group already sees, an unknown user, a level not
    * above the inherited one) is skipped, as GitLab's importer records and skips failed relations.
    */
-  "importExport.restoreRelations": action({
+  "groups.addRelations": action({
     visibility: "public",
     input: () =>
       z.object({

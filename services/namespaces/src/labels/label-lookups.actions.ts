@@ -20,7 +20,7 @@ export const labelLookupActions = (kit: ServiceKit): Record<string, ActionSchema
    * labels there (or the call carries no caller: a system action). The caller service has
    * already authorized reading the project.
    */
-  "labels.resolve": action({
+  "labels.resolveForProject": action({
     visibility: "public",
     input: () => z.object({ project_id: z.number().int(), names: z.array(z.string()).max(1000), create_missing: z.boolean().default(false) }),
     async handler(ctx) {

@@ -56,7 +56,7 @@ export const accessActions = (kit: ServiceKit): Record<string, ActionSchema> => 
   }),
 
   /** Access levels of several users on one project (assignee checks), in one query per user set. */
-  "access.levels": action({
+  "access.levelsOnProject": action({
     idempotent: true,
     visibility: "public",
     input: () => z.object({ project_id: z.number().int(), user_ids: z.array(z.number().int()).max(1000) }),
@@ -79,7 +79,7 @@ export const accessActions = (kit: ServiceKit): Record<string, ActionSchema> => 
    * Groups where the caller's effective level (inherited down the hierarchy) is at least
    * `min_access_level`: `[{id, access_level}]`, subgroups included.
    */
-  "access.groups": action({
+  "access.callerGroups": action({
     idempotent: true,
     visibility: "public",
     input: () => z.object({ min_access_level: z.number().int() }),

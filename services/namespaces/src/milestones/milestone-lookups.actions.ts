@@ -43,7 +43,7 @@ export const milestoneLookupActions = (kit: ServiceKit): Record<string, ActionSc
   }),
 
   /** Milestone ids matching a filter value: titles, or the Upcoming / Started / Any sentinels. */
-  "milestones.idsFor": action({
+  "milestones.idsMatching": action({
     idempotent: true,
     visibility: "public",
     input: () => z.object({ titles: z.array(z.string()).max(100).optional(), sentinel: z.enum(["Any", "Upcoming", "Started"]).optional() }),

@@ -16,8 +16,8 @@ const kind = z.enum(["project", "group"]);
  * answer 403 meanwhile; see `repository_read_only` in the access.project summary).
  */
 export const storageActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  /** One project or group by id or path: 404 as the API answers for an unknown one. */
-  "storage.resource": action({
+  /** The storage and read-only flag of one project or group, by id or path: 404 as the API answers for an unknown one. */
+  "storage.state": action({
     idempotent: true,
     visibility: "public",
     input: () => z.object({ kind, ref: z.union([z.string(), z.number()]) }),
@@ -34,7 +34,7 @@ export const storageActions = (kit: ServiceKit): Record<string, ActionSchema> =>
   }),
 
   /** Ids of the writable projects or groups on a storage (bulk moves). */
-  "storage.onStorage": action({
+  "storage.writableIds": action({
     idempotent: true,
     visibility: "public",
     input: () => z.object({ kind, storage: z.string() }),
@@ -82,7 +82,7 @@ export const storageActions = (kit: ServiceKit): Record<string, ActionSchema> =>
   }),
 
   /** What a storage move record embeds: the project ({id, description, name, …}) or group ({id, web_url, name}). */
-  "storage.presentations": action({
+  "storage.containers": action({
     idempotent: true,
     visibility: "public",
     input: () => z.object({ kind, ids: z.array(z.number().int()).max(1000) }),

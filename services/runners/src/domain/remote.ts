@@ -50,7 +50,7 @@ export const memberProjects = (ctx: Ctx<unknown>) =>
 
 /** Groups (subgroups included) where the caller has at least this level. */
 export const groupsWithLevel = (ctx: Ctx<unknown>, min: number) =>
-  ctx.call<{ id: number; access_level: number }[], { min_access_level: number }>("namespaces.access.groups", { min_access_level: min });
+  ctx.call<{ id: number; access_level: number }[], { min_access_level: number }>("namespaces.access.callerGroups", { min_access_level: min });
 
 export async function projectSummaries(ctx: Ctx<unknown>, ids: Iterable<number>): Promise<Map<number, { id: number; name: string; path: string; path_with_namespace: string; web_url: string }>> {
   const unique = [...new Set(ids)];
