@@ -1,0 +1,357 @@
+/**
+ * The fuzz test's fixture world, made once through the API as root (and made again after a request
+ * that was allowed to change it broke it): principals, a public and a private "space" (group,
+ * project and everything nested in them), and the instance-level resources the route table names.
+ * `pathValue` maps a path parameter to a valid value by its name and the path around it.
+ */
+import { apiClient, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
+
+export interface Principal {
+  id: number;
+  username: string;
+  token: string;
+}
+
+export interface Space {
+  group: { id: number; full_path: string };
+  project: { id: number; path_with_namespace: string };
+  issue: { id: number; iid: number };
+  note: { id: number };
+  discussion: { id: string; noteId: number };
+  stateEvent: { id: number };
+  projectLabel: { id: number; name: string };
+  groupLabel: { id: number; name: string };
+  projectMilestone: { id: number };
+  groupMilestone: { id: number };
+  branch: string;
+  tag: string;
+  schedule: { id: number; variableKey: string };
+  environment: string;
+  runner: { id: number };
+}
+
+export interface World {
+  /** Bumped by every rebuild, so ids cached by a caller can be told stale. */
+  generation: number;
+  root: Principal;
+  /** Developer of both groups (so of both projects): the "member" principal. */
+  member: Principal;
+  /** A user with no membership anywhere: the "outsider" principal. */
+  outsider: Principal;
+  /** Reporter of both groups: the `:user_id` of member routes and the user_id of member adds. */
+  bystander: Principal;
+  pub: Space;
+  priv: Space;
+  /** A spare personal access token of the member (not the one the member's requests use). */
+  pat: { id: number };
+  groupServiceAccount: { id: number; tokenId: number };
+  instanceServiceAccount: { id: number };
+  broadcast: { id: number };
+  storageMoves: { project: number; group: number; projectId: number; groupId: number };
+  /** Authentication token of a runner outside the world checks, for /runners' `token` params. */
+  spareRunnerToken: string;
+}
+
+function ok<T extends ApiResponse>(res: T, status: number | number[], what: string): T {
+  const want = Array.isArray(status) ? status : [status];
+  if (!want.includes(res.status)) throw new Error(`fuzz world: ${what}: expected ${want.join("/")}, got ${res.status} ${res.text.slice(0, 500)}`);
+  return res;
+}
+
+async function makeUser(root: ApiClient, username: string): Promise<Principal> {
+  const u = ok(
+    await root.post("/users", { json: { username, name: username, email: `${username}@example.com`, password: "s3cret-passw0rd", skip_confirmation: true } }),
+    201,
+    `user ${username}`,
+  ).body;
+  const t = ok(await root.post(`/users/${u.id}/personal_access_tokens`, { json: { name: "fuzz", scopes: ["api"] } }), 201, `token of ${username}`).body;
+  return { id: u.id, username, token: t.token };
+}
+
+async function makeSpace(root: ApiClient, tag: "pub" | "priv", w: { member: Principal; bystander: Principal }): Promise<Space> {
+  const visibility = tag === "pub" ? "public" : "private";
+  const group = ok(await root.post("/groups", { json: { name: `fuzz-${tag}`, path: `fuzz-${tag}`, visibility } }), 201, `${tag} group`).body;
+  ok(await root.post(`/groups/${group.id}/members`, { json: { user_id: w.member.id, access_level: 30 } }), 201, "member");
+  ok(await root.post(`/groups/${group.id}/members`, { json: { user_id: w.bystander.id, access_level: 20 } }), 201, "bystander");
+  const project = ok(
+    await root.post("/projects", { json: { name: `app-${tag}`, path: `app-${tag}`, namespace_id: group.id, visibility, initialize_with_readme: true } }),
+    201,
+    `${tag} project`,
+  ).body;
+  const P = `/projects/${project.id}`;
+  const issue = ok(await root.post(`${P}/issues`, { json: { title: `fuzz issue ${tag}`, description: "d" } }), 201, "issue").body;
+  const I = `${P}/issues/${issue.iid}`;
+  const note = ok(await root.post(`${I}/notes`, { json: { body: "a note" } }), 201, "note").body;
+  const discussion = ok(await root.post(`${I}/discussions`, { json: { body: "a thread" } }), 201, "discussion").body;
+  ok(await root.put(I, { json: { state_event: "close" } }), 200, "close issue");
+  ok(await root.put(I, { json: { state_event: "reopen" } }), 200, "reopen issue");
+  const events = ok(await root.get(`${I}/resource_state_events`), 200, "state events").body;
+  const projectLabel = ok(await root.post(`${P}/labels`, { json: { name: `plabel-${tag}`, color: "#FF0000" } }), 201, "project label").body;
+  const groupLabel = ok(await root.post(`/groups/${group.id}/labels`, { json: { name: `glabel-${tag}`, color: "#00FF00" } }), 201, "group label").body;
+  const projectMilestone = ok(await root.post(`${P}/milestones`, { json: { title: `pm-${tag}` } }), 201, "project milestone").body;
+  const groupMilestone = ok(await root.post(`/groups/${group.id}/milestones`, { json: { title: `gm-${tag}` } }), 201, "group milestone").body;
+  ok(await root.post(`${P}/repository/branches`, { json: { branch: "feature", ref: "main" } }), 201, "branch");
+  ok(await root.post(`${P}/repository/tags`, { json: { tag_name: "v1.0", ref: "main" } }), 201, "tag");
+  const schedule = ok(await root.post(`${P}/pipeline_schedules`, { json: { description: "nightly", ref: "main", cron: "0 1 * * *" } }), 201, "schedule").body;
+  ok(await root.post(`${P}/pipeline_schedules/${schedule.id}/variables`, { json: { key: "FUZZ_VAR", value: "v" } }), 201, "schedule variable");
+  ok(
+    await root.post(`/groups/${group.id}/protected_environments`, { json: { name: "staging", deploy_access_levels: [{ access_level: 40 }] } }),
+    201,
+    "protected environment",
+  );
+  const runner = ok(await root.post("/user/runners", { json: { runner_type: "project_type", project_id: project.id } }), 201, "runner").body;
+  return {
+    group: { id: group.id, full_path: group.full_path },
+    project: { id: project.id, path_with_namespace: project.path_with_namespace },
+    issue: { id: issue.id, iid: issue.iid },
+    note: { id: note.id },
+    discussion: { id: discussion.id, noteId: discussion.notes[0].id },
+    stateEvent: { id: events[0].id },
+    projectLabel: { id: projectLabel.id, name: projectLabel.name },
+    groupLabel: { id: groupLabel.id, name: groupLabel.name },
+    projectMilestone: { id: projectMilestone.id },
+    groupMilestone: { id: groupMilestone.id },
+    branch: "feature",
+    tag: "v1.0",
+    schedule: { id: schedule.id, variableKey: "FUZZ_VAR" },
+    environment: "staging",
+    runner: { id: runner.id },
+  };
+}
+
+/**
+ * One fixture the world needs: read by root (or with a principal's token) it must answer 200.
+ * `repair` makes it again in place (a new id is written into the world); without one a broken
+ * fixture means rebuilding the whole world.
+ */
+export interface Check {
+  path: string;
+  /** Read with this token instead of root's (a principal's token must still work). */
+  token?: string;
+  repair?: (root: ApiClient) => Promise<void>;
+}
+
+let serial = 0;
+
+export function worldChecks(w: World): Check[] {
+  const out: Check[] = [
+    { path: `/users/${w.member.id}` },
+    { path: `/users/${w.outsider.id}` },
+    { path: `/users/${w.bystander.id}` },
+    {
+      path: `/personal_access_tokens/${w.pat.id}`,
+      repair: async (root) => {
+        w.pat.id = ok(await root.post(`/users/${w.member.id}/personal_access_tokens`, { json: { name: "spare", scopes: ["read_api"] } }), 201, "spare pat").body.id;
+      },
+    },
+    ...([w.member, w.outsider] as const).map((u) => ({
+      path: "/user",
+      token: u.token,
+      repair: async (root: ApiClient) => {
+        u.token = ok(await root.post(`/users/${u.id}/personal_access_tokens`, { json: { name: "fuzz", scopes: ["api"] } }), 201, `token of ${u.username}`).body.token;
+      },
+    })),
+  ];
+  for (const s of [w.pub, w.priv]) {
+    const P = `/projects/${s.project.id}`;
+    const G = `/groups/${s.group.id}`;
+    const I = `${P}/issues/${s.issue.iid}`;
+    const rejoin = (u: Principal, level: number) => async (root: ApiClient) => {
+      ok(await root.post(`${G}/members`, { json: { user_id: u.id, access_level: level } }), [201, 409], `rejoin ${u.username}`);
+      ok(await root.put(`${G}/members/${u.id}`, { json: { access_level: level } }), 200, `level of ${u.username}`);
+    };
+    out.push(
+      { path: G },
+      { path: P },
+      { path: `${G}/members/${w.member.id}`, repair: rejoin(w.member, 30) },
+      { path: `${G}/members/${w.bystander.id}`, repair: rejoin(w.bystander, 20) },
+      { path: I },
+      { path: `${I}/notes/${s.note.id}` },
+      { path: `${I}/discussions/${s.discussion.id}/notes/${s.discussion.noteId}` },
+      {
+        path: `${P}/labels/${s.projectLabel.id}`,
+        repair: async (root) => {
+          s.projectLabel.id = ok(await root.post(`${P}/labels`, { json: { name: s.projectLabel.name, color: "#FF0000" } }), 201, "project label").body.id;
+        },
+      },
+      {
+        path: `${G}/labels/${s.groupLabel.id}`,
+        repair: async (root) => {
+          s.groupLabel.id = ok(await root.post(`${G}/labels`, { json: { name: s.groupLabel.name, color: "#00FF00" } }), 201, "group label").body.id;
+        },
+      },
+      {
+        path: `${P}/milestones/${s.projectMilestone.id}`,
+        repair: async (root) => {
+          s.projectMilestone.id = ok(await root.post(`${P}/milestones`, { json: { title: `pm-again-${++serial}` } }), 201, "project milestone").body.id;
+        },
+      },
+      {
+        path: `${G}/milestones/${s.groupMilestone.id}`,
+        repair: async (root) => {
+          s.groupMilestone.id = ok(await root.post(`${G}/milestones`, { json: { title: `gm-again-${++serial}` } }), 201, "group milestone").body.id;
+        },
+      },
+      {
+        path: `${P}/repository/branches/${s.branch}`,
+        repair: async (root) => void ok(await root.post(`${P}/repository/branches`, { json: { branch: s.branch, ref: "main" } }), 201, "branch"),
+      },
+      {
+        path: `${P}/repository/tags/${s.tag}`,
+        repair: async (root) => void ok(await root.post(`${P}/repository/tags`, { json: { tag_name: s.tag, ref: "main" } }), 201, "tag"),
+      },
+      { path: `${P}/pipeline_schedules/${s.schedule.id}` },
+      { path: `${G}/protected_environments/${s.environment}` },
+      { path: `/runners/${s.runner.id}` },
+    );
+  }
+  out.push({ path: `/broadcast_messages/${w.broadcast.id}` }, { path: `/groups/${w.pub.group.id}/service_accounts/${w.groupServiceAccount.id}/personal_access_tokens` });
+  return out;
+}
+
+let generation = 0;
+
+/**
+ * Builds the world on an empty database (call app.reset() first). `workerRuns` says whether a
+ * storage-move worker runs (STORAGE_MOVE_TICK_MS is not 0 where the admin service runs).
+ */
+export async function buildWorld(app: Pick<TestApp, "url" | "rootToken">, workerRuns: () => Promise<boolean> | boolean = () => false): Promise<World> {
+  const root = apiClient(app.url, app.rootToken);
+  const me = ok(await root.get("/user"), 200, "root").body;
+  const member = await makeUser(root, "fuzz-member");
+  const outsider = await makeUser(root, "fuzz-outsider");
+  const bystander = await makeUser(root, "fuzz-bystander");
+  const pub = await makeSpace(root, "pub", { member, bystander });
+  const priv = await makeSpace(root, "priv", { member, bystander });
+  const pat = ok(await root.post(`/users/${member.id}/personal_access_tokens`, { json: { name: "spare", scopes: ["read_api"] } }), 201, "spare pat").body;
+  const gsa = ok(await root.post(`/groups/${pub.group.id}/service_accounts`, { json: { name: "fuzz-bot", username: "fuzz-bot" } }), 201, "group service account").body;
+  const gsaToken = ok(
+    await root.post(`/groups/${pub.group.id}/service_accounts/${gsa.id}/personal_access_tokens`, { json: { name: "bot", scopes: ["api"] } }),
+    201,
+    "service account token",
+  ).body;
+  const isa = ok(await root.post("/service_accounts", { json: { name: "fuzz-robot", username: "fuzz-robot", email: "fuzz-robot@example.com" } }), 201, "service account").body;
+  const broadcast = ok(await root.post("/broadcast_messages", { json: { message: "fuzz broadcast" } }), 201, "broadcast").body;
+  // Storage moves make their container read-only until the worker finishes them: use containers of their own.
+  const moverGroup = ok(await root.post("/groups", { json: { name: "fuzz-mover", path: "fuzz-mover" } }), 201, "mover group").body;
+  const moverProject = ok(await root.post("/projects", { json: { name: "mover", namespace_id: moverGroup.id } }), 201, "mover project").body;
+  const pm = await root.post(`/projects/${moverProject.id}/repository_storage_moves`, { json: {} });
+  const gm = await root.post(`/groups/${moverGroup.id}/repository_storage_moves`, { json: {} });
+  // Where the storage-move worker runs (the distributed pass), let it finish the moves now, so it
+  // changes no row later, between two fingerprints.
+  for (const [kind, res] of [["project", pm], ["group", gm]] as const) {
+    if (res.status !== 201) continue;
+    for (let i = 0; i < 100; i++) {
+      const state = (await root.get(`/${kind}_repository_storage_moves/${res.body.id}`)).body?.state;
+      if (state === "finished" || state === "failed" || !(await workerRuns())) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  const spare = ok(await root.post("/user/runners", { json: { runner_type: "project_type", project_id: moverProject.id } }), 201, "spare runner").body;
+  generation += 1;
+  return {
+    generation,
+    root: { id: me.id, username: me.username, token: app.rootToken },
+    member,
+    outsider,
+    bystander,
+    pub,
+    priv,
+    pat: { id: pat.id },
+    groupServiceAccount: { id: gsa.id, tokenId: gsaToken.id },
+    instanceServiceAccount: { id: isa.id },
+    broadcast: { id: broadcast.id },
+    storageMoves: {
+      project: pm.status === 201 ? pm.body.id : 1,
+      group: gm.status === 201 ? gm.body.id : 1,
+      projectId: moverProject.id,
+      groupId: moverGroup.id,
+    },
+    spareRunnerToken: spare.token,
+  };
+}
+
+/** The checks that fail now: all of them, or those `focus` keeps (principals' tokens always). */
+export async function brokenChecks(app: Pick<TestApp, "url" | "rootToken">, w: World, focus?: (path: string, index: number) => boolean): Promise<{ check: Check; index: number }[]> {
+  const root = apiClient(app.url, app.rootToken);
+  const checks = worldChecks(w)
+    .map((check, index) => ({ check, index }))
+    .filter(({ check, index }) => !focus || check.token || focus(check.path, index));
+  const statuses = await Promise.all(checks.map(async ({ check: c }) => (await root.get(c.path, c.token ? { token: c.token } : {})).status));
+  return checks.filter((_, i) => statuses[i] !== 200);
+}
+
+/**
+ * Makes the broken fixtures again when each has a repair; answers false when the world must be
+ * rebuilt instead (a fixture without a repair, or a repair that did not take).
+ */
+export async function repairWorld(app: Pick<TestApp, "url" | "rootToken">, w: World, broken: { check: Check; index: number }[]): Promise<boolean> {
+  if (broken.some(({ check }) => !check.repair)) return false;
+  const root = apiClient(app.url, app.rootToken);
+  try {
+    for (const { check } of broken) await check.repair!(root);
+  } catch {
+    return false;
+  }
+  const again = new Set(broken.map((b) => b.index));
+  return (await brokenChecks(app, w, (_, i) => again.has(i))).length === 0;
+}
+
+/**
+ * A valid value for the path parameter `name` of `path`, in the given space: by name and by the
+ * segment before it (`/projects/:id` → the project, `/groups/:id` → the group, `:note_id` under a
+ * discussion → that discussion's note…). Unknown names get "1".
+ */
+export function pathValue(w: World, space: Space, path: string, name: string): string {
+  const before = path.slice(0, path.indexOf(`:${name}`));
+  const lastSeg = before.split("/").filter(Boolean).pop() ?? "";
+  const under = (seg: string) => before.includes(`/${seg}/`);
+  const inGroup = path.startsWith("/groups/");
+  switch (name) {
+    case "id":
+      if (lastSeg === "projects") return String(path.includes("repository_storage_moves") ? w.storageMoves.projectId : space.project.id);
+      if (lastSeg === "groups") return String(path.includes("repository_storage_moves") ? w.storageMoves.groupId : space.group.id);
+      if (lastSeg === "users") return String(w.member.id);
+      if (lastSeg === "issues") return String(space.issue.id);
+      if (lastSeg === "runners") return String(space.runner.id);
+      if (lastSeg === "personal_access_tokens") return String(w.pat.id);
+      if (lastSeg === "broadcast_messages") return String(w.broadcast.id);
+      if (lastSeg === "snippets") return "1";
+      return "1";
+    case "user_id":
+      if (under("service_accounts") || lastSeg === "service_accounts")
+        return String(path.startsWith("/groups/") ? w.groupServiceAccount.id : w.instanceServiceAccount.id);
+      if (lastSeg === "members" || lastSeg === "all") return String(w.bystander.id);
+      return String(w.member.id);
+    case "token_id":
+      return String(w.groupServiceAccount.tokenId);
+    case "issue_iid":
+      return String(space.issue.iid);
+    case "note_id":
+      return String(under("discussions") ? space.discussion.noteId : space.note.id);
+    case "discussion_id":
+      return space.discussion.id;
+    case "resource_state_event_id":
+      return String(space.stateEvent.id);
+    case "label_id":
+      return String(inGroup ? space.groupLabel.id : space.projectLabel.id);
+    case "milestone_id":
+      return String(inGroup ? space.groupMilestone.id : space.projectMilestone.id);
+    case "branch":
+      return space.branch;
+    case "tag_name":
+      return space.tag;
+    case "pipeline_schedule_id":
+      return String(space.schedule.id);
+    case "key":
+      return space.schedule.variableKey;
+    case "name":
+      return space.environment;
+    case "runner_id":
+      return String(space.runner.id);
+    case "repository_storage_move_id":
+      return String(path.startsWith("/groups") || path.startsWith("/group_") ? w.storageMoves.group : w.storageMoves.project);
+    default:
+      return "1";
+  }
+}
