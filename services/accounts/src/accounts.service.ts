@@ -1,4 +1,4 @@
-import { action, ApiError, type UserLimits, badRequest, gId, gString, forbidden, notFound, page, recordNotFound, requireAdmin, requireCaller, callerOf, presentUserRef, unauthorized } from "@collab/core";
+import { action, ApiError, type UserLimits, badRequest, gDate, gId, gString, forbidden, notAllowed, notFound, page, recordNotFound, requireAdmin, requireCaller, callerOf, presentUserRef, unauthorized } from "@collab/core";
 import { defineService, type ServiceKit } from "@collab/db";
 import { and, ilike, inArray, or, sql } from "drizzle-orm";
 import type { ServiceSchema } from "moleculer";
@@ -10,13 +10,15 @@ import { presentUser, presentUserBasic, presentUserPublic, presentUserWithAdmin 
 import { CreateUserParams, ListUsersParams, UpdateUserParams, UserIdParams } from "./api/users.params";
 import { users, type UserRow } from "./db/schema";
 import { bootstrapRoot } from "./domain/bootstrap";
-import { authenticateToken, callerFromUser, createToken, mintToken, revokeToken } from "./domain/tokens";
+import { authenticateToken, callerFromUser, createToken, mintToken, revokeToken, rotateToken } from "./domain/tokens";
 import { signUp } from "./domain/registrations";
 import { approveUser, changeState, createUser, deleteUser, rejectUser, updateUser } from "./domain/users";
 import { announceUserUpdate, namespacePathCheck, USER_UPDATED_EVENT } from "./domain/personal-namespaces";
 import { findTokens, findTokenById } from "./finders/tokens.finder";
 import { findUserByIdOrUsername, findUsers, usersByIds } from "./finders/users.finder";
 import { serviceAccountsActions } from "./service-accounts.actions";
+import { resourceTokensActions } from "./resource-tokens.actions";
+import { namespacesEvents } from "./namespaces.events";
 import { settingsMixin } from "@collab/core";
 
 export const ACCOUNTS_EVENTS = {
@@ -45,8 +47,10 @@ export const accountsService: ServiceSchema = defineService({
       process.stdout.write(`\nCreated administrator 'root'. Personal access token (shown once): ${token}\n\n`);
     }
   },
+  events: (kit) => namespacesEvents(kit, ACCOUNTS_EVENTS),
   actions: (kit) => ({
     ...serviceAccountsActions(kit, ACCOUNTS_EVENTS),
+    ...resourceTokensActions(kit, ACCOUNTS_EVENTS),
     /** Token → caller, for the gateway. 401 bodies follow GitLab's expired/revoked wording. */
     authenticate: action({
       visibility: "public",
@@ -306,6 +310,23 @@ export const accountsService: ServiceSchema = defineService({
         await revokeToken(kit.db, token.id);
         ctx.broadcast(ACCOUNTS_EVENTS.tokenRevoked, { tokenId: token.id });
         return null;
+      },
+    }),
+
+    /**
+     * POST /personal_access_tokens/self/rotate (scopes api or self_rotate): the token in use is
+     * revoked and its successor answered, 200, for any user's token, bots' included. Only a
+     * personal access token rotates itself (405 otherwise).
+     */
+    "tokens.rotateSelf": action({
+      input: () => z.object({ expires_at: gDate().optional() }),
+      async handler(ctx) {
+        requireCaller(ctx);
+        const token = await findTokenById(kit.db, ctx.meta.tokenId);
+        if (!token) throw notAllowed();
+        const { row, token: secret } = await rotateToken(kit.db, token, ctx.params.expires_at);
+        ctx.broadcast(ACCOUNTS_EVENTS.tokenRevoked, { tokenId: token.id });
+        return presentTokenWithSecret(row, secret);
       },
     }),
 

@@ -24,7 +24,24 @@ export const routes: RouteDef[] = [
   { method: "GET", path: "/personal_access_tokens/:id", action: `${A}.tokens.get` },
   { method: "DELETE", path: "/personal_access_tokens/self", action: `${A}.tokens.revoke`, scopes: ANY_SCOPE, params: { id: "self" } },
   { method: "DELETE", path: "/personal_access_tokens/:id", action: `${A}.tokens.revoke` },
+  { method: "POST", path: "/personal_access_tokens/self/rotate", action: `${A}.tokens.rotateSelf`, scopes: ["self_rotate"], status: 200 },
+  ...resourceTokenRoutes("projects"),
+  ...resourceTokenRoutes("groups"),
 ];
+
+/** Project and group access tokens, the same routes for both sources (fixed per route, as members). */
+function resourceTokenRoutes(source: "projects" | "groups"): RouteDef[] {
+  const base = `/${source}/:id/access_tokens`;
+  const act = `${A}.resourceTokens`;
+  return [
+    { method: "GET", path: base, action: `${act}.list`, params: { source } },
+    { method: "POST", path: base, action: `${act}.create`, params: { source } },
+    { method: "POST", path: `${base}/self/rotate`, action: `${act}.rotateSelf`, scopes: ["self_rotate"], status: 200, params: { source } },
+    { method: "GET", path: `${base}/:token_id`, action: `${act}.get`, params: { source } },
+    { method: "DELETE", path: `${base}/:token_id`, action: `${act}.revoke`, params: { source } },
+    { method: "POST", path: `${base}/:token_id/rotate`, action: `${act}.rotate`, status: 200, params: { source } },
+  ];
+}
 
 /**
  * Endpoints outside /api/v4, paths from the server root: GitLab's sign-up form posts to POST /users

@@ -43,6 +43,8 @@ export const notFound = (thing?: string) =>
   new ApiError(404, { message: thing ? `404 ${thing} Not Found` : "404 Not Found" }, "NOT_FOUND");
 /** ActiveRecord::RecordNotFound: note the lower-case "found". */
 export const recordNotFound = () => new ApiError(404, { message: "404 Not found" }, "NOT_FOUND");
+/** `not_allowed!`: 405 {"message": "405 Method Not Allowed"}. */
+export const notAllowed = () => new ApiError(405, { message: "405 Method Not Allowed" }, "NOT_ALLOWED");
 export const conflict = (message: unknown = "409 Conflict") => new ApiError(409, { message }, "CONFLICT");
 export const unprocessable = (message: unknown = "422 Unprocessable Entity") => new ApiError(422, { message }, "UNPROCESSABLE");
 /** `not_modified!`: 304, body dropped. */

@@ -33,6 +33,9 @@ export const users = accounts.table(
     note: text("note"),
     /** Group that owns a group-level service account. */
     provisionedByGroupId: integer("provisioned_by_group_id"),
+    /** The project or group whose access token this bot user holds (project_bot, group_bot). */
+    botResourceType: text("bot_resource_type"),
+    botResourceId: integer("bot_resource_id"),
     createdById: integer("created_by_id"),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true, mode: "date" }),
     lastActivityOn: date("last_activity_on", { mode: "string" }),
@@ -43,6 +46,7 @@ export const users = accounts.table(
     uniqueIndex("users_username_lower_idx").on(sql`lower(${t.username})`),
     uniqueIndex("users_email_lower_idx").on(sql`lower(${t.email})`),
     index("users_state_idx").on(t.state),
+    index("users_bot_resource_idx").on(t.botResourceType, t.botResourceId),
   ],
 );
 

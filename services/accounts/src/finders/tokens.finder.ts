@@ -1,8 +1,8 @@
 import { MAX_INT, offsetOf } from "@collab/core";
 import type { Db } from "@collab/db";
-import { and, asc, count, desc, eq, gte, ilike, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { ListTokensParams } from "../api/tokens.params";
-import { personalAccessTokens as pat, type TokenRow } from "../db/schema";
+import { personalAccessTokens as pat, users, type TokenRow } from "../db/schema";
 
 /** Filters and sorts some token lists take beyond ListTokensParams (access_token_params). */
 export interface TokenListExtras {
@@ -12,6 +12,8 @@ export interface TokenListExtras {
   expires_before?: string;
   expires_after?: string;
   sort?: string;
+  /** Only the tokens of that project's or group's bots (ResourceAccessTokens: `user: resource.bots`). */
+  botOf?: { type: string; id: number };
 }
 
 /** PersonalAccessToken's sort orders (Sortable's and its own); anything else keeps the default. */
@@ -37,6 +39,8 @@ export async function findTokens(
 ): Promise<{ rows: TokenRow[]; total: number }> {
   const where: SQL[] = [];
   if (p.user_id !== undefined) where.push(eq(pat.userId, p.user_id));
+  if (p.botOf)
+    where.push(inArray(pat.userId, db.select({ id: users.id }).from(users).where(and(eq(users.botResourceType, p.botOf.type), eq(users.botResourceId, p.botOf.id)))));
   if (p.impersonation !== undefined) where.push(eq(pat.impersonation, p.impersonation));
   if (p.revoked !== undefined) where.push(eq(pat.revoked, p.revoked));
   if (p.state === "active") where.push(and(eq(pat.revoked, false), or(sql`${pat.expiresAt} IS NULL`, sql`${pat.expiresAt} > current_date`))!);

@@ -87,7 +87,8 @@ function byAdminFilters(where: SQL[], p: ListUsersParams) {
   if (p.exclude_external) where.push(eq(users.external, false));
   if (p.admins) where.push(eq(users.admin, true));
   if (p.humans) where.push(eq(users.userType, "human"));
-  if (p.without_project_bots) where.push(sql`${users.userType} <> 'project_bot'`);
+  // GitLab's group access token bots are project_bot users too; here they are group_bot.
+  if (p.without_project_bots) where.push(sql`${users.userType} NOT IN ('project_bot', 'group_bot')`);
 }
 
 function byCreatedDates(where: SQL[], p: ListUsersParams) {
