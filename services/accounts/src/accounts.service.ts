@@ -18,11 +18,13 @@ import { findTokens, findTokenById } from "./finders/tokens.finder";
 import { findUserByIdOrUsername, findUsers, usersByIds } from "./finders/users.finder";
 import { serviceAccountsActions } from "./service-accounts.actions";
 import { resourceTokensActions } from "./resource-tokens.actions";
+import { deployTokensActions } from "./deploy-tokens.actions";
 import { namespacesEvents } from "./namespaces.events";
 import { settingsMixin } from "@collab/core";
 
 export const ACCOUNTS_EVENTS = {
   userCreated: "accounts.user.created",
+  /** `{ tokenId }` for a personal (or project/group) access token, `{ deployTokenId }` for a deploy token. */
   tokenRevoked: "accounts.token.revoked",
   userChanged: "accounts.user.changed",
   userDeleted: "accounts.user.deleted",
@@ -51,6 +53,7 @@ export const accountsService: ServiceSchema = defineService({
   actions: (kit) => ({
     ...serviceAccountsActions(kit, ACCOUNTS_EVENTS),
     ...resourceTokensActions(kit, ACCOUNTS_EVENTS),
+    ...deployTokensActions(kit, ACCOUNTS_EVENTS),
     /** Token → caller, for the gateway. 401 bodies follow GitLab's expired/revoked wording. */
     authenticate: action({
       visibility: "public",

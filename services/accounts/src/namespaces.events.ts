@@ -2,22 +2,27 @@ import type { Ctx } from "@collab/core";
 import { handleEvent, type ServiceKit } from "@collab/db";
 import type { ServiceSchema } from "moleculer";
 import { z } from "zod";
+import { removeDeployTokensOf } from "./domain/deploy-tokens";
 import { removeBotsOf } from "./domain/resource-tokens";
 import type { ResourceType } from "./domain/resources";
 
 /**
  * Deletions in the namespaces service this service follows: a removed project or group takes its
- * access tokens' bots (and so their tokens) with it. Emitted, so each reaches one replica; every
+ * access tokens' bots (and so their tokens) and its deploy tokens with it. Emitted, so each reaches one replica; every
  * handler is one idempotent statement, and the revocations it causes are broadcast to every gateway.
  */
 const ProjectDeleted = z.object({ projectId: z.number().int().positive() });
 const GroupDeleted = z.object({ groupIds: z.array(z.number().int().positive()).max(100_000) });
 
-export const namespacesEvents = (kit: ServiceKit, events: { userDeleted: string }): NonNullable<ServiceSchema["events"]> => {
+export const namespacesEvents = (kit: ServiceKit, events: { userDeleted: string; tokenRevoked: string }): NonNullable<ServiceSchema["events"]> => {
   async function removeFor(type: ResourceType, ids: number[]): Promise<number> {
-    const botIds = await removeBotsOf(kit.db, type, ids);
+    const [botIds, deployTokenIds] = await kit.db.transaction(async (tx) => [
+      await removeBotsOf(tx as unknown as typeof kit.db, type, ids),
+      await removeDeployTokensOf(tx as unknown as typeof kit.db, type, ids),
+    ]);
     for (const userId of botIds) await kit.broker.broadcast(events.userDeleted, { userId });
-    return botIds.length;
+    for (const deployTokenId of deployTokenIds) await kit.broker.broadcast(events.tokenRevoked, { deployTokenId });
+    return botIds.length + deployTokenIds.length;
   }
   return {
     async "namespaces.project.deleted"(ctx: Ctx<unknown>) {

@@ -27,7 +27,22 @@ export const routes: RouteDef[] = [
   { method: "POST", path: "/personal_access_tokens/self/rotate", action: `${A}.tokens.rotateSelf`, scopes: ["self_rotate"], status: 200 },
   ...resourceTokenRoutes("projects"),
   ...resourceTokenRoutes("groups"),
+  { method: "GET", path: "/deploy_tokens", action: `${A}.deployTokens.listAll` },
+  ...deployTokenRoutes("projects"),
+  ...deployTokenRoutes("groups"),
 ];
+
+/** Project and group deploy tokens (no update: GitLab has none). */
+function deployTokenRoutes(source: "projects" | "groups"): RouteDef[] {
+  const base = `/${source}/:id/deploy_tokens`;
+  const act = `${A}.deployTokens`;
+  return [
+    { method: "GET", path: base, action: `${act}.list`, params: { source } },
+    { method: "POST", path: base, action: `${act}.create`, params: { source } },
+    { method: "GET", path: `${base}/:token_id`, action: `${act}.get`, params: { source } },
+    { method: "DELETE", path: `${base}/:token_id`, action: `${act}.delete`, params: { source } },
+  ];
+}
 
 /** Project and group access tokens, the same routes for both sources (fixed per route, as members). */
 function resourceTokenRoutes(source: "projects" | "groups"): RouteDef[] {

@@ -1,7 +1,7 @@
 import { errorBodyOf, invalidToken, type Caller, type RouteDef } from "@collab/core";
 import type { Context } from "moleculer";
 import type { IncomingMessage } from "node:http";
-import { acceptableScopes, authenticateRequest, checkScopes, TokenCache, tokenFrom, type Authentication } from "./auth";
+import { acceptableScopes, authenticateRequest, checkScopes, deployKey, deployTokenFrom, TokenCache, tokenFrom, tokenKey, withoutSecrets, type Authentication } from "./auth";
 
 const caller = (id: number, admin = false): Caller => ({ id, username: `user${id}`, admin });
 const auth = (userId: number, tokenId: number, scopes = ["api"], admin = false): Authentication => ({ caller: caller(userId, admin), scopes, tokenId });
@@ -160,7 +160,7 @@ describe("authenticateRequest", () => {
       },
     });
     await authenticateRequest(ctx, cache, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {});
-    expect(cache.get("t")).toBeUndefined();
+    expect(cache.get(tokenKey("t"))).toBeUndefined();
     await authenticateRequest(ctx, cache, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {});
     expect(calls).toHaveLength(2);
   });
@@ -211,5 +211,147 @@ describe("authenticateRequest", () => {
       status: 401,
       body: { message: "401 Unauthorized" },
     });
+  });
+});
+
+describe("deployTokenFrom", () => {
+  const basic = (s: string) => `Basic ${Buffer.from(s).toString("base64")}`;
+
+  test("the Deploy-Token header, else HTTP Basic's username and secret", () => {
+    expect(deployTokenFrom(req({ "Deploy-Token": "gldt-abc" }))).toEqual({ token: "gldt-abc" });
+    expect(deployTokenFrom(req({ Authorization: basic("svc+deploy-token-1:gldt-abc") }))).toEqual({ username: "svc+deploy-token-1", token: "gldt-abc" });
+    expect(deployTokenFrom(req({ Authorization: `basic   ${Buffer.from("u:p:q").toString("base64")}` }))).toEqual({ username: "u", token: "p:q" });
+    expect(deployTokenFrom(req({ "Deploy-Token": "gldt-abc", Authorization: basic("u:p") }))).toEqual({ token: "gldt-abc" });
+  });
+
+  test("no credentials: undefined; Basic that is not user:secret: null (refused)", () => {
+    expect(deployTokenFrom(req())).toBeUndefined();
+    expect(deployTokenFrom(req({ Authorization: "Bearer tok" }))).toBeUndefined();
+    expect(deployTokenFrom(req({ "Deploy-Token": "" }))).toBeUndefined();
+    for (const bad of ["nocolon", ":secret", "user:"]) expect(deployTokenFrom(req({ Authorization: basic(bad) }))).toBeNull();
+  });
+});
+
+describe("deploy tokens in authenticateRequest", () => {
+  const deployCaller: Caller = { id: 0, username: "svc+deploy-token-7", admin: false, deployToken: { id: 7, projectId: 3, groupId: null, scopes: ["read_package_registry"] } };
+  const deployAuth = (scopes = ["read_package_registry"], validUntil?: number): Authentication => ({
+    caller: { ...deployCaller, deployToken: { ...deployCaller.deployToken!, scopes } },
+    scopes,
+    deployTokenId: 7,
+    ...(validUntil ? { validUntil } : {}),
+  });
+  /** A synthetic route that accepts deploy tokens, as the package registry's will. */
+  const registry = route("GET", { auth: "optional", deployTokenScopes: ["read_package_registry", "write_package_registry"] });
+
+  function fakeCtx(answer: () => unknown) {
+    const calls: [string, Record<string, unknown>][] = [];
+    const ctx = {
+      call: async (action: string, params: Record<string, unknown>) => {
+        calls.push([action, params]);
+        return answer();
+      },
+    } as unknown as Context;
+    return { ctx, calls };
+  }
+
+  test("a route that declares deploy token scopes accepts one, with the token as the caller; looked up once", async () => {
+    const { ctx, calls } = fakeCtx(() => deployAuth());
+    const cache = new TokenCache();
+    for (let i = 0; i < 2; i++) {
+      const auth = await authenticateRequest(ctx, cache, registry, req({ "Deploy-Token": "gldt-secret" }), {});
+      expect(auth).toEqual(deployAuth());
+      expect(auth?.caller.deployToken).toEqual({ id: 7, projectId: 3, groupId: null, scopes: ["read_package_registry"] });
+      expect(auth?.tokenId).toBeUndefined();
+    }
+    expect(calls).toEqual([["accounts.deployTokens.authenticate", { token: "gldt-secret" }]]);
+
+    const basic = fakeCtx(() => deployAuth());
+    await authenticateRequest(basic.ctx, new TokenCache(), registry, req({ Authorization: `Basic ${Buffer.from("svc+deploy-token-7:gldt-secret").toString("base64")}` }), {});
+    expect(basic.calls).toEqual([["accounts.deployTokens.authenticate", { username: "svc+deploy-token-7", token: "gldt-secret" }]]);
+  });
+
+  test("every other route answers a valid deploy token 401, even routes open to anonymous callers", async () => {
+    const { ctx } = fakeCtx(() => deployAuth());
+    for (const r of [route("GET"), route("GET", { auth: "optional" }), route("POST", { scopes: ["read_package_registry"] }), route("GET", { deployTokenScopes: [] })])
+      expect(await failure(() => authenticateRequest(ctx, new TokenCache(), r, req({ "Deploy-Token": "gldt-secret" }), {}))).toEqual({
+        status: 401,
+        body: { message: "401 Unauthorized" },
+      });
+  });
+
+  test("a token without any of the route's deploy scopes is 403 insufficient_scope naming them", async () => {
+    const { ctx } = fakeCtx(() => deployAuth(["read_repository"]));
+    expect(await failure(() => authenticateRequest(ctx, new TokenCache(), registry, req({ "Deploy-Token": "gldt-secret" }), {}))).toMatchObject({
+      status: 403,
+      body: { error: "insufficient_scope", scope: "read_package_registry write_package_registry" },
+    });
+  });
+
+  test("accounts' refusals (unknown, revoked, expired) reach the caller on any route; malformed Basic is 401 without a lookup", async () => {
+    const revoked = invalidToken("Token was revoked. You have to re-authorize from the user.");
+    const { ctx } = fakeCtx(() => Promise.reject(revoked));
+    for (const r of [registry, route("GET")])
+      expect(await failure(() => authenticateRequest(ctx, new TokenCache(), r, req({ "Deploy-Token": "gldt-old" }), {}))).toEqual({
+        status: 401,
+        body: { error: "invalid_token", error_description: "Token was revoked. You have to re-authorize from the user." },
+      });
+    const none = fakeCtx(() => deployAuth());
+    expect(await failure(() => authenticateRequest(none.ctx, new TokenCache(), registry, req({ Authorization: `Basic ${Buffer.from("nocolon").toString("base64")}` }), {}))).toEqual({
+      status: 401,
+      body: { message: "401 Unauthorized" },
+    });
+    expect(none.calls).toEqual([]);
+  });
+
+  test("no Sudo with a deploy token; a personal token sent beside one wins", async () => {
+    const { ctx } = fakeCtx(() => deployAuth());
+    expect(await failure(() => authenticateRequest(ctx, new TokenCache(), registry, req({ "Deploy-Token": "gldt-secret", Sudo: "root" }), {}))).toEqual({
+      status: 403,
+      body: { message: "403 Forbidden - Must be authenticated using an OAuth or personal access token to use sudo" },
+    });
+    const both = fakeCtx(() => auth(2, 10));
+    expect(await authenticateRequest(both.ctx, new TokenCache(), registry, req({ "PRIVATE-TOKEN": "glpat-x", "Deploy-Token": "gldt-secret" }), {})).toEqual(auth(2, 10));
+    expect(both.calls).toEqual([["accounts.authenticate", { token: "glpat-x" }]]);
+  });
+
+  test("deletion drops the cached token at once; a personal token's cache entry never serves a deploy token", async () => {
+    const cache = new TokenCache();
+    const { ctx, calls } = fakeCtx(() => deployAuth());
+    await authenticateRequest(ctx, cache, registry, req({ "Deploy-Token": "gldt-secret" }), {});
+    expect(cache.get(deployKey({ token: "gldt-secret" }))).toEqual(deployAuth());
+    expect(cache.get(tokenKey("gldt-secret"))).toBeUndefined();
+    cache.dropToken(7); // a personal token's id: not this one
+    expect(cache.get(deployKey({ token: "gldt-secret" }))).toEqual(deployAuth());
+    cache.dropDeployToken(7);
+    expect(cache.get(deployKey({ token: "gldt-secret" }))).toBeUndefined();
+    await authenticateRequest(ctx, cache, registry, req({ "Deploy-Token": "gldt-secret" }), {});
+    expect(calls).toHaveLength(2);
+  });
+});
+
+describe("TokenCache and expiry", () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  test("an entry never outlives its credential's expiry", () => {
+    let now = 1_000_000;
+    jest.spyOn(Date, "now").mockImplementation(() => now);
+    const cache = new TokenCache(10_000);
+    const expiring: Authentication = { ...auth(2, 10), validUntil: now + 500 };
+    cache.set("a", expiring);
+    expect(cache.get("a")).toEqual(expiring);
+    now += 500;
+    expect(cache.get("a")).toBeUndefined();
+  });
+});
+
+describe("withoutSecrets", () => {
+  test("masks credential params in logged URLs, keeps the rest", () => {
+    expect(withoutSecrets("/api/v4/user?private_token=glpat-abc&page=2")).toBe("/api/v4/user?private_token=[FILTERED]&page=2");
+    expect(withoutSecrets("/api/v4/x?access_token=a&Private_Token=b&token=c&deploy_token=d&job_token=e")).toBe(
+      "/api/v4/x?access_token=[FILTERED]&Private_Token=[FILTERED]&token=[FILTERED]&deploy_token=[FILTERED]&job_token=[FILTERED]",
+    );
+    expect(withoutSecrets("/api/v4/projects?search=token")).toBe("/api/v4/projects?search=token");
+    expect(withoutSecrets("/api/v4/projects")).toBe("/api/v4/projects");
+    expect(withoutSecrets("/api/v4/x?private%5Ftoken=s")).toBe("/api/v4/x?private%5Ftoken=[FILTERED]");
   });
 });

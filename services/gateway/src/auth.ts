@@ -5,7 +5,18 @@ import type { IncomingMessage } from "node:http";
 export interface Authentication {
   caller: Caller;
   scopes: string[];
-  tokenId: number;
+  /** The personal (or project/group) access token used; absent for a deploy token. */
+  tokenId?: number;
+  /** The deploy token used (the caller then carries `deployToken`). */
+  deployTokenId?: number;
+  /** Epoch milliseconds at which the credential stops working: the cache keeps it no longer. */
+  validUntil?: number;
+}
+
+/** Deploy token credentials: the `Deploy-Token` header's secret, or HTTP Basic's username and secret. */
+export interface DeployTokenCredentials {
+  token: string;
+  username?: string;
 }
 
 /** PRIVATE-TOKEN header, Authorization: Bearer, or the private_token / access_token param. */
@@ -16,6 +27,21 @@ export function tokenFrom(req: IncomingMessage, params: Record<string, unknown>)
   if (typeof authz === "string" && /^bearer\s+/i.test(authz)) return authz.replace(/^bearer\s+/i, "").trim();
   for (const key of ["private_token", "access_token"]) if (typeof params[key] === "string" && params[key]) return params[key] as string;
   return undefined;
+}
+
+/**
+ * The `Deploy-Token` header, else HTTP Basic credentials (GitLab's registries take a deploy token's
+ * username and secret that way). `null` for Basic credentials that do not decode to user:secret.
+ */
+export function deployTokenFrom(req: IncomingMessage): DeployTokenCredentials | null | undefined {
+  const header = req.headers["deploy-token"];
+  if (typeof header === "string" && header) return { token: header };
+  const authz = req.headers.authorization;
+  if (typeof authz !== "string" || !/^basic\s+/i.test(authz)) return undefined;
+  const decoded = Buffer.from(authz.replace(/^basic\s+/i, "").trim(), "base64").toString("utf8");
+  const at = decoded.indexOf(":");
+  if (at <= 0 || at === decoded.length - 1) return null;
+  return { username: decoded.slice(0, at), token: decoded.slice(at + 1) };
 }
 
 /** Scopes that let a token reach a route: api always, read_api for reads, plus the route's own. */
@@ -30,8 +56,10 @@ export function checkScopes(route: RouteDef, scopes: readonly string[]) {
 }
 
 /**
- * Short-lived token cache; entries are dropped at once on revocation or user change events.
- * Every drop bumps `generation`, so an answer fetched before a revocation is never cached after it.
+ * Short-lived token cache; entries are dropped at once on revocation or user change events, and
+ * never outlive the credential's own expiry. Every drop bumps `generation`, so an answer fetched
+ * before a revocation is never cached after it. Keys are the secrets as presented: personal tokens
+ * under `tokenKey`, deploy tokens under `deployKey`, so neither kind can be served for the other.
  */
 export class TokenCache {
   private entries = new Map<string, { auth: Authentication; expires: number }>();
@@ -45,7 +73,7 @@ export class TokenCache {
   get(token: string): Authentication | undefined {
     const hit = this.entries.get(token);
     if (!hit) return undefined;
-    if (hit.expires < Date.now()) {
+    if (hit.expires < Date.now() || (hit.auth.validUntil !== undefined && hit.auth.validUntil <= Date.now())) {
       this.entries.delete(token);
       return undefined;
     }
@@ -56,12 +84,17 @@ export class TokenCache {
   set(token: string, auth: Authentication, since = this.generation) {
     if (since !== this.generation) return;
     if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(token, { auth, expires: Date.now() + this.ttlMs });
+    this.entries.set(token, { auth, expires: Math.min(Date.now() + this.ttlMs, auth.validUntil ?? Infinity) });
   }
 
   dropToken(tokenId: number) {
     this.generation++;
     for (const [k, v] of this.entries) if (v.auth.tokenId === tokenId) this.entries.delete(k);
+  }
+
+  dropDeployToken(deployTokenId: number) {
+    this.generation++;
+    for (const [k, v] of this.entries) if (v.auth.deployTokenId === deployTokenId) this.entries.delete(k);
   }
 
   dropUser(userId: number) {
@@ -75,9 +108,35 @@ export class TokenCache {
   }
 }
 
+/** Cache keys: a personal token's, and a deploy token's (its username too, when Basic gave one). */
+export const tokenKey = (token: string) => `pat\u0000${token}`;
+export const deployKey = (c: DeployTokenCredentials) => `deploy\u0000${c.username ?? ""}\u0000${c.token}`;
+
+/**
+ * A deploy token authenticates only where the route declares deploy token scopes (one of them
+ * needed), and never with Sudo. It is looked up first, so a revoked or expired one gets its own
+ * answer everywhere; a valid one on any other route is a plain 401.
+ */
+async function authenticateDeployToken(ctx: Context, cache: TokenCache, route: RouteDef, credentials: DeployTokenCredentials | null, sudo: string | undefined): Promise<Authentication> {
+  if (credentials === null) throw unauthorized();
+  const key = deployKey(credentials);
+  let auth = cache.get(key);
+  if (!auth) {
+    const generation = cache.generation;
+    auth = await ctx.call<Authentication, DeployTokenCredentials>("accounts.deployTokens.authenticate", credentials);
+    cache.set(key, auth, generation);
+  }
+  const accepted = route.deployTokenScopes;
+  if (!accepted || accepted.length === 0 || auth.deployTokenId === undefined) throw unauthorized();
+  if (!auth.scopes.some((s) => accepted.includes(s))) throw insufficientScope(accepted);
+  if (sudo !== undefined && sudo !== "") throw forbidden("Must be authenticated using an OAuth or personal access token to use sudo");
+  return auth;
+}
+
 /**
  * Resolves the caller of a request, then applies Sudo for administrators as GitLab does.
- * Returns null for anonymous requests on routes that allow them.
+ * Returns null for anonymous requests on routes that allow them. A personal token wins over deploy
+ * token credentials sent beside it.
  */
 export async function authenticateRequest(
   ctx: Context,
@@ -89,14 +148,16 @@ export async function authenticateRequest(
   const token = tokenFrom(req, params);
   const sudo = (req.headers.sudo as string | undefined) ?? (typeof params.sudo === "string" || typeof params.sudo === "number" ? String(params.sudo) : undefined);
   if (!token) {
+    const deploy = deployTokenFrom(req);
+    if (deploy !== undefined) return authenticateDeployToken(ctx, cache, route, deploy, sudo);
     if (route.auth === "optional" && sudo === undefined) return null;
     throw unauthorized();
   }
-  let auth = cache.get(token);
+  let auth = cache.get(tokenKey(token));
   if (!auth) {
     const generation = cache.generation;
     auth = await ctx.call<Authentication, { token: string }>("accounts.authenticate", { token });
-    cache.set(token, auth, generation);
+    cache.set(tokenKey(token), auth, generation);
   }
   checkScopes(route, auth.scopes);
   if (sudo === undefined || sudo === "") return auth;
@@ -104,4 +165,28 @@ export async function authenticateRequest(
   if (!auth.scopes.includes("sudo")) throw insufficientScope(["sudo"]);
   const target = await ctx.call<Caller, { ref: string }>("accounts.resolveSudo", { ref: sudo });
   return { ...auth, caller: target };
+}
+
+/** Query params that carry secrets, masked wherever a URL is logged. */
+const SECRET_PARAMS = new Set(["private_token", "access_token", "job_token", "token", "deploy_token"]);
+
+/** The URL with the values of credential params masked: secrets are never logged. */
+export function withoutSecrets(url: string): string {
+  const q = url.indexOf("?");
+  if (q < 0) return url;
+  const params = url
+    .slice(q + 1)
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      let key = name;
+      try {
+        key = decodeURIComponent(name.replace(/\+/g, " "));
+      } catch {
+        /* keep it as sent */
+      }
+      return eq >= 0 && SECRET_PARAMS.has(key.toLowerCase()) ? `${name}=[FILTERED]` : pair;
+    });
+  return `${url.slice(0, q)}?${params.join("&")}`;
 }

@@ -4,7 +4,7 @@ import type { Server } from "node:http";
 import ApiGateway from "moleculer-web";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Readable } from "node:stream";
-import { authenticateRequest, TokenCache } from "./auth";
+import { authenticateRequest, TokenCache, withoutSecrets } from "./auth";
 import { answerProbe, servicesOf } from "./health";
 import { toHttpError } from "./http-errors";
 import { paginationHeaders } from "./pagination";
@@ -124,7 +124,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
               else if (req.$params[name] !== undefined) req.$params[name] = String(req.$params[name]);
             }
             (ctx.meta as Record<string, unknown>).caller = auth?.caller ?? null;
-            if (auth) (ctx.meta as Record<string, unknown>).tokenId = auth.tokenId;
+            if (auth?.tokenId !== undefined) (ctx.meta as Record<string, unknown>).tokenId = auth.tokenId;
             await enforceRateLimits(ctx, def, req, res, req.$params, auth?.caller ?? null);
           },
         },
@@ -137,8 +137,9 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
     mixins: [ApiGateway as unknown as ServiceSchema, settingsMixin],
     settings: settings as ServiceSchema["settings"],
     events: {
-      "accounts.token.revoked"(ctx: Context<{ tokenId: number }>) {
-        tokens.dropToken(ctx.params.tokenId);
+      "accounts.token.revoked"(ctx: Context<{ tokenId?: number; deployTokenId?: number }>) {
+        if (typeof ctx.params.tokenId === "number") tokens.dropToken(ctx.params.tokenId);
+        if (typeof ctx.params.deployTokenId === "number") tokens.dropDeployToken(ctx.params.deployTokenId);
       },
       "accounts.user.changed"(ctx: Context<{ userId: number }>) {
         tokens.dropUser(ctx.params.userId);
@@ -193,7 +194,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
           return;
         }
         const { status, body, internal } = toHttpError(notFoundForPathParam(err, req.$alias?.routeDef) ?? err);
-        if (internal) this.logger.error({ err, url: req.originalUrl ?? req.url }, "request failed");
+        if (internal) this.logger.error({ err, url: withoutSecrets(req.originalUrl ?? req.url ?? "") }, "request failed");
         res.statusCode = status;
         if (body === null) {
           res.end();

@@ -9,6 +9,19 @@ export interface Caller {
   /** External users cannot see internal projects. */
   external?: boolean;
   bot?: boolean;
+  /**
+   * Set when a deploy token authenticated the request (only on routes that declare
+   * `deployTokenScopes`): the caller is no user (id 0) but the token, which reaches only its own
+   * project, or its group's projects and subgroups. Actions check that with `deployTokenReaches`.
+   */
+  deployToken?: DeployTokenCaller;
+}
+
+export interface DeployTokenCaller {
+  id: number;
+  projectId: number | null;
+  groupId: number | null;
+  scopes: string[];
 }
 
 export interface Meta {
@@ -18,7 +31,7 @@ export interface Meta {
 }
 
 import type { Context } from "moleculer";
-import { forbidden, unauthorized } from "./errors";
+import { forbidden, notFound, unauthorized } from "./errors";
 
 export type Ctx<P = Record<string, unknown>> = Context<P, Meta>;
 
@@ -36,4 +49,22 @@ export function requireAdmin(ctx: Context<unknown, Meta>): Caller {
   const caller = requireCaller(ctx);
   if (!caller.admin) throw forbidden();
   return caller;
+}
+
+/**
+ * What a deploy token may reach (GitLab's DeployToken#has_access_to? / has_access_to_group?): a
+ * project token its project only; a group token its group, the subgroups below it, and their
+ * projects. `target.groupIds` are the target's ancestor groups, itself included for a group.
+ * Callers that are no deploy token reach everything here (their membership decides elsewhere).
+ */
+export function deployTokenReaches(caller: Caller | null, target: { projectId?: number; groupIds: readonly number[] }): boolean {
+  const token = caller?.deployToken;
+  if (!token) return true;
+  if (token.projectId !== null) return target.projectId === token.projectId;
+  return token.groupId !== null && target.groupIds.includes(token.groupId);
+}
+
+/** 404 `{Project,Group} Not Found` when a deploy token asks for something outside its reach. */
+export function requireDeployTokenReach(ctx: Context<unknown, Meta>, target: { projectId?: number; groupIds: readonly number[] }) {
+  if (!deployTokenReaches(callerOf(ctx), target)) throw notFound(target.projectId !== undefined ? "Project" : "Group");
 }

@@ -23,6 +23,13 @@ export interface RouteDef {
    * in base64); the gateway drops the file parts of every other route.
    */
   files?: readonly string[];
+  /**
+   * Deploy token scopes that let a deploy token (the `Deploy-Token` header, or HTTP Basic with the
+   * token's username and secret) authenticate here; one of them is enough. Without this field a
+   * deploy token is refused with 401. The action sees the token in `ctx.meta.caller.deployToken`
+   * and must keep it to its own project or group (`requireDeployTokenReach`).
+   */
+  deployTokenScopes?: readonly string[];
 }
 
 export const defaultStatus = (r: RouteDef) => r.status ?? (r.method === "POST" ? 201 : r.method === "DELETE" ? 204 : 200);

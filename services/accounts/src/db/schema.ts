@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, date, index, integer, pgSchema, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, check, date, index, integer, pgSchema, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 export const accounts = pgSchema("accounts");
 
@@ -71,5 +71,33 @@ export const personalAccessTokens = accounts.table(
   (t) => [uniqueIndex("pat_token_digest_idx").on(t.tokenDigest), index("pat_user_idx").on(t.userId)],
 );
 
+/**
+ * Deploy tokens of one project or one group (GitLab's project_type / group_type). The secret is
+ * stored only as its SHA-256 digest; `username` is null for the default `svc+deploy-token-{id}`.
+ */
+export const deployTokens = accounts.table(
+  "deploy_tokens",
+  {
+    id: serial("id").primaryKey(),
+    projectId: integer("project_id"),
+    groupId: integer("group_id"),
+    name: text("name").notNull(),
+    username: text("username"),
+    tokenDigest: text("token_digest").notNull(),
+    scopes: text("scopes").array().notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+    revoked: boolean("revoked").notNull().default(false),
+    creatorId: integer("creator_id"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("deploy_tokens_token_digest_idx").on(t.tokenDigest),
+    index("deploy_tokens_project_idx").on(t.projectId),
+    index("deploy_tokens_group_idx").on(t.groupId),
+    check("deploy_tokens_one_holder", sql`(${t.projectId} IS NULL) <> (${t.groupId} IS NULL)`),
+  ],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type TokenRow = typeof personalAccessTokens.$inferSelect;
+export type DeployTokenRow = typeof deployTokens.$inferSelect;

@@ -94,6 +94,8 @@ export interface Authentication {
   caller: Caller;
   scopes: string[];
   tokenId: number;
+  /** Epoch milliseconds at which the token expires (the start of its expiry day, UTC), if it does. */
+  validUntil?: number;
 }
 
 const LAST_USED_RESOLUTION_MS = 10 * 60_000;
@@ -115,7 +117,8 @@ export async function authenticateToken(db: Db, token: string): Promise<Authenti
       .update(personalAccessTokens)
       .set({ lastUsedAt: new Date() })
       .where(and(eq(personalAccessTokens.id, hit.token.id)));
-  return { caller: callerFromUser(hit.user), scopes: hit.token.scopes, tokenId: hit.token.id };
+  const expiry = hit.token.expiresAt;
+  return { caller: callerFromUser(hit.user), scopes: hit.token.scopes, tokenId: hit.token.id, ...(expiry ? { validUntil: Date.parse(`${expiry}T00:00:00Z`) } : {}) };
 }
 
 export function assertCanSignIn(user: UserRow) {

@@ -1,0 +1,106 @@
+import { AccessLevel, action, badRequestMessage, forbidden, page, recordNotFound, requireAdmin, requireCaller, type Ctx } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import type { ActionSchema } from "moleculer";
+import { z } from "zod";
+import { presentDeployToken, presentDeployTokenWithSecret } from "./api/deploy-token.entity";
+import { CreateDeployTokenParams, DeployTokenParams, ListAllDeployTokensParams, ListDeployTokensParams } from "./api/deploy-tokens.params";
+import { authenticateDeployToken, createDeployToken, deleteDeployToken, deployTokenErrors, findDeployToken, toSentence, type Holder } from "./domain/deploy-tokens";
+import { loadResource, type ResourceType } from "./domain/resources";
+import { findDeployTokens } from "./finders/deploy-tokens.finder";
+
+type Operation = "read" | "write";
+
+/**
+ * The spec's roles: project deploy tokens need Maintainer for everything; group deploy tokens are
+ * read by Maintainers and created or deleted by Owners. Below that, GitLab's authorize! (403);
+ * a hidden project or group is its 404.
+ */
+const REQUIRED: Record<ResourceType, Record<Operation, number>> = {
+  project: { read: AccessLevel.MAINTAINER, write: AccessLevel.MAINTAINER },
+  group: { read: AccessLevel.MAINTAINER, write: AccessLevel.OWNER },
+};
+
+async function authorizedHolder(ctx: Ctx<unknown>, source: "projects" | "groups", ref: string, op: Operation): Promise<Holder> {
+  const type: ResourceType = source === "projects" ? "project" : "group";
+  const resource = await loadResource(ctx, type, ref);
+  if (resource.role < REQUIRED[type][op]) throw forbidden();
+  return type === "project" ? { projectId: resource.id } : { groupId: resource.id };
+}
+
+/**
+ * Deploy tokens (GitLab's API::DeployTokens) and their authentication, for the gateway. Deleting
+ * one (or its project or group) broadcasts `accounts.token.revoked` with `deployTokenId`, so every
+ * gateway replica forgets it at once.
+ */
+export const deployTokensActions = (kit: ServiceKit, events: { tokenRevoked: string }): Record<string, ActionSchema> => ({
+  /** GET /deploy_tokens: administrators; self-managed and dedicated only (nobody holds the role on hosted). */
+  "deployTokens.listAll": action({
+    idempotent: true,
+    input: () => ListAllDeployTokensParams,
+    async handler(ctx) {
+      requireAdmin(ctx);
+      if (kit.config.OFFERING === "hosted") throw forbidden();
+      const { rows, total } = await findDeployTokens(kit.db, "all", ctx.params);
+      return page(rows.map(presentDeployToken), total, ctx.params);
+    },
+  }),
+
+  "deployTokens.list": action({
+    idempotent: true,
+    input: () => ListDeployTokensParams,
+    async handler(ctx) {
+      requireCaller(ctx);
+      const { source, id, ...p } = ctx.params;
+      const holder = await authorizedHolder(ctx, source, id, "read");
+      const { rows, total } = await findDeployTokens(kit.db, holder, p);
+      return page(rows.map(presentDeployToken), total, p);
+    },
+  }),
+
+  /** One token of the project or group: ActiveRecord's "404 Not found" otherwise. */
+  "deployTokens.get": action({
+    idempotent: true,
+    input: () => DeployTokenParams,
+    async handler(ctx) {
+      requireCaller(ctx);
+      const holder = await authorizedHolder(ctx, ctx.params.source, ctx.params.id, "read");
+      const row = await findDeployToken(kit.db, holder, ctx.params.token_id);
+      if (!row) throw recordNotFound();
+      return presentDeployToken(row);
+    },
+  }),
+
+  /** 201 with the secret; the model's errors as one sentence, 400 {"message": "…"} (render_api_error!). */
+  "deployTokens.create": action({
+    input: () => CreateDeployTokenParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const { source, id, name, scopes, expires_at, username } = ctx.params;
+      const holder = await authorizedHolder(ctx, source, id, "write");
+      const given = username === "" ? undefined : username;
+      const errors = deployTokenErrors({ name, username: given, scopes });
+      if (errors.length) throw badRequestMessage(toSentence(errors));
+      const { row, token } = await createDeployToken(kit.db, holder, { name, scopes, expiresAt: expires_at, username: given, creatorId: caller.id });
+      return presentDeployTokenWithSecret(row, token);
+    },
+  }),
+
+  /** 204; the token is deleted, and refused at once by every gateway. */
+  "deployTokens.delete": action({
+    input: () => DeployTokenParams,
+    async handler(ctx) {
+      requireCaller(ctx);
+      const holder = await authorizedHolder(ctx, ctx.params.source, ctx.params.id, "write");
+      if (!(await deleteDeployToken(kit.db, holder, ctx.params.token_id))) throw recordNotFound();
+      await ctx.broadcast(events.tokenRevoked, { deployTokenId: ctx.params.token_id });
+      return null;
+    },
+  }),
+
+  /** The gateway's lookup of a `Deploy-Token` header or HTTP Basic credentials (username given). */
+  "deployTokens.authenticate": action({
+    visibility: "public",
+    input: () => z.object({ token: z.string().min(1), username: z.string().optional() }),
+    handler: (ctx) => authenticateDeployToken(kit.db, ctx.params.token, ctx.params.username),
+  }),
+});
