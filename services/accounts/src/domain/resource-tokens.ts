@@ -64,13 +64,8 @@ export async function createBotWithToken(db: Db, resource: Pick<Resource, "type"
     const bot = await createUser(
       tx as unknown as Db,
       { name: t.name, username, email: `${username}@noreply.${t.host}`, force_random_password: true, skip_confirmation: true, external: t.external } as Parameters<typeof createUser>[1],
-      { bot: true, userType: BOT_USER_TYPE[resource.type], createdById: t.createdById },
+      { bot: true, userType: BOT_USER_TYPE[resource.type], botResource: { type: resource.type, id: resource.id }, createdById: t.createdById },
     );
-    const [withResource] = await tx
-      .update(users)
-      .set({ botResourceType: resource.type, botResourceId: resource.id })
-      .where(eq(users.id, bot.id))
-      .returning();
     const { row, token } = await createToken(tx as unknown as Db, {
       userId: bot.id,
       name: t.name,
@@ -78,7 +73,7 @@ export async function createBotWithToken(db: Db, resource: Pick<Resource, "type"
       scopes: t.scopes,
       expiresAt: t.expiresAt,
     });
-    return { bot: withResource, row, token };
+    return { bot, row, token };
   });
 }
 

@@ -62,6 +62,8 @@ export interface NewUserExtras {
   userType?: string;
   bot?: boolean;
   provisionedByGroupId?: number | null;
+  /** The project or group whose access token a project_bot / group_bot user holds. */
+  botResource?: { type: string; id: number };
   createdById?: number | null;
   /** active unless said otherwise (self sign-up awaiting approval: blocked_pending_approval). */
   state?: string;
@@ -100,6 +102,8 @@ export async function createUser(db: Db, p: CreateUserParams, extras: NewUserExt
         discord: p.discord ?? "",
         note: p.note ?? null,
         provisionedByGroupId: extras.provisionedByGroupId ?? null,
+        botResourceType: extras.botResource?.type ?? null,
+        botResourceId: extras.botResource?.id ?? null,
         createdById: extras.createdById ?? null,
         confirmedAt: p.skip_confirmation === false ? null : new Date(),
       })
