@@ -130,7 +130,8 @@ describe("project access tokens", () => {
     });
     // Without required expiry tokens may live for ever.
     expect((await root.put("/application/settings", { json: { require_personal_access_token_expiry: false } })).status).toBe(200);
-    expect(await mint(owner.api, "projects", project.id)).toMatchObject({ expires_at: null });
+    // The settings change reaches accounts as a broadcast: in the distributed pass shortly after the PUT answers.
+    await eventually(async () => expect(await mint(owner.api, "projects", project.id)).toMatchObject({ expires_at: null }));
     expect(await mint(owner.api, "projects", project.id, { expires_at: day(800) })).toMatchObject({ expires_at: day(800) });
   });
 
