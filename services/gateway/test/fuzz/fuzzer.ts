@@ -483,10 +483,11 @@ export class Fuzzer {
       }
       return;
     }
-    // Accepted write: the fingerprint must be taken again; a removal or a move may have taken a
-    // fixture away (checked before the next request), any other write is checked after the route.
+    // Accepted write: the fingerprint must be taken again; a removal, a move or a token rotation
+    // may have taken a fixture away (checked before the next request), any other write is checked
+    // after the route.
     this.cachedFp = null;
     this.routeWrote = true;
-    if (req.method === "DELETE" || /\/(move|transfer)$/.test(rp.route.path)) this.worldDirty = true;
+    if (req.method === "DELETE" || /\/(move|transfer|rotate)$/.test(rp.route.path)) this.worldDirty = true;
   }
 }

@@ -28,6 +28,11 @@ export interface Space {
   schedule: { id: number; variableKey: string };
   environment: string;
   runner: { id: number };
+  /** Project and group access tokens and deploy tokens (id 0 when the endpoint refused to make one). */
+  projectAccessToken: { id: number };
+  groupAccessToken: { id: number };
+  projectDeployToken: { id: number };
+  groupDeployToken: { id: number };
 }
 
 export interface World {
@@ -100,6 +105,15 @@ async function makeSpace(root: ApiClient, tag: "pub" | "priv", w: { member: Prin
     "protected environment",
   );
   const runner = ok(await root.post("/user/runners", { json: { runner_type: "project_type", project_id: project.id } }), 201, "runner").body;
+  // Optional fixtures: newer endpoints, so a change of theirs degrades to id 0 (a 404 path) instead of no world.
+  const optional = async (path: string, json: Record<string, unknown>) => {
+    const res = await root.post(path, { json });
+    return { id: res.status === 201 && typeof res.body?.id === "number" ? (res.body.id as number) : 0 };
+  };
+  const projectAccessToken = await optional(`${P}/access_tokens`, { name: "fuzz-bot", scopes: ["api"] });
+  const groupAccessToken = await optional(`/groups/${group.id}/access_tokens`, { name: "fuzz-bot", scopes: ["api"] });
+  const projectDeployToken = await optional(`${P}/deploy_tokens`, { name: "fuzz-pull", scopes: ["read_repository"] });
+  const groupDeployToken = await optional(`/groups/${group.id}/deploy_tokens`, { name: "fuzz-pull", scopes: ["read_repository"] });
   return {
     group: { id: group.id, full_path: group.full_path },
     project: { id: project.id, path_with_namespace: project.path_with_namespace },
@@ -116,6 +130,10 @@ async function makeSpace(root: ApiClient, tag: "pub" | "priv", w: { member: Prin
     schedule: { id: schedule.id, variableKey: "FUZZ_VAR" },
     environment: "staging",
     runner: { id: runner.id },
+    projectAccessToken,
+    groupAccessToken,
+    projectDeployToken,
+    groupDeployToken,
   };
 }
 
@@ -324,6 +342,8 @@ export function pathValue(w: World, space: Space, path: string, name: string): s
       if (lastSeg === "members" || lastSeg === "all") return String(w.bystander.id);
       return String(w.member.id);
     case "token_id":
+      if (lastSeg === "access_tokens") return String(inGroup ? space.groupAccessToken.id : space.projectAccessToken.id);
+      if (lastSeg === "deploy_tokens") return String(inGroup ? space.groupDeployToken.id : space.projectDeployToken.id);
       return String(w.groupServiceAccount.tokenId);
     case "issue_iid":
       return String(space.issue.iid);
