@@ -3,7 +3,7 @@ import type { Context, Service, ServiceSchema } from "moleculer";
 import type { Server } from "node:http";
 import ApiGateway from "moleculer-web";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Readable } from "node:stream";
+import type { Duplex, Readable } from "node:stream";
 import { authenticateRequest, TokenCache, withoutSecrets } from "./auth";
 import { answerProbe, servicesOf } from "./health";
 import { toHttpError } from "./http-errors";
@@ -11,7 +11,8 @@ import { paginationHeaders } from "./pagination";
 import { multipartFields, type UploadedFile } from "./multipart";
 import { mountedRoutes, mountedWebRoutes } from "./routes";
 import { enforceRateLimits, ThrottledError } from "./rate-limits";
-import { guardRequest, JSON_BODY_TYPES, malformedUrl, notFoundForPathParam } from "./request-guard";
+import { bodyParsers } from "./body-parsers";
+import { guardRequest, malformedUrl, notFoundForPathParam } from "./request-guard";
 
 export const API_VERSION = { version: "18.6.0", revision: "collab" };
 
@@ -56,6 +57,20 @@ function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>) {
   }));
 }
 
+/**
+ * A request Node's HTTP parser refuses before the gateway sees it — most often a URL and headers
+ * over its 16 KiB limit — still gets a GitLab-style JSON answer instead of a bare status line.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex) {
+  if (!socket.writable || err.code === "ECONNRESET") {
+    socket.destroy();
+    return;
+  }
+  const [status, reason] = err.code === "HPE_HEADER_OVERFLOW" ? [431, "Request Header Fields Too Large"] : [400, "Bad Request"];
+  const body = JSON.stringify({ message: `${status} ${reason}` });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
 /** A download (a stream from fileResponse): 200 with the file's headers, as Rails' send_file. */
 function sendFile(req: Req, res: ServerResponse, stream: Readable, file: FileMeta | undefined) {
   res.statusCode = 200;
@@ -85,10 +100,8 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
     enterprise: config.LICENSE_TIER !== "free",
   };
 
-  const bodyParsers = {
-    json: { limit: config.MAX_BODY_BYTES, strict: false, type: JSON_BODY_TYPES },
-    urlencoded: { extended: true, limit: config.MAX_BODY_BYTES },
-  };
+  // Our own parsers (see body-parsers.ts), then multipart: moleculer-web's are turned off.
+  const parsers = [...bodyParsers(config.MAX_BODY_BYTES), multipartFields(config.MAX_BODY_BYTES)];
 
   // Typed loosely on purpose: moleculer-web's settings types lag behind its runtime options.
   const settings = {
@@ -105,8 +118,8 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
           mappingPolicy: "restrict",
           mergeParams: true,
           logging: false,
-          bodyParsers,
-          use: [multipartFields(config.MAX_BODY_BYTES)],
+          bodyParsers: false,
+          use: parsers,
           aliases: aliasesFor(routes),
           callOptions: { timeout: config.REQUEST_TIMEOUT_MS },
           async onBeforeCall(this: unknown, ctx: Context, _route: unknown, req: Req, res: ServerResponse) {
@@ -128,7 +141,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
             await enforceRateLimits(ctx, def, req, res, req.$params, auth?.caller ?? null);
           },
         },
-        ...webRouteBlocks(webRoutes, { mappingPolicy: "restrict", mergeParams: true, logging: false, bodyParsers, callOptions: { timeout: config.REQUEST_TIMEOUT_MS } }),
+        ...webRouteBlocks(webRoutes, { mappingPolicy: "restrict", mergeParams: true, logging: false, bodyParsers: false, use: parsers, callOptions: { timeout: config.REQUEST_TIMEOUT_MS } }),
       ],
   };
 
@@ -217,6 +230,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
       const handler = server.listeners("request")[0] as (req: IncomingMessage, res: ServerResponse) => void;
       server.removeAllListeners("request");
       const { broker, logger } = this;
+      server.on("clientError", answerClientError);
       server.on("request", (req: IncomingMessage, res: ServerResponse) => {
         const started = process.hrtime.bigint();
         res.setHeader("X-Frame-Options", "SAMEORIGIN");

@@ -5,9 +5,6 @@ import { toHttpError } from "./http-errors";
 
 const web = (ApiGateway as unknown as { Errors: Record<string, new (...args: unknown[]) => Error> }).Errors;
 
-/** A body-parser error as it reaches the gateway: a plain Error with status and type. */
-const bodyParserError = (status: number, type: string) => Object.assign(new Error(`body-parser: ${type}`), { status, statusCode: status, type });
-
 describe("toHttpError", () => {
   test("errors that know their GitLab answer keep it, local or recreated from the bus", () => {
     expect(toHttpError(notFound("Project"))).toEqual({ status: 404, body: { message: "404 Project Not Found" }, internal: false });
@@ -41,16 +38,9 @@ describe("toHttpError", () => {
 
   test("body limits and rate limits", () => {
     const tooLarge = { status: 413, body: { message: "413 Request Entity Too Large" }, internal: false };
-    expect(toHttpError(bodyParserError(413, "entity.too.large"))).toEqual(tooLarge);
     expect(toHttpError(new web.PayloadTooLarge({}))).toEqual(tooLarge);
     expect(toHttpError(new Errors.MoleculerError("request entity too large", 413, "entity.too.large"))).toEqual(tooLarge);
     expect(toHttpError(new web.RateLimitExceeded())).toEqual({ status: 429, body: { message: "429 Too Many Requests" }, internal: false });
-  });
-
-  test("unreadable bodies are 400", () => {
-    for (const type of ["entity.parse.failed", "encoding.unsupported", "charset.unsupported"]) {
-      expect(toHttpError(bodyParserError(400, type))).toEqual({ status: 400, body: { message: "400 Bad request - Invalid request body" }, internal: false });
-    }
   });
 
   test("a moleculer validation error is a Grape-style 400", () => {
@@ -72,10 +62,6 @@ describe("toHttpError", () => {
   });
 });
 
-describe("client errors of the HTTP layer keep their status", () => {
-  test("body-parser's other 4xx (too deep, too many params) and moleculer-web's bad request", () => {
-    const tooDeep = Object.assign(bodyParserError(400, "querystring.parse.rangeError"), { expose: true });
-    expect(toHttpError(tooDeep)).toEqual({ status: 400, body: { message: "400 Bad request" }, internal: false });
-    expect(toHttpError(new web.BadRequestError("ERR_UNABLE_DECODE_PARAM"))).toEqual({ status: 400, body: { message: "400 Bad request" }, internal: false });
-  });
+test("moleculer-web's undecodable path param is 400", () => {
+  expect(toHttpError(new web.BadRequestError("ERR_UNABLE_DECODE_PARAM"))).toEqual({ status: 400, body: { message: "400 Bad request" }, internal: false });
 });

@@ -1,7 +1,5 @@
 import { errorBodyOf, type ErrorBody } from "@collab/core";
 
-const STATUS_TEXT: Record<number, string> = { 400: "Bad request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 413: "Request Entity Too Large", 415: "Unsupported Media Type", 429: "Too Many Requests" };
-
 /**
  * Maps any error reaching the gateway to GitLab's status and body — the one place where that
  * happens, like the rescue_from list of GitLab's api.rb. Unknown errors never leak details.
@@ -29,12 +27,10 @@ export function toHttpError(err: unknown): { status: number; body: ErrorBody | n
     case "RateLimitExceeded":
       return { status: 429, body: { message: "429 Too Many Requests" }, internal: false };
   }
-  if (e.type === "entity.too.large" || code === 413) return { status: 413, body: { message: "413 Request Entity Too Large" }, internal: false };
-  if (e.type === "entity.parse.failed" || e.type === "encoding.unsupported" || e.type === "charset.unsupported")
-    return { status: 400, body: { message: "400 Bad request - Invalid request body" }, internal: false };
-  // Any other client error of the HTTP layer (body-parser's too deep or too many params, which
-  // http-errors marks `expose`; moleculer-web's undecodable path param): its status, GitLab's body.
-  const httpLayer = (e as { expose?: unknown }).expose === true || e.name === "BadRequestError";
-  if (httpLayer && code >= 400 && code < 500) return { status: code, body: { message: `${code} ${STATUS_TEXT[code] ?? "Bad request"}` }, internal: false };
+  // Body parsing errors are answered where the parsers run (body-parsers.ts); a 413 may still come
+  // from a stream that crossed the bus.
+  if (code === 413) return { status: 413, body: { message: "413 Request Entity Too Large" }, internal: false };
+  // moleculer-web's path param it could not decode (the request guard refuses those first).
+  if (e.name === "BadRequestError") return { status: 400, body: { message: "400 Bad request" }, internal: false };
   return { status: 500, body: { message: "500 Internal Server Error" }, internal: true };
 }

@@ -70,4 +70,12 @@ describe("paginationHeaders", () => {
     expect(h.Link).not.toContain("per_page=500");
     expect(links(h.Link)[0]).toEqual(["next", "http://collab.test/api/v4/users?page=2&per_page=100"]);
   });
+
+  test("a Link header a client could not read is left out; the X-* headers remain", () => {
+    const huge = `http://collab.test/api/v4/issues?search=${"x".repeat(3000)}`;
+    const h = headersFor(100, 2, 20, huge);
+    expect(h.Link).toBeUndefined();
+    expect(h).toMatchObject({ "X-Page": "2", "X-Next-Page": "3", "X-Prev-Page": "1", "X-Total": "100" });
+    expect(headersFor(100, 2, 20, "http://collab.test/api/v4/issues?search=x").Link).toContain('rel="next"');
+  });
 });

@@ -1,6 +1,13 @@
 import type { Page } from "@collab/core";
 
 /**
+ * Above this a Link header is left out: the query is repeated in up to four links, and a client's
+ * header limit (16 KiB in Node's and undici's HTTP parsers) would refuse the whole answer. The
+ * X-* headers still say where the pages are.
+ */
+export const MAX_LINK_HEADER = 8 * 1024;
+
+/**
  * GitLab's offset pagination headers. Link URLs rebuild the request with every current query
  * param, keys sorted as Rails' to_query does, and page/per_page replaced.
  */
@@ -10,7 +17,7 @@ export function paginationHeaders(p: Page<unknown>, requestUrl: URL): Record<str
   const outOfRange = p.page > totalPages;
   const next = !outOfRange && p.page < totalPages ? p.page + 1 : null;
   const prev = !outOfRange && p.page > 1 ? p.page - 1 : null;
-  const link = (pageNo: number) => {
+  const linkTo = (pageNo: number) => {
     const url = new URL(requestUrl.toString());
     url.searchParams.set("page", String(pageNo));
     url.searchParams.set("per_page", String(p.perPage));
@@ -18,17 +25,19 @@ export function paginationHeaders(p: Page<unknown>, requestUrl: URL): Record<str
     return url.toString();
   };
   const links: string[] = [];
-  if (prev) links.push(`<${link(prev)}>; rel="prev"`);
-  if (next) links.push(`<${link(next)}>; rel="next"`);
-  links.push(`<${link(1)}>; rel="first"`);
-  links.push(`<${link(totalPages)}>; rel="last"`);
-  return {
+  if (prev) links.push(`<${linkTo(prev)}>; rel="prev"`);
+  if (next) links.push(`<${linkTo(next)}>; rel="next"`);
+  links.push(`<${linkTo(1)}>; rel="first"`);
+  links.push(`<${linkTo(totalPages)}>; rel="last"`);
+  const headers: Record<string, string> = {
     "X-Page": String(p.page),
     "X-Per-Page": String(p.perPage),
     "X-Next-Page": next ? String(next) : "",
     "X-Prev-Page": prev ? String(prev) : "",
     "X-Total": String(p.total),
     "X-Total-Pages": String(totalPages),
-    Link: links.join(", "),
   };
+  const link = links.join(", ");
+  if (link.length <= MAX_LINK_HEADER) headers.Link = link;
+  return headers;
 }

@@ -17,7 +17,6 @@ export const MAX_PARAM_DEPTH = 32;
 
 /** Media types whose bodies the gateway parses into params; any other non-empty body is refused. */
 const PARSED_BODY_TYPES = [/^application\/json$/, /^application\/[\w.+-]+\+json$/, /^application\/x-www-form-urlencoded$/, /^multipart\/form-data$/];
-export const JSON_BODY_TYPES = ["application/json", "application/*+json"];
 
 /** An unpaired UTF-16 surrogate: what an invalid UTF-8 sequence or a stray `\ud800` escape leaves. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -133,6 +133,20 @@ describe("body shapes and content types", () => {
     expect((await root.get(`/projects/${project.id}/issues/${issue.iid}/notes/${note.body.id}`)).body.body).toBe("keep me");
   });
 
+  test("a truncated gzip body or a form nested too deeply is an unreadable body: 400", async () => {
+    const { project, issue } = await projectWithIssue();
+    const headers = { "PRIVATE-TOKEN": app.rootToken, "Content-Type": "application/json", "Content-Encoding": "gzip" };
+    const gz = await fetch(`${app.url}/api/v4/projects/${project.id}/issues/${issue.iid}`, { method: "PUT", headers, body: Buffer.from("1f8b0800", "hex") });
+    expect([gz.status, await gz.json()]).toEqual([400, { message: "400 Bad request - Invalid request body" }]);
+    const deepForm = await send("PUT", `/projects/${project.id}/issues/${issue.iid}`, `title${"[a]".repeat(2000)}=x`, "application/x-www-form-urlencoded");
+    expect(deepForm).toEqual({ status: 400, body: { message: "400 Bad request - Invalid request body" } });
+  });
+
+  test("a request line and headers over Node's limit still get a JSON answer", async () => {
+    const res = await send("GET", `/projects?search=${"x".repeat(20_000)}`);
+    expect(res).toEqual({ status: 431, body: { message: "431 Request Header Fields Too Large" } });
+  });
+
   test("JSON with a charset and vendor +json types are read as JSON", async () => {
     const { project, issue } = await projectWithIssue();
     const res = await send("PUT", `/projects/${project.id}/issues/${issue.iid}`, JSON.stringify({ title: "Retitled" }), "application/merge-patch+json; charset=utf-8");

@@ -1,0 +1,28 @@
+import { ApiError } from "@collab/core";
+import bodyParser from "body-parser";
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+/** JSON media types the gateway reads as JSON (the request guard refuses other body types). */
+export const JSON_BODY_TYPES = ["application/json", "application/*+json"];
+
+/**
+ * body-parser's JSON and form parsers, with their errors answered as GitLab does. Mounted as route
+ * middlewares instead of moleculer-web's `bodyParsers`, whose wrapper turns a parser error into a
+ * MoleculerError carrying zlib's string code (a truncated gzip body) or losing the status (a form
+ * nested too deeply), which would surface as 500s.
+ */
+export function bodyParsers(limitBytes: number): Middleware[] {
+  return [
+    bodyParser.json({ limit: limitBytes, strict: false, type: JSON_BODY_TYPES }),
+    bodyParser.urlencoded({ extended: true, limit: limitBytes }),
+  ].map((parse) => (req, res, next) => parse(req, res, (err?: unknown) => next(err === undefined ? undefined : bodyError(err))));
+}
+
+/** A body-parser error as GitLab's answer: 413 over the limit, else 400 (unreadable, undecodable, too deep, too many params). */
+export function bodyError(err: unknown): ApiError {
+  const status = (err as { status?: unknown }).status;
+  if (status === 413) return new ApiError(413, { message: "413 Request Entity Too Large" }, "PAYLOAD_TOO_LARGE");
+  return new ApiError(400, { message: "400 Bad request - Invalid request body" }, "INVALID_BODY");
+}
