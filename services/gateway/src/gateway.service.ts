@@ -58,8 +58,14 @@ function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>) {
 }
 
 /**
- * A request Node's HTTP parser refuses before the gateway sees it — most often a URL and headers
- * over its 16 KiB limit — still gets a GitLab-style JSON answer instead of a bare status line.
+ * Node's HTTP parser reads request heads up to this size, so that an over-long URL reaches the
+ * request guard (414 with a JSON body, HEAD answered without one) instead of the parser's bare 431.
+ */
+const MAX_REQUEST_HEAD_BYTES = 1024 * 1024;
+
+/**
+ * A request Node's HTTP parser refuses before the gateway sees it (a head over
+ * MAX_REQUEST_HEAD_BYTES, a malformed request line) still gets a GitLab-style JSON answer.
  */
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex) {
   if (!socket.writable || err.code === "ECONNRESET") {
@@ -230,6 +236,8 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
       const handler = server.listeners("request")[0] as (req: IncomingMessage, res: ServerResponse) => void;
       server.removeAllListeners("request");
       const { broker, logger } = this;
+      // http.Server's maxHeaderSize option, read per connection (moleculer-web creates the server).
+      (server as Server & { maxHeaderSize?: number }).maxHeaderSize = MAX_REQUEST_HEAD_BYTES;
       server.on("clientError", answerClientError);
       server.on("request", (req: IncomingMessage, res: ServerResponse) => {
         const started = process.hrtime.bigint();

@@ -1,6 +1,6 @@
 import { notFound, paramError } from "@collab/core";
 import type { IncomingMessage } from "node:http";
-import { malformedParam, malformedUrl, MAX_PARAM_DEPTH, notFoundForPathParam, unsupportedBody } from "./request-guard";
+import { malformedParam, malformedUrl, MAX_PARAM_DEPTH, MAX_URL_BYTES, notFoundForPathParam, unsupportedBody } from "./request-guard";
 
 const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
 
@@ -19,6 +19,11 @@ describe("malformedUrl", () => {
   test("refuses a query string that does not decode", () => {
     expect(malformedUrl("/api/v4/projects?search=%ff")?.data).toEqual({ body: { message: "400 Bad request - Malformed query string" } });
     expect(malformedUrl("/api/v4/projects?search=100%")?.code).toBe(400);
+  });
+
+  test("an over-long URL is 414", () => {
+    expect(malformedUrl(`/api/v4/projects?search=${"x".repeat(MAX_URL_BYTES)}`)?.data).toEqual({ body: { message: "414 Request-URI Too Large" } });
+    expect(malformedUrl(`/api/v4/projects?search=${"x".repeat(1000)}`)).toBeUndefined();
   });
 
   test("lets well-formed URLs through, encoded paths and non-ASCII included", () => {

@@ -6,7 +6,8 @@ import type { IncomingMessage } from "node:http";
  * future — inherits the same answers (GitLab's HandleMalformedStrings middleware, Grape's
  * content-type check and its type coercion):
  *
- * - a path or query string that does not decode as UTF-8, or a path with a NUL byte: 400;
+ * - a URL over MAX_URL_BYTES: 414; a path or query string that does not decode as UTF-8, or a
+ *   path with a NUL byte: 400;
  * - a NUL byte or an unpaired surrogate in any param (query, JSON, form or multipart body): 400
  *   `{"error":"<param> is invalid"}` — PostgreSQL cannot store either;
  * - params nested deeper than MAX_PARAM_DEPTH (a JSON body 20,000 levels deep): 400 the same way,
@@ -30,8 +31,12 @@ const decodes = (text: string) => {
   }
 };
 
-/** 400 for a request line no route should see; undefined when the URL is well-formed. */
+/** Longest URL served; GitLab's front end (nginx's 8 KiB header buffers) answers 414 earlier still. */
+export const MAX_URL_BYTES = 16 * 1024;
+
+/** 414 for an over-long URL, 400 for a request line no route should see; undefined when the URL is fine. */
 export function malformedUrl(url: string): ApiError | undefined {
+  if (url.length > MAX_URL_BYTES) return new ApiError(414, { message: "414 Request-URI Too Large" }, "URI_TOO_LONG");
   const cut = url.indexOf("?");
   const path = decodes(cut < 0 ? url : url.slice(0, cut));
   if (path === undefined || badString(path)) return badRequest("Malformed path");

@@ -142,9 +142,14 @@ describe("body shapes and content types", () => {
     expect(deepForm).toEqual({ status: 400, body: { message: "400 Bad request - Invalid request body" } });
   });
 
-  test("a request line and headers over Node's limit still get a JSON answer", async () => {
-    const res = await send("GET", `/projects?search=${"x".repeat(20_000)}`);
-    expect(res).toEqual({ status: 431, body: { message: "431 Request Header Fields Too Large" } });
+  test("an over-long URL is 414 with a JSON body; a HEAD request gets the status alone", async () => {
+    expect(await send("GET", `/projects?search=${"x".repeat(100_000)}`)).toEqual({ status: 414, body: { message: "414 Request-URI Too Large" } });
+    expect(await send("HEAD", `/projects?search=${"x".repeat(100_000)}`)).toEqual({ status: 414, body: null });
+  });
+
+  test("request headers beyond what the gateway reads still get a JSON answer", async () => {
+    const res = await fetch(`${app.url}/api/v4/projects`, { headers: { "X-Padding": "x".repeat(1_100_000) } });
+    expect([res.status, await res.json()]).toEqual([431, { message: "431 Request Header Fields Too Large" }]);
   });
 
   test("JSON with a charset and vendor +json types are read as JSON", async () => {
