@@ -1,7 +1,7 @@
 import { errorBodyOf, invalidToken, type Caller, type RouteDef } from "@collab/core";
 import type { Context } from "moleculer";
 import type { IncomingMessage } from "node:http";
-import { acceptableScopes, authenticateRequest, checkScopes, deployKey, deployTokenFrom, TokenCache, tokenFrom, tokenKey, withoutSecrets, type Authentication } from "./auth";
+import { acceptableScopes, authenticateRequest, bearerFrom, checkScopes, deployKey, deployTokenFrom, scimGroupOf, TokenCache, tokenFrom, tokenKey, withoutSecrets, type Authentication } from "./auth";
 
 const caller = (id: number, admin = false): Caller => ({ id, username: `user${id}`, admin });
 const auth = (userId: number, tokenId: number, scopes = ["api"], admin = false): Authentication => ({ caller: caller(userId, admin), scopes, tokenId });
@@ -32,6 +32,25 @@ describe("tokenFrom", () => {
     expect(tokenFrom(req({ "PRIVATE-TOKEN": "" }), { private_token: "" })).toBeUndefined();
     expect(tokenFrom(req(), { private_token: ["a", "b"] })).toBeUndefined();
     expect(tokenFrom(req(), {})).toBeUndefined();
+  });
+});
+
+describe("SCIM credentials (routes with auth: scim)", () => {
+  test("only Authorization: Bearer counts", () => {
+    expect(bearerFrom(req({ Authorization: "Bearer glsoat-abc" }))).toBe("glsoat-abc");
+    expect(bearerFrom(req({ Authorization: "bearer  glsoat-abc " }))).toBe("glsoat-abc");
+    expect(bearerFrom(req({ "PRIVATE-TOKEN": "glsoat-abc" }))).toBeUndefined();
+    expect(bearerFrom(req({ Authorization: "Bearer " }))).toBeUndefined();
+    expect(bearerFrom(req({ Authorization: "Basic abc" }))).toBeUndefined();
+  });
+
+  test("the group whose SCIM token it is, asked of accounts; null without a credential, with no call", async () => {
+    const calls: unknown[][] = [];
+    const ctx = { call: async (...args: unknown[]) => (calls.push(args), { group_id: 7 }) } as unknown as Context;
+    expect(await scimGroupOf(ctx, req({ Authorization: "Bearer glsoat-abc" }))).toBe(7);
+    expect(calls).toEqual([["accounts.scim.authenticate", { token: "glsoat-abc" }]]);
+    expect(await scimGroupOf(ctx, req())).toBeNull();
+    expect(calls).toHaveLength(1);
   });
 });
 

@@ -42,6 +42,25 @@ export function deployTokenFrom(req: IncomingMessage): DeployTokenCredentials | 
   const at = decoded.indexOf(":");
   if (at <= 0 || at === decoded.length - 1) return null;
   return { username: decoded.slice(0, at), token: decoded.slice(at + 1) };
+
+/** The `Authorization: Bearer` credential alone: what SCIM clients send (Doorkeeper's bearer header). */
+export function bearerFrom(req: IncomingMessage): string | undefined {
+  const authz = req.headers.authorization;
+  if (typeof authz !== "string" || !/^bearer\s+/i.test(authz)) return undefined;
+  return authz.replace(/^bearer\s+/i, "").trim() || undefined;
+}
+
+/**
+ * Routes with `auth: "scim"`: the group whose SCIM token the bearer credential is (accounts keeps
+ * only digests), null when the request has none or an unknown one. No user is authenticated and
+ * nothing is refused here: the action answers 401 in GitLab's order, after its own lookups.
+ * Not cached, so a regenerated token stops working at once.
+ */
+export async function scimGroupOf(ctx: Context, req: IncomingMessage): Promise<number | null> {
+  const token = bearerFrom(req);
+  if (!token) return null;
+  const { group_id } = await ctx.call<{ group_id: number | null }, { token: string }>("accounts.scim.authenticate", { token });
+  return group_id;
 }
 
 /** Scopes that let a token reach a route: api always, read_api for reads, plus the route's own. */

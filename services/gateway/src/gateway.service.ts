@@ -4,7 +4,7 @@ import type { Server } from "node:http";
 import ApiGateway from "moleculer-web";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex, Readable } from "node:stream";
-import { authenticateRequest, TokenCache, withoutSecrets } from "./auth";
+import { authenticateRequest, scimGroupOf, TokenCache, withoutSecrets } from "./auth";
 import { answerProbe, servicesOf } from "./health";
 import { toHttpError } from "./http-errors";
 import { paginationHeaders } from "./pagination";
@@ -40,7 +40,8 @@ const STRIPPED_PARAMS = ["private_token", "access_token", "sudo"];
 
 /**
  * One moleculer-web route per path outside /api/v4, its aliases at that path only, so requests to
- * any other path keep reaching no route (the 404 they had). These endpoints read no credentials.
+ * any other path keep reaching no route (the 404 they had). No user is authenticated on these;
+ * routes with `auth: "scim"` get the group their bearer credential is the SCIM token of.
  */
 function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>) {
   const byPath = new Map<string, RouteDef[]>();
@@ -49,10 +50,11 @@ function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>) {
     ...common,
     path,
     aliases: Object.fromEntries(defs.map((d) => [`${d.method} /`, { action: d.action, routeDef: d }])),
-    onBeforeCall(ctx: Context, _route: unknown, req: Req) {
+    async onBeforeCall(ctx: Context, _route: unknown, req: Req) {
       guardRequest(req, req.$params);
       for (const key of STRIPPED_PARAMS) delete req.$params[key];
       (ctx.meta as Record<string, unknown>).caller = null;
+      if (req.$alias?.routeDef?.auth === "scim") (ctx.meta as Record<string, unknown>).scimGroupId = await scimGroupOf(ctx, req);
     },
   }));
 }
@@ -199,7 +201,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
           res.end();
           return;
         }
-        res.setHeader("Content-Type", "application/json");
+        res.setHeader("Content-Type", def?.contentType ?? "application/json");
         res.end(JSON.stringify(body));
       },
 
@@ -219,7 +221,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
           res.end();
           return;
         }
-        res.setHeader("Content-Type", "application/json");
+        res.setHeader("Content-Type", req.$alias?.routeDef?.contentType ?? "application/json");
         res.end(JSON.stringify(body));
       },
 

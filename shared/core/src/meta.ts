@@ -28,6 +28,11 @@ export interface Meta {
   caller?: Caller | null;
   /** The personal access token used, for /personal_access_tokens/self. */
   tokenId?: number;
+  /**
+   * On routes with `auth: "scim"`: the group whose SCIM token the request's bearer credential is,
+   * null when it has none or an unknown one (the credential itself never travels further).
+   */
+  scimGroupId?: number | null;
 }
 
 import type { Context } from "moleculer";

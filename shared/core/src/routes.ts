@@ -10,8 +10,13 @@ export interface RouteDef {
   path: string;
   /** Fully qualified action name, e.g. "namespaces.projects.get". */
   action: string;
-  /** "required" (default): 401 without credentials; "optional": anonymous callers allowed. */
-  auth?: "required" | "optional";
+  /**
+   * "required" (default): 401 without credentials; "optional": anonymous callers allowed; "scim"
+   * (routes outside /api/v4 only): no user is authenticated, the gateway resolves the request's
+   * `Authorization: Bearer` credential to the group whose SCIM token it is (`ctx.meta.scimGroupId`,
+   * null when absent or unknown) and the action decides, after its own lookups, whether that is 401.
+   */
+  auth?: "required" | "optional" | "scim";
   /** Token scopes accepted besides `api` (GET routes also accept read_api). */
   scopes?: readonly string[];
   /** Success status when the service does not say otherwise: POST 201, DELETE 204, else 200. */
@@ -30,6 +35,9 @@ export interface RouteDef {
    * and must keep it to its own project or group (`requireDeployTokenReach`).
    */
   deployTokenScopes?: readonly string[];
+
+  /** Media type of the answers, error answers included (`application/scim+json`); JSON otherwise. */
+  contentType?: string;
 }
 
 export const defaultStatus = (r: RouteDef) => r.status ?? (r.method === "POST" ? 201 : r.method === "DELETE" ? 204 : 200);
