@@ -14,6 +14,7 @@ import { milestoneLookupActions } from "./milestones/milestone-lookups.actions";
 import { milestonesActions } from "./milestones/milestones.actions";
 import { projectBatchActions } from "./projects/project-batches.actions";
 import { projectsActions } from "./projects/projects.actions";
+import { provisioningActions } from "./provisioning/provisioning.actions";
 import { refsActions } from "./refs/refs.actions";
 import { storageActions } from "./storage/storage.actions";
 import { accountsEvents } from "./user-namespaces/accounts.events";
@@ -35,6 +36,7 @@ export const namespacesService: ServiceSchema = defineService({
     ...deletionActions(kit),
     ...membersActions(kit),
     ...accessActions(kit),
+    ...provisioningActions(kit),
     ...userNamespacesActions(kit),
     ...labelsActions(kit),
     ...labelLookupActions(kit),
