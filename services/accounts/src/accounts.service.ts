@@ -20,6 +20,8 @@ import { serviceAccountsActions } from "./service-accounts.actions";
 import { resourceTokensActions } from "./resource-tokens.actions";
 import { deployTokensActions } from "./deploy-tokens.actions";
 import { namespacesEvents } from "./namespaces.events";
+import { samlActions } from "./scim/saml.actions";
+import { scimActions } from "./scim/scim.actions";
 import { settingsMixin } from "@collab/core";
 
 export const ACCOUNTS_EVENTS = {
@@ -54,6 +56,8 @@ export const accountsService: ServiceSchema = defineService({
     ...serviceAccountsActions(kit, ACCOUNTS_EVENTS),
     ...resourceTokensActions(kit, ACCOUNTS_EVENTS),
     ...deployTokensActions(kit, ACCOUNTS_EVENTS),
+    ...samlActions(kit),
+    ...scimActions(kit, ACCOUNTS_EVENTS),
     /** Token → caller, for the gateway. 401 bodies follow GitLab's expired/revoked wording. */
     authenticate: action({
       visibility: "public",

@@ -3,12 +3,14 @@ import { handleEvent, type ServiceKit } from "@collab/db";
 import type { ServiceSchema } from "moleculer";
 import { z } from "zod";
 import { removeDeployTokensOf } from "./domain/deploy-tokens";
+import { removeGroupsSamlData } from "./scim/identities";
 import { removeBotsOf } from "./domain/resource-tokens";
 import type { ResourceType } from "./domain/resources";
 
 /**
  * Deletions in the namespaces service this service follows: a removed project or group takes its
- * access tokens' bots (and so their tokens) and its deploy tokens with it. Emitted, so each reaches one replica; every
+ * access tokens' bots (and so their tokens) and its deploy tokens with it; a removed group also its
+ * SAML settings, SCIM token and SCIM identities. Emitted, so each reaches one replica; every
  * handler is one idempotent statement, and the revocations it causes are broadcast to every gateway.
  */
 const ProjectDeleted = z.object({ projectId: z.number().int().positive() });
@@ -29,7 +31,7 @@ export const namespacesEvents = (kit: ServiceKit, events: { userDeleted: string;
       await handleEvent(kit, ctx, ProjectDeleted, (p) => removeFor("project", [p.projectId]));
     },
     async "namespaces.group.deleted"(ctx: Ctx<unknown>) {
-      await handleEvent(kit, ctx, GroupDeleted, (p) => removeFor("group", p.groupIds));
+      await handleEvent(kit, ctx, GroupDeleted, async (p) => (await removeFor("group", p.groupIds)) + (await removeGroupsSamlData(kit.db, p.groupIds)));
     },
   };
 };

@@ -1,5 +1,6 @@
 import type { RouteDef } from "@collab/core";
 import { PAT_SCOPES } from "./api/scopes";
+import { samlRoutes, scimWebRoutes } from "./scim/scim.routes";
 
 const A = "accounts";
 /** A token may always read and revoke itself, whatever its scopes. */
@@ -30,6 +31,7 @@ export const routes: RouteDef[] = [
   { method: "GET", path: "/deploy_tokens", action: `${A}.deployTokens.listAll` },
   ...deployTokenRoutes("projects"),
   ...deployTokenRoutes("groups"),
+  ...samlRoutes,
 ];
 
 /** Project and group deploy tokens (no update: GitLab has none). */
@@ -60,6 +62,7 @@ function resourceTokenRoutes(source: "projects" | "groups"): RouteDef[] {
 
 /**
  * Endpoints outside /api/v4, paths from the server root: GitLab's sign-up form posts to POST /users
- * (Devise's registrations#create). No authentication is read on these.
+ * (Devise's registrations#create), with no authentication; the groups' SCIM API, authenticated by
+ * the group's SCIM token.
  */
-export const webRoutes: RouteDef[] = [{ method: "POST", path: "/users", action: `${A}.registrations.create`, auth: "optional" }];
+export const webRoutes: RouteDef[] = [{ method: "POST", path: "/users", action: `${A}.registrations.create`, auth: "optional" }, ...scimWebRoutes];

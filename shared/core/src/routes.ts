@@ -35,7 +35,6 @@ export interface RouteDef {
    * and must keep it to its own project or group (`requireDeployTokenReach`).
    */
   deployTokenScopes?: readonly string[];
-
   /** Media type of the answers, error answers included (`application/scim+json`); JSON otherwise. */
   contentType?: string;
 }

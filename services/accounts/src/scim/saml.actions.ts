@@ -1,0 +1,134 @@
+import { action, badRequestMessage, notFound, type Ctx } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import type { ActionSchema } from "moleculer";
+import { z } from "zod";
+import { requireSamlTier, samlAvailable } from "./availability";
+import { ownedGroup, requireTopLevel, type GroupSummary } from "./groups";
+import { changeExternUid, deleteIdentity, findIdentity, groupIdentities, IdentityTaken, identitiesOf } from "./identities";
+import { enabledSamlProvider, findSamlProvider, saveSamlProvider } from "./saml-providers";
+import { presentIdentity, presentSamlSettings, presentScimToken, scimApiUrl, ssoNotEnabled } from "./scim.entity";
+import { GroupParams, IdentityParams, UpdateIdentityParams, UpdateSamlParams } from "./scim.params";
+import { hasScimToken, mintScimToken } from "./scim-tokens";
+
+/**
+ * /api/v4 endpoints of a top-level group's SAML SSO and SCIM, for its Owners: the settings, the SCIM
+ * token, and the SCIM identities API (API::ProviderIdentity for `scim`). Plus the bus action that
+ * gives namespaces the members' group SAML identities.
+ */
+
+/** The Owner's group of a SAML route, once the tier has the feature (else the catch-all 404). */
+async function ownerGroup(kit: ServiceKit, ctx: Ctx<unknown>, ref: string): Promise<GroupSummary> {
+  requireSamlTier(kit.config);
+  return ownedGroup(ctx, ref);
+}
+
+/** "Group SSO and SCIM must be enabled": SAML SSO on and a SCIM token, else 400 {"message":"400 Bad request"}. */
+async function scimEnabledGroup(kit: ServiceKit, ctx: Ctx<unknown>, ref: string): Promise<GroupSummary> {
+  const group = await ownerGroup(kit, ctx, ref);
+  if (!(await enabledSamlProvider(kit.db, group.id)) || !(await hasScimToken(kit.db, group.id))) throw ssoNotEnabled();
+  return group;
+}
+
+async function identityOf(kit: ServiceKit, group: GroupSummary, uid: string) {
+  const identity = await findIdentity(kit.db, group.id, uid);
+  if (!identity) throw notFound("Identity");
+  return identity;
+}
+
+async function settingsOf(kit: ServiceKit, group: GroupSummary) {
+  const [provider, scim] = await Promise.all([findSamlProvider(kit.db, group.id), hasScimToken(kit.db, group.id)]);
+  return presentSamlSettings(group.id, provider, { enabled: scim, apiUrl: scimApiUrl(kit.baseUrl, group.full_path) });
+}
+
+export const samlActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
+  "saml.settings.get": action({
+    idempotent: true,
+    input: () => GroupParams,
+    async handler(ctx) {
+      const group = await ownerGroup(kit, ctx, ctx.params.id);
+      requireTopLevel(group);
+      return settingsOf(kit, group);
+    },
+  }),
+
+  /** Creates or changes the settings; 400 {"message": {field: [...]}} for what SamlProvider refuses. */
+  "saml.settings.update": action({
+    input: () => UpdateSamlParams,
+    async handler(ctx) {
+      const { id, ...changes } = ctx.params;
+      const group = await ownerGroup(kit, ctx, id);
+      requireTopLevel(group);
+      await saveSamlProvider(kit.db, group.id, changes);
+      return settingsOf(kit, group);
+    },
+  }),
+
+  /** 201 `{scim_api_url, scim_token}`: a new token, replacing the group's previous one, shown this once. */
+  "scim.token.create": action({
+    input: () => GroupParams,
+    async handler(ctx) {
+      const group = await ownerGroup(kit, ctx, ctx.params.id);
+      requireTopLevel(group);
+      const token = await mintScimToken(kit.db, group.id);
+      return presentScimToken(scimApiUrl(kit.baseUrl, group.full_path), token);
+    },
+  }),
+
+  "scim.identities.list": action({
+    idempotent: true,
+    input: () => GroupParams,
+    async handler(ctx) {
+      const group = await scimEnabledGroup(kit, ctx, ctx.params.id);
+      return (await groupIdentities(kit.db, group.id)).map(presentIdentity);
+    },
+  }),
+
+  "scim.identities.get": action({
+    idempotent: true,
+    input: () => IdentityParams,
+    async handler(ctx) {
+      const group = await scimEnabledGroup(kit, ctx, ctx.params.id);
+      return presentIdentity(await identityOf(kit, group, ctx.params.uid));
+    },
+  }),
+
+  /** 200 with the identity; a taken extern_uid is 400 {"message": "Extern uid has already been taken"}. */
+  "scim.identities.update": action({
+    input: () => UpdateIdentityParams,
+    async handler(ctx) {
+      const group = await scimEnabledGroup(kit, ctx, ctx.params.id);
+      const identity = await identityOf(kit, group, ctx.params.uid);
+      try {
+        return presentIdentity(await changeExternUid(kit.db, identity, ctx.params.extern_uid));
+      } catch (err) {
+        if (err instanceof IdentityTaken) throw badRequestMessage(err.message);
+        throw err;
+      }
+    },
+  }),
+
+  /** 204: the identity goes (the user's membership stays, as in GitLab). */
+  "scim.identities.delete": action({
+    input: () => IdentityParams,
+    async handler(ctx) {
+      const group = await scimEnabledGroup(kit, ctx, ctx.params.id);
+      await deleteIdentity(kit.db, (await identityOf(kit, group, ctx.params.uid)).id);
+      return null;
+    },
+  }),
+
+  /**
+   * Bus only, for the members API: the SCIM identities of these users in those of these groups
+   * that have SAML SSO enabled (a member's group_saml_identity). The caller decides who may see them.
+   */
+  "saml.memberIdentities": action({
+    idempotent: true,
+    visibility: "public",
+    input: () => z.object({ group_ids: z.array(z.number().int()).max(1000), user_ids: z.array(z.number().int()).max(10_000) }),
+    async handler(ctx) {
+      if (!samlAvailable(kit.config)) return [];
+      const rows = await identitiesOf(kit.db, ctx.params.group_ids, ctx.params.user_ids);
+      return rows.map((r) => ({ group_id: r.groupId, user_id: r.userId, extern_uid: r.externUid, saml_provider_id: r.samlProviderId }));
+    },
+  }),
+});
