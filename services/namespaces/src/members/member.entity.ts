@@ -1,7 +1,22 @@
-import { iso, type UserRef } from "@collab/core";
-import type { MemberRow } from "../db/schema";
+import { AccessLevel, callerOf, iso, type Ctx, type UserRef } from "@collab/core";
+import type { Db } from "@collab/db";
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { namespaces, type MemberRow } from "../db/schema";
+import { groupAccessLevel } from "./access";
 
-export const presentMember = (m: Pick<MemberRow, "accessLevel" | "expiresAt" | "createdAt">, user: UserRef, createdBy: UserRef | null) => ({
+/** Entities::Identity (EE) of a member's group SAML identity. */
+export interface GroupSamlIdentity {
+  extern_uid: string;
+  provider: "group_saml";
+  saml_provider_id: number;
+}
+
+export const presentMember = (
+  m: Pick<MemberRow, "accessLevel" | "expiresAt" | "createdAt">,
+  user: UserRef,
+  createdBy: UserRef | null,
+  groupSamlIdentity: GroupSamlIdentity | null = null,
+) => ({
   id: user.id,
   username: user.username,
   name: user.name,
@@ -13,6 +28,40 @@ export const presentMember = (m: Pick<MemberRow, "accessLevel" | "expiresAt" | "
   created_at: iso(m.createdAt),
   created_by: createdBy,
   expires_at: m.expiresAt,
-  group_saml_identity: null,
+  group_saml_identity: groupSamlIdentity,
   membership_state: "active",
 });
+
+const identityKey = (groupId: number, userId: number) => `${groupId}:${userId}`;
+
+/**
+ * `group_saml_identity` of each membership row, keyed by `identitySlot(row)`: GitLab's
+ * `read_group_saml_identity` — shown when the membership's own source is a group with SAML SSO
+ * enabled (only top-level groups have it) and the viewer owns that group (administrators count as
+ * Owners); null otherwise, project memberships included. The identities live in the accounts
+ * service, asked once per page and only for groups the viewer owns, so other viewers cost nothing.
+ */
+export async function groupSamlIdentities(db: Db, ctx: Ctx<unknown>, rows: Pick<MemberRow, "sourceType" | "sourceId" | "userId">[]): Promise<Map<string, GroupSamlIdentity>> {
+  const found = new Map<string, GroupSamlIdentity>();
+  const caller = callerOf(ctx);
+  const groupIds = [...new Set(rows.filter((r) => r.sourceType === "Namespace").map((r) => r.sourceId))];
+  if (!caller || groupIds.length === 0) return found;
+  const roots = await db
+    .select()
+    .from(namespaces)
+    .where(and(inArray(namespaces.id, groupIds), eq(namespaces.kind, "group"), isNull(namespaces.parentId)));
+  const owned: number[] = [];
+  for (const group of roots) if (caller.admin || (await groupAccessLevel(db, group, caller.id)) >= AccessLevel.OWNER) owned.push(group.id);
+  if (owned.length === 0) return found;
+  const userIds = [...new Set(rows.filter((r) => owned.includes(r.sourceId)).map((r) => r.userId))];
+  const identities = await ctx.call<{ group_id: number; user_id: number; extern_uid: string; saml_provider_id: number }[], { group_ids: number[]; user_ids: number[] }>(
+    "accounts.saml.memberIdentities",
+    { group_ids: owned, user_ids: userIds },
+  );
+  for (const i of identities) found.set(identityKey(i.group_id, i.user_id), { extern_uid: i.extern_uid, provider: "group_saml", saml_provider_id: i.saml_provider_id });
+  return found;
+}
+
+/** The key of a membership row in groupSamlIdentities' answer. */
+export const identitySlot = (row: Pick<MemberRow, "sourceType" | "sourceId" | "userId">) =>
+  row.sourceType === "Namespace" ? identityKey(row.sourceId, row.userId) : "";

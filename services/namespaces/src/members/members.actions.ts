@@ -1,11 +1,12 @@
 import { AccessLevel, action, gBool, notFound, page, recordNotFound, requireCaller, type Ctx, type UserRef } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
+import type { MemberRow } from "../db/schema";
 import { NAMESPACES_EVENTS } from "../shared/events";
 import { userRefs, userRefsByUsername } from "../shared/users";
 import { requireRole } from "./access";
 import { readableGroup, readableProject } from "./authorize";
-import { presentMember } from "./member.entity";
+import { groupSamlIdentities, identitySlot, presentMember } from "./member.entity";
 import { findMember, findMembers, memberUserIds, type MemberSource } from "./members.finder";
 import { AddMemberParams, ListMembersParams, MemberParams, RemoveMemberParams, UpdateMemberParams, type SourceKind } from "./members.params";
 import { addMember, removeMember, updateMember } from "./members";
@@ -24,9 +25,11 @@ async function memberSource(kit: ServiceKit, ctx: Ctx<unknown>, kind: SourceKind
 /** Who may add, change or remove members: project Maintainers, group Owners. */
 const manageMembersRole = (kind: SourceKind) => (kind === "projects" ? AccessLevel.MAINTAINER : AccessLevel.OWNER);
 
-async function presentMembers(ctx: Ctx<unknown>, rows: { userId: number; createdById: number | null; accessLevel: number; expiresAt: string | null; createdAt: Date }[]) {
-  const refs = await userRefs(ctx, rows.flatMap((r) => [r.userId, r.createdById]));
-  return rows.filter((r) => refs.has(r.userId)).map((r) => presentMember(r, refs.get(r.userId)!, r.createdById ? (refs.get(r.createdById) ?? null) : null));
+async function presentMembers(kit: ServiceKit, ctx: Ctx<unknown>, rows: MemberRow[]) {
+  const [refs, saml] = await Promise.all([userRefs(ctx, rows.flatMap((r) => [r.userId, r.createdById])), groupSamlIdentities(kit.db, ctx, rows)]);
+  return rows
+    .filter((r) => refs.has(r.userId))
+    .map((r) => presentMember(r, refs.get(r.userId)!, r.createdById ? (refs.get(r.createdById) ?? null) : null, saml.get(identitySlot(r)) ?? null));
 }
 
 async function resolveUser(ctx: Ctx<unknown>, userId: number | string | undefined, username: string | undefined): Promise<UserRef> {
@@ -56,7 +59,7 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
         matchingUserIds = await ctx.call<number[], { ids: number[]; query: string }>("accounts.users.match", { ids, query: ctx.params.query });
       }
       const { rows, total } = await findMembers(kit.db, source, inherited, { userIds: ctx.params.user_ids, skipUsers: ctx.params.skip_users, matchingUserIds }, ctx.params);
-      return page(await presentMembers(ctx, rows), total, ctx.params);
+      return page(await presentMembers(kit, ctx, rows), total, ctx.params);
     },
   }),
 
@@ -66,7 +69,7 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
     async handler(ctx) {
       const { source } = await memberSource(kit, ctx, ctx.params.source, ctx.params.id);
       const member = await findMember(kit.db, source, ctx.params.user_id, ctx.params.inherited);
-      const [presented] = member ? await presentMembers(ctx, [member]) : [];
+      const [presented] = member ? await presentMembers(kit, ctx, [member]) : [];
       // GitLab looks the member up with find_by!: ActiveRecord's lower-case "404 Not found".
       if (!presented) throw recordNotFound();
       return presented;
@@ -82,7 +85,7 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       const user = await resolveUser(ctx, ctx.params.user_id, ctx.params.username);
       const member = await addMember(kit.db, source, { id: caller.id, role }, user.id, ctx.params);
       ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: user.id });
-      return (await presentMembers(ctx, [member]))[0];
+      return (await presentMembers(kit, ctx, [member]))[0];
     },
   }),
 
@@ -94,7 +97,7 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       requireRole(role, manageMembersRole(ctx.params.source));
       const member = await updateMember(kit.db, source, { id: caller.id, role }, ctx.params.user_id, ctx.params);
       ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: member.userId });
-      return (await presentMembers(ctx, [member]))[0];
+      return (await presentMembers(kit, ctx, [member]))[0];
     },
   }),
 
