@@ -84,19 +84,26 @@ export async function searchIdentities(
   return { rows, total };
 }
 
-/** ScimIdentity's uniqueness errors, by the index a concurrent insert or update ran into. */
-export class IdentityTaken extends Error {}
+/** What ScimIdentity's validations refuse, as Rails' full message ("Extern uid has already been taken"). */
+export class IdentityRejected extends Error {}
+
+/** An extern_uid's presence and length (the column is indexed, so its length is bounded). */
+export const EXTERN_UID_MAX = 255;
+function checkExternUid(externUid: string) {
+  if (externUid.trim() === "") throw new IdentityRejected("Extern uid can't be blank");
+  if (externUid.length > EXTERN_UID_MAX) throw new IdentityRejected(`Extern uid is too long (maximum is ${EXTERN_UID_MAX} characters)`);
+}
 
 function uniqueViolation(err: unknown): never {
   const e = ((err as { cause?: unknown })?.cause ?? err) as { code?: string; constraint?: string; message?: string };
   const text = `${e.constraint ?? ""} ${e.message ?? ""}`;
-  if (e.code === "23505" && text.includes("group_scim_identities_uid_idx")) throw new IdentityTaken("Extern uid has already been taken");
-  if (e.code === "23505" && text.includes("group_scim_identities_user_idx")) throw new IdentityTaken("User has already been taken");
+  if (e.code === "23505" && text.includes("group_scim_identities_uid_idx")) throw new IdentityRejected("Extern uid has already been taken");
+  if (e.code === "23505" && text.includes("group_scim_identities_user_idx")) throw new IdentityRejected("User has already been taken");
   throw err;
 }
 
 export async function createIdentity(db: Db, p: { groupId: number; userId: number; externUid: string }): Promise<ScimIdentityRow> {
-  if (p.externUid.trim() === "") throw new IdentityTaken("Extern uid can't be blank");
+  checkExternUid(p.externUid);
   try {
     const [row] = await db.insert(groupScimIdentities).values({ groupId: p.groupId, userId: p.userId, externUid: p.externUid, active: true }).returning();
     return row;
@@ -105,9 +112,9 @@ export async function createIdentity(db: Db, p: { groupId: number; userId: numbe
   }
 }
 
-/** A new extern_uid: IdentityTaken when blank or another identity of the group has it. */
+/** A new extern_uid: IdentityRejected when blank, too long, or another identity of the group has it. */
 export async function changeExternUid(db: Db, identity: ScimIdentityRow, externUid: string): Promise<ScimIdentityRow> {
-  if (externUid.trim() === "") throw new IdentityTaken("Extern uid can't be blank");
+  checkExternUid(externUid);
   try {
     const [row] = await db
       .update(groupScimIdentities)

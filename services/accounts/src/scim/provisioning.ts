@@ -7,7 +7,7 @@ import type { SamlProviderRow, ScimIdentityRow } from "../db/saml.schema";
 import type { Db } from "@collab/db";
 import { createUser } from "../domain/users";
 import { grantMembership, revokeMembership, type GroupSummary } from "./groups";
-import { changeExternUid, createIdentity, findIdentityWithUser, IdentityTaken, setIdentityActive } from "./identities";
+import { changeExternUid, createIdentity, findIdentityWithUser, IdentityRejected, setIdentityActive } from "./identities";
 import type { ScimAttributes } from "./scim.params";
 import { sanitizeUsername, uniqueUsername } from "./usernames";
 
@@ -34,7 +34,7 @@ export class ProvisioningFailed extends Error {
 
 /** Rails' full messages of a model error from createUser: `Email is invalid`, `Username has already been taken`. */
 function failureOf(err: unknown): ProvisioningFailed | undefined {
-  if (err instanceof IdentityTaken) return new ProvisioningFailed(err.message.includes("taken") ? "conflict" : "error", err.message);
+  if (err instanceof IdentityRejected) return new ProvisioningFailed(err.message.includes("taken") ? "conflict" : "error", err.message);
   const known = errorBodyOf(err);
   if (!known || known.status >= 500) return undefined;
   const { message } = known.body;
@@ -140,7 +140,7 @@ export async function updateScimUser(ctx: Ctx<unknown>, kit: ServiceKit, scope: 
     try {
       await changeExternUid(kit.db, identity, attrs.extern_uid);
     } catch (err) {
-      if (err instanceof IdentityTaken) return false;
+      if (err instanceof IdentityRejected) return false;
       throw err;
     }
   }

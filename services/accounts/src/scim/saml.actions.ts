@@ -4,7 +4,7 @@ import type { ActionSchema } from "moleculer";
 import { z } from "zod";
 import { requireSamlTier, samlAvailable } from "./availability";
 import { ownedGroup, requireTopLevel, type GroupSummary } from "./groups";
-import { changeExternUid, deleteIdentity, findIdentity, groupIdentities, IdentityTaken, identitiesOf } from "./identities";
+import { changeExternUid, deleteIdentity, findIdentity, groupIdentities, IdentityRejected, identitiesOf } from "./identities";
 import { enabledSamlProvider, findSamlProvider, saveSamlProvider } from "./saml-providers";
 import { presentIdentity, presentSamlSettings, presentScimToken, scimApiUrl, ssoNotEnabled } from "./scim.entity";
 import { GroupParams, IdentityParams, UpdateIdentityParams, UpdateSamlParams } from "./scim.params";
@@ -101,7 +101,7 @@ export const samlActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       try {
         return presentIdentity(await changeExternUid(kit.db, identity, ctx.params.extern_uid));
       } catch (err) {
-        if (err instanceof IdentityTaken) throw badRequestMessage(err.message);
+        if (err instanceof IdentityRejected) throw badRequestMessage(err.message);
         throw err;
       }
     },

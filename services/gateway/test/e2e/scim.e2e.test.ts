@@ -342,6 +342,10 @@ describe("SCIM identities API (/groups/:id/scim)", () => {
       body: { message: "Extern uid has already been taken" },
     });
     expect(await owner.api.patch(`/groups/${group.id}/scim/okta-1-new`, { json: {} })).toMatchObject({ status: 400, body: { error: "extern_uid is missing" } });
+    expect(await owner.api.patch(`/groups/${group.id}/scim/okta-1-new`, { json: { extern_uid: "x".repeat(256) } })).toMatchObject({
+      status: 400,
+      body: { message: "Extern uid is too long (maximum is 255 characters)" },
+    });
     expect((await owner.api.patch(`/groups/${group.id}/scim/nope`, { json: { extern_uid: "x" } })).status).toBe(404);
 
     // Non-owners: members 403, outsiders of the private group 404, anonymous 401.
