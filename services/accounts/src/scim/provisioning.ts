@@ -1,10 +1,9 @@
 import { errorBodyOf, type Ctx } from "@collab/core";
-import type { ServiceKit } from "@collab/db";
+import type { Db, ServiceKit } from "@collab/db";
 import { sql } from "drizzle-orm";
 import type { CreateUserParams } from "../api/users.params";
 import { users, type UserRow } from "../db/schema";
 import type { SamlProviderRow, ScimIdentityRow } from "../db/saml.schema";
-import type { Db } from "@collab/db";
 import { createUser } from "../domain/users";
 import { grantMembership, revokeMembership, type GroupSummary } from "./groups";
 import { changeExternUid, createIdentity, findIdentityWithUser, IdentityRejected, setIdentityActive } from "./identities";
