@@ -42,6 +42,7 @@ export function deployTokenFrom(req: IncomingMessage): DeployTokenCredentials | 
   const at = decoded.indexOf(":");
   if (at <= 0 || at === decoded.length - 1) return null;
   return { username: decoded.slice(0, at), token: decoded.slice(at + 1) };
+}
 
 /** The `Authorization: Bearer` credential alone: what SCIM clients send (Doorkeeper's bearer header). */
 export function bearerFrom(req: IncomingMessage): string | undefined {

@@ -424,7 +424,7 @@ export class Fuzzer {
       } catch {
         parsed = undefined;
       }
-      const shaped = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) && ("message" in parsed || "error" in parsed);
+      const shaped = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) && ("message" in parsed || "error" in parsed || isScimError(parsed, res.contentType));
       if (!shaped) problems.push(`${res.status} body is not a GitLab error (content-type ${res.contentType || "none"})`);
     }
     return problems;
@@ -490,4 +490,10 @@ export class Fuzzer {
     this.routeWrote = true;
     if (req.method === "DELETE" || /\/(move|transfer|rotate)$/.test(rp.route.path)) this.worldDirty = true;
   }
+}
+
+/** Routes answering `application/scim+json` (the SCIM API) answer SCIM 2.0 error bodies (RFC 7644 §3.12), as GitLab does there. */
+function isScimError(body: object, contentType: string): boolean {
+  const schemas = (body as { schemas?: unknown }).schemas;
+  return contentType.startsWith("application/scim+json") && Array.isArray(schemas) && schemas.includes("urn:ietf:params:scim:api:messages:2.0:Error") && "detail" in body;
 }
