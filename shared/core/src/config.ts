@@ -31,6 +31,14 @@ export const ConfigSchema = z.object({
   PASSWORD_HASH_COST: z.coerce.number().int().min(1024).default(16384),
   LICENSE_TIER: z.enum(["free", "premium", "ultimate"]).default("ultimate"),
   OFFERING: z.enum(["self_managed", "dedicated", "hosted"]).default("self_managed"),
+  /**
+   * Outgoing mail (invitations): `smtp://[user:pass@]host:port` or `smtps://…` for nodemailer.
+   * Unset: mails are not sent, only logged (recipient and subject, never the body).
+   */
+  SMTP_URL: z
+    .url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" })
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -13,3 +13,4 @@ export * from "./routes";
 export * from "./runtime";
 export * from "./settings";
 export * from "./user-limits";
+export * from "./mailer";
