@@ -13,7 +13,7 @@ import { bootstrapRoot } from "./domain/bootstrap";
 import { authenticateToken, callerFromUser, createToken, mintToken, revokeToken, rotateToken } from "./domain/tokens";
 import { signUp } from "./domain/registrations";
 import { approveUser, changeState, createUser, deleteUser, rejectUser, updateUser } from "./domain/users";
-import { announceUserUpdate, namespacePathCheck, USER_UPDATED_EVENT } from "./domain/personal-namespaces";
+import { announceUserUpdate, namespacePathCheck, USER_UPDATED_EVENT, userCreatedEvent } from "./domain/personal-namespaces";
 import { findTokens, findTokenById } from "./finders/tokens.finder";
 import { findUserByIdOrUsername, findUsers, usersByIds } from "./finders/users.finder";
 import { serviceAccountsActions } from "./service-accounts.actions";
@@ -113,6 +113,49 @@ export const accountsService: ServiceSchema = defineService({
       },
     }),
 
+    /**
+     * Bus only: what the namespaces service needs of members for seats, billable members and
+     * invitations (state, whether a person, e-mail addresses and their confirmation, activity).
+     */
+    "users.memberDetails": action({
+      idempotent: true,
+      visibility: "public",
+      input: () => z.object({ ids: z.array(z.number().int()).max(100_000) }),
+      async handler(ctx) {
+        const ids = [...new Set(ctx.params.ids)];
+        if (ids.length === 0) return [];
+        const rows = await kit.db.select().from(users).where(inArray(users.id, ids));
+        return rows.map((u) => ({
+          id: u.id,
+          username: u.username,
+          name: u.name,
+          state: u.state,
+          human: u.userType === "human" && !u.bot,
+          email: u.email,
+          public_email: u.publicEmail || null,
+          confirmed: u.confirmedAt !== null,
+          last_activity_on: u.lastActivityOn,
+          created_at: u.createdAt.toISOString(),
+        }));
+      },
+    }),
+
+    /** Bus only: the users whose confirmed primary address is one of `emails` (case-insensitive). */
+    "users.byVerifiedEmails": action({
+      idempotent: true,
+      visibility: "public",
+      input: () => z.object({ emails: z.array(z.string()).max(1000) }),
+      async handler(ctx) {
+        const emails = [...new Set(ctx.params.emails.map((e) => e.toLowerCase()))];
+        if (emails.length === 0) return [];
+        const rows = await kit.db
+          .select({ id: users.id, username: users.username, email: users.email })
+          .from(users)
+          .where(and(inArray(sql`lower(${users.email})`, emails), sql`${users.confirmedAt} IS NOT NULL`));
+        return rows.map((r) => ({ ...r, email: r.email.toLowerCase() }));
+      },
+    }),
+
     /** Bus only: what the user may create (USER_LIMITS_ACTION in @collab/core), read at creation time. */
     "users.limits": action({
       idempotent: true,
@@ -163,7 +206,7 @@ export const accountsService: ServiceSchema = defineService({
       async handler(ctx) {
         const admin = requireAdmin(ctx);
         const user = await createUser(kit.db, ctx.params, { createdById: admin.id });
-        ctx.emit(ACCOUNTS_EVENTS.userCreated, { userId: user.id, username: user.username, name: user.name });
+        ctx.emit(ACCOUNTS_EVENTS.userCreated, userCreatedEvent(user));
         return presentUserWithAdmin(user, kit.baseUrl);
       },
     }),
@@ -212,7 +255,7 @@ export const accountsService: ServiceSchema = defineService({
         }),
       async handler(ctx) {
         const user = await signUp(kit.db, ctx.params.user);
-        ctx.emit(ACCOUNTS_EVENTS.userCreated, { userId: user.id, username: user.username, name: user.name });
+        ctx.emit(ACCOUNTS_EVENTS.userCreated, userCreatedEvent(user));
         return presentUserPublic(user, kit.baseUrl);
       },
     }),

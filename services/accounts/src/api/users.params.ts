@@ -40,6 +40,8 @@ export type CreateUserParams = z.output<typeof CreateUserParams>;
 export const UpdateUserParams = z.object({
   id: gId(),
   email: gString().optional(),
+  /** With `email`: that address counts as confirmed at once (GitLab's skip_reconfirmation). */
+  skip_reconfirmation: gBool().optional(),
   username: gString().optional(),
   name: gString().optional(),
   password: gString().optional(),

@@ -7,6 +7,8 @@ import { movesNamespace, type UpdateUserOptions } from "./users";
  * Personal namespaces live in the namespaces service; accounts only asks whether a new username is
  * free as a namespace path and announces renames (`accounts.user.updated`), which that service
  * applies to the user's namespace (path = username, name = name), moving the personal projects.
+ * The same event announces a new or newly confirmed e-mail address: namespaces then turns pending
+ * invitations to that address into memberships (as `accounts.user.created` does for a new user).
  */
 export const USER_UPDATED_EVENT = "accounts.user.updated";
 
@@ -14,7 +16,17 @@ export interface UserUpdatedEvent {
   userId: number;
   username: string;
   name: string;
+  email: string;
+  /** Whether `email` is confirmed: only a confirmed address claims invitations. */
+  confirmed: boolean;
 }
+
+/** `accounts.user.created`: the same shape. */
+export const userCreatedEvent = (u: UserRow): UserUpdatedEvent => ({ userId: u.id, username: u.username, name: u.name, email: u.email, confirmed: u.confirmedAt !== null });
+
+/** Whether an update changes the e-mail address or its confirmation (invitations may now apply). */
+const changesEmail = (before: UserRow, after: UserRow) =>
+  before.email.toLowerCase() !== after.email.toLowerCase() || (before.confirmedAt === null) !== (after.confirmedAt === null);
 
 /** updateUser's namespace check, answered by `namespaces.userNamespaces.pathAvailable`. */
 export const namespacePathCheck = (ctx: Ctx<unknown>, userId: number): UpdateUserOptions => ({
@@ -23,13 +35,14 @@ export const namespacePathCheck = (ctx: Ctx<unknown>, userId: number): UpdateUse
 });
 
 /**
- * Emits `accounts.user.updated` when the username or name changed. Awaited so that, in one process,
- * the namespace has moved before the API answers; a failing handler is logged, never the update's
- * error (the user row is already saved, and the handler is idempotent).
+ * Emits `accounts.user.updated` when the username, name or e-mail address (or its confirmation)
+ * changed. Awaited so that, in one process, the namespace has moved before the API answers; a
+ * failing handler is logged, never the update's error (the user row is already saved, and the
+ * handler is idempotent).
  */
 export async function announceUserUpdate(ctx: Ctx<unknown>, logger: Logger, before: UserRow, after: UserRow): Promise<void> {
-  if (!movesNamespace(before, after)) return;
-  const event: UserUpdatedEvent = { userId: after.id, username: after.username, name: after.name };
+  if (!movesNamespace(before, after) && !changesEmail(before, after)) return;
+  const event = userCreatedEvent(after);
   try {
     await ctx.emit(USER_UPDATED_EVENT, event);
   } catch (err) {

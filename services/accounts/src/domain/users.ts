@@ -145,6 +145,9 @@ export async function updateUser(db: Db, existing: UserRow, p: Omit<UpdateUserPa
     ["linkedin", "linkedin"], ["twitter", "twitter"], ["discord", "discord"], ["note", "note"],
   ];
   for (const [from, to] of copy) if (p[from] !== undefined) (set as Record<string, unknown>)[to] = p[from];
+  // The given address confirmed by the administrator (skip_reconfirmation): invitations to it now apply.
+  if (p.email !== undefined && p.skip_reconfirmation === true && (p.email.toLowerCase() !== existing.email.toLowerCase() || existing.confirmedAt === null))
+    set.confirmedAt = new Date();
   if (p.password !== undefined) set.passwordDigest = await hashPassword(p.password);
   try {
     const [row] = await db.update(users).set(set).where(eq(users.id, existing.id)).returning();

@@ -84,16 +84,20 @@ describe.each(["groups", "projects"] as const)("/%s/:id/members", (kind) => {
     test("parameter errors: access_level must be a valid level, one of user_id or username is required", async () => {
       const { owner, base } = await container(kind);
       const alice = await createUser("alice");
-      for (const level of [35, 60, -1]) {
+      // GitLab declares access_level a bare Integer: a level no membership holds is the model's error.
+      for (const level of [35, 60, -1, 0]) {
         const res = await owner.api.post(base, { json: { user_id: alice.id, access_level: level } });
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ error: "access_level does not have a valid value" });
+        expect(res.body).toEqual({ message: { access_level: ["is not included in the list"] } });
       }
+      expect((await owner.api.post(base, { json: { user_id: alice.id, access_level: "high" } })).body).toEqual({ error: "access_level is invalid" });
       const missing = await owner.api.post(base, { json: { user_id: alice.id } });
       expect(missing.body).toEqual({ error: "access_level is missing" });
       const nobody = await owner.api.post(base, { json: { access_level: 30 } });
       expect(nobody.status).toBe(400);
-      expect(nobody.body).toEqual({ error: "user_id, username are missing, exactly one parameter must be provided" });
+      expect(nobody.body).toEqual({ error: "user_id, username are missing, at least one parameter must be provided" });
+      const both = await owner.api.post(base, { json: { user_id: alice.id, username: "alice", access_level: 30 } });
+      expect(both.body).toEqual({ error: "user_id, username are mutually exclusive" });
       const badDate = await owner.api.post(base, { json: { user_id: alice.id, access_level: 30, expires_at: "next week" } });
       expect(badDate.body).toEqual({ error: "expires_at is invalid" });
     });
@@ -200,7 +204,8 @@ describe.each(["groups", "projects"] as const)("/%s/:id/members", (kind) => {
       expect((await owner.api.get(`${base}/${dev.id}`)).body.expires_at).toBe(day(10));
 
       const bad = await owner.api.put(`${base}/${dev.id}`, { json: { access_level: 45 } });
-      expect(bad.body).toEqual({ error: "access_level does not have a valid value" });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toEqual({ message: { access_level: ["is not included in the list"] } });
       const nonMember = await owner.api.put(`${base}/99999`, { json: { access_level: 30 } });
       expect(nonMember.status).toBe(404);
       expect(nonMember.body).toEqual({ message: "404 Not found" });

@@ -105,6 +105,8 @@ export const members = namespacesSchema.table(
     accessLevel: integer("access_level").notNull(),
     expiresAt: date("expires_at", { mode: "string" }),
     createdById: integer("created_by_id"),
+    /** Custom role (Ultimate): stored and shown as given; there is no member roles table. */
+    memberRoleId: integer("member_role_id"),
     ...timestamps,
   },
   (t) => [
@@ -113,9 +115,61 @@ export const members = namespacesSchema.table(
   ],
 );
 
+/**
+ * Pending invitations by e-mail to a group ('Namespace') or project ('Project'). GitLab keeps them
+ * as member rows without a user; here they have their own table, so no access check ever meets a
+ * membership without a user. Accepting one turns it into a `members` row and deletes it. Only a
+ * SHA-256 digest of the invite token is stored: the token itself travels only in the mail.
+ */
+export const invitations = namespacesSchema.table(
+  "invitations",
+  {
+    id: serial("id").primaryKey(),
+    sourceType: text("source_type").notNull(),
+    sourceId: integer("source_id").notNull(),
+    /** Lower-cased, as GitLab stores invite_email. */
+    inviteEmail: text("invite_email").notNull(),
+    accessLevel: integer("access_level").notNull(),
+    expiresAt: date("expires_at", { mode: "string" }),
+    memberRoleId: integer("member_role_id"),
+    inviteTokenDigest: text("invite_token_digest").notNull(),
+    inviteSource: text("invite_source"),
+    createdById: integer("created_by_id"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("invitations_source_email_idx").on(t.sourceType, t.sourceId, t.inviteEmail),
+    uniqueIndex("invitations_token_digest_idx").on(t.inviteTokenDigest),
+    index("invitations_email_idx").on(t.inviteEmail),
+  ],
+);
+
+/**
+ * Membership requests held for an administrator (application setting
+ * enable_member_promotion_management): an existing user who holds no billable role would be
+ * promoted into one. GitLab's member_approvals; kept pending here (there is no approval API yet).
+ */
+export const memberApprovals = namespacesSchema.table(
+  "member_approvals",
+  {
+    id: serial("id").primaryKey(),
+    sourceType: text("source_type").notNull(),
+    sourceId: integer("source_id").notNull(),
+    userId: integer("user_id").notNull(),
+    newAccessLevel: integer("new_access_level").notNull(),
+    expiresAt: date("expires_at", { mode: "string" }),
+    memberRoleId: integer("member_role_id"),
+    requestedById: integer("requested_by_id"),
+    status: text("status").notNull().default("pending"),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("member_approvals_pending_idx").on(t.sourceType, t.sourceId, t.userId).where(sql`${t.status} = 'pending'`)],
+);
+
 export type NamespaceRow = typeof namespaces.$inferSelect;
 export type ProjectRow = typeof projects.$inferSelect;
 export type MemberRow = typeof members.$inferSelect;
+export type InvitationRow = typeof invitations.$inferSelect;
 
 /** Project labels (project_id) and group labels (group_id), exactly one of the two set. */
 export const labels = namespacesSchema.table(

@@ -1,8 +1,9 @@
 import type { Db } from "@collab/db";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { members, namespaces, projects, type NamespaceRow, type ProjectRow } from "../db/schema";
+import { namespaces, projects, type NamespaceRow, type ProjectRow } from "../db/schema";
+import { dropSourceMemberships } from "../members/members";
 
-/** Removes a group, its subgroups, their projects and every membership in them, in one transaction. */
+/** Removes a group, its subgroups, their projects and every membership and invitation in them, in one transaction. */
 export async function deleteGroup(db: Db, group: NamespaceRow): Promise<{ projectIds: number[]; namespaceIds: number[] }> {
   return db.transaction((tx) => removeGroupTree(tx, group.id));
 }
@@ -17,8 +18,8 @@ export async function removeGroupTree(tx: Db, groupId: number): Promise<{ projec
   if (!namespaceIds.length) return { projectIds: [], namespaceIds };
   const projectRows = await tx.select({ id: projects.id }).from(projects).where(inArray(projects.namespaceId, namespaceIds));
   const projectIds = projectRows.map((r) => r.id);
-  if (projectIds.length) await tx.delete(members).where(and(eq(members.sourceType, "Project"), inArray(members.sourceId, projectIds)));
-  await tx.delete(members).where(and(eq(members.sourceType, "Namespace"), inArray(members.sourceId, namespaceIds)));
+  await dropSourceMemberships(tx, "Project", projectIds);
+  await dropSourceMemberships(tx, "Namespace", namespaceIds);
   // Projects and subgroups go with their namespace rows (ON DELETE CASCADE on projects; children first here).
   await tx.execute(sql`DELETE FROM ${namespaces} WHERE traversal_ids @> ARRAY[${groupId}]::int[]`);
   return { projectIds, namespaceIds };
@@ -30,6 +31,6 @@ export async function deleteProject(db: Db, project: ProjectRow): Promise<void> 
 
 /** The removal itself, inside the caller's transaction (shared with the adjourned deletion purge). */
 export async function removeProject(tx: Db, projectId: number): Promise<void> {
-  await tx.delete(members).where(and(eq(members.sourceType, "Project"), eq(members.sourceId, projectId)));
+  await dropSourceMemberships(tx, "Project", [projectId]);
   await tx.delete(projects).where(eq(projects.id, projectId));
 }

@@ -4,6 +4,8 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import { namespaces, type MemberRow } from "../db/schema";
 import { groupAccessLevel } from "./access";
 
+type Membership = Pick<MemberRow, "accessLevel" | "expiresAt" | "createdAt" | "memberRoleId">;
+
 /** Entities::Identity (EE) of a member's group SAML identity. */
 export interface GroupSamlIdentity {
   extern_uid: string;
@@ -11,12 +13,21 @@ export interface GroupSamlIdentity {
   saml_provider_id: number;
 }
 
-export const presentMember = (
-  m: Pick<MemberRow, "accessLevel" | "expiresAt" | "createdAt">,
-  user: UserRef,
-  createdBy: UserRef | null,
-  groupSamlIdentity: GroupSamlIdentity | null = null,
-) => ({
+export interface MemberExtras {
+  /** show_seat_info: whether the user takes a paid seat (EE's is_using_seat). */
+  usingSeat?: boolean;
+  /** The member's group SAML identity, when the viewer may see it (see groupSamlIdentities). */
+  groupSamlIdentity?: GroupSamlIdentity | null;
+}
+
+/** The custom role part (Ultimate): only the id is known, there is no member roles table. */
+const memberRole = (m: Membership) => (m.memberRoleId === null ? {} : { member_role: { id: m.memberRoleId, base_access_level: m.accessLevel } });
+
+/**
+ * GitLab's Entities::Member. `email` is shown by GitLab only to group Owners for enterprise users
+ * of the group; there are no enterprise users here, so it never is.
+ */
+export const presentMember = (m: Membership, user: UserRef, createdBy: UserRef | null, extras: MemberExtras = {}) => ({
   id: user.id,
   username: user.username,
   name: user.name,
@@ -28,8 +39,33 @@ export const presentMember = (
   created_at: iso(m.createdAt),
   created_by: createdBy,
   expires_at: m.expiresAt,
-  group_saml_identity: groupSamlIdentity,
+  group_saml_identity: extras.groupSamlIdentity ?? null,
   membership_state: "active",
+  ...memberRole(m),
+  ...(extras.usingSeat !== undefined && { is_using_seat: extras.usingSeat }),
+});
+
+/**
+ * A pending invitation in /members/all: a member row without a user, as GitLab renders an invited
+ * member (no user fields), with the address it was sent to.
+ */
+export const presentInvitedMember = (m: Membership & { inviteEmail: string | null }, createdBy: UserRef | null, extras: MemberExtras = {}) => ({
+  id: null,
+  username: null,
+  name: null,
+  state: null,
+  locked: null,
+  avatar_url: null,
+  web_url: null,
+  access_level: m.accessLevel,
+  created_at: iso(m.createdAt),
+  created_by: createdBy,
+  expires_at: m.expiresAt,
+  group_saml_identity: null,
+  membership_state: "active",
+  invite_email: m.inviteEmail,
+  ...memberRole(m),
+  ...(extras.usingSeat !== undefined && { is_using_seat: false }),
 });
 
 const identityKey = (groupId: number, userId: number) => `${groupId}:${userId}`;

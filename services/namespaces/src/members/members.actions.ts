@@ -1,35 +1,42 @@
-import { AccessLevel, action, gBool, notFound, page, recordNotFound, requireCaller, type Ctx, type UserRef } from "@collab/core";
+import { action, conflict, currentSettings, gBool, notFound, page, recordNotFound, requireCaller, validationFailed, type Ctx, type UserRef } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import type { MemberRow } from "../db/schema";
 import { NAMESPACES_EVENTS } from "../shared/events";
 import { userRefs, userRefsByUsername } from "../shared/users";
 import { requireRole } from "./access";
-import { readableGroup, readableProject } from "./authorize";
-import { groupSamlIdentities, identitySlot, presentMember } from "./member.entity";
-import { findMember, findMembers, memberUserIds, type MemberSource } from "./members.finder";
-import { AddMemberParams, ListMembersParams, MemberParams, RemoveMemberParams, UpdateMemberParams, type SourceKind } from "./members.params";
-import { addMember, removeMember, updateMember } from "./members";
+import { createMembers, MEMBER_ERRORS, toSentence, type Outcome } from "./creator";
+import { invitationAnswer, resolveInvitees } from "./invitees";
+import { groupSamlIdentities, identitySlot, presentInvitedMember, presentMember } from "./member.entity";
+import { findMember, findMembers, highestLevels, memberUserIds, type ListedMember } from "./members.finder";
+import { AddMemberParams, ListMembersParams, MemberParams, RemoveMemberParams, splitList, UpdateMemberParams } from "./members.params";
+import { addMember, assertMayGrant, directMembership, EXPIRES_IN_PAST, inPast, promotionNeedsApproval, queuePromotion, removeMember, updateMember, type Actor } from "./members";
+import { ACCESS_LEVEL_NOT_IN_LIST, memberLevelValid, usingSeat, type MemberDetails } from "./seats";
+import { manageMembersRole, memberSource, type ResolvedSource } from "./source";
 
-/** The group or project a members route addresses, with the caller's role on it. */
-async function memberSource(kit: ServiceKit, ctx: Ctx<unknown>, kind: SourceKind, ref: string): Promise<{ source: MemberSource; role: number }> {
-  if (kind === "projects") {
-    const p = await readableProject(kit.db, ctx, ref);
-    const inherited = p.namespace.kind === "group" ? p.namespace.traversalIds : [];
-    return { source: { type: "Project", id: p.project.id, inheritedGroupIds: inherited }, role: p.role };
+/** Member rows as the API shows them, user refs fetched for the whole page at once. */
+async function presentMembers(kit: ServiceKit, ctx: Ctx<unknown>, rows: ListedMember[], showSeatInfo = false) {
+  const userIds = rows.filter((r) => r.inviteEmail === null).map((r) => r.userId);
+  const people = rows.filter((r) => r.inviteEmail === null);
+  const [refs, saml] = await Promise.all([userRefs(ctx, [...userIds, ...rows.map((r) => r.createdById)]), groupSamlIdentities(kit.db, ctx, people)]);
+  let seat: (userId: number) => boolean | undefined = () => undefined;
+  if (showSeatInfo) {
+    const [details, highest] = await Promise.all([
+      ctx.call<MemberDetails[], { ids: number[] }>("accounts.users.memberDetails", { ids: userIds }),
+      highestLevels(kit.db, userIds),
+    ]);
+    const byId = new Map(details.map((d) => [d.id, d]));
+    seat = (id) => {
+      const d = byId.get(id);
+      return d ? usingSeat(kit.config.LICENSE_TIER, d, highest.get(id) ?? 0) : false;
+    };
   }
-  const g = await readableGroup(kit.db, ctx, ref);
-  return { source: { type: "Namespace", id: g.group.id, inheritedGroupIds: g.group.traversalIds.filter((id) => id !== g.group.id) }, role: g.role };
-}
-
-/** Who may add, change or remove members: project Maintainers, group Owners. */
-const manageMembersRole = (kind: SourceKind) => (kind === "projects" ? AccessLevel.MAINTAINER : AccessLevel.OWNER);
-
-async function presentMembers(kit: ServiceKit, ctx: Ctx<unknown>, rows: MemberRow[]) {
-  const [refs, saml] = await Promise.all([userRefs(ctx, rows.flatMap((r) => [r.userId, r.createdById])), groupSamlIdentities(kit.db, ctx, rows)]);
-  return rows
-    .filter((r) => refs.has(r.userId))
-    .map((r) => presentMember(r, refs.get(r.userId)!, r.createdById ? (refs.get(r.createdById) ?? null) : null, saml.get(identitySlot(r)) ?? null));
+  const extras = (id: number) => (showSeatInfo ? { usingSeat: seat(id) } : {});
+  const createdBy = (r: ListedMember) => (r.createdById ? (refs.get(r.createdById) ?? null) : null);
+  return rows.flatMap((r): Record<string, unknown>[] => {
+    if (r.inviteEmail !== null) return [presentInvitedMember(r, createdBy(r), showSeatInfo ? { usingSeat: false } : {})];
+    const user = refs.get(r.userId);
+    return user ? [presentMember(r, user, createdBy(r), { ...extras(r.userId), groupSamlIdentity: saml.get(identitySlot(r)) ?? null })] : [];
+  });
 }
 
 async function resolveUser(ctx: Ctx<unknown>, userId: number | string | undefined, username: string | undefined): Promise<UserRef> {
@@ -38,11 +45,31 @@ async function resolveUser(ctx: Ctx<unknown>, userId: number | string | undefine
     if (!user) throw notFound("User");
     return user;
   }
-  const id = Number(String(userId).split(",")[0]);
-  const refs = await userRefs(ctx, [id]);
+  const id = Number(userId);
+  const refs = Number.isInteger(id) ? await userRefs(ctx, [id]) : new Map<number, UserRef>();
   const user = refs.get(id);
   if (!user) throw notFound("User");
   return user;
+}
+
+/** Whether enable_member_promotion_management holds back this caller's promotions (Ultimate; never administrators). */
+export const promotionsQueued = (kit: ServiceKit, ctx: Ctx<unknown>) =>
+  kit.config.LICENSE_TIER === "ultimate" && currentSettings().enable_member_promotion_management === true && !requireCaller(ctx).admin;
+
+/** member_role_id is an Ultimate param: on other tiers Grape never declares it, so it is dropped. */
+const memberRoleOf = (kit: ServiceKit, id: number | undefined) => (kit.config.LICENSE_TIER === "ultimate" ? id : undefined);
+
+/** The model's access_level validation as the members API renders it (400 {"message": {...}}). */
+function assertMemberLevel(kit: ServiceKit, src: ResolvedSource, level: number) {
+  if (!memberLevelValid(kit.config.LICENSE_TIER, level, src.topLevelGroup)) throw validationFailed({ access_level: [ACCESS_LEVEL_NOT_IN_LIST] });
+}
+
+/** POST /members with several users (Members::CreateService): {status} with a sentence of errors. */
+function createServiceAnswer(outcomes: Outcome[]) {
+  const errors = outcomes.flatMap((o) => (o.kind === "error" ? [`${o.key}: ${o.message}`] : []));
+  const queued = Object.fromEntries(outcomes.flatMap((o) => (o.kind === "queued" ? [[o.key, MEMBER_ERRORS.queued]] : [])));
+  const withQueued = Object.keys(queued).length ? { queued_users: queued } : {};
+  return errors.length ? { status: "error", message: toSentence(errors), ...withQueued } : { status: "success", ...withQueued };
 }
 
 /** The members API of groups and projects: direct and inherited members, and their changes. */
@@ -52,14 +79,27 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
     input: () => ListMembersParams.extend({ inherited: gBool().default(false) }),
     async handler(ctx) {
       const { source } = await memberSource(kit, ctx, ctx.params.source, ctx.params.id);
-      const inherited = ctx.params.inherited;
+      const { inherited, query } = ctx.params;
       let matchingUserIds: number[] | undefined;
-      if (ctx.params.query) {
+      if (query) {
         const ids = await memberUserIds(kit.db, source, inherited);
-        matchingUserIds = await ctx.call<number[], { ids: number[]; query: string }>("accounts.users.match", { ids, query: ctx.params.query });
+        matchingUserIds = await ctx.call<number[], { ids: number[]; query: string }>("accounts.users.match", { ids, query });
       }
-      const { rows, total } = await findMembers(kit.db, source, inherited, { userIds: ctx.params.user_ids, skipUsers: ctx.params.skip_users, matchingUserIds }, ctx.params);
-      return page(await presentMembers(kit, ctx, rows), total, ctx.params);
+      const { rows, total } = await findMembers(
+        kit.db,
+        source,
+        inherited,
+        {
+          userIds: ctx.params.user_ids,
+          // skip_users is a param of /members only; /members/all does not declare it.
+          skipUsers: inherited ? undefined : ctx.params.skip_users,
+          matchingUserIds,
+          query: query || undefined,
+          awaitingOnly: kit.config.LICENSE_TIER !== "free" && ctx.params.state === "awaiting",
+        },
+        ctx.params,
+      );
+      return page(await presentMembers(kit, ctx, rows, ctx.params.show_seat_info), total, ctx.params);
     },
   }),
 
@@ -69,7 +109,7 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
     async handler(ctx) {
       const { source } = await memberSource(kit, ctx, ctx.params.source, ctx.params.id);
       const member = await findMember(kit.db, source, ctx.params.user_id, ctx.params.inherited);
-      const [presented] = member ? await presentMembers(kit, ctx, [member]) : [];
+      const [presented] = member ? await presentMembers(kit, ctx, [{ ...member, inviteEmail: null }]) : [];
       // GitLab looks the member up with find_by!: ActiveRecord's lower-case "404 Not found".
       if (!presented) throw recordNotFound();
       return presented;
@@ -80,12 +120,38 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
     input: () => AddMemberParams,
     async handler(ctx) {
       const caller = requireCaller(ctx);
-      const { source, role } = await memberSource(kit, ctx, ctx.params.source, ctx.params.id);
-      requireRole(role, manageMembersRole(ctx.params.source));
-      const user = await resolveUser(ctx, ctx.params.user_id, ctx.params.username);
-      const member = await addMember(kit.db, source, { id: caller.id, role }, user.id, ctx.params);
+      const src = await memberSource(kit, ctx, ctx.params.source, ctx.params.id);
+      requireRole(src.role, manageMembersRole(ctx.params.source));
+      const actor: Actor = { id: caller.id, role: src.role };
+      const p = { ...ctx.params, member_role_id: memberRoleOf(kit, ctx.params.member_role_id) };
+      const userIds = splitList(ctx.params.user_id);
+      const usernames = splitList(ctx.params.username);
+      if (userIds.length > 1 || usernames.length > 1) {
+        // Several users: Members::CreateService, every user reported in one answer.
+        if (memberLevelValid(kit.config.LICENSE_TIER, p.access_level, src.topLevelGroup)) assertMayGrant(actor.role, p.access_level);
+        const { invitees } = await resolveInvitees(ctx, { userIds, usernames });
+        const outcomes = await createMembers(kit.db, src.source, invitees, p, {
+          tier: kit.config.LICENSE_TIER,
+          topLevelGroup: src.topLevelGroup,
+          queuePromotions: promotionsQueued(kit, ctx),
+          createdById: caller.id,
+        });
+        for (const o of outcomes) if (o.kind === "member") ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: o.userId });
+        return createServiceAnswer(outcomes);
+      }
+      const user = await resolveUser(ctx, userIds[0] ?? ctx.params.user_id, usernames[0]);
+      if (await directMembership(kit.db, src.source, user.id)) throw conflict("Member already exists");
+      assertMemberLevel(kit, src, p.access_level);
+      assertMayGrant(actor.role, p.access_level);
+      if (promotionsQueued(kit, ctx) && (await promotionNeedsApproval(kit.db, kit.config.LICENSE_TIER, user.id, p.access_level))) {
+        // Held back for an administrator: GitLab answers the queue message instead of the member.
+        if (inPast(p.expires_at)) throw validationFailed({ expires_at: [EXPIRES_IN_PAST] });
+        await queuePromotion(kit.db, src.source, user.id, p, caller.id);
+        return { message: { [user.username]: MEMBER_ERRORS.queued } };
+      }
+      const member = await addMember(kit.db, src.source, actor, user.id, p);
       ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: user.id });
-      return (await presentMembers(kit, ctx, [member]))[0];
+      return (await presentMembers(kit, ctx, [{ ...member, inviteEmail: null }]))[0];
     },
   }),
 
@@ -93,11 +159,13 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
     input: () => UpdateMemberParams,
     async handler(ctx) {
       const caller = requireCaller(ctx);
-      const { source, role } = await memberSource(kit, ctx, ctx.params.source, ctx.params.id);
-      requireRole(role, manageMembersRole(ctx.params.source));
-      const member = await updateMember(kit.db, source, { id: caller.id, role }, ctx.params.user_id, ctx.params);
+      const src = await memberSource(kit, ctx, ctx.params.source, ctx.params.id);
+      requireRole(src.role, manageMembersRole(ctx.params.source));
+      assertMemberLevel(kit, src, ctx.params.access_level);
+      const p = { ...ctx.params, member_role_id: memberRoleOf(kit, ctx.params.member_role_id) };
+      const member = await updateMember(kit.db, src.source, { id: caller.id, role: src.role }, ctx.params.user_id, p);
       ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: member.userId });
-      return (await presentMembers(kit, ctx, [member]))[0];
+      return (await presentMembers(kit, ctx, [{ ...member, inviteEmail: null }]))[0];
     },
   }),
 
