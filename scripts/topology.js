@@ -108,6 +108,7 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "collab-topology-"));
   const nats = await startNats(dir);
   const database = await createDatabase(databaseServer);
+  // The caller's environment goes along: e.g. SMTP_URL, the mail receiver of the distributed pass.
   const common = {
     ...process.env,
     TRANSPORTER: nats.url,

@@ -40,10 +40,12 @@ const STRIPPED_PARAMS = ["private_token", "access_token", "sudo"];
 
 /**
  * One moleculer-web route per path outside /api/v4, its aliases at that path only, so requests to
- * any other path keep reaching no route (the 404 they had). No user is authenticated on these;
- * routes with `auth: "scim"` get the group their bearer credential is the SCIM token of.
+ * any other path keep reaching no route (the 404 they had). Routes with `auth: "optional"` read no
+ * credentials (the sign-up form); routes with `auth: "scim"` get the group their bearer credential
+ * is the SCIM token of; the others authenticate as /api/v4 does (401 without a token), e.g.
+ * accepting an invitation (the signed-in user of GitLab's web session is a token here).
  */
-function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>) {
+function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>, tokens: TokenCache) {
   const byPath = new Map<string, RouteDef[]>();
   for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   return [...byPath].map(([path, defs]) => ({
@@ -52,9 +54,12 @@ function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>) {
     aliases: Object.fromEntries(defs.map((d) => [`${d.method} /`, { action: d.action, routeDef: d }])),
     async onBeforeCall(ctx: Context, _route: unknown, req: Req) {
       guardRequest(req, req.$params);
+      const def = req.$alias?.routeDef;
+      const auth = def && def.auth !== "optional" && def.auth !== "scim" ? await authenticateRequest(ctx, tokens, def, req, req.$params) : null;
       for (const key of STRIPPED_PARAMS) delete req.$params[key];
-      (ctx.meta as Record<string, unknown>).caller = null;
-      if (req.$alias?.routeDef?.auth === "scim") (ctx.meta as Record<string, unknown>).scimGroupId = await scimGroupOf(ctx, req);
+      (ctx.meta as Record<string, unknown>).caller = auth?.caller ?? null;
+      if (auth) (ctx.meta as Record<string, unknown>).tokenId = auth.tokenId;
+      if (def?.auth === "scim") (ctx.meta as Record<string, unknown>).scimGroupId = await scimGroupOf(ctx, req);
     },
   }));
 }
@@ -149,7 +154,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
             await enforceRateLimits(ctx, def, req, res, req.$params, auth?.caller ?? null);
           },
         },
-        ...webRouteBlocks(webRoutes, { mappingPolicy: "restrict", mergeParams: true, logging: false, bodyParsers: false, use: parsers, callOptions: { timeout: config.REQUEST_TIMEOUT_MS } }),
+        ...webRouteBlocks(webRoutes, { mappingPolicy: "restrict", mergeParams: true, logging: false, bodyParsers: false, use: parsers, callOptions: { timeout: config.REQUEST_TIMEOUT_MS } }, tokens),
       ],
   };
 

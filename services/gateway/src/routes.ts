@@ -1,7 +1,7 @@
 import type { RouteDef } from "@collab/core";
 import { routes as accounts, webRoutes as accountsWeb } from "@collab/accounts/routes";
 import { routes as admin } from "@collab/admin/routes";
-import { routes as namespaces } from "@collab/namespaces/routes";
+import { routes as namespaces, webRoutes as namespacesWeb } from "@collab/namespaces/routes";
 import { routes as issues } from "@collab/issues/routes";
 import { routes as runners } from "@collab/runners/routes";
 import { routes as importExport } from "@collab/import-export/routes";
@@ -15,5 +15,8 @@ const own: RouteDef[] = [
 /** Every REST operation of /api/v4: the composition root, as GitLab's api.rb mounts its resources. */
 export const mountedRoutes: RouteDef[] = [...own, ...accounts, ...namespaces, ...issues, ...admin, ...runners, ...importExport];
 
-/** Endpoints outside /api/v4 (paths from the server root), e.g. the sign-up form's POST /users. */
-export const mountedWebRoutes: RouteDef[] = [...accountsWeb];
+/**
+ * Endpoints outside /api/v4 (paths from the server root): the sign-up form's POST /users, the
+ * invitation links of mails (/-/invites/:token).
+ */
+export const mountedWebRoutes: RouteDef[] = [...accountsWeb, ...namespacesWeb];

@@ -6,9 +6,11 @@ import { deletionActions } from "./deletion/deletion.actions";
 import { purgeWorker } from "./deletion/purge.worker";
 import { groupTreeActions } from "./groups/group-tree.actions";
 import { groupsActions } from "./groups/groups.actions";
+import { invitationsActions } from "./invitations/invitations.actions";
 import { labelLookupActions } from "./labels/label-lookups.actions";
 import { labelsActions } from "./labels/labels.actions";
 import { accessActions } from "./members/access.actions";
+import { billableMembersActions } from "./members/billable-members.actions";
 import { membersActions } from "./members/members.actions";
 import { milestoneLookupActions } from "./milestones/milestone-lookups.actions";
 import { milestonesActions } from "./milestones/milestones.actions";
@@ -35,6 +37,8 @@ export const namespacesService: ServiceSchema = defineService({
     ...projectBatchActions(kit),
     ...deletionActions(kit),
     ...membersActions(kit),
+    ...billableMembersActions(kit),
+    ...invitationsActions(kit),
     ...accessActions(kit),
     ...provisioningActions(kit),
     ...userNamespacesActions(kit),

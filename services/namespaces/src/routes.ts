@@ -1,6 +1,7 @@
 import type { RouteDef } from "@collab/core";
 import { deletionRoutes } from "./deletion/deletion.routes";
 import { groupsRoutes } from "./groups/groups.routes";
+import { invitationsRoutes, invitationsWebRoutes } from "./invitations/invitations.routes";
 import { labelsRoutes } from "./labels/labels.routes";
 import { membersRoutes } from "./members/members.routes";
 import { milestonesRoutes } from "./milestones/milestones.routes";
@@ -13,7 +14,11 @@ export const routes: RouteDef[] = [
   ...projectsRoutes,
   ...deletionRoutes,
   ...membersRoutes,
+  ...invitationsRoutes,
   ...labelsRoutes,
   ...milestonesRoutes,
   ...refsRoutes,
 ];
+
+/** Endpoints outside /api/v4 (paths from the server root): the invitation links of mails. */
+export const webRoutes: RouteDef[] = [...invitationsWebRoutes];

@@ -36,6 +36,8 @@ export interface EnforcedSettings {
   can_create_group: boolean;
   /** Token rotation: a new token without expires_at expires in a week when true, never otherwise. */
   require_personal_access_token_expiry: boolean;
+  /** Ultimate: promoting a user with no billable role into one waits for an administrator (namespaces). */
+  enable_member_promotion_management: boolean;
 }
 
 export type SettingsSnapshot = EnforcedSettings & Record<string, unknown>;
@@ -64,6 +66,7 @@ export const ENFORCED_SETTINGS_DEFAULTS: EnforcedSettings = {
   user_defaults_to_private_profile: false,
   can_create_group: true,
   require_personal_access_token_expiry: true,
+  enable_member_promotion_management: false,
 };
 
 /** What the event and the load carry: the settings and a version (updated_at in ms; 0 = defaults). */

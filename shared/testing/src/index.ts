@@ -2,3 +2,4 @@ export * from "./app";
 export * from "./fixtures";
 export * from "./http";
 export * from "./eventually";
+export * from "./mailbox";

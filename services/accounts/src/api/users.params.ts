@@ -40,7 +40,7 @@ export type CreateUserParams = z.output<typeof CreateUserParams>;
 export const UpdateUserParams = z.object({
   id: gId(),
   email: gString().optional(),
-  /** With `email`: that address counts as confirmed at once (GitLab's skip_reconfirmation). */
+  /** With `email`: that address counts as confirmed at once (GitLab's skip_reconfirmation); else a new address is unconfirmed. */
   skip_reconfirmation: gBool().optional(),
   username: gString().optional(),
   name: gString().optional(),

@@ -145,9 +145,14 @@ export async function updateUser(db: Db, existing: UserRow, p: Omit<UpdateUserPa
     ["linkedin", "linkedin"], ["twitter", "twitter"], ["discord", "discord"], ["note", "note"],
   ];
   for (const [from, to] of copy) if (p[from] !== undefined) (set as Record<string, unknown>)[to] = p[from];
-  // The given address confirmed by the administrator (skip_reconfirmation): invitations to it now apply.
-  if (p.email !== undefined && p.skip_reconfirmation === true && (p.email.toLowerCase() !== existing.email.toLowerCase() || existing.confirmedAt === null))
-    set.confirmedAt = new Date();
+  // A new address needs confirming (Devise's reconfirmable), unless the administrator skips that
+  // (skip_reconfirmation), which also confirms an address never confirmed. Only a confirmed address
+  // claims invitations sent to it (namespaces, on accounts.user.updated).
+  if (p.email !== undefined) {
+    const changed = p.email.toLowerCase() !== existing.email.toLowerCase();
+    if (p.skip_reconfirmation === true && (changed || existing.confirmedAt === null)) set.confirmedAt = new Date();
+    else if (changed && p.skip_reconfirmation !== true) set.confirmedAt = null;
+  }
   if (p.password !== undefined) set.passwordDigest = await hashPassword(p.password);
   try {
     const [row] = await db.update(users).set(set).where(eq(users.id, existing.id)).returning();

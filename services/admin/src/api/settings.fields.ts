@@ -277,6 +277,7 @@ def("security_approval_policies_limit", int, 5, { tier: "ultimate", check: betwe
 def("scan_execution_policies_action_limit", int, 0, { tier: "ultimate", check: between(0, 20) });
 def("scan_execution_policies_schedule_limit", int, 0, { tier: "ultimate", check: between(0, 20) });
 def("secret_push_protection_available", bool, false, { tier: "ultimate" });
+def("enable_member_promotion_management", bool, false, { tier: "ultimate" });
 
 export const SETTING_FIELDS: readonly SettingField[] = F;
 export const FIELD_BY_NAME = new Map(F.map((f) => [f.name, f]));

@@ -19,4 +19,11 @@ function memberRoutes(source: "groups" | "projects"): RouteDef[] {
   ];
 }
 
-export const membersRoutes: RouteDef[] = [...memberRoutes("groups"), ...memberRoutes("projects")];
+/** Billable members of top-level groups (EE: Premium and Ultimate; Owners). */
+const billableRoutes: RouteDef[] = [
+  { method: "GET", path: "/groups/:id/billable_members", action: `${N}.billableMembers.list` },
+  { method: "GET", path: "/groups/:id/billable_members/:user_id/memberships", action: `${N}.billableMembers.memberships` },
+  { method: "DELETE", path: "/groups/:id/billable_members/:user_id", action: `${N}.billableMembers.remove` },
+];
+
+export const membersRoutes: RouteDef[] = [...memberRoutes("groups"), ...memberRoutes("projects"), ...billableRoutes];
