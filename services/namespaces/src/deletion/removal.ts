@@ -1,5 +1,5 @@
 import type { Db } from "@collab/db";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { namespaces, projects, type NamespaceRow, type ProjectRow } from "../db/schema";
 import { dropSourceMemberships } from "../members/members";
 

@@ -5,7 +5,7 @@ import { NAMESPACES_EVENTS } from "../shared/events";
 import { userRefs, userRefsByUsername } from "../shared/users";
 import { requireRole } from "./access";
 import { createMembers, MEMBER_ERRORS, toSentence, type Outcome } from "./creator";
-import { invitationAnswer, resolveInvitees } from "./invitees";
+import { resolveInvitees } from "./invitees";
 import { groupSamlIdentities, identitySlot, presentInvitedMember, presentMember } from "./member.entity";
 import { findMember, findMembers, highestLevels, memberUserIds, type ListedMember } from "./members.finder";
 import { AddMemberParams, ListMembersParams, MemberParams, RemoveMemberParams, splitList, UpdateMemberParams } from "./members.params";
