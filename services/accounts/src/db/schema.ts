@@ -98,6 +98,59 @@ export const deployTokens = accounts.table(
   ],
 );
 
+/**
+ * A user's notification preferences (GitLab's notification_settings): one global row per user
+ * (source_type `global`, no source_id, carrying notification_email) and one per group or project
+ * the user has set anything on (source_id: the namespaces service's group or project id; rows go
+ * when namespaces announces the source's removal). A missing row reads as the defaults: level
+ * `participating` for global, `global` otherwise. Every email event is its own boolean, read when
+ * the level is `custom`; failed_pipeline, fixed_pipeline and moved_project start on, as GitLab's
+ * model treats them.
+ */
+export const notificationSettings = accounts.table(
+  "notification_settings",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** global, group or project. */
+    sourceType: text("source_type").notNull(),
+    sourceId: integer("source_id"),
+    /** disabled, participating, watch, global, mention or custom. */
+    level: text("level").notNull(),
+    /** Global row only: where mail goes instead of the primary address (one of the user's verified addresses). */
+    notificationEmail: text("notification_email"),
+    newNote: boolean("new_note").notNull().default(false),
+    newIssue: boolean("new_issue").notNull().default(false),
+    reopenIssue: boolean("reopen_issue").notNull().default(false),
+    closeIssue: boolean("close_issue").notNull().default(false),
+    reassignIssue: boolean("reassign_issue").notNull().default(false),
+    issueDue: boolean("issue_due").notNull().default(false),
+    newMergeRequest: boolean("new_merge_request").notNull().default(false),
+    pushToMergeRequest: boolean("push_to_merge_request").notNull().default(false),
+    reopenMergeRequest: boolean("reopen_merge_request").notNull().default(false),
+    closeMergeRequest: boolean("close_merge_request").notNull().default(false),
+    reassignMergeRequest: boolean("reassign_merge_request").notNull().default(false),
+    mergeMergeRequest: boolean("merge_merge_request").notNull().default(false),
+    failedPipeline: boolean("failed_pipeline").notNull().default(true),
+    fixedPipeline: boolean("fixed_pipeline").notNull().default(true),
+    successPipeline: boolean("success_pipeline").notNull().default(false),
+    movedProject: boolean("moved_project").notNull().default(true),
+    mergeWhenPipelineSucceeds: boolean("merge_when_pipeline_succeeds").notNull().default(false),
+    newEpic: boolean("new_epic").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("notification_settings_global_idx").on(t.userId).where(sql`${t.sourceType} = 'global'`),
+    uniqueIndex("notification_settings_source_idx").on(t.userId, t.sourceType, t.sourceId).where(sql`${t.sourceId} IS NOT NULL`),
+    index("notification_settings_source_lookup_idx").on(t.sourceType, t.sourceId),
+    check("notification_settings_source_check", sql`(${t.sourceType} = 'global' AND ${t.sourceId} IS NULL) OR (${t.sourceType} IN ('group', 'project') AND ${t.sourceId} IS NOT NULL)`),
+  ],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type TokenRow = typeof personalAccessTokens.$inferSelect;
 export type DeployTokenRow = typeof deployTokens.$inferSelect;
+export type NotificationSettingRow = typeof notificationSettings.$inferSelect;
