@@ -22,6 +22,8 @@ import { deployTokensActions } from "./deploy-tokens.actions";
 import { namespacesEvents } from "./namespaces.events";
 import { samlActions } from "./scim/saml.actions";
 import { scimActions } from "./scim/scim.actions";
+
+import { notificationSettingsActions } from "./notification-settings.actions";
 import { settingsMixin } from "@collab/core";
 
 export const ACCOUNTS_EVENTS = {
@@ -58,6 +60,7 @@ export const accountsService: ServiceSchema = defineService({
     ...deployTokensActions(kit, ACCOUNTS_EVENTS),
     ...samlActions(kit),
     ...scimActions(kit, ACCOUNTS_EVENTS),
+    ...notificationSettingsActions(kit),
     /** Token → caller, for the gateway. 401 bodies follow GitLab's expired/revoked wording. */
     authenticate: action({
       visibility: "public",

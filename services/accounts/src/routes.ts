@@ -32,7 +32,21 @@ export const routes: RouteDef[] = [
   ...deployTokenRoutes("projects"),
   ...deployTokenRoutes("groups"),
   ...samlRoutes,
+  ...notificationSettingRoutes(),
 ];
+
+/** The caller's notification settings: global, and per group or project (fixed per route, as members). */
+function notificationSettingRoutes(): RouteDef[] {
+  const act = `${A}.notifications`;
+  return [
+    { method: "GET", path: "/notification_settings", action: `${act}.global.get` },
+    { method: "PUT", path: "/notification_settings", action: `${act}.global.update` },
+    ...(["groups", "projects"] as const).flatMap((source): RouteDef[] => [
+      { method: "GET", path: `/${source}/:id/notification_settings`, action: `${act}.source.get`, params: { source } },
+      { method: "PUT", path: `/${source}/:id/notification_settings`, action: `${act}.source.update`, params: { source } },
+    ]),
+  ];
+}
 
 /** Project and group deploy tokens (no update: GitLab has none). */
 function deployTokenRoutes(source: "projects" | "groups"): RouteDef[] {

@@ -1,0 +1,18 @@
+import type { Ctx } from "@collab/core";
+import type { SourceKind } from "../api/notification-settings.params";
+import type { SettingSource } from "./notification-levels";
+
+/**
+ * The group or project a notification-settings route names, as the caller may see it: the
+ * namespaces service's access actions answer 404 Group / Project Not Found when it is hidden or
+ * unknown (whatever the id looks like: a number, a path, out of range), so settings exist only for
+ * sources the caller can read. Accounts never reads namespaces' tables.
+ */
+export async function authorizeSource(ctx: Ctx<unknown>, kind: SourceKind, ref: string): Promise<SettingSource & { type: "group" | "project" }> {
+  if (kind === "projects") {
+    const { project } = await ctx.call<{ project: { id: number } }, { project: string }>("namespaces.access.project", { project: ref });
+    return { type: "project", id: project.id };
+  }
+  const { group } = await ctx.call<{ group: { id: number } }, { group: string }>("namespaces.access.group", { group: ref });
+  return { type: "group", id: group.id };
+}
