@@ -1,11 +1,10 @@
-import { AccessLevel, action, conflict, forbidden, gBool, gEnum, gInt, gString, page, paginationParams, recordNotFound, unprocessable, type Ctx } from "@collab/core";
+import { AccessLevel, action, conflict, type Ctx, forbidden, gBool, gEnum, gInt, gString, isUniqueViolation, page, paginationParams, recordNotFound, unprocessable } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
 import { protectedEnvironmentEntries as entries, protectedEnvironments as envs, type ProtectedEnvironmentEntryRow, type ProtectedEnvironmentRow } from "./db/schema";
 import { groupAccess, levelOf, userMap, type GroupAccess } from "./domain/remote";
-import { isUniqueViolation } from "./domain/db-errors";
 
 export const DEPLOYMENT_TIERS = ["production", "staging", "testing", "development", "other"] as const;
 const ROLE_DESCRIPTIONS: Record<number, string> = { 30: "Developers + Maintainers", 40: "Maintainers", 60: "Administrators" };

@@ -14,13 +14,18 @@ const REASONS: Record<string, string> = {
   "54000": "Value is too long",
 };
 
-/** The SQLSTATE of a database error, also when drizzle wraps it (DrizzleQueryError.cause). */
-export function sqlStateOf(err: unknown): string | undefined {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 3; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+/** The driver's error (pg or PGlite) behind drizzle's DrizzleQueryError wrapper, which keeps it as `cause`. */
+export function pgErrorOf(err: unknown): { code?: string; constraint?: string; message?: string } {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code)) return e as { code: string; constraint?: string; message?: string };
   }
-  return undefined;
+  return {};
 }
+
+/** The SQLSTATE of a database error, local or wrapped. */
+export const sqlStateOf = (err: unknown): string | undefined => pgErrorOf(err).code;
+
+export const isUniqueViolation = (err: unknown) => sqlStateOf(err) === "23505";
 
 export const inputFault = (state: string | undefined) => state !== undefined && (state.startsWith("22") || state === "54000");
 

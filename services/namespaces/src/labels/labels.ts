@@ -1,11 +1,10 @@
-import { conflict, validationFailed } from "@collab/core";
+import { conflict, isUniqueViolation, validationFailed } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, ne } from "drizzle-orm";
 import { labels, type LabelRow } from "../db/schema";
 import { labelsByTitles, type LabelScope } from "./labels.finder";
 import { sanitizeText } from "../shared/sanitize";
 import { DEFAULT_LABEL_COLOR, isValidColor, normalizeColor } from "./colors";
-import { isUniqueViolation } from "../shared/db-errors";
 
 /** Where a label is created or looked up, with the groups whose labels it also sees. */
 export type LabelContainer =

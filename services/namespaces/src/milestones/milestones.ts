@@ -1,9 +1,8 @@
 import { rubyInspect } from "../shared/paths";
-import { validationFailed, badRequestMessage } from "@collab/core";
+import { badRequestMessage, isUniqueViolation, pgErrorOf, validationFailed } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, inArray, ne, or, sql } from "drizzle-orm";
 import { milestones, namespaces, projects, type MilestoneRow } from "../db/schema";
-import { isUniqueViolation, pgErrorOf } from "../shared/db-errors";
 import { sanitizeText } from "../shared/sanitize";
 
 /** A project (with its direct group, if any) or a group, owning milestones. */

@@ -1,9 +1,8 @@
-import { badRequestMessage } from "@collab/core";
+import { badRequestMessage, isUniqueViolation } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import { repositoryCommits, repositoryRefs, type ProjectRow } from "../db/schema";
-import { isUniqueViolation } from "../shared/db-errors";
 import { findRef, withCommits, type RefWithCommit } from "./refs.finder";
 
 /** A new commit id: 40 hex digits, like a SHA-1. */

@@ -1,3 +1,4 @@
+import { isUniqueViolation } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, count, eq, sql } from "drizzle-orm";
 import { namespaces, projects, type NamespaceRow } from "../db/schema";
@@ -47,7 +48,6 @@ export async function userNamespacePathAvailable(db: Db, path: string, userId: n
   return rows.every((r) => r.kind === "user" && r.ownerId === userId);
 }
 
-const uniqueViolation = (err: unknown) => ((err as { cause?: { code?: string } })?.cause ?? (err as { code?: string }))?.code === "23505";
 
 /**
  * Applies a user's username and name to their personal namespace (path and full path = username,
@@ -71,7 +71,7 @@ export async function syncUserNamespace(db: Db, user: { id: number; username: st
         .returning();
       return row;
     } catch (err) {
-      if (!uniqueViolation(err)) throw err; // taken between the check and the update: next suffix
+      if (!isUniqueViolation(err)) throw err; // taken between the check and the update: next suffix
     }
   }
   throw new Error(`could not allocate a namespace path for ${user.username}`);

@@ -1,9 +1,8 @@
-import { notFound, validationFailed, type Ctx } from "@collab/core";
+import { type Ctx, isUniqueViolation, notFound, validationFailed } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import { pipelineSchedules, pipelineScheduleVariables, type PipelineRow, type ScheduleRow, type ScheduleVariableRow } from "../db/schema";
 import { ianaZone, nextRunAt, parseCron } from "./cron";
-import { isUniqueViolation } from "./db-errors";
 import { createPipeline } from "./pipelines";
 import { resolveRef, type RefResolution } from "./remote";
 
