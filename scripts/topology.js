@@ -122,26 +122,50 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
   };
   delete common.PGLITE_DATA_DIR;
   const nodes = [];
+  /**
+   * (Re)starts a node on fresh ports. A port found free can be taken by another process before the
+   * child binds it (other test runs on a busy machine), so a node that exits before it is ready is
+   * started again, its log shown, up to twice.
+   */
+  async function launch(n) {
+    n.port = await freePort();
+    const env =
+      n.service === "gateway"
+        ? { ...common, NODE_ID: "gateway-1", PORT: String(n.port), HOST: "127.0.0.1" }
+        : { ...common, NODE_ID: `${n.service}-${n.replica}`, HEALTH_PORT: String(n.port) };
+    n.exited = undefined;
+    n.proc = startProcess(n.service, n.replica, env, dir);
+    n.proc.once("exit", (code, signal) => (n.exited = { code, signal }));
+  }
+  async function ready(n) {
+    const what = `${n.service}-${n.replica}`;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await waitFor(`${what} readiness`, () => {
+          if (n.exited) throw new Error(`exited ${JSON.stringify(n.exited)}; see ${dir}/${what}.log`);
+          return httpOk(`http://127.0.0.1:${n.port}/-/readiness`);
+        });
+      } catch (err) {
+        if (!n.exited || attempt > 2) throw err;
+        const log = fs.readFileSync(path.join(dir, `${what}.log`), "utf8").split("\n").slice(-15).join("\n");
+        console.error(`topology: ${what} exited before it was ready (${JSON.stringify(n.exited)}); starting it again. Its log:\n${log}`);
+        await launch(n);
+      }
+    }
+  }
   // accounts first: it bootstraps root; the others can start together (migrations run under advisory locks).
   for (const [svc, replicas] of SERVICES) {
     for (let i = 1; i <= replicas; i++) {
-      const healthPort = await freePort();
-      const env = { ...common, NODE_ID: `${svc}-${i}`, HEALTH_PORT: String(healthPort) };
-      nodes.push({ service: svc, replica: i, healthPort, proc: startProcess(svc, i, env, dir) });
+      const n = { service: svc, replica: i };
+      await launch(n);
+      nodes.push(n);
     }
   }
-  const gatewayPort = await freePort();
-  const gateway = { service: "gateway", replica: 1, proc: startProcess("gateway", 1, { ...common, NODE_ID: "gateway-1", PORT: String(gatewayPort), HOST: "127.0.0.1" }, dir) };
+  const gateway = { service: "gateway", replica: 1 };
+  await launch(gateway);
   nodes.push(gateway);
-  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  for (const n of nodes) n.proc.once("exit", (code, signal) => (n.exited = { code, signal }));
   try {
-    for (const n of nodes.filter((x) => x.healthPort))
-      await waitFor(`${n.service}-${n.replica} readiness`, () => {
-        if (n.exited) throw new Error(`exited ${JSON.stringify(n.exited)}; see ${dir}/${n.service}-${n.replica}.log`);
-        return httpOk(`http://127.0.0.1:${n.healthPort}/-/readiness`);
-      });
-    await waitFor("gateway readiness", () => httpOk(`${gatewayUrl}/-/readiness`));
+    for (const n of nodes) await ready(n);
   } catch (err) {
     await stop();
     throw err;
@@ -164,12 +188,13 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
     if (!process.env.KEEP_TOPOLOGY_LOGS) fs.rmSync(dir, { recursive: true, force: true });
   }
 
+  const gatewayUrl = `http://127.0.0.1:${gateway.port}`;
   return {
     gatewayUrl,
     transporter: nats.url,
     databaseUrl: database.url,
     logDir: dir,
-    nodes: nodes.map((n) => ({ service: n.service, replica: n.replica, pid: n.proc.pid, healthPort: n.healthPort })),
+    nodes: nodes.map((n) => ({ service: n.service, replica: n.replica, pid: n.proc.pid, ...(n.service === "gateway" ? {} : { healthPort: n.port }) })),
     stop,
   };
 }
