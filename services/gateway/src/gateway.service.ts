@@ -13,6 +13,9 @@ import { mountedRoutes, mountedWebRoutes } from "./routes";
 import { enforceRateLimits, ThrottledError } from "./rate-limits";
 import { bodyParsers } from "./body-parsers";
 import { guardRequest, malformedUrl, notFoundForPathParam } from "./request-guard";
+import { buildOpenApi } from "./openapi";
+import { createApiDocs } from "./api-docs";
+import { domainSchemas } from "./services";
 
 export const API_VERSION = { version: "18.6.0", revision: "collab" };
 
@@ -103,8 +106,14 @@ function sendFile(req: Req, res: ServerResponse, stream: Readable, file: FileMet
   stream.pipe(res);
 }
 
-export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRoutes: RouteDef[] = mountedWebRoutes): ServiceSchema {
+/**
+ * The gateway for a route table. `schemas` are the domain service schemas whose action input
+ * schemas describe the routes in the OpenAPI document (their code is in the gateway's process in
+ * both modes, the services themselves may run elsewhere).
+ */
+export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRoutes: RouteDef[] = mountedWebRoutes, schemas: ServiceSchema[] = domainSchemas()): ServiceSchema {
   const config = loadConfig();
+  const serveApiDocs = createApiDocs(buildOpenApi({ routes, webRoutes, schemas, version: API_VERSION.version }));
   const tokens = new TokenCache();
   const requiredServices = servicesOf(routes);
   const metadata = {
@@ -258,6 +267,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
           );
         });
         if (answerProbe(broker, req, res, requiredServices)) return;
+        if (serveApiDocs(req, res)) return;
         const malformed = malformedUrl(req.url ?? "/");
         if (malformed) {
           const { status, body } = toHttpError(malformed);

@@ -5,6 +5,7 @@
  */
 import type { RouteDef } from "@collab/core";
 import type { ServiceSchema } from "moleculer";
+import { actionInputs, pathParamsOf } from "../../src/openapi";
 
 export type ParamKind = "string" | "int" | "bool" | "date" | "datetime" | "array" | "object" | "enum" | "unknown";
 
@@ -31,19 +32,7 @@ export interface RouteParams {
 /** Names tried when a route's action has no readable schema. */
 export const COMMON_NAMES = ["id", "page", "per_page", "search", "name", "title", "description", "sort", "order_by"];
 
-export const pathParamsOf = (path: string) => [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]);
-
-/** action name → input thunk, over every service schema (`name` + action key). */
-export function actionInputs(schemas: ServiceSchema[]): Map<string, (() => unknown) | undefined> {
-  const out = new Map<string, (() => unknown) | undefined>();
-  for (const s of schemas) {
-    for (const [key, def] of Object.entries(s.actions ?? {})) {
-      const input = def && typeof def === "object" ? (def as { input?: () => unknown }).input : undefined;
-      out.set(`${s.name}.${key}`, typeof input === "function" ? input : undefined);
-    }
-  }
-  return out;
-}
+export { actionInputs, pathParamsOf };
 
 type Def = { type: string; [k: string]: any };
 const defOf = (s: unknown): Def | undefined => (s as { _zod?: { def?: Def } } | undefined)?._zod?.def;

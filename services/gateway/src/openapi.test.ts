@@ -1,0 +1,89 @@
+import type { RouteDef } from "@collab/core";
+import type { ServiceSchema } from "moleculer";
+import { z } from "zod";
+import { buildOpenApi, pathParamsOf } from "./openapi";
+import { mountedRoutes, mountedWebRoutes } from "./routes";
+import { domainSchemas } from "./services";
+
+// The validator is an ES module: loaded through the VM modules jest runs with.
+const loadValidator = () => new Function("s", "return import(s)")("@seriousme/openapi-schema-validator") as Promise<typeof import("@seriousme/openapi-schema-validator")>;
+
+async function validate(doc: object) {
+  const { Validator } = await loadValidator();
+  const validator = new Validator();
+  const result = await validator.validate(doc as never);
+  return { ...result, version: validator.version };
+}
+
+const openApiPath = (p: string) => p.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, "{$1}");
+
+describe("OpenAPI document from the route table", () => {
+  const schemas = domainSchemas();
+  const doc = buildOpenApi({ routes: mountedRoutes, webRoutes: mountedWebRoutes, schemas, version: "test" });
+
+  it("is a valid OpenAPI 3.1 document", async () => {
+    const result = await validate(doc);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(result.version).toBe("3.1");
+  });
+
+  it("has every mounted route, with its path params required", () => {
+    const all = [...mountedRoutes.map((r) => ({ r, full: `/api/v4${r.path}` })), ...mountedWebRoutes.map((r) => ({ r, full: r.path }))];
+    for (const { r, full } of all) {
+      const op = doc.paths[openApiPath(full)]?.[r.method.toLowerCase()];
+      expect({ route: `${r.method} ${full}`, found: Boolean(op) }).toEqual({ route: `${r.method} ${full}`, found: true });
+      const inPath = (op.parameters ?? []).filter((p: { in: string }) => p.in === "path");
+      expect(inPath.map((p: { name: string }) => p.name)).toEqual(pathParamsOf(r.path));
+      for (const p of inPath) expect(p.required).toBe(true);
+    }
+    const ops = Object.values(doc.paths).reduce((n: number, item) => n + Object.keys(item as object).length, 0);
+    expect(ops).toBe(all.length);
+  });
+
+  it("describes inputs, statuses, security and pagination as the schemas and the table say", () => {
+    const create = doc.paths["/api/v4/projects/{id}/issues"].post;
+    expect(create.responses["201"]).toBeDefined();
+    expect(create.requestBody.content["application/json"].schema.properties.title).toBeDefined();
+    expect(create.requestBody.content["application/json"].schema.required).toContain("title");
+    const list = doc.paths["/api/v4/projects/{id}/issues"].get;
+    expect(list.responses["200"].headers["X-Total"]).toBeDefined();
+    expect(list.responses["200"].headers.Link).toBeDefined();
+    const state = list.parameters.find((p: { name: string }) => p.name === "state");
+    expect(state.in).toBe("query");
+    expect(state.schema.enum ?? state.schema.anyOf).toBeDefined();
+    expect(list.security).toEqual(expect.arrayContaining([{ privateToken: [] }, { bearer: [] }]));
+    const del = Object.entries(doc.paths).flatMap(([, item]: [string, any]) => (item.delete ? [item.delete] : []));
+    expect(del.some((op: any) => op.responses["204"] && !op.responses["204"].content)).toBe(true);
+    const deploy = mountedRoutes.find((r) => r.deployTokenScopes?.length);
+    if (deploy) expect(doc.paths[openApiPath(`/api/v4${deploy.path}`)][deploy.method.toLowerCase()].security).toEqual(expect.arrayContaining([{ deployToken: [] }, { basic: [] }]));
+    const files = mountedRoutes.find((r) => r.files?.length);
+    if (files) expect(doc.paths[openApiPath(`/api/v4${files.path}`)][files.method.toLowerCase()].requestBody.content["multipart/form-data"]).toBeDefined();
+    expect(doc.components.securitySchemes.privateToken).toEqual(expect.objectContaining({ type: "apiKey", in: "header", name: "PRIVATE-TOKEN" }));
+  });
+
+  it("shows a route added to the table without other edits", async () => {
+    const extra: RouteDef = { method: "PUT", path: "/widgets/:widget_id/parts/:part", action: "widgets.parts.update", status: 202 };
+    const widgets: ServiceSchema = {
+      name: "widgets",
+      actions: {
+        "parts.update": {
+          input: () => z.object({ widget_id: z.coerce.number().int(), part: z.string(), colour: z.enum(["red", "blue"]).default("red"), size: z.preprocess((v) => Number(v), z.number().int().min(1)) }),
+          handler: () => null,
+        },
+      },
+    } as unknown as ServiceSchema;
+    const more = buildOpenApi({ routes: [...mountedRoutes, extra], webRoutes: mountedWebRoutes, schemas: [...schemas, widgets], version: "test" });
+    const op = more.paths["/api/v4/widgets/{widget_id}/parts/{part}"].put;
+    expect(op.parameters.map((p: { name: string; in: string; required: boolean }) => [p.name, p.in, p.required])).toEqual([
+      ["widget_id", "path", true],
+      ["part", "path", true],
+    ]);
+    const body = op.requestBody.content["application/json"].schema;
+    expect(body.properties.colour).toEqual(expect.objectContaining({ enum: ["red", "blue"], default: "red" }));
+    expect(body.properties.size).toEqual(expect.objectContaining({ type: "integer", minimum: 1 }));
+    expect(body.required).toEqual(["size"]);
+    expect(op.responses["202"]).toBeDefined();
+    expect((await validate(more)).valid).toBe(true);
+  });
+});
