@@ -152,6 +152,23 @@ ensure_pg_bin() {
   }
 }
 
+# Chromium for the API reference page test (services/gateway/test/e2e/openapi.e2e.test.ts, driven
+# by playwright-core, no browser download): installed with apt-get when missing and we are root.
+# Without it that test fails with a message saying so; the other tests still run.
+ensure_chromium() {
+  command -v chromium >/dev/null 2>&1 && return 0
+  if ((EUID != 0)); then
+    echo "chromium not found, and installing it needs root (Debian/Ubuntu: sudo apt-get install -y chromium)" >&2
+    return 1
+  fi
+  log "installing Chromium with apt-get"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2 && apt-get install -y -qq chromium >&2 || {
+    echo "apt-get install chromium failed" >&2
+    return 1
+  }
+}
+
 # Runs a PostgreSQL binary as the server's owner: `postgres` when we are root (initdb and
 # postgres refuse to run as root), else ourselves. Runs from PG_ROOT so the cwd is readable.
 as_pg_owner() {
@@ -302,6 +319,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 typecheck_pass || exit 1 # fail fast: finish() prints the summary
+ensure_chromium || true # the docs page test reports a missing browser itself
 pglite_pass "$@"
 postgres_pass "$@"
 distributed_pass "$@"

@@ -113,7 +113,7 @@ function operationOf(route: RouteDef, input: Json, operationId: string): Json {
   const op: Json = {
     operationId,
     tags: [route.action.split(".").slice(0, -1).join(".") || route.action],
-    summary: `${route.method} ${route.path}`,
+    summary: route.action,
     description: `Action \`${route.action}\`${route.scopes?.length ? `; token scopes besides \`api\`: ${route.scopes.join(", ")}` : ""}${route.deployTokenScopes?.length ? `; deploy token scopes: ${route.deployTokenScopes.join(", ")}` : ""}.`,
     security: securityOf(route),
   };
