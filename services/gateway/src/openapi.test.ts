@@ -62,6 +62,15 @@ describe("OpenAPI document from the route table", () => {
     expect(doc.components.securitySchemes.privateToken).toEqual(expect.objectContaining({ type: "apiKey", in: "header", name: "PRIVATE-TOKEN" }));
   });
 
+  it("types timestamps as date-time strings and names each answer's entity", () => {
+    const list = doc.paths["/api/v4/projects/{id}/issues"].get;
+    const createdAfter = list.parameters.find((p: { name: string }) => p.name === "created_after");
+    expect(createdAfter.schema).toEqual(expect.objectContaining({ type: "string", format: "date-time" }));
+    expect(list.responses["200"].description).toBe("A page of Issue records");
+    expect(doc.paths["/api/v4/projects/{id}/issues"].post.responses["201"].description).toBe("The Issue");
+    expect(doc.paths["/api/v4/groups/{id}/members/{user_id}"].get.responses["200"].description).toBe("The Member");
+  });
+
   it("shows a route added to the table without other edits", async () => {
     const extra: RouteDef = { method: "PUT", path: "/widgets/:widget_id/parts/:part", action: "widgets.parts.update", status: 202 };
     const widgets: ServiceSchema = {

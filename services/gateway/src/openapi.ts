@@ -23,11 +23,30 @@ export function actionInputs(schemas: ServiceSchema[]): Map<string, (() => unkno
   return out;
 }
 
+/** The entity an action answers, named from its resource: `issues.issues.create` → "Issue", `admin.settings.get` → "Setting". */
+export function entityOf(action: string): string {
+  const resource = action.split(".").slice(-2, -1)[0] ?? action;
+  return resource
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/ies$/, "y")
+    .replace(/s$/, "")
+    .replace(/^./, (c) => c.toUpperCase());
+}
+
 /** The input-side JSON Schema of an action's zod schema; `{}` when it has none or it cannot be represented. */
 export function inputJsonSchema(thunk: (() => unknown) | undefined): Json {
   if (!thunk) return {};
   try {
-    const { $schema: _drop, ...json } = z.toJSONSchema(thunk() as z.ZodType, { io: "input", unrepresentable: "any", cycles: "throw", reused: "inline" }) as Json;
+    const { $schema: _drop, ...json } = z.toJSONSchema(thunk() as z.ZodType, {
+      io: "input",
+      unrepresentable: "any",
+      cycles: "throw",
+      reused: "inline",
+      // gDateTime parses an ISO 8601 string into a Date: on the wire it is a date-time string.
+      override: (ctx) => {
+        if ((ctx.zodSchema as { _zod: { def: { type: string } } })._zod.def.type === "date") Object.assign(ctx.jsonSchema, { type: "string", format: "date-time" });
+      },
+    }) as Json;
     return json;
   } catch {
     return {};
@@ -135,9 +154,11 @@ function operationOf(route: RouteDef, input: Json, operationId: string): Json {
   }
   if (parameters.length) op.parameters = parameters;
   const status = defaultStatus(route);
-  const success: Json = { description: status === 204 ? "No content" : "Success" };
+  const list = route.method === "GET" && ("page" in props || "per_page" in props);
+  const entity = entityOf(route.action);
+  const success: Json = { description: status === 204 ? "No content" : list ? `A page of ${entity} records` : `The ${entity}` };
   if (status !== 204) success.content = { [mediaType]: { schema: {} } };
-  if (route.method === "GET" && ("page" in props || "per_page" in props)) success.headers = PAGINATION_HEADERS;
+  if (list) success.headers = PAGINATION_HEADERS;
   const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
   op.responses = {
     [String(status)]: success,
