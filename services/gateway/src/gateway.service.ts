@@ -254,6 +254,10 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
       const { broker, logger } = this;
       // http.Server's maxHeaderSize option, read per connection (moleculer-web creates the server).
       (server as Server & { maxHeaderSize?: number }).maxHeaderSize = MAX_REQUEST_HEAD_BYTES;
+      // Keep idle client connections longer than clients and load balancers do (60 s is common):
+      // with Node's 5 s default, a client reusing a connection the server just closed gets ECONNRESET.
+      server.keepAliveTimeout = 65_000;
+      server.headersTimeout = 66_000;
       server.on("clientError", answerClientError);
       server.on("request", (req: IncomingMessage, res: ServerResponse) => {
         const started = process.hrtime.bigint();
