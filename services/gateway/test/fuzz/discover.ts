@@ -37,10 +37,14 @@ export { actionInputs, pathParamsOf };
 type Def = { type: string; [k: string]: any };
 const defOf = (s: unknown): Def | undefined => (s as { _zod?: { def?: Def } } | undefined)?._zod?.def;
 
+/** Wrappers whose `innerType` is what the walkers below look through. */
+const WRAPPERS = new Set(["optional", "nonoptional", "nullable", "default", "prefault", "catch", "readonly"]);
+
 /** The object shapes behind wrappers (pipe, union, optional, default, lazy, intersection…). */
 function shapesOf(schema: unknown, depth = 0): Record<string, unknown>[] {
   const def = defOf(schema);
   if (!def || depth > 20) return [];
+  if (WRAPPERS.has(def.type)) return shapesOf(def.innerType, depth + 1);
   switch (def.type) {
     case "object":
       return [def.shape as Record<string, unknown>];
@@ -52,13 +56,6 @@ function shapesOf(schema: unknown, depth = 0): Record<string, unknown>[] {
       return [...shapesOf(def.left, depth + 1), ...shapesOf(def.right, depth + 1)];
     case "lazy":
       return shapesOf(def.getter(), depth + 1);
-    case "optional":
-    case "nonoptional":
-    case "nullable":
-    case "default":
-    case "prefault":
-    case "catch":
-    case "readonly":
     case "success":
       return shapesOf(def.innerType, depth + 1);
     default:
@@ -81,6 +78,7 @@ function isOptional(schema: unknown, depth = 0): boolean {
 function kindOf(schema: unknown, depth = 0): { kind: ParamKind; options?: readonly unknown[] } {
   const def = defOf(schema);
   if (!def || depth > 20) return { kind: "unknown" };
+  if (WRAPPERS.has(def.type)) return kindOf(def.innerType, depth + 1);
   switch (def.type) {
     case "string":
       return { kind: "string" };
@@ -113,14 +111,7 @@ function kindOf(schema: unknown, depth = 0): { kind: ParamKind; options?: readon
       const kinds = (def.options as unknown[]).map((o) => kindOf(o, depth + 1));
       return kinds.find((k) => k.kind !== "enum" && k.kind !== "unknown") ?? kinds[0] ?? { kind: "unknown" };
     }
-    case "optional":
-    case "nonoptional":
-    case "nullable":
-    case "default":
-    case "prefault":
-    case "catch":
-    case "readonly":
-      return kindOf(def.innerType, depth + 1);
+
     case "lazy":
       return kindOf(def.getter(), depth + 1);
     default:
