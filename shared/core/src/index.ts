@@ -14,3 +14,5 @@ export * from "./runtime";
 export * from "./settings";
 export * from "./user-limits";
 export * from "./mailer";
+export * from "./work-items";
+export * from "./remote";

@@ -1,29 +1,7 @@
-import { iso, type UserRef } from "@collab/core";
+import { iso, labelBasic, taskCompletion, taskStatus, timeStats, workItemReferences, type LabelDetail, type ProjectSummary, type UserRef } from "@collab/core";
 import type { IssueRow } from "../db/schema";
-import { taskCompletion, taskStatus } from "./task-list";
-import { timeStats } from "./time-stats";
 
-export interface ProjectSummary {
-  id: number;
-  path_with_namespace: string;
-  namespace_id: number;
-  group_ids: number[];
-  web_url: string;
-}
-
-export interface LabelDetail {
-  id: number;
-  name: string;
-  color: string;
-  text_color: string;
-  description: string | null;
-  description_html: string | null;
-  /** The label's priority (for ordering only; not part of the LabelBasic an issue embeds). */
-  priority?: number | null;
-}
-
-/** LabelBasic, as issues embed it with with_labels_details. */
-const labelBasic = (l: LabelDetail) => ({ id: l.id, name: l.name, color: l.color, text_color: l.text_color, description: l.description, description_html: l.description_html });
+export type { LabelDetail, ProjectSummary };
 
 /** Everything a page of issues needs besides its rows, loaded once per page. */
 export interface IssuePresentation {
@@ -41,16 +19,6 @@ export interface IssuePresentation {
   tier: "free" | "premium" | "ultimate";
   /** Single-issue responses expose whether the caller is subscribed. */
   subscribed?: boolean;
-}
-
-function references(issue: IssueRow, project: ProjectSummary | undefined, ctx: IssuePresentation["context"]) {
-  const short = `#${issue.iid}`;
-  const full = `${project?.path_with_namespace ?? ""}#${issue.iid}`;
-  let relative = full;
-  if (ctx.projectId === issue.projectId) relative = short;
-  else if (ctx.groupPath && project?.path_with_namespace.startsWith(`${ctx.groupPath}/`))
-    relative = `${project.path_with_namespace.slice(ctx.groupPath.length + 1)}#${issue.iid}`;
-  return { short, relative, full };
 }
 
 export function presentIssue(issue: IssueRow, p: IssuePresentation) {
@@ -102,7 +70,7 @@ export function presentIssue(issue: IssueRow, p: IssuePresentation) {
       project: `${p.baseUrl}/api/v4/projects/${issue.projectId}`,
       closed_as_duplicate_of: issue.duplicatedToId ? `${p.baseUrl}/api/v4/projects/${issue.projectId}/issues/${issue.duplicatedToId}` : null,
     },
-    references: references(issue, project, p.context),
+    references: workItemReferences("#", issue.iid, project, issue.projectId, p.context),
     severity: issue.severity,
     ...(p.subscribed !== undefined ? { subscribed: p.subscribed } : {}),
     moved_to_id: issue.movedToId,

@@ -1,0 +1,3 @@
+export * from "./references";
+export * from "./task-list";
+export * from "./time-stats";
