@@ -17,6 +17,7 @@ const SERVICES = [
   ["accounts", 1],
   ["namespaces", 1],
   ["issues", 2],
+  ["merge-requests", 1],
   ["admin", 1],
   ["runners", 2],
   ["import-export", 1],

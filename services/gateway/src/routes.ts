@@ -3,6 +3,7 @@ import { routes as accounts, webRoutes as accountsWeb } from "@collab/accounts/r
 import { routes as admin } from "@collab/admin/routes";
 import { routes as namespaces, webRoutes as namespacesWeb } from "@collab/namespaces/routes";
 import { routes as issues } from "@collab/issues/routes";
+import { routes as mergeRequests } from "@collab/merge-requests/routes";
 import { routes as runners } from "@collab/runners/routes";
 import { routes as importExport } from "@collab/import-export/routes";
 
@@ -13,7 +14,7 @@ const own: RouteDef[] = [
 ];
 
 /** Every REST operation of /api/v4: the composition root, as GitLab's api.rb mounts its resources. */
-export const mountedRoutes: RouteDef[] = [...own, ...accounts, ...namespaces, ...issues, ...admin, ...runners, ...importExport];
+export const mountedRoutes: RouteDef[] = [...own, ...accounts, ...namespaces, ...issues, ...mergeRequests, ...admin, ...runners, ...importExport];
 
 /**
  * Endpoints outside /api/v4 (paths from the server root): the sign-up form's POST /users, the

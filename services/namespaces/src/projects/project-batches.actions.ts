@@ -64,7 +64,7 @@ export const projectBatchActions = (kit: ServiceKit): Record<string, ActionSchem
               AND ((m.source_type = 'Project' AND m.source_id = ${projects.id}) OR (m.source_type = 'Namespace' AND m.source_id = ANY(${namespaces.traversalIds})))), 0))::int`
         : sql<number>`0`;
       const rows = await kit.db
-        .select({ id: projects.id, level, issuesAccessLevel: projects.issuesAccessLevel, visibility: projects.visibility, archived: projects.archived })
+        .select({ id: projects.id, level, issuesAccessLevel: projects.issuesAccessLevel, mergeRequestsAccessLevel: projects.mergeRequestsAccessLevel, visibility: projects.visibility, archived: projects.archived })
         .from(projects)
         .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
         .where(where.length ? and(...where) : undefined);
@@ -75,6 +75,7 @@ export const projectBatchActions = (kit: ServiceKit): Record<string, ActionSchem
           id: r.id,
           access_level: caller?.admin ? AccessLevel.ADMIN : r.level,
           issues_access_level: r.issuesAccessLevel,
+          merge_requests_access_level: r.mergeRequestsAccessLevel,
           visibility: r.visibility,
           archived: r.archived,
         })),

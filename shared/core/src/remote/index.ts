@@ -1,4 +1,4 @@
-import { errorBodyOf } from "../errors";
+import { errorBodyOf, forbidden } from "../errors";
 import type { Ctx } from "../meta";
 import type { UserRef } from "../presenters";
 
@@ -50,7 +50,8 @@ export interface ReadableProjectRef {
   id: number;
   access_level: number;
   issues_access_level: string;
-  merge_requests_access_level?: string;
+  merge_requests_access_level: string;
+  visibility: string;
   archived?: boolean;
 }
 
@@ -134,3 +135,12 @@ export const accessLevels = (ctx: Ctx<unknown>, projectId: number, userIds: numb
   userIds.length
     ? ctx.call<Record<number, { access_level: number; can_read: boolean }>, { project_id: number; user_ids: number[] }>("namespaces.access.levelsOnProject", { project_id: projectId, user_ids: userIds })
     : Promise.resolve({} as Record<number, { access_level: number; can_read: boolean }>);
+
+/**
+ * While a repository storage move runs (services/admin) the project is read-only: writes to its
+ * issues, merge requests and their notes are refused with GitLab's read-only wording
+ * (Gitlab::GitAccess :read_only).
+ */
+export function assertWritable(access: ProjectAccess) {
+  if (access.project.repository_read_only) throw forbidden("The repository is temporarily read-only. Please try again later.");
+}

@@ -1,0 +1,3 @@
+import type { RouteDef } from "@collab/core";
+
+export const routes: RouteDef[] = [];
