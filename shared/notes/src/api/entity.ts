@@ -1,5 +1,5 @@
 import { iso, type UserRef } from "@collab/core";
-import type { NoteRow, StateEventRow } from "../db/schema";
+import type { NoteRow, StateEventRow } from "../db/tables";
 
 export interface NoteContext {
   users: Map<number, UserRef>;
@@ -7,6 +7,7 @@ export interface NoteContext {
   iids: Map<number, number>;
 }
 
+/** GitLab's Note entity; resolved, resolved_by and resolved_at only for resolvable notes. */
 export const presentNote = (n: NoteRow, c: NoteContext) => ({
   id: n.id,
   type: n.type,

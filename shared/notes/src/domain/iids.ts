@@ -1,12 +1,13 @@
 import type { Db } from "@collab/db";
 import { sql } from "drizzle-orm";
-import { internalIds } from "../db/schema";
+import type { NotesTables } from "../db/tables";
 
 /**
  * Next per-project iid for a usage ("issues", "merge_requests"), atomically: the upsert takes a
  * row lock, so concurrent creations in the same project (or replicas) never share an iid.
  */
-export async function nextIid(db: Db, projectId: number, usage: string): Promise<number> {
+export async function nextIid(db: Db, tables: NotesTables, projectId: number, usage: string): Promise<number> {
+  const { internalIds } = tables;
   const [row] = await db
     .insert(internalIds)
     .values({ projectId, usage, lastValue: 1 })
@@ -16,7 +17,8 @@ export async function nextIid(db: Db, projectId: number, usage: string): Promise
 }
 
 /** An explicit iid (set by admins/owners) moves the sequence past it. */
-export async function trackIid(db: Db, projectId: number, usage: string, iid: number): Promise<void> {
+export async function trackIid(db: Db, tables: NotesTables, projectId: number, usage: string, iid: number): Promise<void> {
+  const { internalIds } = tables;
   await db
     .insert(internalIds)
     .values({ projectId, usage, lastValue: iid })

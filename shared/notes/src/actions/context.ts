@@ -1,0 +1,125 @@
+import { AccessLevel, forbidden, notFound, requireCaller, userMap, type Ctx } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import type { NoteContext } from "../api/entity";
+import type { NewCommentParams } from "../api/params";
+import type { NoteRow } from "../db/tables";
+import { createNote } from "../domain/notes";
+import { assertWritable } from "../domain/read-only";
+import { findDiscussion, findNote, type NoteableScope } from "../finders/notes.finder";
+import type { LoadedNoteable, NoteableKind } from "../kind";
+
+/** The params every notes action has: the project and the noteable's iid (under the kind's name). */
+export type NoteableParams = { id: string } & Partial<Record<NoteableKind["pathParam"], number>>;
+
+/**
+ * The shared steps of the notes actions of one noteable kind: loading with the kind's rules,
+ * the standard checks, and what every answer and event needs.
+ */
+export function notesContext<L extends LoadedNoteable>(kit: ServiceKit, kind: NoteableKind<L>) {
+  const scope = (l: L): NoteableScope => ({ tables: kind.tables, type: kind.noteableType, id: l.noteable.id });
+  const visibility = (l: L) => ({ internal: kind.can.seeInternalNotes(l) });
+
+  const load = (ctx: Ctx<NoteableParams>) => kind.load(kit, ctx, ctx.params.id, ctx.params[kind.pathParam]!, kind.missing);
+
+  /** Users and iids for presenting these notes: one batched call. */
+  const present = async (ctx: Ctx<unknown>, l: L, rows: NoteRow[]): Promise<NoteContext> => ({
+    users: await userMap(ctx, rows.flatMap((n) => [n.authorId, n.resolvedById])),
+    iids: new Map([[l.noteable.id, l.noteable.iid]]),
+  });
+
+  const payload = (note: NoteRow, l: L, actorId: number) => ({
+    id: note.id,
+    noteable_type: note.noteableType,
+    noteable_id: note.noteableId,
+    noteable_iid: l.noteable.iid,
+    project_id: note.projectId,
+    actor_id: actorId,
+    internal: note.internal,
+    system: note.system,
+    discussion_id: note.discussionId,
+  });
+
+  /**
+   * Only the author edits a comment; the author or a Maintainer deletes it; system notes are immutable.
+   * A locked discussion is closed to non-members for edits and deletions too, their own notes included.
+   */
+  function assertCanEdit(l: L, note: NoteRow, mode: "update" | "delete") {
+    const caller = l.caller;
+    if (!caller || note.system || !kind.can.comment(l)) throw forbidden();
+    if (note.authorId === caller.id || caller.admin) return;
+    if (mode === "delete" && l.role >= AccessLevel.MAINTAINER) return;
+    throw forbidden();
+  }
+
+  /** Timestamps on new notes: only for those the kind lets set them, silently ignored otherwise. */
+  const createdAtFor = (l: L, at?: Date) => (at && kind.can.setTimestamps(l) ? at : undefined);
+
+  /**
+   * internal (or its deprecated alias confidential) counts only for those who may mark notes
+   * internal; GitLab silently drops it for everybody else rather than refusing the comment.
+   */
+  const internalFor = (l: L, p: { internal?: boolean; confidential?: boolean }) => (p.internal ?? p.confidential ?? false) && kind.can.seeInternalNotes(l);
+
+  async function loadForComment(ctx: Ctx<NoteableParams>) {
+    requireCaller(ctx);
+    const l = await load(ctx);
+    if (!kind.can.comment(l)) throw forbidden();
+    assertWritable(l.access);
+    return l;
+  }
+
+  /** A standalone-API note the caller may change: found (404 otherwise), theirs to edit, project writable. */
+  async function editableNote(ctx: Ctx<NoteableParams & { note_id: number }>, mode: "update" | "delete") {
+    requireCaller(ctx);
+    const l = await load(ctx);
+    const note = await findNote(kit.db, scope(l), ctx.params.note_id, visibility(l));
+    if (!note) throw notFound("Note");
+    assertCanEdit(l, note, mode);
+    assertWritable(l.access);
+    return { l, note };
+  }
+
+  /** A new comment (type null) or thread (DiscussionNote) by the caller, announced as created. */
+  async function comment(ctx: Ctx<NoteableParams & NewCommentParams>, type: "DiscussionNote" | null) {
+    const l = await loadForComment(ctx);
+    const caller = l.caller!;
+    const note = await createNote(kit.db, kind, l.noteable, {
+      body: ctx.params.body,
+      authorId: caller.id,
+      internal: internalFor(l, ctx.params),
+      type,
+      createdAt: createdAtFor(l, ctx.params.created_at),
+    });
+    ctx.emit(kind.events.created, payload(note, l, caller.id));
+    return { l, note };
+  }
+
+  /** A thread's note the caller may change: found (404 otherwise), theirs to edit, project writable. */
+  async function editableThreadNote(ctx: Ctx<NoteableParams & { discussion_id: string; note_id: number }>, mode: "update" | "delete") {
+    requireCaller(ctx);
+    const l = await load(ctx);
+    const note = await threadNote(l, ctx.params.discussion_id, ctx.params.note_id);
+    assertCanEdit(l, note, mode);
+    assertWritable(l.access);
+    return { l, note };
+  }
+
+  /** A thread the caller may see, or 404 Discussion Not Found. */
+  async function thread(l: L, discussionId: string): Promise<NoteRow[]> {
+    const notes = await findDiscussion(kit.db, scope(l), discussionId, visibility(l));
+    if (!notes.length) throw notFound("Discussion");
+    return notes;
+  }
+
+  /** A note of a thread the caller may see, or 404 Note Not Found. */
+  async function threadNote(l: L, discussionId: string, noteId: number): Promise<NoteRow> {
+    const notes = await findDiscussion(kit.db, scope(l), discussionId, visibility(l));
+    const note = notes.find((n) => n.id === noteId);
+    if (!note) throw notFound("Note");
+    return note;
+  }
+
+  return { scope, visibility, load, present, payload, createdAtFor, loadForComment, comment, editableNote, editableThreadNote, thread, threadNote };
+}
+
+export type NotesContext<L extends LoadedNoteable> = ReturnType<typeof notesContext<L>>;

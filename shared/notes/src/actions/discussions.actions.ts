@@ -1,0 +1,131 @@
+import { action, page, requireCaller, type Ctx } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import type { ActionSchema } from "moleculer";
+import { presentDiscussion, presentNote } from "../api/entity";
+import type { NoteParams } from "../api/params";
+import type { NoteRow } from "../db/tables";
+import { deleteNote, replyToDiscussion, updateNote } from "../domain/notes";
+import { assertWritable } from "../domain/read-only";
+import { assertNoteResolvable, assertThreadResolvable, setResolved } from "../domain/resolution";
+import { findDiscussions } from "../finders/notes.finder";
+import type { LoadedNoteable, NoteableKind } from "../kind";
+import type { NoteableParams, NotesContext } from "./context";
+
+/** …/discussions: threads, their notes, and (resolvable kinds) their resolution. */
+export function discussionActions<L extends LoadedNoteable>(kit: ServiceKit, kind: NoteableKind<L>, P: NoteParams, c: NotesContext<L>): Record<string, ActionSchema> {
+  /** Resolves or unresolves notes of a thread; each note that changed is announced as updated. */
+  async function resolve(ctx: Ctx<unknown>, l: L, notes: NoteRow[], resolved: boolean): Promise<NoteRow[]> {
+    assertWritable(l.access);
+    const rows = await setResolved(kit.db, kind.tables, notes, resolved, l.caller!.id);
+    rows.forEach((row, i) => row !== notes[i] && ctx.emit(kind.events.updated, c.payload(row, l, l.caller!.id)));
+    return rows;
+  }
+
+  /** PUT …/discussions/:discussion_id/notes/:note_id with `resolved`: that one note. */
+  async function resolveNote(ctx: Ctx<NoteableParams & { discussion_id: string; note_id: number }>, resolved: boolean) {
+    requireCaller(ctx);
+    const l = await c.load(ctx);
+    const note = await c.threadNote(l, ctx.params.discussion_id, ctx.params.note_id);
+    assertNoteResolvable(kind.resolvable, kind.can.resolve(l, note), note);
+    const [row] = await resolve(ctx, l, [note], resolved);
+    return presentNote(row, await c.present(ctx, l, [row]));
+  }
+
+  const actions: Record<string, ActionSchema> = {
+    "discussions.list": action({
+      idempotent: true,
+      input: () => P.ListDiscussions,
+      async handler(ctx) {
+        const l = await c.load(ctx);
+        const { threads, total } = await findDiscussions(kit.db, c.scope(l), ctx.params, c.visibility(l));
+        const nc = await c.present(ctx, l, threads.flatMap((t) => t.notes));
+        return page(threads.map((t) => presentDiscussion(t.id, t.notes, nc)), total, ctx.params);
+      },
+    }),
+
+    "discussions.get": action({
+      idempotent: true,
+      input: () => P.DiscussionRef,
+      async handler(ctx) {
+        const l = await c.load(ctx);
+        const thread = await c.thread(l, ctx.params.discussion_id);
+        return presentDiscussion(ctx.params.discussion_id, thread, await c.present(ctx, l, thread));
+      },
+    }),
+
+    "discussions.create": action({
+      input: () => P.CreateDiscussion,
+      async handler(ctx) {
+        const { l, note } = await c.comment(ctx, "DiscussionNote");
+        return presentDiscussion(note.discussionId, [note], await c.present(ctx, l, [note]));
+      },
+    }),
+
+    "discussions.reply": action({
+      input: () => P.Reply,
+      async handler(ctx) {
+        const l = await c.loadForComment(ctx);
+        const caller = l.caller!;
+        const thread = await c.thread(l, ctx.params.discussion_id);
+        // A reply inherits the thread's confidentiality.
+        const note = await replyToDiscussion(kit.db, kind, l.noteable, thread, {
+          body: ctx.params.body,
+          authorId: caller.id,
+          internal: thread[0].internal,
+          createdAt: c.createdAtFor(l, ctx.params.created_at),
+        });
+        ctx.emit(kind.events.created, c.payload(note, l, caller.id));
+        return presentNote(note, await c.present(ctx, l, [note]));
+      },
+    }),
+
+    "discussions.getNote": action({
+      idempotent: true,
+      input: () => P.DiscussionNote,
+      async handler(ctx) {
+        const l = await c.load(ctx);
+        const note = await c.threadNote(l, ctx.params.discussion_id, ctx.params.note_id);
+        return presentNote(note, await c.present(ctx, l, [note]));
+      },
+    }),
+
+    /** Exactly one of body (an edit) or resolved (a resolution of this one note). */
+    "discussions.updateNote": action({
+      input: () => P.UpdateDiscussionNote,
+      async handler(ctx) {
+        if (ctx.params.resolved !== undefined) return resolveNote(ctx, ctx.params.resolved);
+        const { l, note } = await c.editableThreadNote(ctx, "update");
+        const updated = await updateNote(kit.db, kind, note, { body: ctx.params.body }, l.caller!.id);
+        if (updated !== note) ctx.emit(kind.events.updated, c.payload(updated, l, l.caller!.id));
+        return presentNote(updated, await c.present(ctx, l, [updated]));
+      },
+    }),
+
+    "discussions.deleteNote": action({
+      input: () => P.DiscussionNote,
+      async handler(ctx) {
+        const { l, note } = await c.editableThreadNote(ctx, "delete");
+        await deleteNote(kit.db, kind, l.noteable, note);
+        ctx.emit(kind.events.deleted, c.payload(note, l, l.caller!.id));
+        return null;
+      },
+    }),
+  };
+
+  if (!kind.resolvable) return actions;
+  return {
+    ...actions,
+    /** PUT …/discussions/:discussion_id: resolves or unresolves every resolvable note of the thread. */
+    "discussions.resolve": action({
+      input: () => P.ResolveDiscussion,
+      async handler(ctx) {
+        requireCaller(ctx);
+        const l = await c.load(ctx);
+        const thread = await c.thread(l, ctx.params.discussion_id);
+        assertThreadResolvable(kind.can.resolve(l), thread);
+        const rows = await resolve(ctx, l, thread, ctx.params.resolved);
+        return presentDiscussion(ctx.params.discussion_id, rows, await c.present(ctx, l, rows));
+      },
+    }),
+  };
+}

@@ -1,0 +1,64 @@
+import { action, notFound, page } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import type { ActionSchema } from "moleculer";
+import { presentNote } from "../api/entity";
+import type { NoteParams } from "../api/params";
+import { deleteNote, updateNote } from "../domain/notes";
+import { findNote, findNotes } from "../finders/notes.finder";
+import type { LoadedNoteable, NoteableKind } from "../kind";
+import type { NotesContext } from "./context";
+
+/** GET/POST …/notes, GET/PUT/DELETE …/notes/:note_id: comments on the noteable itself. */
+export function noteActions<L extends LoadedNoteable>(kit: ServiceKit, kind: NoteableKind<L>, P: NoteParams, c: NotesContext<L>): Record<string, ActionSchema> {
+  return {
+    "notes.list": action({
+      idempotent: true,
+      input: () => P.ListNotes,
+      async handler(ctx) {
+        const l = await c.load(ctx);
+        const { rows, total } = await findNotes(kit.db, c.scope(l), ctx.params, c.visibility(l));
+        const nc = await c.present(ctx, l, rows);
+        return page(rows.map((n) => presentNote(n, nc)), total, ctx.params);
+      },
+    }),
+
+    "notes.get": action({
+      idempotent: true,
+      input: () => P.NoteRef,
+      async handler(ctx) {
+        const l = await c.load(ctx);
+        const note = await findNote(kit.db, c.scope(l), ctx.params.note_id, c.visibility(l));
+        if (!note) throw notFound("Note");
+        return presentNote(note, await c.present(ctx, l, [note]));
+      },
+    }),
+
+    "notes.create": action({
+      input: () => P.CreateNote,
+      async handler(ctx) {
+        const { l, note } = await c.comment(ctx, null);
+        return presentNote(note, await c.present(ctx, l, [note]));
+      },
+    }),
+
+    "notes.update": action({
+      input: () => P.UpdateNote,
+      async handler(ctx) {
+        const { l, note } = await c.editableNote(ctx, "update");
+        const updated = await updateNote(kit.db, kind, note, { body: ctx.params.body, internal: ctx.params.confidential }, l.caller!.id);
+        if (updated !== note) ctx.emit(kind.events.updated, c.payload(updated, l, l.caller!.id));
+        return presentNote(updated, await c.present(ctx, l, [updated]));
+      },
+    }),
+
+    "notes.delete": action({
+      input: () => P.NoteRef,
+      async handler(ctx) {
+        const { l, note } = await c.editableNote(ctx, "delete");
+        await deleteNote(kit.db, kind, l.noteable, note);
+        ctx.emit(kind.events.deleted, c.payload(note, l, l.caller!.id));
+        return null;
+      },
+    }),
+  };
+}

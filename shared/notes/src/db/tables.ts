@@ -1,0 +1,72 @@
+import { boolean, index, integer, jsonb, primaryKey, serial, text, timestamp, type PgSchema } from "drizzle-orm/pg-core";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+/**
+ * The conversation tables of a noteable-owning service, declared in that service's own PostgreSQL
+ * schema (each service owns its tables: issues in `issues`, merge requests in `merge_requests`).
+ * Same columns and index names in every schema; index names only need to be unique per schema.
+ * A service's schema.ts spreads them into its exports so drizzle-kit sees them:
+ * `export const { notes, resourceStateEvents, internalIds } = notesTables(mySchema);`
+ */
+export function notesTables(schema: PgSchema<string>) {
+  /** Notes on any noteable of the service; commits are noteables identified by sha. */
+  const notes = schema.table(
+    "notes",
+    {
+      id: serial("id").primaryKey(),
+      noteableType: text("noteable_type").notNull(),
+      noteableId: integer("noteable_id"),
+      /** Commits are noteables identified by sha. */
+      commitId: text("commit_id"),
+      projectId: integer("project_id").notNull(),
+      authorId: integer("author_id").notNull(),
+      body: text("body").notNull(),
+      system: boolean("system").notNull().default(false),
+      internal: boolean("internal").notNull().default(false),
+      /** null for a standalone comment, DiscussionNote inside a thread, DiffNote on code. */
+      type: text("type"),
+      discussionId: text("discussion_id").notNull(),
+      resolvable: boolean("resolvable").notNull().default(false),
+      resolvedAt: ts("resolved_at"),
+      resolvedById: integer("resolved_by_id"),
+      position: jsonb("position"),
+      imported: boolean("imported").notNull().default(false),
+      updatedById: integer("updated_by_id"),
+      createdAt: ts("created_at").notNull().defaultNow(),
+      updatedAt: ts("updated_at").notNull().defaultNow(),
+    },
+    (t) => [
+      index("notes_noteable_idx").on(t.noteableType, t.noteableId, t.createdAt, t.id),
+      index("notes_discussion_idx").on(t.discussionId, t.createdAt),
+      index("notes_project_idx").on(t.projectId),
+    ],
+  );
+
+  /** Each close/reopen (and merge) of an issue or merge request; the initial state is not recorded. */
+  const resourceStateEvents = schema.table(
+    "resource_state_events",
+    {
+      id: serial("id").primaryKey(),
+      userId: integer("user_id").notNull(),
+      issueId: integer("issue_id"),
+      mergeRequestId: integer("merge_request_id"),
+      state: text("state").notNull(),
+      createdAt: ts("created_at").notNull().defaultNow(),
+    },
+    (t) => [index("rse_issue_idx").on(t.issueId, t.id), index("rse_mr_idx").on(t.mergeRequestId, t.id)],
+  );
+
+  /** Per-project iid sequences, allocated atomically with an upsert. */
+  const internalIds = schema.table(
+    "internal_ids",
+    { projectId: integer("project_id").notNull(), usage: text("usage").notNull(), lastValue: integer("last_value").notNull() },
+    (t) => [primaryKey({ columns: [t.projectId, t.usage] })],
+  );
+
+  return { notes, resourceStateEvents, internalIds };
+}
+
+export type NotesTables = ReturnType<typeof notesTables>;
+export type NoteRow = NotesTables["notes"]["$inferSelect"];
+export type StateEventRow = NotesTables["resourceStateEvents"]["$inferSelect"];

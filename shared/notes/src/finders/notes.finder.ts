@@ -1,0 +1,115 @@
+import { offsetOf } from "@collab/core";
+import type { Db } from "@collab/db";
+import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import type { ListNotesFilters } from "../api/params";
+import type { NoteRow, NotesTables, StateEventRow } from "../db/tables";
+import type { NoteableType } from "../kind";
+import { stateEventColumn } from "../domain/conversation";
+
+export interface NoteVisibility {
+  /** Internal notes are hidden below Reporter. */
+  internal: boolean;
+}
+
+/** One noteable's notes: the tables, the noteable's type and id. */
+export interface NoteableScope {
+  tables: NotesTables;
+  type: NoteableType;
+  id: number;
+}
+
+const noteableIs = ({ tables: { notes }, type, id }: NoteableScope) => and(eq(notes.noteableType, type), eq(notes.noteableId, id))!;
+const visible = ({ tables: { notes } }: NoteableScope, v: NoteVisibility): SQL | undefined => (v.internal ? undefined : eq(notes.internal, false));
+
+/** Notes API list: comments and system notes, not the replies inside threads. */
+export async function findNotes(db: Db, s: NoteableScope, p: ListNotesFilters, v: NoteVisibility): Promise<{ rows: NoteRow[]; total: number }> {
+  const { notes } = s.tables;
+  const where: (SQL | undefined)[] = [noteableIs(s), visible(s, v), or(sql`${notes.type} IS NULL`, ne(notes.type, "DiscussionNote"))];
+  if (p.activity_filter === "only_comments") where.push(eq(notes.system, false));
+  if (p.activity_filter === "only_activity") where.push(eq(notes.system, true));
+  const condition = and(...where);
+  const dir = p.sort === "asc" ? asc : desc;
+  const column = p.order_by === "updated_at" ? notes.updatedAt : notes.createdAt;
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(notes).where(condition).orderBy(dir(column), dir(notes.id)).limit(p.per_page).offset(offsetOf(p)),
+    db.select({ total: count() }).from(notes).where(condition),
+  ]);
+  return { rows, total };
+}
+
+export async function findNote(db: Db, s: NoteableScope, noteId: number, v: NoteVisibility): Promise<NoteRow | undefined> {
+  const [row] = await db.select().from(s.tables.notes).where(and(noteableIs(s), eq(s.tables.notes.id, noteId), visible(s, v)));
+  return row;
+}
+
+/** Threads of a noteable, oldest first, paginated by thread; two queries whatever the page holds. */
+export async function findDiscussions(
+  db: Db,
+  s: NoteableScope,
+  page: { page: number; per_page: number },
+  v: NoteVisibility,
+): Promise<{ threads: { id: string; notes: NoteRow[] }[]; total: number }> {
+  const { notes } = s.tables;
+  const condition = and(noteableIs(s), visible(s, v));
+  const firstAt = sql<Date>`min(${notes.createdAt})`;
+  const firstId = sql<number>`min(${notes.id})`;
+  const [ids, [{ total }]] = await Promise.all([
+    db.select({ id: notes.discussionId }).from(notes).where(condition).groupBy(notes.discussionId).orderBy(asc(firstAt), asc(firstId)).limit(page.per_page).offset(offsetOf(page)),
+    db.select({ total: sql<number>`count(DISTINCT ${notes.discussionId})::int` }).from(notes).where(condition),
+  ]);
+  const discussionIds = ids.map((r) => r.id);
+  const rows = discussionIds.length
+    ? await db.select().from(notes).where(and(condition, inArray(notes.discussionId, discussionIds))).orderBy(asc(notes.createdAt), asc(notes.id))
+    : [];
+  return { threads: discussionIds.map((d) => ({ id: d, notes: rows.filter((n) => n.discussionId === d) })), total };
+}
+
+export async function findDiscussion(db: Db, s: NoteableScope, discussionId: string, v: NoteVisibility): Promise<NoteRow[]> {
+  const { notes } = s.tables;
+  return db
+    .select()
+    .from(notes)
+    .where(and(noteableIs(s), eq(notes.discussionId, discussionId), visible(s, v)))
+    .orderBy(asc(notes.createdAt), asc(notes.id));
+}
+
+/**
+ * Threads with something left to resolve (a resolvable note not yet resolved), for a merge
+ * request's detailed_merge_status; internal notes count too, as in GitLab.
+ */
+export async function countUnresolvedThreads(db: Db, s: NoteableScope): Promise<number> {
+  const { notes } = s.tables;
+  const [{ total }] = await db
+    .select({ total: sql<number>`count(DISTINCT ${notes.discussionId})::int` })
+    .from(notes)
+    .where(and(noteableIs(s), eq(notes.resolvable, true), isNull(notes.resolvedAt)));
+  return total;
+}
+
+/** User (non-system) notes per noteable, for the noteables given; absent ones have none. */
+export async function userNoteCounts(db: Db, tables: NotesTables, type: NoteableType, ids: number[]): Promise<Map<number, number>> {
+  if (!ids.length) return new Map();
+  const { notes } = tables;
+  const rows = await db
+    .select({ id: notes.noteableId, total: count() })
+    .from(notes)
+    .where(and(eq(notes.noteableType, type), inArray(notes.noteableId, ids), eq(notes.system, false)))
+    .groupBy(notes.noteableId);
+  return new Map(rows.map((r) => [r.id!, r.total]));
+}
+
+export async function findStateEvents(db: Db, s: NoteableScope, page: { page: number; per_page: number }): Promise<{ rows: StateEventRow[]; total: number }> {
+  const events = s.tables.resourceStateEvents;
+  const condition = eq(stateEventColumn(s.tables, s.type), s.id);
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(events).where(condition).orderBy(asc(events.id)).limit(page.per_page).offset(offsetOf(page)),
+    db.select({ total: count() }).from(events).where(condition),
+  ]);
+  return { rows, total };
+}
+
+export async function findStateEvent(db: Db, s: NoteableScope, eventId: number): Promise<StateEventRow | undefined> {
+  const events = s.tables.resourceStateEvents;
+  const [row] = await db.select().from(events).where(and(eq(stateEventColumn(s.tables, s.type), s.id), eq(events.id, eventId)));
+  return row;
+}

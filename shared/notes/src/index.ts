@@ -1,0 +1,19 @@
+/**
+ * Notes, discussions (threads), system notes, resource state events and iid allocation, shared by
+ * every service that owns a noteable (issues, merge requests): one implementation over the
+ * service's own tables, parameterised by a NoteableKind descriptor.
+ */
+export * from "./kind";
+export * from "./db/tables";
+export * from "./api/params";
+export * from "./api/entity";
+export * from "./routes";
+export * from "./actions";
+export { assertWritable } from "./domain/read-only";
+export { addSystemNote, newDiscussionId, SystemNote, type NoteableTarget } from "./domain/system-notes";
+export { recordStateEvent, type RecordedState, type StateEventInput } from "./domain/state-events";
+export { nextIid, trackIid } from "./domain/iids";
+export { copyNotes, removeConversation, removeProjectNotes, stateEventColumn } from "./domain/conversation";
+export { createNote, deleteNote, replyToDiscussion, updateNote, type NewNote, type NoteWriteKind } from "./domain/notes";
+export * from "./domain/resolution";
+export { countUnresolvedThreads, findDiscussion, findDiscussions, findNote, findNotes, findStateEvent, findStateEvents, userNoteCounts, type NoteableScope, type NoteVisibility } from "./finders/notes.finder";

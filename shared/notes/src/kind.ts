@@ -1,0 +1,71 @@
+import type { ApiError, Caller, Ctx, ProjectAccess } from "@collab/core";
+import type { Db, ServiceKit } from "@collab/db";
+import type { NoteRow, NotesTables } from "./db/tables";
+
+/** The noteable_type stored on notes and answered by the API. */
+export type NoteableType = "Issue" | "MergeRequest";
+
+/** The URL param naming the noteable under /projects/:id. */
+export type NoteablePathParam = "issue_iid" | "merge_request_iid";
+
+/** What the shared code needs of a noteable row. */
+export interface NoteableRecord {
+  id: number;
+  iid: number;
+  projectId: number;
+  /** true: only project members may comment (and edit or delete their comments). */
+  discussionLocked: boolean | null;
+  authorId: number;
+}
+
+/** A noteable the caller may read, with the caller's standing on it. */
+export interface LoadedNoteable<N extends NoteableRecord = NoteableRecord> {
+  noteable: N;
+  caller: Caller | null;
+  /** Effective role on the project (60 for administrators, 0 for non-members). */
+  role: number;
+  /** The project as namespaces answered it; its read-only flag refuses writes. */
+  access: ProjectAccess;
+}
+
+/** Names of the events sent after a note is written, e.g. issues.note.created. */
+export interface NoteEvents {
+  created: string;
+  updated: string;
+  deleted: string;
+}
+
+/** The events of a service's notes: `<service>.note.created|updated|deleted`. */
+export const noteEvents = (service: string): NoteEvents => ({
+  created: `${service}.note.created`,
+  updated: `${service}.note.updated`,
+  deleted: `${service}.note.deleted`,
+});
+
+/**
+ * How a service's noteable takes part in the shared notes code: its tables, its loading and its
+ * permission rules. One descriptor per noteable kind, supplied by the service that owns it.
+ */
+export interface NoteableKind<L extends LoadedNoteable = LoadedNoteable> {
+  noteableType: NoteableType;
+  pathParam: NoteablePathParam;
+  /** The service's own notes tables (notesTables(itsSchema)). */
+  tables: NotesTables;
+  events: NoteEvents;
+  /** Threads (DiscussionNote, DiffNote) of this kind can be resolved (merge requests). */
+  resolvable: boolean;
+  /** The 404 answered when the noteable is missing or hidden. */
+  missing: () => ApiError;
+  /** Loads a noteable the caller may read, else throws `missing()` (or the project's 404). */
+  load(kit: ServiceKit, ctx: Ctx<unknown>, projectRef: string | number, iid: number, missing: () => ApiError): Promise<L>;
+  /** Moves the noteable's user_notes_count, inside the note's transaction; never below 0. */
+  bumpUserNotesCount(tx: Db, noteableId: number, delta: number): Promise<unknown>;
+  can: {
+    comment(l: L): boolean;
+    seeInternalNotes(l: L): boolean;
+    /** created_at on new notes; silently ignored for others. */
+    setTimestamps(l: L): boolean;
+    /** Resolving a thread (note undefined) or one note of it. */
+    resolve(l: L, note?: NoteRow): boolean;
+  };
+}
