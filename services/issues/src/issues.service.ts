@@ -1,9 +1,10 @@
 import { defineService } from "@collab/db";
+import { notesActions } from "@collab/notes";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { issuesActions } from "./issues.actions";
 import { namespacesEvents } from "./namespaces.events";
-import { notesActions } from "./notes.actions";
+import { issueNotes } from "./notes.kind";
 
 /**
  * Issues and the conversation on them: notes, discussions and resource state events. Follows the
@@ -13,6 +14,6 @@ export const issuesService: ServiceSchema = defineService({
   name: "issues",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => ({ ...issuesActions(kit), ...notesActions(kit) }),
+  actions: (kit) => ({ ...issuesActions(kit), ...notesActions(kit, issueNotes) }),
   events: (kit) => namespacesEvents(kit),
 });

@@ -1,4 +1,5 @@
 import type { RouteDef } from "@collab/core";
+import { noteRoutes } from "@collab/notes/routes";
 
 const I = "issues";
 const P = "/projects/:id/issues/:issue_iid";
@@ -18,21 +19,6 @@ export const routes: RouteDef[] = [
   { method: "POST", path: `${P}/subscribe`, action: `${I}.issues.subscribe`, params: { subscribed: true } },
   { method: "POST", path: `${P}/unsubscribe`, action: `${I}.issues.subscribe`, params: { subscribed: false } },
 
-  // Notes, discussions and state events need a signed-in caller even on public projects, as in GitLab.
-  { method: "GET", path: `${P}/notes`, action: `${I}.notes.list` },
-  { method: "POST", path: `${P}/notes`, action: `${I}.notes.create` },
-  { method: "GET", path: `${P}/notes/:note_id`, action: `${I}.notes.get` },
-  { method: "PUT", path: `${P}/notes/:note_id`, action: `${I}.notes.update` },
-  { method: "DELETE", path: `${P}/notes/:note_id`, action: `${I}.notes.delete` },
-
-  { method: "GET", path: `${P}/discussions`, action: `${I}.discussions.list` },
-  { method: "POST", path: `${P}/discussions`, action: `${I}.discussions.create` },
-  { method: "GET", path: `${P}/discussions/:discussion_id`, action: `${I}.discussions.get` },
-  { method: "POST", path: `${P}/discussions/:discussion_id/notes`, action: `${I}.discussions.reply` },
-  { method: "GET", path: `${P}/discussions/:discussion_id/notes/:note_id`, action: `${I}.discussions.getNote` },
-  { method: "PUT", path: `${P}/discussions/:discussion_id/notes/:note_id`, action: `${I}.discussions.updateNote` },
-  { method: "DELETE", path: `${P}/discussions/:discussion_id/notes/:note_id`, action: `${I}.discussions.deleteNote` },
-
-  { method: "GET", path: `${P}/resource_state_events`, action: `${I}.stateEvents.list` },
-  { method: "GET", path: `${P}/resource_state_events/:resource_state_event_id`, action: `${I}.stateEvents.get` },
+  // Notes, discussions and state events: the shared notes routes (signed-in callers only, as in GitLab).
+  ...noteRoutes(I, P, { resolvable: false }),
 ];

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, date, index, integer, jsonb, pgSchema, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { notesTables } from "@collab/notes";
+import { boolean, date, index, integer, pgSchema, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 export const issuesSchema = pgSchema("issues");
 
@@ -77,60 +78,11 @@ export const subscriptions = issuesSchema.table(
   (t) => [primaryKey({ columns: [t.subscribableType, t.subscribableId, t.userId] })],
 );
 
-/** Notes on any noteable (issues now; merge requests, snippets and commits reuse the table). */
-export const notes = issuesSchema.table(
-  "notes",
-  {
-    id: serial("id").primaryKey(),
-    noteableType: text("noteable_type").notNull(),
-    noteableId: integer("noteable_id"),
-    /** Commits are noteables identified by sha. */
-    commitId: text("commit_id"),
-    projectId: integer("project_id").notNull(),
-    authorId: integer("author_id").notNull(),
-    body: text("body").notNull(),
-    system: boolean("system").notNull().default(false),
-    internal: boolean("internal").notNull().default(false),
-    /** null for a standalone comment, DiscussionNote inside a thread, DiffNote on code. */
-    type: text("type"),
-    discussionId: text("discussion_id").notNull(),
-    resolvable: boolean("resolvable").notNull().default(false),
-    resolvedAt: ts("resolved_at"),
-    resolvedById: integer("resolved_by_id"),
-    position: jsonb("position"),
-    imported: boolean("imported").notNull().default(false),
-    updatedById: integer("updated_by_id"),
-    createdAt: ts("created_at").notNull().defaultNow(),
-    updatedAt: ts("updated_at").notNull().defaultNow(),
-  },
-  (t) => [
-    index("notes_noteable_idx").on(t.noteableType, t.noteableId, t.createdAt, t.id),
-    index("notes_discussion_idx").on(t.discussionId, t.createdAt),
-    index("notes_project_idx").on(t.projectId),
-  ],
-);
-
-/** Each close/reopen (and later merge) of an issue or merge request; the initial state is not recorded. */
-export const resourceStateEvents = issuesSchema.table(
-  "resource_state_events",
-  {
-    id: serial("id").primaryKey(),
-    userId: integer("user_id").notNull(),
-    issueId: integer("issue_id"),
-    mergeRequestId: integer("merge_request_id"),
-    state: text("state").notNull(),
-    createdAt: ts("created_at").notNull().defaultNow(),
-  },
-  (t) => [index("rse_issue_idx").on(t.issueId, t.id), index("rse_mr_idx").on(t.mergeRequestId, t.id)],
-);
-
-/** Per-project iid sequences (issues, merge requests), allocated atomically with an upsert. */
-export const internalIds = issuesSchema.table(
-  "internal_ids",
-  { projectId: integer("project_id").notNull(), usage: text("usage").notNull(), lastValue: integer("last_value").notNull() },
-  (t) => [primaryKey({ columns: [t.projectId, t.usage] })],
-);
+/**
+ * Notes, resource state events and per-project iid sequences: the shared conversation tables
+ * (@collab/notes), declared in this service's schema. Exported one by one so drizzle-kit sees them.
+ */
+export const noteTables = notesTables(issuesSchema);
+export const { notes, resourceStateEvents, internalIds } = noteTables;
 
 export type IssueRow = typeof issues.$inferSelect;
-export type NoteRow = typeof notes.$inferSelect;
-export type StateEventRow = typeof resourceStateEvents.$inferSelect;

@@ -1,6 +1,7 @@
 import type { Db } from "@collab/db";
 import { sql } from "drizzle-orm";
-import { internalIds, issueLabels, issues, notes, resourceStateEvents, subscriptions } from "../db/schema";
+import { removeConversation, removeProjectNotes } from "@collab/notes";
+import { issueLabels, issues, noteTables, subscriptions } from "../db/schema";
 
 /**
  * What follows a label's deletion in the namespaces service (GitLab's `label_links`
@@ -45,11 +46,10 @@ export async function removeProjectData(db: Db, projectId: number): Promise<numb
     const gone = await tx.delete(issues).where(sql`${issues.projectId} = ${projectId}`).returning({ id: issues.id });
     const ids = gone.map((r) => r.id);
     if (ids.length) {
-      await tx.delete(resourceStateEvents).where(sql`${resourceStateEvents.issueId} = ANY(${sql.param(ids)}::int[])`);
+      await removeConversation(tx, noteTables, "Issue", ids);
       await tx.delete(subscriptions).where(sql`${subscriptions.subscribableType} = 'Issue' AND ${subscriptions.subscribableId} = ANY(${sql.param(ids)}::int[])`);
     }
-    await tx.delete(notes).where(sql`${notes.projectId} = ${projectId}`);
-    await tx.delete(internalIds).where(sql`${internalIds.projectId} = ${projectId}`);
+    await removeProjectNotes(tx, noteTables, projectId);
     return ids.length;
   });
 }

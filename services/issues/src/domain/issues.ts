@@ -1,9 +1,9 @@
 import { conflict, validationFailed } from "@collab/core";
 import { preparedQuery, type Db } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
-import { issueAssignees, issueLabels, issues, notes, resourceStateEvents, subscriptions, type IssueRow } from "../db/schema";
-import { nextIid, trackIid } from "./iids";
-import { addSystemNote, SystemNote } from "./system-notes";
+import { addSystemNote, nextIid, recordStateEvent, removeConversation, trackIid } from "@collab/notes";
+import { issueAssignees, issueLabels, issues, noteTables, subscriptions, type IssueRow } from "../db/schema";
+import { IssueSystemNote, issueTarget } from "./system-notes";
 
 /** Issue fields after names were resolved to ids and permissions applied. */
 export interface IssueInput {
@@ -67,10 +67,10 @@ export async function createIssue(db: Db, projectId: number, actor: Actor, raw: 
     if (input.iid !== undefined) {
       const [taken] = await tx.select({ id: issues.id }).from(issues).where(and(eq(issues.projectId, projectId), eq(issues.iid, input.iid)));
       if (taken) throw conflict("Duplicated issue");
-      await trackIid(tx, projectId, "issues", input.iid);
+      await trackIid(tx, noteTables, projectId, "issues", input.iid);
       iid = input.iid;
     } else {
-      iid = await nextIid(tx, projectId, "issues");
+      iid = await nextIid(tx, noteTables, projectId, "issues");
     }
     const now = input.createdAt ?? new Date();
     const [issue] = await tx
@@ -120,37 +120,37 @@ export async function updateIssue(db: Db, issue: IssueRow, raw: IssueInput, c: U
   return db.transaction(async (tx) => {
     const set: Partial<typeof issues.$inferInsert> = {};
     const changes: string[] = [];
-    const note = (body: string) => addSystemNote(tx, issue, c.actor.id, body);
+    const note = (body: string) => addSystemNote(tx, noteTables, issueTarget(issue), c.actor.id, body);
 
     if (input.title !== undefined && input.title !== issue.title) {
       set.title = input.title;
       changes.push("title");
-      await note(SystemNote.title(issue.title, input.title));
+      await note(IssueSystemNote.title(issue.title, input.title));
     }
     if (input.description !== undefined && input.description !== issue.description) {
       set.description = input.description;
       changes.push("description");
-      await note(SystemNote.description());
+      await note(IssueSystemNote.description());
     }
     if (input.confidential !== undefined && input.confidential !== issue.confidential) {
       set.confidential = input.confidential;
       changes.push("confidential");
-      await note(SystemNote.confidential(input.confidential));
+      await note(IssueSystemNote.confidential(input.confidential));
     }
     if (input.discussionLocked !== undefined && input.discussionLocked !== (issue.discussionLocked ?? false)) {
       set.discussionLocked = input.discussionLocked;
       changes.push("discussion_locked");
-      await note(SystemNote.locked(input.discussionLocked));
+      await note(IssueSystemNote.locked(input.discussionLocked));
     }
     if (input.dueDate !== undefined && input.dueDate !== issue.dueDate) {
       set.dueDate = input.dueDate;
       changes.push("due_date");
-      await note(SystemNote.dueDate(input.dueDate));
+      await note(IssueSystemNote.dueDate(input.dueDate));
     }
     if (input.issueType !== undefined && input.issueType !== issue.issueType) {
       set.issueType = input.issueType;
       changes.push("issue_type");
-      await note(SystemNote.issueType(issue.issueType, input.issueType));
+      await note(IssueSystemNote.issueType(issue.issueType, input.issueType));
     }
     if (input.milestoneId !== undefined && input.milestoneId !== issue.milestoneId) {
       set.milestoneId = input.milestoneId;
@@ -166,11 +166,11 @@ export async function updateIssue(db: Db, issue: IssueRow, raw: IssueInput, c: U
 
     if (input.stateEvent === "close" && issue.state === "opened") {
       Object.assign(set, { state: "closed", closedAt: new Date(), closedById: c.actor.id });
-      await tx.insert(resourceStateEvents).values({ userId: c.actor.id, issueId: issue.id, state: "closed" });
+      await recordStateEvent(tx, noteTables, { userId: c.actor.id, issueId: issue.id, state: "closed" });
       changes.push("state");
     } else if (input.stateEvent === "reopen" && issue.state === "closed") {
       Object.assign(set, { state: "opened", closedAt: null, closedById: null });
-      await tx.insert(resourceStateEvents).values({ userId: c.actor.id, issueId: issue.id, state: "reopened" });
+      await recordStateEvent(tx, noteTables, { userId: c.actor.id, issueId: issue.id, state: "reopened" });
       changes.push("state");
     }
 
@@ -187,7 +187,7 @@ export async function updateIssue(db: Db, issue: IssueRow, raw: IssueInput, c: U
             .values(added.map((userId) => ({ subscribableType: "Issue", subscribableId: issue.id, userId, subscribed: true })))
             .onConflictDoNothing();
         const name = (id: number) => c.usernames.get(id) ?? String(id);
-        await note(SystemNote.assignees(added.map(name), removed.map(name)));
+        await note(IssueSystemNote.assignees(added.map(name), removed.map(name)));
         changes.push("assignees");
       }
     }
@@ -211,8 +211,7 @@ export async function updateIssue(db: Db, issue: IssueRow, raw: IssueInput, c: U
 
 export async function deleteIssue(db: Db, issue: IssueRow): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.delete(notes).where(and(eq(notes.noteableType, "Issue"), eq(notes.noteableId, issue.id)));
-    await tx.delete(resourceStateEvents).where(eq(resourceStateEvents.issueId, issue.id));
+    await removeConversation(tx, noteTables, "Issue", [issue.id]);
     await tx.delete(subscriptions).where(and(eq(subscriptions.subscribableType, "Issue"), eq(subscriptions.subscribableId, issue.id)));
     await tx.delete(issues).where(eq(issues.id, issue.id));
   });

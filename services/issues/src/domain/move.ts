@@ -1,8 +1,8 @@
 import type { Db } from "@collab/db";
-import { and, asc, eq, sql } from "drizzle-orm";
-import { issueAssignees, issueLabels, issues, notes, resourceStateEvents, subscriptions, type IssueRow } from "../db/schema";
-import { nextIid } from "./iids";
-import { addSystemNote, newDiscussionId, SystemNote } from "./system-notes";
+import { addSystemNote, copyNotes, nextIid, recordStateEvent } from "@collab/notes";
+import { eq, sql } from "drizzle-orm";
+import { issueAssignees, issueLabels, issues, noteTables, subscriptions, type IssueRow } from "../db/schema";
+import { IssueSystemNote, issueTarget } from "./system-notes";
 import type { Actor } from "./issues";
 
 export interface CopyPlan {
@@ -18,7 +18,7 @@ export interface CopyPlan {
 
 /** Copies an issue (and optionally its notes, keeping each thread together) into another project. */
 async function copyIssue(tx: Db, source: IssueRow, actor: Actor, plan: CopyPlan): Promise<IssueRow> {
-  const iid = await nextIid(tx, plan.targetProjectId, "issues");
+  const iid = await nextIid(tx, noteTables, plan.targetProjectId, "issues");
   const [copy] = await tx
     .insert(issues)
     .values({
@@ -42,26 +42,7 @@ async function copyIssue(tx: Db, source: IssueRow, actor: Actor, plan: CopyPlan)
   if (plan.labelIds.length) await tx.insert(issueLabels).values([...new Set(plan.labelIds)].map((labelId) => ({ issueId: copy.id, labelId })));
   await tx.insert(subscriptions).values({ subscribableType: "Issue", subscribableId: copy.id, userId: actor.id, subscribed: true }).onConflictDoNothing();
   if (plan.withNotes) {
-    const original = await tx.select().from(notes).where(and(eq(notes.noteableType, "Issue"), eq(notes.noteableId, source.id))).orderBy(asc(notes.id));
-    const threads = new Map<string, string>();
-    for (const n of original) {
-      if (!threads.has(n.discussionId)) threads.set(n.discussionId, newDiscussionId());
-      await tx.insert(notes).values({
-        noteableType: "Issue",
-        noteableId: copy.id,
-        projectId: plan.targetProjectId,
-        authorId: n.authorId,
-        body: n.body,
-        system: n.system,
-        internal: n.internal,
-        type: n.type,
-        discussionId: threads.get(n.discussionId)!,
-        resolvable: n.resolvable,
-        createdAt: n.createdAt,
-        updatedAt: n.updatedAt,
-      });
-    }
-    const userNotes = original.filter((n) => !n.system).length;
+    const userNotes = await copyNotes(tx, noteTables, { type: "Issue", id: source.id }, issueTarget(copy));
     if (userNotes) return (await tx.update(issues).set({ userNotesCount: userNotes }).where(eq(issues.id, copy.id)).returning())[0];
   }
   return copy;
@@ -71,8 +52,8 @@ async function copyIssue(tx: Db, source: IssueRow, actor: Actor, plan: CopyPlan)
 export function moveIssue(db: Db, source: IssueRow, actor: Actor, plan: Omit<CopyPlan, "withNotes">): Promise<IssueRow> {
   return db.transaction(async (tx) => {
     const copy = await copyIssue(tx, source, actor, { ...plan, withNotes: true });
-    await addSystemNote(tx, copy, actor.id, SystemNote.movedFrom(plan.sourceRef));
-    await addSystemNote(tx, source, actor.id, SystemNote.movedTo(plan.targetRefFor(copy.iid)));
+    await addSystemNote(tx, noteTables, issueTarget(copy), actor.id, IssueSystemNote.movedFrom(plan.sourceRef));
+    await addSystemNote(tx, noteTables, issueTarget(source), actor.id, IssueSystemNote.movedTo(plan.targetRefFor(copy.iid)));
     const closing = source.state === "opened";
     await tx
       .update(issues)
@@ -82,7 +63,7 @@ export function moveIssue(db: Db, source: IssueRow, actor: Actor, plan: Omit<Cop
         ...(closing ? { state: "closed", closedAt: new Date(), closedById: actor.id } : {}),
       })
       .where(eq(issues.id, source.id));
-    if (closing) await tx.insert(resourceStateEvents).values({ userId: actor.id, issueId: source.id, state: "closed" });
+    if (closing) await recordStateEvent(tx, noteTables, { userId: actor.id, issueId: source.id, state: "closed" });
     return copy;
   });
 }
@@ -91,8 +72,8 @@ export function moveIssue(db: Db, source: IssueRow, actor: Actor, plan: Omit<Cop
 export function cloneIssue(db: Db, source: IssueRow, actor: Actor, plan: CopyPlan): Promise<IssueRow> {
   return db.transaction(async (tx) => {
     const copy = await copyIssue(tx, source, actor, plan);
-    await addSystemNote(tx, copy, actor.id, SystemNote.clonedFrom(plan.sourceRef));
-    await addSystemNote(tx, source, actor.id, SystemNote.clonedTo(plan.targetRefFor(copy.iid)));
+    await addSystemNote(tx, noteTables, issueTarget(copy), actor.id, IssueSystemNote.clonedFrom(plan.sourceRef));
+    await addSystemNote(tx, noteTables, issueTarget(source), actor.id, IssueSystemNote.clonedTo(plan.targetRefFor(copy.iid)));
     return copy;
   });
 }

@@ -1,0 +1,35 @@
+import { recordNotFound } from "@collab/core";
+import { mayResolve, noteEvents, type LoadedNoteable, type NoteableKind } from "@collab/notes";
+import { eq, sql } from "drizzle-orm";
+import { issues, noteTables, type IssueRow } from "./db/schema";
+import { loadIssue, type LoadedIssue } from "./domain/load";
+import { canComment, canSeeInternalNotes, canSetTimestamps } from "./domain/permissions";
+
+export const NOTE_EVENTS = noteEvents("issues");
+
+type LoadedIssueNoteable = LoadedIssue & LoadedNoteable<IssueRow>;
+
+/**
+ * Issues as noteables of the shared notes code: GitLab's IssuePolicy decides, threads are not
+ * resolvable, and a missing or hidden issue is ActiveRecord's "404 Not found".
+ */
+export const issueNotes: NoteableKind<LoadedIssueNoteable> = {
+  noteableType: "Issue",
+  pathParam: "issue_iid",
+  tables: noteTables,
+  events: NOTE_EVENTS,
+  resolvable: false,
+  missing: recordNotFound,
+  async load(kit, ctx, projectRef, iid, missing) {
+    const loaded = await loadIssue(kit, ctx, projectRef, iid, missing);
+    return { ...loaded, noteable: loaded.issue, caller: loaded.actor.caller, role: loaded.actor.role };
+  },
+  bumpUserNotesCount: (tx, issueId, delta) =>
+    tx.update(issues).set({ userNotesCount: sql`GREATEST(${issues.userNotesCount} + ${delta}, 0)` }).where(eq(issues.id, issueId)),
+  can: {
+    comment: (l) => canComment(l.actor, l.issue),
+    seeInternalNotes: (l) => canSeeInternalNotes(l.actor),
+    setTimestamps: (l) => canSetTimestamps(l.actor),
+    resolve: (l, note) => mayResolve({ role: l.role, callerId: l.caller?.id ?? null, noteableAuthorId: l.issue.authorId, noteAuthorId: note?.authorId }),
+  },
+};
