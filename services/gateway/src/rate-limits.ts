@@ -1,4 +1,5 @@
 import { currentSettings, tooManyRequests, type Caller, type RouteDef } from "@collab/core";
+import { isNoteCreatingAction } from "@collab/notes/routes";
 import type { Context } from "moleculer";
 import type { IncomingMessage, ServerResponse } from "node:http";
 
@@ -9,7 +10,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
  *
  * - issues_create_limit: POST /projects/:id/issues, per project and user per minute (GitLab's
  *   check_rate_limit!(:issues_create)) → 429 {"message":{"error":"This endpoint has been requested too many times. Try again later."}}
- * - notes_create_limit: note creation on issues (notes, new threads, replies), per user per minute → same 429.
+ * - notes_create_limit: note creation (notes, new threads, replies) on every noteable whose service mounts
+ *   the shared notes routes (@collab/notes), per user per minute → same 429.
  * - projects_api_rate_limit_unauthenticated: anonymous GET /projects, per IP per 10 minutes, answered
  *   as GitLab's Rack::Attack throttle: plain text rate_limiting_response_text ("Retry later"), with
  *   Retry-After and RateLimit-* headers (also on the allowed answers, as GitLab does when throttled).
@@ -21,8 +23,6 @@ interface Limit {
   throttle?: string;
 }
 
-const NOTE_ACTIONS = new Set(["issues.notes.create", "issues.discussions.create", "issues.discussions.reply"]);
-
 const LIMITS: Limit[] = [
   {
     setting: "issues_create_limit",
@@ -32,7 +32,7 @@ const LIMITS: Limit[] = [
   {
     setting: "notes_create_limit",
     windowSeconds: 60,
-    key: (def, _params, caller) => (NOTE_ACTIONS.has(def.action) && caller ? `notes_create:${caller.id}` : null),
+    key: (def, _params, caller) => (isNoteCreatingAction(def.action) && caller ? `notes_create:${caller.id}` : null),
   },
   {
     setting: "projects_api_rate_limit_unauthenticated",
