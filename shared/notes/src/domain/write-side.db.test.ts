@@ -1,0 +1,118 @@
+import { openDatabase, type Database, type Db } from "@collab/db";
+import { sql } from "drizzle-orm";
+import { pgSchema } from "drizzle-orm/pg-core";
+import { notesTables } from "../db/tables";
+import { countUnresolvedThreads, findDiscussion, findStateEvents, userNoteCounts } from "../finders/notes.finder";
+import type { NoteableType } from "../kind";
+import { nextIid, trackIid } from "./iids";
+import { createNote, deleteNote, replyToDiscussion, type NoteWriteKind } from "./notes";
+import { setResolved } from "./resolution";
+import { recordStateEvent } from "./state-events";
+import { addSystemNote } from "./system-notes";
+
+/**
+ * The write side on a schema of its own (as the merge requests service will have), on an
+ * in-memory PGlite: the tables come from the factory, their DDL from drizzle-kit.
+ */
+const schema = pgSchema("notes_write_side_test");
+const tables = notesTables(schema);
+const counts = new Map<number, number>();
+const kindOf = (noteableType: NoteableType, resolvable: boolean): NoteWriteKind => ({
+  noteableType,
+  tables,
+  resolvable,
+  bumpUserNotesCount: async (_tx: Db, id: number, delta: number) => counts.set(id, (counts.get(id) ?? 0) + delta),
+});
+const mr = kindOf("MergeRequest", true);
+const issue = kindOf("Issue", false);
+const noteable = (id: number) => ({ id, projectId: 1 });
+const scope = (id: number, type: NoteableType = "MergeRequest") => ({ tables, type, id });
+const visibleToAll = { internal: true };
+
+let database: Database;
+let db: Db;
+
+beforeAll(async () => {
+  database = await openDatabase({ dataDir: "memory://" });
+  db = database.db;
+  const { generateDrizzleJson, generateMigration } = await import("drizzle-kit/api");
+  const ddl = await generateMigration(generateDrizzleJson({}), generateDrizzleJson({ schema, ...tables }));
+  for (const statement of ddl) await db.execute(sql.raw(statement));
+}, 120_000);
+
+afterAll(() => database?.release());
+
+describe("notes on a resolvable kind", () => {
+  test("thread notes are resolvable, standalone comments are not", async () => {
+    const thread = await createNote(db, mr, noteable(1), { body: "a thread", authorId: 7, internal: false, type: "DiscussionNote" });
+    const comment = await createNote(db, mr, noteable(1), { body: "a comment", authorId: 7, internal: false, type: null });
+    expect(thread.resolvable).toBe(true);
+    expect(comment.resolvable).toBe(false);
+    expect(counts.get(1)).toBe(2);
+  });
+
+  test("replying to a comment makes a resolvable thread of it", async () => {
+    const comment = await createNote(db, mr, noteable(2), { body: "c", authorId: 7, internal: false, type: null });
+    const reply = await replyToDiscussion(db, mr, noteable(2), [comment], { body: "r", authorId: 8, internal: false });
+    const thread = await findDiscussion(db, scope(2), comment.discussionId, visibleToAll);
+    expect(thread.map((n) => [n.type, n.resolvable])).toEqual([
+      ["DiscussionNote", true],
+      ["DiscussionNote", true],
+    ]);
+    expect(reply.resolvedAt).toBeNull();
+  });
+
+  test("resolving a thread resolves its notes; replies to a resolved thread are born resolved; unresolving reopens it", async () => {
+    const first = await createNote(db, mr, noteable(3), { body: "t", authorId: 7, internal: false, type: "DiscussionNote" });
+    await addSystemNote(db, tables, { type: "MergeRequest", id: 3, projectId: 1 }, 7, "changed the description");
+    expect(await countUnresolvedThreads(db, scope(3))).toBe(1);
+
+    const resolved = await setResolved(db, tables, [first], true, 9);
+    expect(resolved[0]).toMatchObject({ resolvedById: 9 });
+    expect(await countUnresolvedThreads(db, scope(3))).toBe(0);
+
+    const thread = await findDiscussion(db, scope(3), first.discussionId, visibleToAll);
+    const reply = await replyToDiscussion(db, mr, noteable(3), thread, { body: "late", authorId: 8, internal: false });
+    expect(reply).toMatchObject({ resolvable: true, resolvedById: 8 });
+    expect(reply.resolvedAt).not.toBeNull();
+
+    const all = await findDiscussion(db, scope(3), first.discussionId, visibleToAll);
+    const reopened = await setResolved(db, tables, all, false, 9);
+    expect(reopened.every((n) => n.resolvedAt === null && n.resolvedById === null)).toBe(true);
+    expect(await countUnresolvedThreads(db, scope(3))).toBe(1);
+  });
+
+  test("user note counts leave system notes out; deleting a note moves the counter back", async () => {
+    const note = await createNote(db, mr, noteable(4), { body: "x", authorId: 7, internal: false, type: null });
+    await addSystemNote(db, tables, { type: "MergeRequest", id: 4, projectId: 1 }, 7, "s");
+    expect((await userNoteCounts(db, tables, "MergeRequest", [3, 4, 99])).get(4)).toBe(1);
+    await deleteNote(db, mr, noteable(4), note);
+    expect(counts.get(4)).toBe(0);
+  });
+});
+
+describe("notes on a kind without resolvable threads", () => {
+  test("nothing is resolvable", async () => {
+    const thread = await createNote(db, issue, noteable(5), { body: "t", authorId: 7, internal: false, type: "DiscussionNote" });
+    expect(thread.resolvable).toBe(false);
+    expect(await countUnresolvedThreads(db, scope(5, "Issue"))).toBe(0);
+  });
+});
+
+describe("state events and iids", () => {
+  test("state events are found through the noteable's own column", async () => {
+    await recordStateEvent(db, tables, { userId: 7, mergeRequestId: 6, state: "merged" });
+    await recordStateEvent(db, tables, { userId: 7, issueId: 6, state: "closed" });
+    const { rows, total } = await findStateEvents(db, scope(6), { page: 1, per_page: 20 });
+    expect(total).toBe(1);
+    expect(rows[0]).toMatchObject({ mergeRequestId: 6, issueId: null, state: "merged" });
+  });
+
+  test("iids count per project and usage; an explicit one moves the sequence past it", async () => {
+    expect(await nextIid(db, tables, 1, "merge_requests")).toBe(1);
+    expect(await nextIid(db, tables, 1, "merge_requests")).toBe(2);
+    expect(await nextIid(db, tables, 2, "merge_requests")).toBe(1);
+    await trackIid(db, tables, 1, "merge_requests", 10);
+    expect(await nextIid(db, tables, 1, "merge_requests")).toBe(11);
+  });
+});
