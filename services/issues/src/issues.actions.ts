@@ -1,6 +1,6 @@
 import { AccessLevel, action, callerOf, forbidden, notFound, notModified, page, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
-import { assertWritable } from "@collab/notes";
+import { assertWritable } from "@collab/core";
 import { and, eq, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";

@@ -9,7 +9,6 @@ export * from "./api/params";
 export * from "./api/entity";
 export * from "./routes";
 export * from "./actions";
-export { assertWritable } from "./domain/read-only";
 export { addSystemNote, newDiscussionId, SystemNote, type NoteableTarget } from "./domain/system-notes";
 export { recordStateEvent, type RecordedState, type StateEventInput } from "./domain/state-events";
 export { nextIid, trackIid } from "./domain/iids";

@@ -4,7 +4,7 @@ import type { NoteContext } from "../api/entity";
 import type { NewCommentParams } from "../api/params";
 import type { NoteRow } from "../db/tables";
 import { createNote } from "../domain/notes";
-import { assertWritable } from "../domain/read-only";
+import { assertWritable } from "@collab/core";
 import { findDiscussion, findNote, type NoteableScope } from "../finders/notes.finder";
 import type { LoadedNoteable, NoteableKind } from "../kind";
 

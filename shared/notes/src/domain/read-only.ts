@@ -1,1 +1,0 @@
-export { assertWritable } from "@collab/core";
