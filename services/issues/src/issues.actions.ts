@@ -1,6 +1,5 @@
-import { AccessLevel, action, callerOf, forbidden, notFound, notModified, page, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx } from "@collab/core";
+import { AccessLevel, action, assertWritable, buildLabelSet, callerOf, forbidden, notFound, notModified, page, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
-import { assertWritable } from "@collab/core";
 import { and, eq, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
@@ -173,18 +172,8 @@ async function buildInput(
     // A milestone that is not the project's (or its groups') unassigns, as GitLab's filter_milestone does.
     input.milestoneId = p.milestone_id === null ? null : ((await milestoneForProject(ctx, access.project.id, p.milestone_id))?.id ?? null);
   }
-  if (p.labels !== undefined || p.add_labels !== undefined || p.remove_labels !== undefined) {
-    const [set, add] = await Promise.all([
-      p.labels !== undefined ? resolveLabels(ctx, access.project.id, p.labels, true) : Promise.resolve(null),
-      resolveLabels(ctx, access.project.id, p.add_labels ?? [], true),
-    ]);
-    // Only once labels and add_labels have created their missing labels: remove_labels may name them.
-    const remove = await resolveLabels(ctx, access.project.id, p.remove_labels ?? [], false);
-    // Replace first, then add, then remove: the three combine as GitLab applies them.
-    const base = set ? set.map((l) => l.id) : (current?.labelIds ?? []);
-    const removeIds = new Set(remove.map((l) => l.id));
-    input.labelIds = [...new Set([...base, ...add.map((l) => l.id)])].filter((id) => !removeIds.has(id));
-  }
+  const labelIds = await buildLabelSet(ctx, access.project.id, p, current?.labelIds);
+  if (labelIds !== undefined) input.labelIds = labelIds;
   return input;
 }
 

@@ -1,4 +1,4 @@
-import { gBool, gDate, gDateTime, gEnum, gId, gInt, gIntArray, gSort, gString, gStringArray, paginationParams, paramError, toList, type Config } from "@collab/core";
+import { exclusivePair, gBool, intOrSentinel, labelsFilter, normaliseSentinel, gDate, gDateTime, gEnum, gId, gInt, gIntArray, gSort, gString, gStringArray, paginationParams, paramError, toList, type Config } from "@collab/core";
 import { z } from "zod";
 
 export const ISSUE_TYPES = ["issue", "incident", "test_case", "task"] as const;
@@ -6,14 +6,8 @@ export const HEALTH_STATUSES = ["on_track", "needs_attention", "at_risk"] as con
 export const ORDER_BY = ["created_at", "due_date", "label_priority", "milestone_due", "popularity", "priority", "relative_position", "title", "updated_at", "weight"] as const;
 export const DUE_DATE_FILTERS = ["0", "any", "today", "tomorrow", "overdue", "week", "month", "next_month_and_previous_two_weeks", ""] as const;
 
-/** A value or GitLab's None / Any sentinel (case-insensitive). */
-const sentinel = (v: unknown) => (typeof v === "string" && /^(none|any)$/i.test(v) ? (v.toLowerCase() === "none" ? "None" : "Any") : v);
-const intOrSentinel = () => z.preprocess(sentinel, z.union([z.literal("None"), z.literal("Any"), gInt()], { error: "is invalid" }));
-const labelsParam = () =>
-  z.preprocess((v) => {
-    const list = toList(v);
-    return Array.isArray(list) && list.length === 1 && typeof list[0] === "string" && /^(none|any)$/i.test(list[0]) ? sentinel(list[0]) : list;
-  }, z.union([z.literal("None"), z.literal("Any"), z.array(z.string())], { error: "is invalid" }));
+const sentinel = normaliseSentinel;
+const labelsParam = labelsFilter;
 
 /** Filters GitLab accepts inside not[...]. */
 const NotParams = z.object({
@@ -34,9 +28,7 @@ const NotParams = z.object({
 });
 export type NotParams = z.output<typeof NotParams>;
 
-const exclusive = (a: string, b: string) => (v: Record<string, unknown>, c: z.core.$RefinementCtx<Record<string, unknown>>) => {
-  if (v[a] !== undefined && v[b] !== undefined) c.addIssue({ code: "custom", path: [], message: `${a}, ${b} are mutually exclusive` });
-};
+const exclusive = exclusivePair;
 
 export const issueListShape = {
   ...paginationParams,

@@ -144,3 +144,4 @@ export const accessLevels = (ctx: Ctx<unknown>, projectId: number, userIds: numb
 export function assertWritable(access: ProjectAccess) {
   if (access.project.repository_read_only) throw forbidden("The repository is temporarily read-only. Please try again later.");
 }
+export * from "./label-set";

@@ -1,3 +1,4 @@
 export * from "./references";
 export * from "./task-list";
 export * from "./time-stats";
+export * from "./filter-params";
