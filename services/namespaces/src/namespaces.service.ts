@@ -17,7 +17,9 @@ import { milestonesActions } from "./milestones/milestones.actions";
 import { projectBatchActions } from "./projects/project-batches.actions";
 import { projectsActions } from "./projects/projects.actions";
 import { provisioningActions } from "./provisioning/provisioning.actions";
+import { commitsActions } from "./refs/commits.actions";
 import { refsActions } from "./refs/refs.actions";
+import { protectedBranchesActions } from "./protected-branches/protected-branches.actions";
 import { storageActions } from "./storage/storage.actions";
 import { accountsEvents } from "./user-namespaces/accounts.events";
 import { userNamespacesActions } from "./user-namespaces/user-namespaces.actions";
@@ -47,6 +49,8 @@ export const namespacesService: ServiceSchema = defineService({
     ...milestonesActions(kit),
     ...milestoneLookupActions(kit),
     ...refsActions(kit),
+    ...commitsActions(kit),
+    ...protectedBranchesActions(kit),
     ...storageActions(kit),
   }),
 });

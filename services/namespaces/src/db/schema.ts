@@ -78,6 +78,11 @@ export const projects = namespacesSchema.table(
     repositoryStorage: text("repository_storage").notNull().default("default"),
     /** Set while a repository storage move runs (services/admin): writes are refused. */
     repositoryReadOnly: boolean("repository_read_only").notNull().default(false),
+    /** Merge request settings the merge-requests service acts on (through access.project). */
+    onlyAllowMergeIfAllDiscussionsAreResolved: boolean("only_allow_merge_if_all_discussions_are_resolved").notNull().default(false),
+    removeSourceBranchAfterMerge: boolean("remove_source_branch_after_merge").notNull().default(true),
+    /** never, always, default_on, default_off. */
+    squashOption: text("squash_option").notNull().default("default_off"),
     /** Adjourned deletion: the day the project was marked (GitLab's date column) and by whom. */
     markedForDeletionAt: date("marked_for_deletion_at", { mode: "string" }),
     deletingUserId: integer("deleting_user_id"),
@@ -231,6 +236,8 @@ export const repositoryCommits = namespacesSchema.table(
     message: text("message").notNull(),
     authorName: text("author_name").notNull(),
     authorEmail: text("author_email").notNull(),
+    /** Parents: none for a root commit, two for a merge commit. */
+    parentIds: text("parent_ids").array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [index("repository_commits_project_idx").on(t.projectId)],

@@ -18,4 +18,7 @@ export const projectSummary = (kit: ServiceKit, project: ProjectRow, ns: Namespa
   builds_access_level: project.buildsAccessLevel,
   repository_storage: project.repositoryStorage,
   repository_read_only: project.repositoryReadOnly,
+  only_allow_merge_if_all_discussions_are_resolved: project.onlyAllowMergeIfAllDiscussionsAreResolved,
+  remove_source_branch_after_merge: project.removeSourceBranchAfterMerge,
+  squash_option: project.squashOption,
 });

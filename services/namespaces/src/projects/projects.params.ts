@@ -24,6 +24,9 @@ const projectSettings = {
   jobs_enabled: gBool().optional(),
   snippets_enabled: gBool().optional(),
   request_access_enabled: gBool().optional(),
+  only_allow_merge_if_all_discussions_are_resolved: gBool().optional(),
+  remove_source_branch_after_merge: gBool().optional(),
+  squash_option: gEnum(["never", "always", "default_on", "default_off"] as const).optional(),
 };
 
 export const CreateProjectParams = z

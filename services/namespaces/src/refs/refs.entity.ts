@@ -8,7 +8,7 @@ export function presentCommit(sha: string, c: RepositoryCommitRow | null, projec
     id: sha,
     short_id: sha.slice(0, 8),
     created_at: at,
-    parent_ids: [] as string[],
+    parent_ids: c?.parentIds ?? ([] as string[]),
     title: c?.title ?? "",
     message: c?.message ?? "",
     author_name: c?.authorName ?? "",

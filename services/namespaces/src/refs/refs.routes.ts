@@ -13,4 +13,5 @@ export const refsRoutes: RouteDef[] = [
   { method: "POST", path: `${R}/tags`, action: `${N}.refs.createTag` },
   { method: "GET", path: `${R}/tags/:tag_name`, action: `${N}.refs.get`, auth: "optional", params: { kind: "tag" } },
   { method: "DELETE", path: `${R}/tags/:tag_name`, action: `${N}.refs.delete`, params: { kind: "tag" } },
+  { method: "POST", path: `${R}/commits`, action: `${N}.commits.create` },
 ];

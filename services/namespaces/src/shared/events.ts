@@ -17,6 +17,8 @@ export const NAMESPACES_EVENTS = {
   membersChanged: "namespaces.members.changed",
   labelDeleted: "namespaces.label.deleted",
   milestoneDeleted: "namespaces.milestone.deleted",
+  /** `{ projectId, branch, before, after, userId }`: a branch head moved (a commit, a merge). */
+  branchPushed: "namespaces.branch.pushed",
 } as const;
 
 export interface LabelDeletedEvent {

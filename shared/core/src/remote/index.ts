@@ -39,6 +39,10 @@ export interface ProjectAccess {
     merge_requests_access_level: string;
     namespace_full_path: string;
     repository_read_only?: boolean;
+    /** Merge request settings (namespaces' projects). */
+    only_allow_merge_if_all_discussions_are_resolved?: boolean;
+    remove_source_branch_after_merge?: boolean;
+    squash_option?: string;
   };
   access_level: number;
   /** Effective role: 60 for administrators. */

@@ -1,0 +1,103 @@
+import { AccessLevel, action, forbidden, notFound, requireCaller, type Ctx, type UserRef } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import type { ActionSchema } from "moleculer";
+import { readableProject } from "../members/authorize";
+import { projectWebUrl } from "../projects/project.entity";
+import { pushAccessLevelFor } from "../protected-branches/merge-access";
+import { NAMESPACES_EVENTS } from "../shared/events";
+import { findProject } from "../shared/lookup";
+import { branchHeads, commitToBranch, mergeBranches, type Push } from "./commits";
+import { BranchHeadsParams, CreateCommitParams, MergeBranchesParams } from "./commits.params";
+import { presentCommit } from "./refs.entity";
+import { ensureDefaultBranch } from "./refs";
+
+export interface BranchPushedEvent {
+  projectId: number;
+  branch: string;
+  before: string | null;
+  after: string;
+  userId: number;
+}
+
+/** Emitted after the commit; a failure to publish is logged, the push stands. */
+async function notifyPush(kit: ServiceKit, ctx: Ctx<unknown>, projectId: number, push: Push, userId: number) {
+  const payload: BranchPushedEvent = { projectId, ...push, userId };
+  try {
+    await ctx.emit(NAMESPACES_EVENTS.branchPushed, payload);
+  } catch (err) {
+    kit.logger.warn({ err: (err as Error).message, payload }, "branch pushed event failed");
+  }
+}
+
+const noreply = (kit: ServiceKit, username: string) => `${username}@noreply.${new URL(kit.baseUrl).hostname}`;
+
+/** Commits without trees: the "push" that moves branch heads, and what merge requests ask of the repository. */
+export const commitsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
+  /** POST /projects/:id/repository/commits: Developer up, Maintainer on the default branch. */
+  "commits.create": action({
+    input: () => CreateCommitParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const p = await readableProject(kit.db, ctx, ctx.params.id);
+      if (p.project.visibility === "private" && p.role < AccessLevel.REPORTER) throw notFound("Project");
+      if (p.role < pushAccessLevelFor(p.project, ctx.params.branch)) throw forbidden();
+      await ensureDefaultBranch(kit.db, p.project);
+      const [user] = await ctx.call<UserRef[], { ids: number[] }>("accounts.users.refs", { ids: [caller.id] });
+      const { commit, push } = await commitToBranch(kit.db, p.project.id, {
+        branch: ctx.params.branch,
+        startBranch: ctx.params.start_branch,
+        message: ctx.params.commit_message,
+        author: { name: ctx.params.author_name ?? user?.name ?? caller.username, email: ctx.params.author_email ?? noreply(kit, caller.username) },
+      });
+      await notifyPush(kit, ctx, p.project.id, push, caller.id);
+      return {
+        ...presentCommit(commit.sha, commit, projectWebUrl(p.project, p.namespace, kit.baseUrl)),
+        ...(ctx.params.stats ? { stats: { additions: 0, deletions: 0, total: 0 } } : {}),
+        status: null,
+        project_id: p.project.id,
+        last_pipeline: null,
+      };
+    },
+  }),
+
+  /** Heads of branches of a project: `{ [branch]: sha | null }`. */
+  "refs.branchHeads": action({
+    idempotent: true,
+    visibility: "public",
+    input: () => BranchHeadsParams,
+    async handler(ctx) {
+      const found = await findProject(kit.db, ctx.params.project_id);
+      if (!found) throw notFound("Project");
+      await ensureDefaultBranch(kit.db, found.project);
+      return branchHeads(kit.db, found.project.id, ctx.params.branches);
+    },
+  }),
+
+  /**
+   * Merges a merge request's branches (the merge-requests service has authorized it): answers
+   * `{ merge_commit_sha, squash_commit_sha, source_sha, source_branch_removed }`; 422 "Branch
+   * cannot be merged" when a branch is gone, 409 when the source moved past `sha`.
+   */
+  "refs.mergeBranches": action({
+    visibility: "public",
+    input: () => MergeBranchesParams,
+    async handler(ctx) {
+      const found = await findProject(kit.db, ctx.params.project_id);
+      if (!found) throw notFound("Project");
+      const p = ctx.params;
+      const result = await mergeBranches(kit.db, found.project.id, {
+        sourceBranch: p.source_branch,
+        targetBranch: p.target_branch,
+        expectedSha: p.sha,
+        message: p.message,
+        squash: p.squash,
+        squashMessage: p.squash_message,
+        removeSourceBranch: p.remove_source_branch,
+        author: { name: p.author_name, email: p.author_email },
+      });
+      await notifyPush(kit, ctx, found.project.id, result.push, p.user_id);
+      const { push: _push, ...answer } = result;
+      return answer;
+    },
+  }),
+});

@@ -1,0 +1,46 @@
+import { gBool, gString } from "@collab/core";
+import { z } from "zod";
+import { projectRef } from "../projects/projects.params";
+
+const nonBlank = () => gString().refine((s) => s.trim().length > 0, { error: "is empty" });
+
+/** One entry of `actions[]`: recorded in nothing but the commit (there are no trees). */
+const CommitAction = z.object({
+  action: z.enum(["create", "delete", "move", "update", "chmod"], { error: "does not have a valid value" }),
+  file_path: gString(),
+  previous_path: gString().optional(),
+  content: gString().optional(),
+  encoding: z.enum(["text", "base64"], { error: "does not have a valid value" }).optional(),
+  last_commit_id: gString().optional(),
+  execute_filemode: gBool().optional(),
+});
+
+export const CreateCommitParams = z.object({
+  id: projectRef(),
+  branch: nonBlank(),
+  commit_message: nonBlank(),
+  start_branch: gString().optional(),
+  start_sha: gString().optional(),
+  start_project: gString().optional(),
+  actions: z.array(CommitAction, { error: "is invalid" }).max(1000),
+  author_email: gString().optional(),
+  author_name: gString().optional(),
+  stats: gBool().default(true),
+  force: gBool().default(false),
+});
+
+export const BusProject = { project_id: z.number().int().positive() };
+export const BranchHeadsParams = z.object({ ...BusProject, branches: z.array(z.string()).max(1000) });
+export const MergeBranchesParams = z.object({
+  ...BusProject,
+  source_branch: z.string(),
+  target_branch: z.string(),
+  sha: z.string().optional(),
+  message: z.string(),
+  squash: z.boolean(),
+  squash_message: z.string().optional(),
+  remove_source_branch: z.boolean(),
+  user_id: z.number().int(),
+  author_name: z.string(),
+  author_email: z.string(),
+});
