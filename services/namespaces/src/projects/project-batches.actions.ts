@@ -32,6 +32,8 @@ export const projectBatchActions = (kit: ServiceKit): Record<string, ActionSchem
         group_ids: namespace.kind === "group" ? namespace.traversalIds : [],
         visibility: project.visibility,
         web_url: projectWebUrl(project, namespace, kit.baseUrl),
+        default_branch: project.defaultBranch,
+        only_allow_merge_if_all_discussions_are_resolved: project.onlyAllowMergeIfAllDiscussionsAreResolved,
       }));
     },
   }),

@@ -60,16 +60,22 @@ export const commitsActions = (kit: ServiceKit): Record<string, ActionSchema> =>
     },
   }),
 
-  /** Heads of branches of a project: `{ [branch]: sha | null }`. */
+  /**
+   * Heads of branches of any projects: `[{ project_id, branch, sha | null }]` in the order asked.
+   * Default branches not yet materialised count as missing until someone reads the repository.
+   */
   "refs.branchHeads": action({
     idempotent: true,
     visibility: "public",
     input: () => BranchHeadsParams,
     async handler(ctx) {
-      const found = await findProject(kit.db, ctx.params.project_id);
-      if (!found) throw notFound("Project");
-      await ensureDefaultBranch(kit.db, found.project);
-      return branchHeads(kit.db, found.project.id, ctx.params.branches);
+      // A single merge request's reads and writes materialise the default branch (as any repository read does).
+      if (ctx.params.ensure_default_branch)
+        for (const id of new Set(ctx.params.refs.map((r) => r.project_id))) {
+          const found = await findProject(kit.db, id);
+          if (found) await ensureDefaultBranch(kit.db, found.project);
+        }
+      return branchHeads(kit.db, ctx.params.refs);
     },
   }),
 

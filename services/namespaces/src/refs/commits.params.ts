@@ -30,7 +30,7 @@ export const CreateCommitParams = z.object({
 });
 
 export const BusProject = { project_id: z.number().int().positive() };
-export const BranchHeadsParams = z.object({ ...BusProject, branches: z.array(z.string()).max(1000) });
+export const BranchHeadsParams = z.object({ refs: z.array(z.object({ project_id: z.number().int(), branch: z.string() })).max(1000), ensure_default_branch: z.boolean().default(false) });
 export const MergeBranchesParams = z.object({
   ...BusProject,
   source_branch: z.string(),

@@ -113,14 +113,15 @@ export async function mergeBranches(db: Db, projectId: number, m: MergeRequestMe
   });
 }
 
-/** Heads of the named branches of a project (null for a missing one), in one query. */
-export async function branchHeads(db: Db, projectId: number, names: string[]): Promise<Record<string, string | null>> {
-  const out: Record<string, string | null> = Object.fromEntries(names.map((n) => [n, null]));
-  if (!names.length) return out;
+/** Heads of branches of any projects (sha null for a missing one), in one query. */
+export async function branchHeads(db: Db, refs: { project_id: number; branch: string }[]): Promise<{ project_id: number; branch: string; sha: string | null }[]> {
+  if (!refs.length) return [];
+  const projectIds = [...new Set(refs.map((r) => r.project_id))];
+  const names = [...new Set(refs.map((r) => r.branch))];
   const rows = await db
-    .select({ name: repositoryRefs.name, sha: repositoryRefs.sha })
+    .select({ projectId: repositoryRefs.projectId, name: repositoryRefs.name, sha: repositoryRefs.sha })
     .from(repositoryRefs)
-    .where(and(eq(repositoryRefs.projectId, projectId), eq(repositoryRefs.kind, "branch"), inArray(repositoryRefs.name, names)));
-  for (const r of rows) out[r.name] = r.sha;
-  return out;
+    .where(and(inArray(repositoryRefs.projectId, projectIds), eq(repositoryRefs.kind, "branch"), inArray(repositoryRefs.name, names)));
+  const found = new Map(rows.map((r) => [`${r.projectId}:${r.name}`, r.sha]));
+  return refs.map((r) => ({ project_id: r.project_id, branch: r.branch, sha: found.get(`${r.project_id}:${r.branch}`) ?? null }));
 }

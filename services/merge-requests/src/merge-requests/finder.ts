@@ -1,0 +1,268 @@
+import { offsetOf, type Caller, type ReadableProjectRef } from "@collab/core";
+import type { Db } from "@collab/db";
+import { and, asc, count, desc, eq, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, type MergeRequestRow } from "../db/schema";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { canReadMergeRequests } from "../domain/permissions";
+import type { ListMergeRequestsParams, NotParams } from "./params";
+
+/** Names resolved to ids before the query (labels and milestones in namespaces, users in accounts). */
+export interface ResolvedNames {
+  labelIds: Record<string, number[]>;
+  milestoneIds?: number[] | null;
+  notMilestoneIds?: number[] | null;
+  /** username → id (null: unknown user). */
+  users: Record<string, number | null>;
+  milestoneDue?: Record<number, string | null>;
+  labelPriority?: Record<number, number | null>;
+}
+
+export interface MergeRequestScope {
+  caller: Caller | null;
+  /** null: every project (administrators on global lists). */
+  projects: Pick<ReadableProjectRef, "id" | "access_level" | "visibility" | "merge_requests_access_level">[] | null;
+  /** /merge_requests defaults to created_by_me; project and group lists to all. */
+  defaultScope: "created_by_me" | "all";
+}
+
+const M = mergeRequests;
+const linked = (table: string, column: string) => (ids: number[]) =>
+  sql`EXISTS (SELECT 1 FROM merge_requests.${sql.raw(table)} x WHERE x.merge_request_id = ${M.id} AND x.${sql.raw(column)} = ANY(${sql.param(ids)}::int[]))`;
+const anyLinked = (table: string) => sql`EXISTS (SELECT 1 FROM merge_requests.${sql.raw(table)} x WHERE x.merge_request_id = ${M.id})`;
+const assignedTo = linked("merge_request_assignees", "user_id");
+const reviewedBy = linked("merge_request_reviewers", "user_id");
+const approvedBy = linked("approvals", "user_id");
+const hasLabel = linked("merge_request_labels", "label_id");
+const FALSE = sql`FALSE`;
+
+/** GitLab's MergeRequestsFinder: one step per filter, each a no-op when its param is absent. */
+export function mergeRequestConditions(p: ListMergeRequestsParams, scope: MergeRequestScope, names: ResolvedNames): SQL[] {
+  const where: SQL[] = [];
+  const idOf = (username: string | undefined) => (username === undefined ? undefined : (names.users[username.toLowerCase()] ?? null));
+  byProjects(where, scope);
+  byScope(where, p, scope);
+  if (p.state !== "all") where.push(eq(M.state, p.state));
+  if (p.iids?.length) where.push(inArray(M.iid, p.iids));
+  byUser(where, M.authorId, p.author_id, idOf(p.author_username));
+  byLinkedUser(where, "merge_request_assignees", assignedTo, p.assignee_id);
+  for (const u of p.assignee_username ?? []) where.push(userMatch(assignedTo, idOf(u)));
+  byLinkedUser(where, "merge_request_reviewers", reviewedBy, p.reviewer_username === "None" || p.reviewer_username === "Any" ? p.reviewer_username : p.reviewer_id);
+  if (p.reviewer_username !== undefined && p.reviewer_username !== "None" && p.reviewer_username !== "Any") where.push(userMatch(reviewedBy, idOf(p.reviewer_username)));
+  if (p.merge_user_id !== undefined) where.push(eq(M.mergeUserId, p.merge_user_id));
+  if (p.merge_user_username !== undefined) {
+    const id = idOf(p.merge_user_username);
+    where.push(id ? eq(M.mergeUserId, id) : FALSE);
+  }
+  byMilestone(where, p.milestone, names.milestoneIds);
+  byLabels(where, p.labels, names);
+  byReactionEmoji(where, p.my_reaction_emoji);
+  bySearch(where, p);
+  byDates(where, p);
+  // There are no deployments nor environments: these filters match nothing, as GitLab's do on a
+  // project that never deployed.
+  if (p.deployed_after || p.deployed_before || p.environment !== undefined) where.push(FALSE);
+  if (p.source_branch !== undefined) where.push(eq(M.sourceBranch, p.source_branch));
+  if (p.target_branch !== undefined) where.push(eq(M.targetBranch, p.target_branch));
+  if (p.source_project_id !== undefined) where.push(eq(M.sourceProjectId, p.source_project_id));
+  if (p.wip !== undefined) where.push(eq(M.draft, p.wip === "yes"));
+  if (p.draft !== undefined) where.push(eq(M.draft, p.draft));
+  byApprovals(where, p, names);
+  if (p.not) byNegations(where, p.not, names);
+  return where;
+}
+
+function byProjects(where: SQL[], scope: MergeRequestScope) {
+  if (scope.projects === null) return;
+  const ids = scope.projects.filter((pr) => canReadMergeRequests(pr, pr.access_level)).map((pr) => pr.id);
+  where.push(ids.length ? inArray(M.projectId, ids) : FALSE);
+}
+
+function byScope(where: SQL[], p: ListMergeRequestsParams, scope: MergeRequestScope) {
+  const value = p.scope ?? scope.defaultScope;
+  if (!scope.caller || value === "all") return;
+  if (value === "created_by_me") where.push(eq(M.authorId, scope.caller.id));
+  if (value === "assigned_to_me") where.push(assignedTo([scope.caller.id]));
+  if (value === "reviews_for_me") where.push(reviewedBy([scope.caller.id]));
+}
+
+const userMatch = (linkedTo: (ids: number[]) => SQL, id: number | null | undefined) => (id ? linkedTo([id]) : FALSE);
+
+function byUser(where: SQL[], column: typeof M.authorId, value: number | "None" | "Any" | undefined, usernameId: number | null | undefined) {
+  // Every merge request has an author: None matches nothing, Any everything.
+  if (value === "None") where.push(FALSE);
+  else if (typeof value === "number") where.push(eq(column, value));
+  if (usernameId !== undefined) where.push(usernameId ? eq(column, usernameId) : FALSE);
+}
+
+function byLinkedUser(where: SQL[], table: string, linkedTo: (ids: number[]) => SQL, value: number | "None" | "Any" | undefined) {
+  if (value === "None") where.push(sql`NOT ${anyLinked(table)}`);
+  else if (value === "Any") where.push(anyLinked(table));
+  else if (typeof value === "number") where.push(linkedTo([value]));
+}
+
+function byMilestone(where: SQL[], value: string | undefined, ids: number[] | null | undefined) {
+  if (value === undefined) return;
+  if (value === "None") where.push(sql`${M.milestoneId} IS NULL`);
+  else if (value === "Any") where.push(sql`${M.milestoneId} IS NOT NULL`);
+  else where.push(ids?.length ? inArray(M.milestoneId, ids) : FALSE);
+}
+
+function byLabels(where: SQL[], labels: ListMergeRequestsParams["labels"], names: ResolvedNames) {
+  if (labels === undefined) return;
+  if (labels === "None") where.push(sql`NOT ${anyLinked("merge_request_labels")}`);
+  else if (labels === "Any") where.push(anyLinked("merge_request_labels"));
+  // Every label must be present: one EXISTS per title over the ids carrying it.
+  else for (const title of labels) where.push(names.labelIds[title]?.length ? hasLabel(names.labelIds[title]) : FALSE);
+}
+
+/** Award emoji are not modelled: no merge request carries a reaction, so None matches all and anything else none. */
+function byReactionEmoji(where: SQL[], value: string | undefined) {
+  if (value !== undefined && value !== "None") where.push(FALSE);
+}
+
+const likeTerm = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function bySearch(where: SQL[], p: ListMergeRequestsParams) {
+  if (!p.search) return;
+  const fields = (p.in ?? "title,description").split(",").map((f) => f.trim());
+  const term = likeTerm(p.search);
+  const parts: SQL[] = [];
+  if (fields.includes("title")) parts.push(sql`${M.title} ILIKE ${term}`);
+  if (fields.includes("description")) parts.push(sql`${M.description} ILIKE ${term}`);
+  where.push(or(...parts)!);
+}
+
+function byDates(where: SQL[], p: ListMergeRequestsParams) {
+  if (p.created_after) where.push(gte(M.createdAt, p.created_after));
+  if (p.created_before) where.push(lte(M.createdAt, p.created_before));
+  if (p.updated_after) where.push(gte(M.updatedAt, p.updated_after));
+  if (p.updated_before) where.push(lte(M.updatedAt, p.updated_before));
+  if (p.merged_after) where.push(gte(M.mergedAt, p.merged_after));
+  if (p.merged_before) where.push(lte(M.mergedAt, p.merged_before));
+}
+
+/**
+ * Approval filters (Premium and up; dropped on Free by listParamsForTier):
+ * approved_by_ids / approved_by_usernames — approved by every given user (None: by nobody, Any: by someone);
+ * approver_ids — eligible approvers come from approval rules, which no merge request has here yet:
+ *   None matches all, Any and ids match none;
+ * approved — yes: approved by someone, no: by nobody.
+ */
+function byApprovals(where: SQL[], p: ListMergeRequestsParams, names: ResolvedNames) {
+  const anyApproval = anyLinked("approvals");
+  if (p.approved_by_ids === "None") where.push(sql`NOT ${anyApproval}`);
+  else if (p.approved_by_ids === "Any") where.push(anyApproval);
+  else for (const id of p.approved_by_ids ?? []) where.push(approvedBy([id]));
+  for (const u of p.approved_by_usernames ?? []) where.push(userMatch(approvedBy, names.users[u.toLowerCase()]));
+  if (p.approver_ids !== undefined && p.approver_ids !== "None") where.push(FALSE);
+  if (p.approved === "yes") where.push(anyApproval);
+  if (p.approved === "no") where.push(sql`NOT ${anyApproval}`);
+}
+
+function byNegations(where: SQL[], not: NotParams, names: ResolvedNames) {
+  const idOf = (u: string) => names.users[u.toLowerCase()] ?? null;
+  if (not.labels?.length) {
+    const ids = not.labels.flatMap((t) => names.labelIds[t] ?? []);
+    if (ids.length) where.push(sql`NOT ${hasLabel(ids)}`);
+  }
+  if (not.milestone === "None") where.push(sql`${M.milestoneId} IS NOT NULL`);
+  else if (not.milestone === "Any") where.push(sql`${M.milestoneId} IS NULL`);
+  else if (not.milestone !== undefined && names.notMilestoneIds?.length) where.push(or(sql`${M.milestoneId} IS NULL`, notInArray(M.milestoneId, names.notMilestoneIds))!);
+  if (not.author_id !== undefined) where.push(sql`${M.authorId} <> ${not.author_id}`);
+  if (not.author_username !== undefined) {
+    const id = idOf(not.author_username);
+    if (id) where.push(sql`${M.authorId} <> ${id}`);
+  }
+  negateLinked(where, "merge_request_assignees", assignedTo, not.assignee_id);
+  const notAssignees = (not.assignee_username ?? []).map(idOf).filter((i): i is number => i !== null);
+  if (notAssignees.length) where.push(sql`NOT ${assignedTo(notAssignees)}`);
+  negateLinked(where, "merge_request_reviewers", reviewedBy, not.reviewer_id);
+  if (not.reviewer_username !== undefined) {
+    const id = idOf(not.reviewer_username);
+    if (id) where.push(sql`NOT ${reviewedBy([id])}`);
+  }
+  // No reactions exist: not[my_reaction_emoji]=None matches nothing, anything else everything.
+  if (not.my_reaction_emoji === "None") where.push(FALSE);
+}
+
+function negateLinked(where: SQL[], table: string, linkedTo: (ids: number[]) => SQL, value: number | "None" | "Any" | undefined) {
+  if (value === "None") where.push(anyLinked(table));
+  else if (value === "Any") where.push(sql`NOT ${anyLinked(table)}`);
+  else if (typeof value === "number") where.push(sql`NOT ${linkedTo([value])}`);
+}
+
+/** ORDER BY for every order_by GitLab accepts, id as the tie-breaker in the same direction. */
+export function mergeRequestOrder(p: ListMergeRequestsParams, names: ResolvedNames): SQL[] {
+  const dir = p.sort === "asc" ? asc : desc;
+  const nullsLast = (col: SQL | typeof M.mergedAt) => (p.sort === "asc" ? sql`${col} ASC NULLS LAST` : sql`${col} DESC NULLS LAST`);
+  const milestoneDue = caseOf(M.milestoneId, names.milestoneDue ?? {});
+  const labelPriority = sql`(SELECT min(pr.priority) FROM merge_requests.merge_request_labels ml
+    JOIN ${valuesTable(names.labelPriority ?? {})} pr(label_id, priority) ON pr.label_id = ml.label_id WHERE ml.merge_request_id = ${M.id})`;
+  switch (p.order_by) {
+    case "updated_at":
+      return [dir(M.updatedAt), dir(M.id)];
+    case "title":
+      return [dir(M.title), dir(M.id)];
+    case "merged_at":
+      return [nullsLast(M.mergedAt), dir(M.id)];
+    case "popularity":
+      return [dir(sql`(${M.upvotes} - ${M.downvotes})`), dir(M.id)];
+    case "milestone_due":
+      return [nullsLast(milestoneDue), dir(M.id)];
+    case "label_priority":
+      return [nullsLast(labelPriority), dir(M.id)];
+    case "priority":
+      return [nullsLast(milestoneDue), nullsLast(labelPriority), dir(M.id)];
+    default:
+      return [dir(M.createdAt), dir(M.id)];
+  }
+}
+
+function valuesTable(map: Record<number, number | null>): SQL {
+  const entries = Object.entries(map);
+  if (entries.length === 0) return sql`(SELECT NULL::int, NULL::int WHERE FALSE)`;
+  return sql`(VALUES ${sql.join(entries.map(([k, v]) => sql`(${Number(k)}::int, ${v}::int)`), sql`, `)})`;
+}
+
+function caseOf(column: typeof M.milestoneId, map: Record<number, string | null>): SQL {
+  const entries = Object.entries(map).filter(([, v]) => v !== null);
+  if (entries.length === 0) return sql`NULL::date`;
+  return sql`(CASE ${column} ${sql.join(entries.map(([k, v]) => sql`WHEN ${Number(k)} THEN ${v}::date`), sql` `)} END)`;
+}
+
+export async function findMergeRequests(db: Db, p: ListMergeRequestsParams, scope: MergeRequestScope, names: ResolvedNames): Promise<{ rows: MergeRequestRow[]; total: number }> {
+  const condition = and(...mergeRequestConditions(p, scope, names));
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(M).where(condition).orderBy(...mergeRequestOrder(p, names)).limit(p.per_page).offset(offsetOf(p)),
+    db.select({ total: count() }).from(M).where(condition),
+  ]);
+  return { rows, total };
+}
+
+/** Milestones and labels of the matching merge requests, for the cross-service orders. */
+export async function orderingIds(db: Db, p: ListMergeRequestsParams, scope: MergeRequestScope, names: ResolvedNames) {
+  const condition = and(...mergeRequestConditions(p, scope, names));
+  const [ms, ls] = await Promise.all([
+    db.selectDistinct({ id: M.milestoneId }).from(M).where(and(condition, sql`${M.milestoneId} IS NOT NULL`)),
+    db.selectDistinct({ id: mergeRequestLabels.labelId }).from(mergeRequestLabels).innerJoin(M, eq(M.id, mergeRequestLabels.mergeRequestId)).where(condition),
+  ]);
+  return { milestoneIds: ms.map((m) => m.id!), labelIds: ls.map((l) => l.id) };
+}
+
+const group = <T extends { mergeRequestId: number }>(rows: T[], pick: (r: T) => number) => {
+  const m = new Map<number, number[]>();
+  for (const r of rows) m.set(r.mergeRequestId, [...(m.get(r.mergeRequestId) ?? []), pick(r)]);
+  return m;
+};
+
+/** Labels, assignees and reviewers of a page of merge requests: three queries whatever the page holds. */
+export async function mergeRequestLinks(db: Db, ids: number[]) {
+  if (!ids.length) return { labelIds: new Map<number, number[]>(), assigneeIds: new Map<number, number[]>(), reviewerIds: new Map<number, number[]>() };
+  const any = (col: AnyPgColumn) => sql`${col} = ANY(${sql.param(ids)}::int[])`;
+  const [labels, assignees, reviewers] = await Promise.all([
+    db.select().from(mergeRequestLabels).where(any(mergeRequestLabels.mergeRequestId)),
+    db.select().from(mergeRequestAssignees).where(any(mergeRequestAssignees.mergeRequestId)),
+    db.select().from(mergeRequestReviewers).where(any(mergeRequestReviewers.mergeRequestId)).orderBy(asc(mergeRequestReviewers.createdAt), asc(mergeRequestReviewers.userId)),
+  ]);
+  return { labelIds: group(labels, (r) => r.labelId), assigneeIds: group(assignees, (r) => r.userId), reviewerIds: group(reviewers, (r) => r.userId) };
+}
