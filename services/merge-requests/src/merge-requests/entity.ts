@@ -1,0 +1,152 @@
+import { iso, labelBasic, taskCompletion, timeStats, workItemReferences, type LabelDetail, type ProjectSummary, type UserRef } from "@collab/core";
+import type { MergeRequestRow } from "../db/schema";
+
+import { detailedMergeStatus, mergeStatus } from "./merge-status";
+
+/** Everything a page of merge requests needs besides its rows, loaded once per page. */
+export interface MergeRequestPresentation {
+  baseUrl: string;
+  now: Date;
+  projects: Map<number, ProjectSummary & { only_allow_merge_if_all_discussions_are_resolved?: boolean }>;
+  users: Map<number, UserRef>;
+  labels: Map<number, LabelDetail>;
+  milestones: Map<number, unknown>;
+  labelIds: Map<number, number[]>;
+  assigneeIds: Map<number, number[]>;
+  reviewerIds: Map<number, number[]>;
+  /** Source branch heads by "projectId:branch" (null: the branch is gone). */
+  heads: Map<string, string | null>;
+  /** Unresolved resolvable notes per merge request. */
+  unresolved: Map<number, number>;
+  approvalsLeft: Map<number, number>;
+  context: { projectId?: number; groupPath?: string };
+  withLabelsDetails: boolean;
+  tier: "free" | "premium" | "ultimate";
+}
+
+/** The extra fields of a single merge request (GitLab's MergeRequest entity over MergeRequestBasic). */
+export interface MergeRequestDetail {
+  subscribed: boolean;
+  changesCount: string;
+  diffRefs: { base_sha: string | null; head_sha: string | null; start_sha: string | null };
+  firstContribution: boolean;
+  canMerge: boolean;
+}
+
+const users = (ids: number[] | undefined, p: MergeRequestPresentation) => (ids ?? []).map((id) => p.users.get(id)).filter((u): u is UserRef => u !== undefined);
+
+export function mergeStatusesOf(mr: MergeRequestRow, p: MergeRequestPresentation) {
+  const head = p.heads.get(`${mr.sourceProjectId}:${mr.sourceBranch}`);
+  const project = p.projects.get(mr.projectId);
+  const facts = {
+    state: mr.state,
+    draft: mr.draft,
+    // Merged merge requests may have lost their source branch: that changes nothing for them.
+    sourceBranchExists: mr.state === "merged" || (head !== undefined && head !== null),
+    blockingDiscussions: project?.only_allow_merge_if_all_discussions_are_resolved ? (p.unresolved.get(mr.id) ?? 0) : 0,
+    approvalsLeft: p.approvalsLeft.get(mr.id) ?? 0,
+    mergeAfter: mr.mergeAfter,
+    now: p.now,
+  };
+  return { merge_status: mergeStatus(facts), detailed_merge_status: detailedMergeStatus(facts), blocking_discussions_resolved: facts.blockingDiscussions === 0 };
+}
+
+export function presentSimple(mr: MergeRequestRow, p: MergeRequestPresentation) {
+  const project = p.projects.get(mr.projectId);
+  return {
+    id: mr.id,
+    iid: mr.iid,
+    project_id: mr.projectId,
+    title: mr.title,
+    description: mr.description,
+    state: mr.state,
+    created_at: iso(mr.createdAt),
+    updated_at: iso(mr.updatedAt),
+    web_url: `${project?.web_url ?? p.baseUrl}/-/merge_requests/${mr.iid}`,
+  };
+}
+
+/** GitLab's MergeRequestBasic (list item), plus the MergeRequest fields when `detail` is given. */
+export function presentMergeRequest(mr: MergeRequestRow, p: MergeRequestPresentation, detail?: MergeRequestDetail) {
+  const project = p.projects.get(mr.projectId);
+  const assignees = users(p.assigneeIds.get(mr.id), p);
+  const labels = (p.labelIds.get(mr.id) ?? [])
+    .map((id) => p.labels.get(id))
+    .filter((l): l is LabelDetail => l !== undefined)
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const mergeUser = mr.mergeUserId ? (p.users.get(mr.mergeUserId) ?? null) : null;
+  const statuses = mergeStatusesOf(mr, p);
+  const references = workItemReferences("!", mr.iid, project, mr.projectId, p.context);
+  const premium = p.tier !== "free";
+  const basic = {
+    id: mr.id,
+    iid: mr.iid,
+    project_id: mr.projectId,
+    title: mr.title,
+    description: mr.description,
+    state: mr.state,
+    created_at: iso(mr.createdAt),
+    updated_at: iso(mr.updatedAt),
+    merged_by: mergeUser,
+    merge_user: mergeUser,
+    merged_at: iso(mr.mergedAt),
+    closed_by: mr.closedById ? (p.users.get(mr.closedById) ?? null) : null,
+    closed_at: iso(mr.closedAt),
+    target_branch: mr.targetBranch,
+    source_branch: mr.sourceBranch,
+    user_notes_count: mr.userNotesCount,
+    upvotes: mr.upvotes,
+    downvotes: mr.downvotes,
+    author: p.users.get(mr.authorId) ?? null,
+    assignees,
+    assignee: assignees[0] ?? null,
+    reviewers: users(p.reviewerIds.get(mr.id), p),
+    source_project_id: mr.sourceProjectId,
+    target_project_id: mr.projectId,
+    labels: p.withLabelsDetails ? labels.map(labelBasic) : labels.map((l) => l.name),
+    draft: mr.draft,
+    imported: mr.imported,
+    imported_from: mr.importedFrom,
+    work_in_progress: mr.draft,
+    milestone: mr.milestoneId ? (p.milestones.get(mr.milestoneId) ?? null) : null,
+    merge_when_pipeline_succeeds: mr.mergeWhenPipelineSucceeds,
+    merge_status: statuses.merge_status,
+    detailed_merge_status: statuses.detailed_merge_status,
+    merge_after: iso(mr.mergeAfter),
+    sha: mr.sha,
+    merge_commit_sha: mr.mergeCommitSha,
+    squash_commit_sha: mr.squashCommitSha,
+    discussion_locked: mr.discussionLocked,
+    should_remove_source_branch: mr.shouldRemoveSourceBranch,
+    force_remove_source_branch: mr.forceRemoveSourceBranch,
+    prepared_at: iso(mr.preparedAt),
+    allow_collaboration: mr.allowCollaboration,
+    allow_maintainer_to_push: mr.allowCollaboration,
+    reference: references.short,
+    references,
+    web_url: `${project?.web_url ?? p.baseUrl}/-/merge_requests/${mr.iid}`,
+    time_stats: timeStats(mr.timeEstimate, mr.totalTimeSpent),
+    squash: mr.squash,
+    squash_on_merge: mr.squash,
+    task_completion_status: taskCompletion(mr.description),
+    has_conflicts: false,
+    blocking_discussions_resolved: statuses.blocking_discussions_resolved,
+    ...(premium ? { approvals_before_merge: mr.approvalsBeforeMerge } : {}),
+  };
+  if (!detail) return basic;
+  return {
+    ...basic,
+    subscribed: detail.subscribed,
+    changes_count: detail.changesCount,
+    latest_build_started_at: null,
+    latest_build_finished_at: null,
+    first_deployed_to_production_at: null,
+    pipeline: null,
+    head_pipeline: null,
+    diff_refs: detail.diffRefs,
+    merge_error: null,
+    first_contribution: detail.firstContribution,
+    user: { can_merge: detail.canMerge },
+  };
+}
+

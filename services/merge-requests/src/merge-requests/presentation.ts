@@ -1,0 +1,81 @@
+import { labelMap, milestoneMap, projectMap, userMap, type Ctx, type ProjectSummary } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import { and, count, eq, sql } from "drizzle-orm";
+import { approvalsLeftFor } from "../approvals/gate";
+import { notes } from "../db/notes.schema";
+import type { MergeRequestRow } from "../db/schema";
+import { branchHeads } from "../domain/remote";
+import { presentMergeRequest, presentSimple, type MergeRequestDetail, type MergeRequestPresentation } from "./entity";
+import { mergeRequestLinks } from "./finder";
+
+export interface PresentOptions {
+  context: MergeRequestPresentation["context"];
+  withLabelsDetails?: boolean;
+  simple?: boolean;
+  /** Summaries already known (the project of a project-scoped request). */
+  knownProjects?: ProjectSummary[];
+  /** Single merge request answers (GET/POST/PUT one): the detail fields. */
+  detail?: (p: MergeRequestPresentation) => Promise<MergeRequestDetail>;
+  /** Materialise default branches while reading heads (single merge requests). */
+  ensureDefaultBranch?: boolean;
+}
+
+/** Unresolved resolvable notes per merge request: one query for a page. */
+export async function unresolvedCounts(kit: ServiceKit, ids: number[]): Promise<Map<number, number>> {
+  if (!ids.length) return new Map();
+  const rows = await kit.db
+    .select({ id: notes.noteableId, n: count() })
+    .from(notes)
+    .where(and(eq(notes.noteableType, "MergeRequest"), sql`${notes.noteableId} = ANY(${sql.param(ids)}::int[])`, eq(notes.resolvable, true), sql`${notes.resolvedAt} IS NULL`))
+    .groupBy(notes.noteableId);
+  return new Map(rows.map((r) => [r.id!, r.n]));
+}
+
+/**
+ * Presents a page of merge requests with a fixed number of queries and bus calls whatever its
+ * size: four local queries (labels, assignees, reviewers, unresolved notes) and at most five
+ * batched calls (users, labels, milestones, projects, branch heads) plus the approvals gate.
+ */
+export async function presentMergeRequests(kit: ServiceKit, ctx: Ctx<unknown>, rows: MergeRequestRow[], o: PresentOptions) {
+  const known = new Map((o.knownProjects ?? []).map((p) => [p.id, p]));
+  if (o.simple) {
+    const projects = await projectMap(ctx, rows.map((r) => r.projectId).filter((id) => !known.has(id)));
+    for (const p of known.values()) projects.set(p.id, p);
+    const p = { baseUrl: kit.baseUrl, projects } as MergeRequestPresentation;
+    return rows.map((r) => presentSimple(r, p));
+  }
+  const ids = rows.map((r) => r.id);
+  const [links, unresolved] = await Promise.all([mergeRequestLinks(kit.db, ids), unresolvedCounts(kit, ids)]);
+  const openRefs = rows.filter((r) => r.state !== "merged").map((r) => ({ project_id: r.sourceProjectId, branch: r.sourceBranch }));
+  const [users, labels, milestones, projects, heads, approvalsLeft] = await Promise.all([
+    userMap(ctx, rows.flatMap((r) => [r.authorId, r.closedById, r.mergeUserId, ...(links.assigneeIds.get(r.id) ?? []), ...(links.reviewerIds.get(r.id) ?? [])])),
+    labelMap(ctx, [...links.labelIds.values()].flat()),
+    milestoneMap(ctx, rows.map((r) => r.milestoneId)),
+    projectMap(ctx, rows.map((r) => r.projectId).filter((id) => !known.has(id))),
+    branchHeads(ctx, uniqueRefs(openRefs), o.ensureDefaultBranch),
+    approvalsLeftFor(kit, ctx, rows),
+  ]);
+  for (const p of known.values()) projects.set(p.id, p);
+  const presentation: MergeRequestPresentation = {
+    baseUrl: kit.baseUrl,
+    now: new Date(),
+    projects,
+    users,
+    labels,
+    milestones,
+    ...links,
+    heads,
+    unresolved,
+    approvalsLeft,
+    context: o.context,
+    withLabelsDetails: o.withLabelsDetails ?? false,
+    tier: kit.config.LICENSE_TIER,
+  };
+  const detail = o.detail ? await o.detail(presentation) : undefined;
+  return rows.map((r) => presentMergeRequest(r, presentation, detail));
+}
+
+function uniqueRefs(refs: { project_id: number; branch: string }[]) {
+  const seen = new Map(refs.map((r) => [`${r.project_id}:${r.branch}`, r]));
+  return [...seen.values()];
+}
