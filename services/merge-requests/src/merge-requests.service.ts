@@ -1,14 +1,19 @@
 import { defineService } from "@collab/db";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
+import { closingIssuesActions } from "./closing-issues.actions";
+import { mergeRequestsActions } from "./merge-requests.actions";
+import { namespacesEvents } from "./namespaces.events";
 
 /**
  * Merge requests and everything hung on them: notes and discussions, resource state events,
- * approvals, approval rules and the project's approval settings.
+ * approvals, approval rules and the project's approval settings. Follows pushes, and the deletion
+ * of projects, labels and milestones, in namespaces (namespaces.events.ts).
  */
 export const mergeRequestsService: ServiceSchema = defineService({
   name: "merge-requests",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: () => ({}),
+  actions: (kit) => ({ ...mergeRequestsActions(kit), ...closingIssuesActions(kit) }),
+  events: (kit) => namespacesEvents(kit),
 });

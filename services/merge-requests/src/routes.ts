@@ -1,3 +1,16 @@
 import type { RouteDef } from "@collab/core";
 
-export const routes: RouteDef[] = [];
+const S = "merge-requests";
+const P = "/projects/:id/merge_requests/:merge_request_iid";
+
+/** Merge requests (notes, discussions, state events and approvals are mounted by their own modules). */
+export const routes: RouteDef[] = [
+  { method: "GET", path: "/merge_requests", action: `${S}.mergeRequests.listAll`, auth: "optional" },
+  { method: "GET", path: "/groups/:id/merge_requests", action: `${S}.mergeRequests.listGroup`, auth: "optional" },
+  { method: "GET", path: "/projects/:id/merge_requests", action: `${S}.mergeRequests.listProject`, auth: "optional" },
+  { method: "POST", path: "/projects/:id/merge_requests", action: `${S}.mergeRequests.create` },
+  { method: "GET", path: P, action: `${S}.mergeRequests.get`, auth: "optional" },
+  { method: "PUT", path: P, action: `${S}.mergeRequests.update` },
+  { method: "DELETE", path: P, action: `${S}.mergeRequests.delete` },
+  { method: "PUT", path: `${P}/merge`, action: `${S}.mergeRequests.merge` },
+];

@@ -1,0 +1,36 @@
+import { action } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import { sql } from "drizzle-orm";
+import type { ActionSchema } from "moleculer";
+import { z } from "zod";
+import { closingIssueRefs } from "./db/schema";
+
+const Refs = z.object({ refs: z.array(z.object({ project_id: z.number().int(), iid: z.number().int() })).max(1000) });
+
+/** What the issues service asks about the merge requests that close its issues. */
+export const closingIssuesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
+  /**
+   * How many merge requests reference each issue with the closing pattern (the issue's
+   * merge_requests_count): `[{ project_id, iid, count }]` in one query for a page of issues.
+   */
+  "closingIssues.counts": action({
+    idempotent: true,
+    visibility: "public",
+    input: () => Refs,
+    async handler(ctx) {
+      const refs = ctx.params.refs;
+      if (!refs.length) return [];
+      const projectIds = refs.map((r) => r.project_id);
+      const iids = refs.map((r) => r.iid);
+      const rows = await kit.db
+        .select({ projectId: closingIssueRefs.issueProjectId, iid: closingIssueRefs.issueIid, count: sql<number>`count(*)::int` })
+        .from(closingIssueRefs)
+        .where(
+          sql`(${closingIssueRefs.issueProjectId}, ${closingIssueRefs.issueIid}) IN (SELECT * FROM unnest(${sql.param(projectIds)}::int[], ${sql.param(iids)}::int[]))`,
+        )
+        .groupBy(closingIssueRefs.issueProjectId, closingIssueRefs.issueIid);
+      const found = new Map(rows.map((r) => [`${r.projectId}:${r.iid}`, r.count]));
+      return refs.map((r) => ({ project_id: r.project_id, iid: r.iid, count: found.get(`${r.project_id}:${r.iid}`) ?? 0 }));
+    },
+  }),
+});

@@ -1,0 +1,63 @@
+import type { Db } from "@collab/db";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { approvals } from "../db/approvals.schema";
+import { notes, resourceStateEvents } from "../db/notes.schema";
+import { closingIssueRefs, internalIds, mergeRequestLabels, mergeRequests } from "../db/schema";
+
+/** A label's deletion: every merge request loses its links to it (keeping updated_at, as GitLab). */
+export async function unlinkDeletedLabels(db: Db, labelIds: number[]): Promise<number> {
+  if (!labelIds.length) return 0;
+  const gone = await db.delete(mergeRequestLabels).where(sql`${mergeRequestLabels.labelId} = ANY(${sql.param(labelIds)}::int[])`).returning({ id: mergeRequestLabels.mergeRequestId });
+  return gone.length;
+}
+
+/** A milestone's deletion: its merge requests lose it, updated by whoever deleted it. */
+export async function unsetDeletedMilestones(db: Db, milestoneIds: number[], actorId: number | null): Promise<number> {
+  if (!milestoneIds.length) return 0;
+  const changed = await db
+    .update(mergeRequests)
+    .set({ milestoneId: null, updatedAt: new Date(), ...(actorId !== null ? { updatedById: actorId } : {}) })
+    .where(sql`${mergeRequests.milestoneId} = ANY(${sql.param(milestoneIds)}::int[])`)
+    .returning({ id: mergeRequests.id });
+  return changed.length;
+}
+
+/**
+ * A project's removal: its merge requests with their links (cascades), notes, state events,
+ * approvals, iid sequence, and the closing references other merge requests held to its issues.
+ */
+export async function removeProjectData(db: Db, projectId: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    const gone = await tx.delete(mergeRequests).where(eq(mergeRequests.projectId, projectId)).returning({ id: mergeRequests.id });
+    const ids = gone.map((r) => r.id);
+    if (ids.length) {
+      await tx.delete(resourceStateEvents).where(inArray(resourceStateEvents.mergeRequestId, ids));
+      await tx.delete(approvals).where(inArray(approvals.mergeRequestId, ids));
+    }
+    await tx.delete(notes).where(eq(notes.projectId, projectId));
+    await tx.delete(internalIds).where(eq(internalIds.projectId, projectId));
+    await tx.delete(closingIssueRefs).where(eq(closingIssueRefs.issueProjectId, projectId));
+    return ids.length;
+  });
+}
+
+/**
+ * A push moved a branch head: the open merge requests whose source it is follow it. One UPDATE;
+ * a late delivery cannot move a head backwards past a newer push (only rows still at `before`,
+ * or unknown, move).
+ */
+export async function followPush(db: Db, p: { projectId: number; branch: string; before: string | null; after: string }): Promise<number> {
+  const moved = await db
+    .update(mergeRequests)
+    .set({ sha: p.after, updatedAt: new Date() })
+    .where(
+      and(
+        eq(mergeRequests.sourceProjectId, p.projectId),
+        eq(mergeRequests.sourceBranch, p.branch),
+        eq(mergeRequests.state, "opened"),
+        p.before === null ? sql`TRUE` : sql`(${mergeRequests.sha} IS NULL OR ${mergeRequests.sha} = ${p.before})`,
+      ),
+    )
+    .returning({ id: mergeRequests.id });
+  return moved.length;
+}

@@ -1,0 +1,328 @@
+import {
+  AccessLevel,
+  accessLevels,
+  action,
+  assertWritable,
+  callerOf,
+  forbidden,
+  groupOf,
+  milestoneMap,
+  notAllowed,
+  page,
+  readableProjects,
+  requireCaller,
+  unauthorized,
+  unprocessable,
+  userMap,
+  conflict,
+  type Ctx,
+  type ProjectAccess,
+} from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import { and, eq, ne } from "drizzle-orm";
+import type { ActionSchema } from "moleculer";
+import { approvalsLeftFor } from "./approvals/gate";
+import { closingIssueRefs, mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, type MergeRequestRow } from "./db/schema";
+import { loadMergeRequest, mergeRequestsProject } from "./domain/load";
+import { canAdminMergeRequest, canCreateMergeRequest, canDestroyMergeRequest, canUpdateMergeRequest } from "./domain/permissions";
+import { branchHeads, closeIssuesOnMerge, headKey, mergeAccessLevel, mergeBranches } from "./domain/remote";
+import { mergeStatusesOf, type MergeRequestDetail, type MergeRequestPresentation } from "./merge-requests/entity";
+import { findMergeRequests, type MergeRequestScope } from "./merge-requests/finder";
+import { buildInput } from "./merge-requests/input";
+import { resolveNames } from "./merge-requests/names";
+import {
+  CreateMergeRequestParams,
+  ListMergeRequestsParams,
+  listParamsForTier,
+  MergeParams,
+  MergeRequestRefParams,
+  UpdateMergeRequestParams,
+} from "./merge-requests/params";
+import { presentMergeRequests, unresolvedCounts } from "./merge-requests/presentation";
+import { createMergeRequest, deleteMergeRequest, recordMerge, updateMergeRequest } from "./merge-requests/writes";
+
+/** Domain events, emitted after the writing transaction has committed. */
+export const MERGE_REQUEST_EVENTS = {
+  opened: "merge-requests.merge_request.opened",
+  updated: "merge-requests.merge_request.updated",
+  closed: "merge-requests.merge_request.closed",
+  reopened: "merge-requests.merge_request.reopened",
+  merged: "merge-requests.merge_request.merged",
+  deleted: "merge-requests.merge_request.deleted",
+} as const;
+
+const eventPayload = (mr: MergeRequestRow, actorId: number, extra: Record<string, unknown> = {}) => ({
+  id: mr.id,
+  iid: mr.iid,
+  project_id: mr.projectId,
+  actor_id: actorId,
+  title: mr.title,
+  source_branch: mr.sourceBranch,
+  target_branch: mr.targetBranch,
+  state: mr.state,
+  ...extra,
+});
+
+async function linkIds(kit: ServiceKit, id: number) {
+  const [labels, assignees, reviewers] = await Promise.all([
+    kit.db.select({ id: mergeRequestLabels.labelId }).from(mergeRequestLabels).where(eq(mergeRequestLabels.mergeRequestId, id)),
+    kit.db.select({ id: mergeRequestAssignees.userId }).from(mergeRequestAssignees).where(eq(mergeRequestAssignees.mergeRequestId, id)),
+    kit.db.select({ id: mergeRequestReviewers.userId }).from(mergeRequestReviewers).where(eq(mergeRequestReviewers.mergeRequestId, id)),
+  ]);
+  return { labelIds: labels.map((r) => r.id), assigneeIds: assignees.map((r) => r.id), reviewerIds: reviewers.map((r) => r.id) };
+}
+
+/** The access level a caller needs to merge into the target branch: Developer at least. */
+async function canMerge(ctx: Ctx<unknown>, access: ProjectAccess, role: number, targetBranch: string): Promise<boolean> {
+  if (!callerOf(ctx) || role < AccessLevel.DEVELOPER) return false;
+  return role >= (await mergeAccessLevel(ctx, access.project.id, targetBranch));
+}
+
+/** The detail fields of one merge request: who may merge, diff refs, first contribution. */
+function detailOf(kit: ServiceKit, ctx: Ctx<unknown>, loaded: { access: ProjectAccess; role: number }, mr: MergeRequestRow, assigneeIds: number[] = []) {
+  return async (p: MergeRequestPresentation): Promise<MergeRequestDetail> => {
+    const caller = callerOf(ctx);
+    const [can, targetHeads, authorLevel, [earlier]] = await Promise.all([
+      canMerge(ctx, loaded.access, loaded.role, mr.targetBranch),
+      branchHeads(ctx, [{ project_id: mr.projectId, branch: mr.targetBranch }]),
+      accessLevels(ctx, mr.projectId, [mr.authorId]),
+      kit.db
+        .select({ id: mergeRequests.id })
+        .from(mergeRequests)
+        .where(and(eq(mergeRequests.projectId, mr.projectId), eq(mergeRequests.authorId, mr.authorId), eq(mergeRequests.state, "merged"), ne(mergeRequests.id, mr.id)))
+        .limit(1),
+    ]);
+    const target = targetHeads.get(headKey(mr.projectId, mr.targetBranch)) ?? null;
+    const head = mr.state === "merged" ? mr.sha : (p.heads.get(headKey(mr.sourceProjectId, mr.sourceBranch)) ?? mr.sha);
+    return {
+      subscribed: caller !== null && (caller.id === mr.authorId || assigneeIds.includes(caller.id) || (p.reviewerIds.get(mr.id) ?? []).includes(caller.id)),
+      changesCount: "0",
+      diffRefs: { base_sha: target, head_sha: head, start_sha: target },
+      firstContribution: (authorLevel[mr.authorId]?.access_level ?? 0) <= AccessLevel.GUEST && !earlier,
+      canMerge: can,
+    };
+  };
+}
+
+async function presentOne(kit: ServiceKit, ctx: Ctx<unknown>, loaded: { access: ProjectAccess; role: number }, mr: MergeRequestRow) {
+  const { assigneeIds } = await linkIds(kit, mr.id);
+  const [item] = await presentMergeRequests(kit, ctx, [mr], {
+    context: { projectId: loaded.access.project.id },
+    knownProjects: [loaded.access.project],
+    detail: detailOf(kit, ctx, loaded, mr, assigneeIds),
+    ensureDefaultBranch: true,
+  });
+  return item;
+}
+
+function listAction(kit: ServiceKit, scopeOf: (ctx: Ctx<ListMergeRequestsParams>, p: ListMergeRequestsParams) => Promise<{ scope: MergeRequestScope; context: MergeRequestPresentation["context"]; projectIds: number[] | null; known?: ProjectAccess["project"][] }>) {
+  return action({
+    idempotent: true,
+    input: () => ListMergeRequestsParams,
+    async handler(ctx) {
+      const p = listParamsForTier(ctx.params, kit.config.LICENSE_TIER);
+      const { scope, context, projectIds, known } = await scopeOf(ctx, p);
+      const names = await resolveNames(kit, ctx, p, projectIds, scope);
+      const { rows, total } = await findMergeRequests(kit.db, p, scope, names);
+      const items = await presentMergeRequests(kit, ctx, rows, { context, withLabelsDetails: p.with_labels_details, simple: p.view === "simple", knownProjects: known });
+      return page(items, total, p);
+    },
+  });
+}
+
+/** Ensures the branches of a create exist: GitLab's BuildService errors (422, on `base`). */
+async function checkBranchesExist(ctx: Ctx<unknown>, projectId: number, source: string | undefined, target: string) {
+  const refs = [...(source !== undefined ? [{ project_id: projectId, branch: source }] : []), { project_id: projectId, branch: target }];
+  const heads = await branchHeads(ctx, refs, true);
+  if (source !== undefined && !heads.get(headKey(projectId, source))) throw unprocessable([`Source branch "${source}" does not exist`]);
+  if (!heads.get(headKey(projectId, target))) throw unprocessable([`Target branch "${target}" does not exist`]);
+  return heads;
+}
+
+export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
+  "mergeRequests.listProject": listAction(kit, async (ctx, p) => {
+    const { access } = await mergeRequestsProject(ctx, p.id!);
+    const projects = [{ id: access.project.id, access_level: access.role, visibility: access.project.visibility, merge_requests_access_level: access.project.merge_requests_access_level }];
+    return { scope: { caller: callerOf(ctx), projects, defaultScope: "all" }, context: { projectId: access.project.id }, projectIds: [access.project.id], known: [access.project] };
+  }),
+
+  "mergeRequests.listGroup": listAction(kit, async (ctx, p) => {
+    const group = await groupOf(ctx, p.id!);
+    const readable = await readableProjects(ctx, group.group.id);
+    const projects = p.non_archived ? readable.projects.filter((pr) => !pr.archived) : readable.projects;
+    return { scope: { caller: callerOf(ctx), projects, defaultScope: "all" }, context: { groupPath: group.group.full_path }, projectIds: projects.map((pr) => pr.id) };
+  }),
+
+  "mergeRequests.listAll": listAction(kit, async (ctx, p) => {
+    const caller = callerOf(ctx);
+    // Anonymous callers only list with scope=all, as GitLab's authenticate_non_get! for other scopes.
+    if (!caller && p.scope !== "all") requireCaller(ctx);
+    const readable = await readableProjects(ctx);
+    const projects = readable.all ? null : readable.projects;
+    return { scope: { caller, projects, defaultScope: "created_by_me" }, context: {}, projectIds: projects ? projects.map((pr) => pr.id) : null };
+  }),
+
+  "mergeRequests.get": action({
+    idempotent: true,
+    input: () => MergeRequestRefParams,
+    async handler(ctx) {
+      const loaded = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
+      return presentOne(kit, ctx, { access: loaded.access, role: loaded.actor.role }, loaded.mergeRequest);
+    },
+  }),
+
+  "mergeRequests.create": action({
+    input: () => CreateMergeRequestParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const { access, actor } = await mergeRequestsProject(ctx, ctx.params.id);
+      if (!canCreateMergeRequest(actor)) throw forbidden();
+      assertWritable(access);
+      const p = ctx.params;
+      if (p.target_project_id !== undefined && p.target_project_id !== access.project.id) throw unprocessable(["Source project is not a fork of the target project"]);
+      if (p.source_branch === p.target_branch) throw unprocessable(["You can't use same project/branch for source and target"]);
+      const heads = await checkBranchesExist(ctx, access.project.id, p.source_branch, p.target_branch);
+      const input = await buildInput(kit, ctx, access, p, canAdminMergeRequest(actor));
+      if (input.squash === undefined && access.project.squash_option) input.squash = ["always", "default_on"].includes(access.project.squash_option);
+      const mr = await createMergeRequest(kit.db, access.project.id, caller, {
+        sourceBranch: p.source_branch,
+        targetBranch: p.target_branch,
+        sha: heads.get(headKey(access.project.id, p.source_branch)) ?? null,
+        input,
+      });
+      ctx.emit(MERGE_REQUEST_EVENTS.opened, eventPayload(mr, caller.id));
+      return presentOne(kit, ctx, { access, role: actor.role }, mr);
+    },
+  }),
+
+  "mergeRequests.update": action({
+    input: () => UpdateMergeRequestParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const loaded = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
+      const mr = loaded.mergeRequest;
+      if (!canUpdateMergeRequest(loaded.actor, mr)) throw forbidden();
+      assertWritable(loaded.access);
+      const links = await linkIds(kit, mr.id);
+      const input = await buildInput(kit, ctx, loaded.access, ctx.params, canAdminMergeRequest(loaded.actor), links);
+      if (input.targetBranch !== undefined && input.targetBranch !== mr.targetBranch) {
+        if (input.targetBranch === mr.sourceBranch) throw unprocessable(["You can't use same project/branch for source and target"]);
+        await checkBranchesExist(ctx, mr.projectId, undefined, input.targetBranch);
+      }
+      const [users, milestones] = await Promise.all([
+        input.assigneeIds || input.reviewerIds ? userMap(ctx, [...links.assigneeIds, ...links.reviewerIds, ...(input.assigneeIds ?? []), ...(input.reviewerIds ?? [])]) : Promise.resolve(new Map()),
+        input.milestoneId !== undefined ? milestoneMap(ctx, [mr.milestoneId, input.milestoneId]) : Promise.resolve(new Map()),
+      ]);
+      const { mergeRequest, changes } = await updateMergeRequest(kit.db, mr, input, {
+        actor: caller,
+        ...links,
+        usernames: new Map([...users.values()].map((u) => [u.id, u.username])),
+        milestoneTitles: new Map([...milestones.values()].map((m) => [m.id, String(m.title)])),
+      });
+      if (changes.includes("state")) ctx.emit(mergeRequest.state === "closed" ? MERGE_REQUEST_EVENTS.closed : MERGE_REQUEST_EVENTS.reopened, eventPayload(mergeRequest, caller.id));
+      if (changes.some((c) => c !== "state")) ctx.emit(MERGE_REQUEST_EVENTS.updated, eventPayload(mergeRequest, caller.id, { changes: changes.filter((c) => c !== "state") }));
+      return presentOne(kit, ctx, { access: loaded.access, role: loaded.actor.role }, mergeRequest);
+    },
+  }),
+
+  "mergeRequests.delete": action({
+    input: () => MergeRequestRefParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const loaded = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
+      if (!canDestroyMergeRequest(loaded.actor)) throw forbidden();
+      assertWritable(loaded.access);
+      await deleteMergeRequest(kit.db, loaded.mergeRequest);
+      ctx.emit(MERGE_REQUEST_EVENTS.deleted, eventPayload(loaded.mergeRequest, caller.id));
+      return null;
+    },
+  }),
+
+  /**
+   * PUT …/merge, in GitLab's order of checks: 401 when the caller may not merge into the target
+   * branch; 405 when the merge request is not mergeable (not open, draft, threads to resolve,
+   * approvals missing, merge_after ahead); 422 "Branch cannot be merged" when the source branch
+   * is gone (GitLab answered 406 before 9.x; today's code answers 422); 409 when `sha` is not the
+   * source head.
+   */
+  "mergeRequests.merge": action({
+    input: () => MergeParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const loaded = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
+      const { access, mergeRequest: mr } = loaded;
+      if (!(await canMerge(ctx, access, loaded.actor.role, mr.targetBranch))) throw unauthorized();
+      assertWritable(access);
+      const status = await mergeability(kit, ctx, access, mr);
+      if (status.detailed !== "mergeable" && status.detailed !== "commits_status") throw notAllowed();
+      const head = status.sourceHead;
+      if (!head || !status.targetHead) throw unprocessable("Branch cannot be merged");
+      const p = ctx.params;
+      if (p.sha !== undefined && p.sha !== head) throw conflict(`SHA does not match HEAD of source branch: ${head}`);
+      const squash = squashFor(access.project.squash_option, p.squash ?? mr.squash);
+      const removeSource = p.should_remove_source_branch ?? mr.forceRemoveSourceBranch;
+      const [author] = (await userMap(ctx, [caller.id])).values();
+      const reference = `${access.project.path_with_namespace}!${mr.iid}`;
+      const result = await mergeBranches(ctx, {
+        project_id: access.project.id,
+        source_branch: mr.sourceBranch,
+        target_branch: mr.targetBranch,
+        sha: head,
+        message: p.merge_commit_message ?? `Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'\n\n${mr.title}\n\nSee merge request ${reference}`,
+        squash,
+        squash_message: p.squash_commit_message ?? mr.title,
+        remove_source_branch: removeSource,
+        user_id: caller.id,
+        author_name: author?.name ?? caller.username,
+        author_email: `${caller.username}@noreply.${new URL(kit.baseUrl).hostname}`,
+      });
+      const merged = await recordMerge(kit.db, mr, caller, {
+        mergeCommitSha: result.merge_commit_sha,
+        squashCommitSha: result.squash_commit_sha,
+        sourceSha: result.source_sha,
+        squash,
+        shouldRemoveSourceBranch: removeSource,
+      });
+      if (!merged) throw notAllowed();
+      await closeLinkedIssues(kit, ctx, merged, access.project.path_with_namespace);
+      ctx.emit(MERGE_REQUEST_EVENTS.merged, eventPayload(merged, caller.id, { merge_commit_sha: merged.mergeCommitSha }));
+      return presentOne(kit, ctx, { access, role: loaded.actor.role }, merged);
+    },
+  }),
+});
+
+/** The project's squash_option wins over the request: always / never force it. */
+const squashFor = (option: string | undefined, requested: boolean) => (option === "always" ? true : option === "never" ? false : requested);
+
+/** The same facts the entity shows, for one merge request about to be merged. */
+async function mergeability(kit: ServiceKit, ctx: Ctx<unknown>, access: ProjectAccess, mr: MergeRequestRow) {
+  const [heads, unresolved, approvalsLeft] = await Promise.all([
+    branchHeads(ctx, [{ project_id: mr.sourceProjectId, branch: mr.sourceBranch }, { project_id: mr.projectId, branch: mr.targetBranch }], true),
+    unresolvedCounts(kit, [mr.id]),
+    approvalsLeftFor(kit, ctx, [mr]),
+  ]);
+  const presentation = { now: new Date(), heads, unresolved, approvalsLeft, projects: new Map([[access.project.id, access.project]]) } as unknown as MergeRequestPresentation;
+  return {
+    detailed: mergeStatusesOf(mr, presentation).detailed_merge_status,
+    sourceHead: heads.get(headKey(mr.sourceProjectId, mr.sourceBranch)) ?? null,
+    targetHead: heads.get(headKey(mr.projectId, mr.targetBranch)) ?? null,
+  };
+}
+
+/**
+ * Closes the issues the merged merge request's description references, through the issues
+ * service (as the merging user). A missing issues service or a failure there leaves the merge
+ * standing; it is logged.
+ */
+async function closeLinkedIssues(kit: ServiceKit, ctx: Ctx<unknown>, mr: MergeRequestRow, projectPath: string) {
+  const refs = await kit.db.select().from(closingIssueRefs).where(eq(closingIssueRefs.mergeRequestId, mr.id));
+  try {
+    await closeIssuesOnMerge(ctx, {
+      refs: refs.map((r) => ({ project_id: r.issueProjectId, iid: r.issueIid })),
+      merge_request: { iid: mr.iid, project_id: mr.projectId, reference: `${projectPath}!${mr.iid}` },
+    });
+  } catch (err) {
+    kit.logger.warn({ err: (err as Error).message, mergeRequestId: mr.id }, "closing the merge request's issues failed");
+  }
+}
+

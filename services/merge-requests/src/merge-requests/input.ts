@@ -1,0 +1,63 @@
+import { accessLevels, buildLabelSet, milestoneForProject, type Ctx, type ProjectAccess } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import { visibleProjectId } from "../domain/remote";
+import { closingIssueRefs as parseClosingRefs } from "./closing-pattern";
+import type { CreateMergeRequestParams, UpdateMergeRequestParams } from "./params";
+import type { MergeRequestInput } from "./writes";
+
+type WriteParams = CreateMergeRequestParams | UpdateMergeRequestParams;
+
+/** Issues a description closes, by project id and iid; references to projects the caller cannot see are dropped. */
+export async function resolveClosingRefs(ctx: Ctx<unknown>, project: ProjectAccess["project"], description: string | null): Promise<{ projectId: number; iid: number }[]> {
+  const refs = parseClosingRefs(description);
+  const paths = [...new Set(refs.map((r) => r.projectPath).filter((p): p is string => p !== null && p.toLowerCase() !== project.path_with_namespace.toLowerCase()))];
+  const ids = new Map<string, number | null>(await Promise.all(paths.map(async (p) => [p, await visibleProjectId(ctx, p)] as const)));
+  const out = new Map<string, { projectId: number; iid: number }>();
+  for (const r of refs) {
+    const projectId = r.projectPath === null || r.projectPath.toLowerCase() === project.path_with_namespace.toLowerCase() ? project.id : ids.get(r.projectPath);
+    if (projectId) out.set(`${projectId}:${r.iid}`, { projectId, iid: r.iid });
+  }
+  return [...out.values()];
+}
+
+/**
+ * Turns request params into a MergeRequestInput: label names resolved (unknown ones created),
+ * assignees and reviewers kept when they can see the project, the milestone checked, and fields
+ * the caller may not set (`admin`: labels, assignees, reviewers, milestone, lock) dropped, as
+ * GitLab's filter_params does. CE keeps one assignee.
+ */
+export async function buildInput(kit: ServiceKit, ctx: Ctx<unknown>, access: ProjectAccess, p: WriteParams, admin: boolean, current?: { labelIds: number[] }): Promise<MergeRequestInput> {
+  const input: MergeRequestInput = {};
+  if (p.title !== undefined) input.title = p.title;
+  if (p.description !== undefined) {
+    input.description = p.description;
+    input.closingRefs = await resolveClosingRefs(ctx, access.project, p.description);
+  }
+  if ("target_branch" in p && p.target_branch !== undefined && "merge_request_iid" in p) input.targetBranch = p.target_branch;
+  if ("state_event" in p && p.state_event !== undefined) input.stateEvent = p.state_event;
+  if (p.remove_source_branch !== undefined) input.forceRemoveSourceBranch = p.remove_source_branch;
+  const collaboration = p.allow_collaboration ?? p.allow_maintainer_to_push;
+  if (collaboration !== undefined) input.allowCollaboration = collaboration;
+  if (p.squash !== undefined) input.squash = p.squash;
+  if (p.merge_after !== undefined) input.mergeAfter = p.merge_after;
+  if ("approvals_before_merge" in p && p.approvals_before_merge !== undefined && kit.config.LICENSE_TIER !== "free") input.approvalsBeforeMerge = p.approvals_before_merge;
+  if (!admin) return input;
+  if ("discussion_locked" in p && p.discussion_locked !== undefined) input.discussionLocked = p.discussion_locked;
+
+  const assignees = p.assignee_ids ?? (p.assignee_id === undefined ? undefined : p.assignee_id === null ? [] : [p.assignee_id]);
+  const wanted = [...new Set([...(assignees ?? []), ...(p.reviewer_ids ?? [])].filter((id) => id > 0))];
+  const levels = await accessLevels(ctx, access.project.id, wanted);
+  const readable = (ids: number[]) => [...new Set(ids.filter((id) => id > 0 && levels[id]?.can_read))];
+  if (assignees !== undefined) {
+    const ids = readable(assignees);
+    input.assigneeIds = kit.config.LICENSE_TIER === "free" ? ids.slice(0, 1) : ids;
+  }
+  if (p.reviewer_ids !== undefined) input.reviewerIds = readable(p.reviewer_ids);
+  if (p.milestone_id !== undefined) {
+    // A milestone that is not the project's (or its groups') unassigns, as GitLab's filter_milestone does.
+    input.milestoneId = p.milestone_id === null ? null : ((await milestoneForProject(ctx, access.project.id, p.milestone_id))?.id ?? null);
+  }
+  const labelIds = await buildLabelSet(ctx, access.project.id, p, current?.labelIds);
+  if (labelIds !== undefined) input.labelIds = labelIds;
+  return input;
+}

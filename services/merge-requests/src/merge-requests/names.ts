@@ -1,0 +1,37 @@
+import { labelIdsByTitles, labelMap, milestoneIdsFor, milestoneMap, usersByUsername, type Ctx } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import { orderingIds, type MergeRequestScope, type ResolvedNames } from "./finder";
+import type { ListMergeRequestsParams } from "./params";
+
+const isSentinel = (v: string | undefined) => v === undefined || v === "None" || v === "Any";
+
+/** Resolves every name-based filter to ids with one bus call per kind. */
+export async function resolveNames(kit: ServiceKit, ctx: Ctx<unknown>, p: ListMergeRequestsParams, projectIds: number[] | null, scope: MergeRequestScope): Promise<ResolvedNames> {
+  const titles = [...(Array.isArray(p.labels) ? p.labels : []), ...(p.not?.labels ?? [])];
+  const usernames = [
+    p.author_username,
+    p.not?.author_username,
+    p.reviewer_username,
+    p.not?.reviewer_username,
+    p.merge_user_username,
+    ...(p.assignee_username ?? []),
+    ...(p.not?.assignee_username ?? []),
+    ...(p.approved_by_usernames ?? []),
+  ].filter((u): u is string => !!u && u !== "None" && u !== "Any");
+  const [labelIds, users, milestoneIds, notMilestoneIds] = await Promise.all([
+    labelIdsByTitles(ctx, [...new Set(titles)], projectIds),
+    usersByUsername(ctx, [...new Set(usernames)]),
+    isSentinel(p.milestone) ? Promise.resolve(null) : milestoneIdsFor(ctx, { titles: [p.milestone!] }),
+    isSentinel(p.not?.milestone) ? Promise.resolve(null) : milestoneIdsFor(ctx, { titles: [p.not!.milestone!] }),
+  ]);
+  const byName: Record<string, number | null> = Object.fromEntries(usernames.map((u) => [u.toLowerCase(), null]));
+  for (const u of users) byName[u.username.toLowerCase()] = u.id;
+  const names: ResolvedNames = { labelIds, users: byName, milestoneIds, notMilestoneIds };
+  if (["milestone_due", "priority", "label_priority"].includes(p.order_by)) {
+    const ids = await orderingIds(kit.db, p, scope, names);
+    const [milestones, labels] = await Promise.all([milestoneMap(ctx, ids.milestoneIds), labelMap(ctx, ids.labelIds)]);
+    names.milestoneDue = Object.fromEntries([...milestones.values()].map((m) => [m.id, m.due_date]));
+    names.labelPriority = Object.fromEntries([...labels.values()].map((l) => [l.id, l.priority ?? null]));
+  }
+  return names;
+}
