@@ -3,6 +3,7 @@ import { notesActions } from "@collab/notes";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { issuesActions } from "./issues.actions";
+import { mergeRequestLinksActions } from "./merge-request-links.actions";
 import { namespacesEvents } from "./namespaces.events";
 import { issueNotes } from "./notes.kind";
 
@@ -14,6 +15,6 @@ export const issuesService: ServiceSchema = defineService({
   name: "issues",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => ({ ...issuesActions(kit), ...notesActions(kit, issueNotes) }),
+  actions: (kit) => ({ ...issuesActions(kit), ...notesActions(kit, issueNotes), ...mergeRequestLinksActions(kit) }),
   events: (kit) => namespacesEvents(kit),
 });

@@ -19,6 +19,8 @@ export interface IssuePresentation {
   tier: "free" | "premium" | "ultimate";
   /** Single-issue responses expose whether the caller is subscribed. */
   subscribed?: boolean;
+  /** Merge requests closing each issue, by issue id (absent: 0). */
+  mergeRequestsCounts?: Map<number, number>;
 }
 
 export function presentIssue(issue: IssueRow, p: IssuePresentation) {
@@ -49,7 +51,7 @@ export function presentIssue(issue: IssueRow, p: IssuePresentation) {
     type: issue.issueType.toUpperCase(),
     assignee: assignees[0] ?? null,
     user_notes_count: issue.userNotesCount,
-    merge_requests_count: issue.mergeRequestsCount,
+    merge_requests_count: p.mergeRequestsCounts?.get(issue.id) ?? 0,
     upvotes: issue.upvotes,
     downvotes: issue.downvotes,
     due_date: issue.dueDate,

@@ -21,11 +21,12 @@ export async function presentIssues(kit: ServiceKit, ctx: Ctx<unknown>, rows: Is
   const { labelIds, assigneeIds } = await issueLinks(kit.db, rows.map((r) => r.id));
   const known = new Map((o.knownProjects ?? []).map((p) => [p.id, p]));
   const missingProjects = rows.map((r) => r.projectId).filter((id) => !known.has(id));
-  const [users, labels, milestones, projects] = await Promise.all([
+  const [users, labels, milestones, projects, mergeRequestsCounts] = await Promise.all([
     userMap(ctx, rows.flatMap((r) => [r.authorId, r.closedById, ...(assigneeIds.get(r.id) ?? [])])),
     labelMap(ctx, [...labelIds.values()].flat()),
     milestoneMap(ctx, rows.map((r) => r.milestoneId)),
     projectMap(ctx, missingProjects),
+    mergeRequestCounts(ctx, rows),
   ]);
   for (const p of known.values()) projects.set(p.id, p);
   const presentation: IssuePresentation = {
@@ -40,6 +41,28 @@ export async function presentIssues(kit: ServiceKit, ctx: Ctx<unknown>, rows: Is
     withLabelsDetails: o.withLabelsDetails ?? false,
     tier: kit.config.LICENSE_TIER,
     subscribed: o.subscribed,
+    mergeRequestsCounts,
   };
   return rows.map((r) => presentIssue(r, presentation));
+}
+
+/**
+ * merge_requests_count of a page of issues: the merge requests whose description closes each, in
+ * one call to the merge-requests service. Merge requests are a pluggable service: when it is not
+ * running every count is 0.
+ */
+const COUNTS_ACTION = "merge-requests.closingIssues.counts";
+async function mergeRequestCounts(ctx: Ctx<unknown>, rows: IssueRow[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  if (!rows.length || !ctx.broker.registry.getActionEndpoints(COUNTS_ACTION)?.hasAvailable()) return out;
+  try {
+    const counts = await ctx.call<{ project_id: number; iid: number; count: number }[], unknown>(COUNTS_ACTION, {
+      refs: rows.map((r) => ({ project_id: r.projectId, iid: r.iid })),
+    });
+    const byRef = new Map(counts.map((c) => [`${c.project_id}:${c.iid}`, c.count]));
+    for (const r of rows) out.set(r.id, byRef.get(`${r.projectId}:${r.iid}`) ?? 0);
+  } catch (err) {
+    ctx.broker.logger.warn({ err: (err as Error).message }, "merge request counts unavailable");
+  }
+  return out;
 }

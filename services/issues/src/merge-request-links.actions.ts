@@ -1,0 +1,69 @@
+import { action, errorBodyOf, requireCaller, type Ctx } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import { and, eq } from "drizzle-orm";
+import type { ActionSchema } from "moleculer";
+import { z } from "zod";
+import { issues, resourceStateEvents, type IssueRow } from "./db/schema";
+import { loadIssue } from "./domain/load";
+import { canUpdateIssue } from "./domain/permissions";
+import { addSystemNote } from "./domain/system-notes";
+import { ISSUE_EVENTS } from "./issues.actions";
+
+const CloseParams = z.object({
+  refs: z.array(z.object({ project_id: z.number().int(), iid: z.number().int() })).max(1000),
+  merge_request: z.object({ iid: z.number().int(), project_id: z.number().int(), reference: z.string() }),
+});
+
+/** GitLab's wording: the short reference in the merge request's own project, the full one elsewhere. */
+const closedVia = (issue: IssueRow, mr: z.output<typeof CloseParams>["merge_request"]) =>
+  `closed via merge request ${issue.projectId === mr.project_id ? `!${mr.iid}` : mr.reference}`;
+
+/** An issue the caller may update, or null when it is missing or out of the caller's reach. */
+async function updatableIssue(kit: ServiceKit, ctx: Ctx<unknown>, projectId: number, iid: number) {
+  try {
+    const loaded = await loadIssue(kit, ctx, projectId, iid);
+    return canUpdateIssue(loaded.actor, loaded.issue) ? loaded.issue : null;
+  } catch (err) {
+    const status = errorBodyOf(err)?.status;
+    if (status === 404 || status === 403) return null;
+    throw err;
+  }
+}
+
+/** What the merge-requests service asks of issues when a merge request is merged. */
+export const mergeRequestLinksActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
+  /**
+   * Closes the issues a merged merge request references with the closing pattern, as the merging
+   * user (ctx.meta): each open issue the user may update is closed with its `closed` state event
+   * and a "closed via merge request !N" system note, in one transaction per issue; the others are
+   * skipped. Answers the ids closed.
+   */
+  "mergeRequestLinks.closeIssues": action({
+    visibility: "public",
+    input: () => CloseParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const closed: number[] = [];
+      for (const ref of ctx.params.refs) {
+        const issue = await updatableIssue(kit, ctx, ref.project_id, ref.iid);
+        if (!issue || issue.state !== "opened") continue;
+        const row = await kit.db.transaction(async (tx) => {
+          const now = new Date();
+          const [updated] = await tx
+            .update(issues)
+            .set({ state: "closed", closedAt: now, closedById: caller.id, updatedAt: now, updatedById: caller.id })
+            .where(and(eq(issues.id, issue.id), eq(issues.state, "opened")))
+            .returning();
+          if (!updated) return null;
+          await tx.insert(resourceStateEvents).values({ userId: caller.id, issueId: issue.id, state: "closed", createdAt: now });
+          await addSystemNote(tx, issue, caller.id, closedVia(issue, ctx.params.merge_request), now);
+          return updated;
+        });
+        if (!row) continue;
+        closed.push(row.id);
+        ctx.emit(ISSUE_EVENTS.closed, { id: row.id, iid: row.iid, project_id: row.projectId, actor_id: caller.id, title: row.title, confidential: row.confidential });
+      }
+      return { closed };
+    },
+  }),
+});
