@@ -140,6 +140,40 @@ async function newMilestone(api: ApiClient, base: string, title: string) {
   return ok(await api.post(`${base}/milestones`, { json: { title, description: "foreign" } }), 201, `milestone ${title}`).body as { id: number; iid: number };
 }
 
+// ---- merge requests --------------------------------------------------------------------------------
+
+async function createMergeRequest(api: ApiClient, projectId: number, branch: string) {
+  ok(await api.post(`/projects/${projectId}/repository/branches`, { json: { branch, ref: "main" } }), 201, `branch ${branch}`);
+  return ok(await api.post(`/projects/${projectId}/merge_requests`, { json: { title: branch, source_branch: branch, target_branch: "main" } }), 201, `merge request ${branch}`).body as {
+    id: number;
+    iid: number;
+  };
+}
+
+describe("merge requests", () => {
+  test("merge request of another project → 404 through my project (GET, PUT, merge, DELETE)", async () => {
+    const w = await world();
+    const own = await createMergeRequest(w.alice.api, w.mine.project.id, "mine"); // iid 1: my project has no iid 2
+    for (const f of w.foreign) {
+      await createMergeRequest(root, f.project.id, "first");
+      const second = await createMergeRequest(root, f.project.id, "second");
+      expect(second.iid).toBe(2);
+      const base = `${P(w.mine.project)}/merge_requests/${second.iid}`;
+      await expectUntouched(
+        [`${P(f.project)}/merge_requests/${second.iid}`, `${P(f.project)}/merge_requests`, `${P(f.project)}/repository/branches`, `${P(w.mine.project)}/merge_requests`],
+        w.callers,
+        [
+          ["GET", base],
+          ["PUT", base, { title: "hijacked", state_event: "close" }],
+          ["PUT", `${base}/merge`],
+          ["DELETE", base],
+        ],
+      );
+    }
+    expect(ok(await w.alice.api.get(`${P(w.mine.project)}/merge_requests/${own.iid}`), 200, "own merge request").body.title).toBe("mine");
+  });
+});
+
 // ---- issues, notes, discussions, state events ----------------------------------------------------
 
 describe("issues and what hangs below them", () => {

@@ -16,6 +16,7 @@ export interface Space {
   group: { id: number; full_path: string };
   project: { id: number; path_with_namespace: string };
   issue: { id: number; iid: number };
+  mergeRequest: { id: number; iid: number };
   note: { id: number };
   discussion: { id: string; noteId: number };
   stateEvent: { id: number };
@@ -97,6 +98,7 @@ async function makeSpace(root: ApiClient, tag: "pub" | "priv", w: { member: Prin
   const groupMilestone = ok(await root.post(`/groups/${group.id}/milestones`, { json: { title: `gm-${tag}` } }), 201, "group milestone").body;
   ok(await root.post(`${P}/repository/branches`, { json: { branch: "feature", ref: "main" } }), 201, "branch");
   ok(await root.post(`${P}/repository/tags`, { json: { tag_name: "v1.0", ref: "main" } }), 201, "tag");
+  const mergeRequest = ok(await root.post(`${P}/merge_requests`, { json: { title: `fuzz mr ${tag}`, source_branch: "feature", target_branch: "main", description: "d" } }), 201, "merge request").body;
   const schedule = ok(await root.post(`${P}/pipeline_schedules`, { json: { description: "nightly", ref: "main", cron: "0 1 * * *" } }), 201, "schedule").body;
   ok(await root.post(`${P}/pipeline_schedules/${schedule.id}/variables`, { json: { key: "FUZZ_VAR", value: "v" } }), 201, "schedule variable");
   ok(
@@ -118,6 +120,7 @@ async function makeSpace(root: ApiClient, tag: "pub" | "priv", w: { member: Prin
     group: { id: group.id, full_path: group.full_path },
     project: { id: project.id, path_with_namespace: project.path_with_namespace },
     issue: { id: issue.id, iid: issue.iid },
+    mergeRequest: { id: mergeRequest.id, iid: mergeRequest.iid },
     note: { id: note.id },
     discussion: { id: discussion.id, noteId: discussion.notes[0].id },
     stateEvent: { id: events[0].id },
@@ -213,6 +216,13 @@ export function worldChecks(w: World): Check[] {
       {
         path: `${P}/repository/branches/${s.branch}`,
         repair: async (root) => void ok(await root.post(`${P}/repository/branches`, { json: { branch: s.branch, ref: "main" } }), 201, "branch"),
+      },
+      {
+        path: `${P}/merge_requests/${s.mergeRequest.iid}`,
+        repair: async (root) => {
+          const mr = ok(await root.post(`${P}/merge_requests`, { json: { title: `fuzz mr again ${++serial}`, source_branch: s.branch, target_branch: "main" } }), 201, "merge request").body;
+          s.mergeRequest = { id: mr.id, iid: mr.iid };
+        },
       },
       {
         path: `${P}/repository/tags/${s.tag}`,
@@ -347,6 +357,8 @@ export function pathValue(w: World, space: Space, path: string, name: string): s
       return String(w.groupServiceAccount.tokenId);
     case "issue_iid":
       return String(space.issue.iid);
+    case "merge_request_iid":
+      return String(space.mergeRequest.iid);
     case "note_id":
       return String(under("discussions") ? space.discussion.noteId : space.note.id);
     case "discussion_id":
