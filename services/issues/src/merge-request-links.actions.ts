@@ -1,4 +1,4 @@
-import { action, errorBodyOf, requireCaller, type Ctx } from "@collab/core";
+import { action, errorBodyOf, requireCaller, type Ctx, type ProjectAccess } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
@@ -8,6 +8,7 @@ import { loadIssue } from "./domain/load";
 import { canUpdateIssue } from "./domain/permissions";
 import { addSystemNote } from "./domain/system-notes";
 import { ISSUE_EVENTS } from "./issues.actions";
+import { presentIssues } from "./domain/presentation";
 
 const CloseParams = z.object({
   refs: z.array(z.object({ project_id: z.number().int(), iid: z.number().int() })).max(1000),
@@ -64,6 +65,32 @@ export const mergeRequestLinksActions = (kit: ServiceKit): Record<string, Action
         ctx.emit(ISSUE_EVENTS.closed, { id: row.id, iid: row.iid, project_id: row.projectId, actor_id: caller.id, title: row.title, confidential: row.confidential });
       }
       return { closed };
+    },
+  }),
+
+  /**
+   * The issues of `refs` the caller may read, presented as the issue list presents them (from the
+   * merge request's project `context_project_id`): GitLab's closes_issues. Hidden projects and
+   * issues are left out.
+   */
+  "mergeRequestLinks.readableIssues": action({
+    idempotent: true,
+    visibility: "public",
+    input: () => z.object({ refs: CloseParams.shape.refs, context_project_id: z.number().int() }),
+    async handler(ctx) {
+      const rows: IssueRow[] = [];
+      const known: ProjectAccess["project"][] = [];
+      for (const ref of ctx.params.refs) {
+        try {
+          const loaded = await loadIssue(kit, ctx, ref.project_id, ref.iid);
+          rows.push(loaded.issue);
+          if (!known.some((p) => p.id === loaded.access.project.id)) known.push(loaded.access.project);
+        } catch (err) {
+          const status = errorBodyOf(err)?.status;
+          if (status !== 404 && status !== 403) throw err;
+        }
+      }
+      return presentIssues(kit, ctx, rows, { context: { projectId: ctx.params.context_project_id }, knownProjects: known });
     },
   }),
 });

@@ -2,6 +2,7 @@ import { defineService } from "@collab/db";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { closingIssuesActions } from "./closing-issues.actions";
+import { closingIssueRoutesActions } from "./closing-issues.routes.actions";
 import { mergeRequestsActions } from "./merge-requests.actions";
 import { namespacesEvents } from "./namespaces.events";
 
@@ -14,6 +15,6 @@ export const mergeRequestsService: ServiceSchema = defineService({
   name: "merge-requests",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => ({ ...mergeRequestsActions(kit), ...closingIssuesActions(kit) }),
+  actions: (kit) => ({ ...mergeRequestsActions(kit), ...closingIssuesActions(kit), ...closingIssueRoutesActions(kit) }),
   events: (kit) => namespacesEvents(kit),
 });

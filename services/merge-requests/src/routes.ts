@@ -13,4 +13,6 @@ export const routes: RouteDef[] = [
   { method: "PUT", path: P, action: `${S}.mergeRequests.update` },
   { method: "DELETE", path: P, action: `${S}.mergeRequests.delete` },
   { method: "PUT", path: `${P}/merge`, action: `${S}.mergeRequests.merge` },
+  { method: "GET", path: `${P}/closes_issues`, action: `${S}.closingIssues.closesIssues`, auth: "optional" },
+  { method: "GET", path: "/projects/:id/issues/:issue_iid/closed_by", action: `${S}.closingIssues.closedBy`, auth: "optional" },
 ];

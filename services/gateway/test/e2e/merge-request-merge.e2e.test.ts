@@ -1,4 +1,5 @@
 import { addMember, apiClient, assertStatus as ok, createProject, createUser, eventually, type ApiClient, type TestApp } from "@collab/testing";
+import { sql } from "drizzle-orm";
 import { startApp } from "../app";
 
 /**
@@ -67,6 +68,9 @@ describe("PUT /merge", () => {
     expect(main.parent_ids).toEqual([mainBefore, mr.sha]);
     expect(main.message).toContain("Merge branch 'feature' into 'main'");
     expect((await root.get(`/projects/${w.project.id}/repository/branches/feature`)).status).toBe(404);
+    const events = (await app.database.db.execute(sql`SELECT state, user_id FROM merge_requests.resource_state_events WHERE merge_request_id = ${mr.id}`)) as unknown as { rows: { state: string; user_id: number }[] };
+    expect(events.rows).toEqual([{ state: "merged", user_id: w.maintainer.id }]);
+    expect(ok(await root.get(`/projects/${w.project.id}/merge_requests/${mr.iid}`), 200, "get").body).toMatchObject({ state: "merged", should_remove_source_branch: true, merge_status: "can_be_merged" });
   });
 
   it("squashes with the given messages and keeps the source branch unless asked", async () => {
@@ -144,7 +148,50 @@ describe("closing issues", () => {
     expect(events.map((e: { state: string }) => e.state)).toEqual(["closed"]);
     const notes = ok(await root.get(`/projects/${w.project.id}/issues/${a.iid}/notes`), 200, "notes").body;
     expect(notes.map((n: { body: string }) => n.body)).toContain(`closed via merge request !${mr.iid}`);
+    const closes = ok(await w.developer.api.get(`/projects/${w.project.id}/merge_requests/${mr.iid}/closes_issues`), 200, "closes_issues");
+    expect(closes.body.map((i: { title: string }) => i.title).sort()).toEqual(["a", "b", "c"]);
+    expect(closes.headers.get("x-total")).toBe("3");
+    expect(ok(await w.reporter.api.get(`/projects/${w.project.id}/merge_requests/${mr.iid}/closes_issues`), 200, "reporter").body.map((i: { title: string }) => i.title).sort()).toEqual(["a", "b"]);
+    const closedBy = ok(await root.get(`/projects/${other.id}/issues/${c.iid}/closed_by`), 200, "closed_by").body;
+    expect(closedBy.map((m: { iid: number; project_id: number }) => [m.project_id, m.iid])).toEqual([[w.project.id, mr.iid]]);
+    expect((await w.reporter.api.get(`/projects/${other.id}/issues/${c.iid}/closed_by`)).status).toBe(404);
     const cNotes = ok(await root.get(`/projects/${other.id}/issues/${c.iid}/notes`), 200, "notes").body;
     expect(cNotes.map((n: { body: string }) => n.body)).toContain(`closed via merge request ${w.project.path_with_namespace}!${mr.iid}`);
+  });
+});
+
+describe("project settings and namespaces events", () => {
+  it("only_allow_merge_if_all_discussions_are_resolved blocks a merge while a thread is unresolved", async () => {
+    const w = await seed();
+    const mr = await openMr(w.developer.api, w.project.id);
+    const url = `/projects/${w.project.id}/merge_requests/${mr.iid}`;
+    await app.database.db.execute(
+      sql`INSERT INTO merge_requests.notes (noteable_type, noteable_id, project_id, author_id, body, discussion_id, resolvable) VALUES ('MergeRequest', ${mr.id}, ${w.project.id}, ${w.developer.id}, 'please fix', 'd1', true)`,
+    );
+    // Off by default: the thread does not block.
+    expect(ok(await root.get(url), 200, "get").body).toMatchObject({ detailed_merge_status: "mergeable", blocking_discussions_resolved: true });
+    const settings = ok(await root.put(`/projects/${w.project.id}`, { json: { only_allow_merge_if_all_discussions_are_resolved: true, squash_option: "always", remove_source_branch_after_merge: false } }), 200, "settings").body;
+    expect(settings).toMatchObject({ only_allow_merge_if_all_discussions_are_resolved: true, squash_option: "always", remove_source_branch_after_merge: false });
+    expect(ok(await root.get(url), 200, "get").body).toMatchObject({ detailed_merge_status: "discussions_not_resolved", blocking_discussions_resolved: false });
+    expect((await w.maintainer.api.put(`${url}/merge`)).status).toBe(405);
+    await app.database.db.execute(sql`UPDATE merge_requests.notes SET resolved_at = now() WHERE discussion_id = 'd1'`);
+    // squash_option=always squashes whatever the request says.
+    expect(ok(await w.maintainer.api.put(`${url}/merge`, { json: { squash: false } }), 200, "merge").body.squash_commit_sha).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it("follows the deletion of labels, milestones and projects", async () => {
+    const w = await seed();
+    const milestone = ok(await root.post(`/projects/${w.project.id}/milestones`, { json: { title: "v1" } }), 201, "milestone").body;
+    const mr = await openMr(w.developer.api, w.project.id, { labels: "doomed,kept", milestone_id: milestone.id });
+    const label = ok(await root.get(`/projects/${w.project.id}/labels/doomed`), 200, "label").body;
+    ok(await root.delete(`/projects/${w.project.id}/labels/${label.id}`), 204, "delete label");
+    ok(await root.delete(`/projects/${w.project.id}/milestones/${milestone.id}`), 204, "delete milestone");
+    await eventually(async () => expect(ok(await root.get(`/projects/${w.project.id}/merge_requests/${mr.iid}`), 200, "get").body).toMatchObject({ labels: ["kept"], milestone: null }));
+    const count = async () =>
+      Number(((await app.database.db.execute(sql`SELECT count(*)::int AS n FROM merge_requests.merge_requests WHERE project_id = ${w.project.id}`)) as unknown as { rows: { n: number }[] }).rows[0].n);
+    expect(await count()).toBe(1);
+    ok(await root.delete(`/projects/${w.project.id}`), 202, "mark");
+    ok(await root.delete(`/projects/${w.project.id}`, { query: { permanently_remove: true, full_path: w.project.path_with_namespace } }), 202, "delete project");
+    await eventually(async () => expect(await count()).toBe(0));
   });
 });
