@@ -7,26 +7,22 @@ import {
   forbidden,
   groupOf,
   milestoneMap,
-  notAllowed,
   page,
   readableProjects,
   requireCaller,
-  unauthorized,
   unprocessable,
   userMap,
-  conflict,
   type Ctx,
   type ProjectAccess,
 } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, ne } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { approvalsLeftFor } from "./approvals/gate";
-import { closingIssueRefs, mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, type MergeRequestRow } from "./db/schema";
+import { mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, type MergeRequestRow } from "./db/schema";
 import { loadMergeRequest, mergeRequestsProject } from "./domain/load";
 import { canAdminMergeRequest, canCreateMergeRequest, canDestroyMergeRequest, canUpdateMergeRequest } from "./domain/permissions";
-import { branchHeads, closeIssuesOnMerge, headKey, mergeAccessLevel, mergeBranches } from "./domain/remote";
-import { mergeStatusesOf, type MergeRequestDetail, type MergeRequestPresentation } from "./merge-requests/entity";
+import { branchHeads, headKey, mergeAccessLevel } from "./domain/remote";
+import { type MergeRequestDetail, type MergeRequestPresentation } from "./merge-requests/entity";
 import { findMergeRequests, type MergeRequestScope } from "./merge-requests/finder";
 import { buildInput } from "./merge-requests/input";
 import { resolveNames } from "./merge-requests/names";
@@ -34,34 +30,13 @@ import {
   CreateMergeRequestParams,
   ListMergeRequestsParams,
   listParamsForTier,
-  MergeParams,
   MergeRequestRefParams,
   UpdateMergeRequestParams,
 } from "./merge-requests/params";
-import { presentMergeRequests, unresolvedCounts } from "./merge-requests/presentation";
-import { createMergeRequest, deleteMergeRequest, recordMerge, updateMergeRequest } from "./merge-requests/writes";
-
-/** Domain events, emitted after the writing transaction has committed. */
-export const MERGE_REQUEST_EVENTS = {
-  opened: "merge-requests.merge_request.opened",
-  updated: "merge-requests.merge_request.updated",
-  closed: "merge-requests.merge_request.closed",
-  reopened: "merge-requests.merge_request.reopened",
-  merged: "merge-requests.merge_request.merged",
-  deleted: "merge-requests.merge_request.deleted",
-} as const;
-
-const eventPayload = (mr: MergeRequestRow, actorId: number, extra: Record<string, unknown> = {}) => ({
-  id: mr.id,
-  iid: mr.iid,
-  project_id: mr.projectId,
-  actor_id: actorId,
-  title: mr.title,
-  source_branch: mr.sourceBranch,
-  target_branch: mr.targetBranch,
-  state: mr.state,
-  ...extra,
-});
+import { presentMergeRequests } from "./merge-requests/presentation";
+import { createMergeRequest, deleteMergeRequest, updateMergeRequest } from "./merge-requests/writes";
+import { eventPayload, MERGE_REQUEST_EVENTS } from "./merge-requests/events";
+import { mergeAction } from "./merge-requests/merge";
 
 async function linkIds(kit: ServiceKit, id: number) {
   const [labels, assignees, reviewers] = await Promise.all([
@@ -238,91 +213,6 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
     },
   }),
 
-  /**
-   * PUT …/merge, in GitLab's order of checks: 401 when the caller may not merge into the target
-   * branch; 405 when the merge request is not mergeable (not open, draft, threads to resolve,
-   * approvals missing, merge_after ahead); 422 "Branch cannot be merged" when the source branch
-   * is gone (GitLab answered 406 before 9.x; today's code answers 422); 409 when `sha` is not the
-   * source head.
-   */
-  "mergeRequests.merge": action({
-    input: () => MergeParams,
-    async handler(ctx) {
-      const caller = requireCaller(ctx);
-      const loaded = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
-      const { access, mergeRequest: mr } = loaded;
-      if (!(await canMerge(ctx, access, loaded.actor.role, mr.targetBranch))) throw unauthorized();
-      assertWritable(access);
-      const status = await mergeability(kit, ctx, access, mr);
-      if (status.detailed !== "mergeable" && status.detailed !== "commits_status") throw notAllowed();
-      const head = status.sourceHead;
-      if (!head || !status.targetHead) throw unprocessable("Branch cannot be merged");
-      const p = ctx.params;
-      if (p.sha !== undefined && p.sha !== head) throw conflict(`SHA does not match HEAD of source branch: ${head}`);
-      const squash = squashFor(access.project.squash_option, p.squash ?? mr.squash);
-      const removeSource = p.should_remove_source_branch ?? mr.forceRemoveSourceBranch;
-      const [author] = (await userMap(ctx, [caller.id])).values();
-      const reference = `${access.project.path_with_namespace}!${mr.iid}`;
-      const result = await mergeBranches(ctx, {
-        project_id: access.project.id,
-        source_branch: mr.sourceBranch,
-        target_branch: mr.targetBranch,
-        sha: head,
-        message: p.merge_commit_message ?? `Merge branch '${mr.sourceBranch}' into '${mr.targetBranch}'\n\n${mr.title}\n\nSee merge request ${reference}`,
-        squash,
-        squash_message: p.squash_commit_message ?? mr.title,
-        remove_source_branch: removeSource,
-        user_id: caller.id,
-        author_name: author?.name ?? caller.username,
-        author_email: `${caller.username}@noreply.${new URL(kit.baseUrl).hostname}`,
-      });
-      const merged = await recordMerge(kit.db, mr, caller, {
-        mergeCommitSha: result.merge_commit_sha,
-        squashCommitSha: result.squash_commit_sha,
-        sourceSha: result.source_sha,
-        squash,
-        shouldRemoveSourceBranch: removeSource,
-      });
-      if (!merged) throw notAllowed();
-      await closeLinkedIssues(kit, ctx, merged, access.project.path_with_namespace);
-      ctx.emit(MERGE_REQUEST_EVENTS.merged, eventPayload(merged, caller.id, { merge_commit_sha: merged.mergeCommitSha }));
-      return presentOne(kit, ctx, { access, role: loaded.actor.role }, merged);
-    },
-  }),
+  "mergeRequests.merge": mergeAction(kit, { canMerge, presentOne }),
 });
-
-/** The project's squash_option wins over the request: always / never force it. */
-const squashFor = (option: string | undefined, requested: boolean) => (option === "always" ? true : option === "never" ? false : requested);
-
-/** The same facts the entity shows, for one merge request about to be merged. */
-async function mergeability(kit: ServiceKit, ctx: Ctx<unknown>, access: ProjectAccess, mr: MergeRequestRow) {
-  const [heads, unresolved, approvalsLeft] = await Promise.all([
-    branchHeads(ctx, [{ project_id: mr.sourceProjectId, branch: mr.sourceBranch }, { project_id: mr.projectId, branch: mr.targetBranch }], true),
-    unresolvedCounts(kit, [mr.id]),
-    approvalsLeftFor(kit, ctx, [mr]),
-  ]);
-  const presentation = { now: new Date(), heads, unresolved, approvalsLeft, projects: new Map([[access.project.id, access.project]]) } as unknown as MergeRequestPresentation;
-  return {
-    detailed: mergeStatusesOf(mr, presentation).detailed_merge_status,
-    sourceHead: heads.get(headKey(mr.sourceProjectId, mr.sourceBranch)) ?? null,
-    targetHead: heads.get(headKey(mr.projectId, mr.targetBranch)) ?? null,
-  };
-}
-
-/**
- * Closes the issues the merged merge request's description references, through the issues
- * service (as the merging user). A missing issues service or a failure there leaves the merge
- * standing; it is logged.
- */
-async function closeLinkedIssues(kit: ServiceKit, ctx: Ctx<unknown>, mr: MergeRequestRow, projectPath: string) {
-  const refs = await kit.db.select().from(closingIssueRefs).where(eq(closingIssueRefs.mergeRequestId, mr.id));
-  try {
-    await closeIssuesOnMerge(ctx, {
-      refs: refs.map((r) => ({ project_id: r.issueProjectId, iid: r.issueIid })),
-      merge_request: { iid: mr.iid, project_id: mr.projectId, reference: `${projectPath}!${mr.iid}` },
-    });
-  } catch (err) {
-    kit.logger.warn({ err: (err as Error).message, mergeRequestId: mr.id }, "closing the merge request's issues failed");
-  }
-}
 

@@ -35,7 +35,10 @@ export interface MergeRequestDetail {
 
 const users = (ids: number[] | undefined, p: MergeRequestPresentation) => (ids ?? []).map((id) => p.users.get(id)).filter((u): u is UserRef => u !== undefined);
 
-export function mergeStatusesOf(mr: MergeRequestRow, p: MergeRequestPresentation) {
+/** What the merge statuses of a merge request are computed from (a page's presentation, or one merge). */
+export type MergeStatusSource = Pick<MergeRequestPresentation, "now" | "heads" | "unresolved" | "approvalsLeft" | "projects">;
+
+export function mergeStatusesOf(mr: MergeRequestRow, p: MergeStatusSource) {
   const head = p.heads.get(`${mr.sourceProjectId}:${mr.sourceBranch}`);
   const project = p.projects.get(mr.projectId);
   const facts = {

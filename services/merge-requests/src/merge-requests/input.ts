@@ -33,7 +33,8 @@ export async function buildInput(kit: ServiceKit, ctx: Ctx<unknown>, access: Pro
     input.description = p.description;
     input.closingRefs = await resolveClosingRefs(ctx, access.project, p.description);
   }
-  if ("target_branch" in p && p.target_branch !== undefined && "merge_request_iid" in p) input.targetBranch = p.target_branch;
+  // On create the branches are checked and set by the action; only an update changes the target.
+  if ("merge_request_iid" in p && p.target_branch !== undefined) input.targetBranch = p.target_branch;
   if ("state_event" in p && p.state_event !== undefined) input.stateEvent = p.state_event;
   if (p.remove_source_branch !== undefined) input.forceRemoveSourceBranch = p.remove_source_branch;
   const collaboration = p.allow_collaboration ?? p.allow_maintainer_to_push;
