@@ -1,4 +1,4 @@
-import { exclusivePair, gBool, intOrSentinel, labelsFilter, normaliseSentinel, gDate, gDateTime, gEnum, gId, gInt, gIntArray, gSort, gString, gStringArray, paginationParams, paramError, toList, type Config } from "@collab/core";
+import { exclusivePair, gBool, intOrSentinel, labelsFilter, normaliseSentinel, gDate, gDateTime, gEnum, gId, gInt, gIntArray, gSort, gString, gStringArray, paginationParams, paramError, type Config } from "@collab/core";
 import { z } from "zod";
 
 export const ISSUE_TYPES = ["issue", "incident", "test_case", "task"] as const;
