@@ -3,10 +3,11 @@ import type { ServiceKit } from "@collab/db";
 import { and, eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
-import { issues, resourceStateEvents, type IssueRow } from "./db/schema";
+import { addSystemNote, recordStateEvent } from "@collab/notes";
+import { issues, noteTables, type IssueRow } from "./db/schema";
 import { loadIssue } from "./domain/load";
 import { canUpdateIssue } from "./domain/permissions";
-import { addSystemNote } from "./domain/system-notes";
+import { issueTarget } from "./domain/system-notes";
 import { ISSUE_EVENTS } from "./issues.actions";
 import { presentIssues } from "./domain/presentation";
 
@@ -56,8 +57,8 @@ export const mergeRequestLinksActions = (kit: ServiceKit): Record<string, Action
             .where(and(eq(issues.id, issue.id), eq(issues.state, "opened")))
             .returning();
           if (!updated) return null;
-          await tx.insert(resourceStateEvents).values({ userId: caller.id, issueId: issue.id, state: "closed", createdAt: now });
-          await addSystemNote(tx, issue, caller.id, closedVia(issue, ctx.params.merge_request), now);
+          await recordStateEvent(tx, noteTables, { userId: caller.id, issueId: issue.id, state: "closed", createdAt: now });
+          await addSystemNote(tx, noteTables, issueTarget(issue), caller.id, closedVia(issue, ctx.params.merge_request), now);
           return updated;
         });
         if (!row) continue;

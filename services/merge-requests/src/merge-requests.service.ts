@@ -1,10 +1,12 @@
 import { defineService } from "@collab/db";
+import { notesActions } from "@collab/notes";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { closingIssuesActions } from "./closing-issues.actions";
 import { closingIssueRoutesActions } from "./closing-issues.routes.actions";
 import { mergeRequestsActions } from "./merge-requests.actions";
 import { namespacesEvents } from "./namespaces.events";
+import { mergeRequestNotes } from "./notes.kind";
 
 /**
  * Merge requests and everything hung on them: notes and discussions, resource state events,
@@ -15,6 +17,6 @@ export const mergeRequestsService: ServiceSchema = defineService({
   name: "merge-requests",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => ({ ...mergeRequestsActions(kit), ...closingIssuesActions(kit), ...closingIssueRoutesActions(kit) }),
+  actions: (kit) => ({ ...mergeRequestsActions(kit), ...closingIssuesActions(kit), ...closingIssueRoutesActions(kit), ...notesActions(kit, mergeRequestNotes) }),
   events: (kit) => namespacesEvents(kit),
 });

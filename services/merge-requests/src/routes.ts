@@ -1,9 +1,10 @@
 import type { RouteDef } from "@collab/core";
+import { noteRoutes } from "@collab/notes/routes";
 
 const S = "merge-requests";
 const P = "/projects/:id/merge_requests/:merge_request_iid";
 
-/** Merge requests (notes, discussions, state events and approvals are mounted by their own modules). */
+/** Merge requests; their notes, discussions and state events (the shared notes routes, resolvable). */
 export const routes: RouteDef[] = [
   { method: "GET", path: "/merge_requests", action: `${S}.mergeRequests.listAll`, auth: "optional" },
   { method: "GET", path: "/groups/:id/merge_requests", action: `${S}.mergeRequests.listGroup`, auth: "optional" },
@@ -15,4 +16,5 @@ export const routes: RouteDef[] = [
   { method: "PUT", path: `${P}/merge`, action: `${S}.mergeRequests.merge` },
   { method: "GET", path: `${P}/closes_issues`, action: `${S}.closingIssues.closesIssues`, auth: "optional" },
   { method: "GET", path: "/projects/:id/issues/:issue_iid/closed_by", action: `${S}.closingIssues.closedBy`, auth: "optional" },
+  ...noteRoutes(S, P, { resolvable: true }),
 ];

@@ -1,3 +1,4 @@
+import { notesTables } from "@collab/notes";
 import { boolean, index, integer, pgSchema, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 export const mergeRequestsSchema = pgSchema("merge_requests");
@@ -100,11 +101,11 @@ export const closingIssueRefs = mergeRequestsSchema.table(
   (t) => [primaryKey({ columns: [t.mergeRequestId, t.issueProjectId, t.issueIid] }), index("closing_issue_refs_issue_idx").on(t.issueProjectId, t.issueIid)],
 );
 
-/** Per-project iid sequence of merge requests, allocated atomically with an upsert. */
-export const internalIds = mergeRequestsSchema.table(
-  "internal_ids",
-  { projectId: integer("project_id").notNull(), usage: text("usage").notNull(), lastValue: integer("last_value").notNull() },
-  (t) => [primaryKey({ columns: [t.projectId, t.usage] })],
-);
+/**
+ * Notes, discussions, resource state events and the iid sequence: the shared notes tables
+ * (@collab/notes), in this service's schema. Exported one by one so drizzle-kit sees them.
+ */
+export const noteTables = notesTables(mergeRequestsSchema);
+export const { notes, resourceStateEvents, internalIds } = noteTables;
 
 export type MergeRequestRow = typeof mergeRequests.$inferSelect;

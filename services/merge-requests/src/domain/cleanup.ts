@@ -1,7 +1,7 @@
 import type { Db } from "@collab/db";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { approvals } from "../db/approvals.schema";
-import { notes, resourceStateEvents } from "../db/notes.schema";
+import { notes, resourceStateEvents } from "../db/schema";
 import { closingIssueRefs, internalIds, mergeRequestLabels, mergeRequests } from "../db/schema";
 
 /** A label's deletion: every merge request loses its links to it (keeping updated_at, as GitLab). */

@@ -42,7 +42,3 @@ export const canSeeInternalNotes = (a: MergeRequestActor) => a.role >= AccessLev
 
 /** created_at on notes: administrators and project owners only. */
 export const canSetTimestamps = (a: MergeRequestActor) => a.role >= AccessLevel.OWNER;
-
-/** Threads are resolved by Developers up, the merge request's author, or (one note) the note's author. */
-export const canResolve = (a: MergeRequestActor, mr: Pick<MergeRequestRow, "authorId">, noteAuthorId?: number) =>
-  a.caller !== null && (a.role >= AccessLevel.DEVELOPER || isAuthor(a, mr) || (noteAuthorId !== undefined && a.caller.id === noteAuthorId));

@@ -2,7 +2,7 @@ import { labelMap, milestoneMap, projectMap, userMap, type Ctx, type ProjectSumm
 import type { ServiceKit } from "@collab/db";
 import { and, count, eq, sql } from "drizzle-orm";
 import { approvalsLeftFor } from "../approvals/gate";
-import { notes } from "../db/notes.schema";
+import { notes } from "../db/schema";
 import type { MergeRequestRow } from "../db/schema";
 import { branchHeads } from "../domain/remote";
 import { presentMergeRequest, presentSimple, type MergeRequestDetail, type MergeRequestPresentation } from "./entity";

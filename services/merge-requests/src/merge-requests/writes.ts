@@ -2,8 +2,8 @@ import { conflict, unprocessable, validationFailed } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { approvals } from "../db/approvals.schema";
-import { notes, resourceStateEvents } from "../db/notes.schema";
-import { closingIssueRefs, internalIds, mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, type MergeRequestRow } from "../db/schema";
+import { nextIid, removeConversation } from "@collab/notes";
+import { closingIssueRefs, noteTables, mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, type MergeRequestRow } from "../db/schema";
 import { addSystemNote, recordStateEvent } from "../domain/activity";
 import { isDraftTitle } from "./draft";
 import { SystemNote } from "./system-notes";
@@ -66,15 +66,6 @@ async function checkBranches(db: Db, projectId: number, source: string, target: 
   if (other) throw conflict([`Another open merge request already exists for this source branch: !${other.iid}`]);
 }
 
-async function nextIid(db: Db, projectId: number): Promise<number> {
-  const [row] = await db
-    .insert(internalIds)
-    .values({ projectId, usage: "merge_requests", lastValue: 1 })
-    .onConflictDoUpdate({ target: [internalIds.projectId, internalIds.usage], set: { lastValue: sql`${internalIds.lastValue} + 1` } })
-    .returning({ value: internalIds.lastValue });
-  return row.value;
-}
-
 async function replaceLinks(tx: Db, id: number, input: MergeRequestInput) {
   if (input.assigneeIds !== undefined) {
     await tx.delete(mergeRequestAssignees).where(eq(mergeRequestAssignees.mergeRequestId, id));
@@ -113,7 +104,7 @@ export async function createMergeRequest(
   validate(o.input, true);
   return db.transaction(async (tx) => {
     await checkBranches(tx, projectId, o.sourceBranch, o.targetBranch);
-    const iid = await nextIid(tx, projectId);
+    const iid = await nextIid(tx, noteTables, projectId, "merge_requests");
     const title = o.input.title!;
     const [mr] = await tx
       .insert(mergeRequests)
@@ -254,8 +245,7 @@ export async function updateMergeRequest(db: Db, mr: MergeRequestRow, input: Mer
 /** Removes a merge request with everything hung on it (links cascade). */
 export async function deleteMergeRequest(db: Db, mr: MergeRequestRow): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.delete(notes).where(and(eq(notes.noteableType, "MergeRequest"), eq(notes.noteableId, mr.id)));
-    await tx.delete(resourceStateEvents).where(eq(resourceStateEvents.mergeRequestId, mr.id));
+    await removeConversation(tx, noteTables, "MergeRequest", [mr.id]);
     await tx.delete(approvals).where(eq(approvals.mergeRequestId, mr.id));
     await tx.delete(mergeRequests).where(eq(mergeRequests.id, mr.id));
   });

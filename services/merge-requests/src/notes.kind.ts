@@ -1,0 +1,35 @@
+import { notFound } from "@collab/core";
+import { mayResolve, noteEvents, type LoadedNoteable, type NoteableKind } from "@collab/notes";
+import { eq, sql } from "drizzle-orm";
+import { mergeRequests, noteTables, type MergeRequestRow } from "./db/schema";
+import { loadMergeRequest, type LoadedMergeRequest } from "./domain/load";
+import { canComment, canSeeInternalNotes, canSetTimestamps } from "./domain/permissions";
+
+export const NOTE_EVENTS = noteEvents("merge-requests");
+
+type LoadedMergeRequestNoteable = LoadedMergeRequest & LoadedNoteable<MergeRequestRow>;
+
+/**
+ * Merge requests as noteables of the shared notes code: GitLab's MergeRequestPolicy decides, the
+ * notes of threads are resolvable, and a missing merge request is "404 Merge Request Not Found".
+ */
+export const mergeRequestNotes: NoteableKind<LoadedMergeRequestNoteable> = {
+  noteableType: "MergeRequest",
+  pathParam: "merge_request_iid",
+  tables: noteTables,
+  events: NOTE_EVENTS,
+  resolvable: true,
+  missing: () => notFound("Merge Request"),
+  async load(kit, ctx, projectRef, iid) {
+    const loaded = await loadMergeRequest(kit, ctx, projectRef, iid);
+    return { ...loaded, noteable: loaded.mergeRequest, caller: loaded.actor.caller, role: loaded.actor.role };
+  },
+  bumpUserNotesCount: (tx, id, delta) =>
+    tx.update(mergeRequests).set({ userNotesCount: sql`GREATEST(${mergeRequests.userNotesCount} + ${delta}, 0)` }).where(eq(mergeRequests.id, id)),
+  can: {
+    comment: (l) => canComment(l.actor, l.mergeRequest),
+    seeInternalNotes: (l) => canSeeInternalNotes(l.actor),
+    setTimestamps: (l) => canSetTimestamps(l.actor),
+    resolve: (l, note) => mayResolve({ role: l.role, callerId: l.caller?.id ?? null, noteableAuthorId: l.mergeRequest.authorId, noteAuthorId: note?.authorId }),
+  },
+};
