@@ -109,3 +109,4 @@ export const noteTables = notesTables(mergeRequestsSchema);
 export const { notes, resourceStateEvents, internalIds } = noteTables;
 
 export type MergeRequestRow = typeof mergeRequests.$inferSelect;
+export * from "./approvals.schema";

@@ -263,3 +263,5 @@ export const repositoryRefs = namespacesSchema.table(
 
 export type RepositoryCommitRow = typeof repositoryCommits.$inferSelect;
 export type RepositoryRefRow = typeof repositoryRefs.$inferSelect;
+
+export * from "./protected-branches.schema";
