@@ -10,6 +10,7 @@ import { invitationsActions } from "./invitations/invitations.actions";
 import { labelLookupActions } from "./labels/label-lookups.actions";
 import { labelsActions } from "./labels/labels.actions";
 import { accessActions } from "./members/access.actions";
+import { batchLookupActions } from "./members/batch-lookups.actions";
 import { billableMembersActions } from "./members/billable-members.actions";
 import { membersActions } from "./members/members.actions";
 import { milestoneLookupActions } from "./milestones/milestone-lookups.actions";
@@ -42,6 +43,7 @@ export const namespacesService: ServiceSchema = defineService({
     ...billableMembersActions(kit),
     ...invitationsActions(kit),
     ...accessActions(kit),
+    ...batchLookupActions(kit),
     ...provisioningActions(kit),
     ...userNamespacesActions(kit),
     ...labelsActions(kit),

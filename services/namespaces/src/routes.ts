@@ -6,6 +6,7 @@ import { labelsRoutes } from "./labels/labels.routes";
 import { membersRoutes } from "./members/members.routes";
 import { milestonesRoutes } from "./milestones/milestones.routes";
 import { projectsRoutes } from "./projects/projects.routes";
+import { protectedBranchesRoutes } from "./protected-branches/protected-branches.routes";
 import { refsRoutes } from "./refs/refs.routes";
 
 /** Every HTTP route of the namespaces service, as the gateway mounts them: each subdomain's list. */
@@ -18,6 +19,7 @@ export const routes: RouteDef[] = [
   ...labelsRoutes,
   ...milestonesRoutes,
   ...refsRoutes,
+  ...protectedBranchesRoutes,
 ];
 
 /** Endpoints outside /api/v4 (paths from the server root): the invitation links of mails. */

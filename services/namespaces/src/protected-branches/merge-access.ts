@@ -1,13 +1,14 @@
-import { AccessLevel } from "@collab/core";
+import type { Db } from "@collab/db";
+import type { ProjectRow } from "../db/schema";
+import { minimumLevel } from "./matching";
+import { ensureDefaultProtection, protectionsOf } from "./protected-branches";
 
 /**
- * Interim rule until the protected-branches API lands (its module replaces this body): the
- * default branch is protected as GitLab's default branch protection leaves it (Maintainers
- * merge), every other branch is open to Developers.
+ * The access level a push to, or a merge into, `branch` needs: the most permissive of the
+ * protections whose name or wildcard matches it (a new project's default branch is protected
+ * first), Developer for an unprotected branch.
  */
-export function mergeAccessLevelFor(project: { defaultBranch: string | null }, branch: string): number {
-  return branch === project.defaultBranch ? AccessLevel.MAINTAINER : AccessLevel.DEVELOPER;
+export async function requiredAccessLevel(db: Db, project: Pick<ProjectRow, "id" | "defaultBranch">, branch: string, action: "push" | "merge"): Promise<number> {
+  await ensureDefaultProtection(db, project);
+  return minimumLevel(await protectionsOf(db, [project.id]), branch, action);
 }
-
-/** Pushing follows the same interim rule (Maintainer on the default branch, Developer elsewhere). */
-export const pushAccessLevelFor = mergeAccessLevelFor;

@@ -1,15 +1,93 @@
-import { action, notFound } from "@collab/core";
+import { AccessLevel, action, forbidden, page, recordNotFound, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
+import { readableProject, type ReadableProject } from "../members/authorize";
 import { findProject } from "../shared/lookup";
-import { mergeAccessLevelFor } from "./merge-access";
+import { minimumLevel, branchMatches } from "./matching";
+import { presentProtectedBranch } from "./protected-branch.entity";
+import { ListProtectedBranchesParams, ProtectBranchParams, ProtectedBranchParams, UpdateProtectedBranchParams } from "./protected-branches.params";
+import {
+  byIdsOfProject,
+  ensureDefaultProtection,
+  findProtectedBranch,
+  listProtectedBranches,
+  protectBranch,
+  protectionsOf,
+  unprotectBranch,
+  updateProtectedBranch,
+} from "./protected-branches";
+import { requiredAccessLevel } from "./merge-access";
 
-/** What other services ask about branch protection. */
+/**
+ * The project's protections, for Maintainers and up (GitLab's read/create/update/destroy
+ * _protected_branch all follow admin_project); 404 for callers who cannot see the project.
+ */
+async function administeredProject(kit: ServiceKit, ctx: Ctx<unknown>, ref: string): Promise<ReadableProject> {
+  const p = await readableProject(kit.db, ctx, ref);
+  if (p.role < AccessLevel.MAINTAINER) throw forbidden();
+  await ensureDefaultProtection(kit.db, p.project);
+  return p;
+}
+
+async function existing(kit: ServiceKit, projectId: number, name: string) {
+  const row = await findProtectedBranch(kit.db, projectId, name);
+  if (!row) throw recordNotFound();
+  return row;
+}
+
+/** Protected branches (GitLab's API) and what other services ask of them over the bus. */
 export const protectedBranchesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
+  "protectedBranches.list": action({
+    idempotent: true,
+    input: () => ListProtectedBranchesParams,
+    async handler(ctx) {
+      const p = await administeredProject(kit, ctx, ctx.params.id);
+      const rows = await listProtectedBranches(kit.db, p.project.id, ctx.params.search);
+      const start = (ctx.params.page - 1) * ctx.params.per_page;
+      return page(rows.slice(start, start + ctx.params.per_page).map(presentProtectedBranch), rows.length, ctx.params);
+    },
+  }),
+
+  "protectedBranches.get": action({
+    idempotent: true,
+    input: () => ProtectedBranchParams,
+    async handler(ctx) {
+      const p = await administeredProject(kit, ctx, ctx.params.id);
+      return presentProtectedBranch(await existing(kit, p.project.id, ctx.params.name));
+    },
+  }),
+
+  "protectedBranches.create": action({
+    input: () => ProtectBranchParams,
+    async handler(ctx) {
+      const p = await administeredProject(kit, ctx, ctx.params.id);
+      return presentProtectedBranch(await protectBranch(kit.db, p.project.id, ctx.params));
+    },
+  }),
+
+  "protectedBranches.update": action({
+    input: () => UpdateProtectedBranchParams,
+    async handler(ctx) {
+      const p = await administeredProject(kit, ctx, ctx.params.id);
+      const row = await existing(kit, p.project.id, ctx.params.name);
+      return presentProtectedBranch(await updateProtectedBranch(kit.db, row, ctx.params));
+    },
+  }),
+
+  "protectedBranches.delete": action({
+    input: () => ProtectedBranchParams,
+    async handler(ctx) {
+      const p = await administeredProject(kit, ctx, ctx.params.id);
+      const row = await existing(kit, p.project.id, ctx.params.name);
+      await unprotectBranch(kit.db, row.id);
+      return null;
+    },
+  }),
+
   /**
-   * The access level needed to merge into `branch` of a project: `{ access_level }`
-   * (30 Developer, 40 Maintainer, …). The merge-requests service asks it before a merge.
+   * Bus: the minimum access level that may merge into a branch — 30 when unprotected, the
+   * protection's merge level otherwise (40 by default; "No one" answers 61, above every role).
    */
   "protectedBranches.mergeAccessLevel": action({
     idempotent: true,
@@ -17,8 +95,32 @@ export const protectedBranchesActions = (kit: ServiceKit): Record<string, Action
     input: () => z.object({ project_id: z.number().int(), branch: z.string() }),
     async handler(ctx) {
       const found = await findProject(kit.db, ctx.params.project_id);
-      if (!found) throw notFound("Project");
-      return { access_level: mergeAccessLevelFor(found.project, ctx.params.branch) };
+      if (!found) return { access_level: AccessLevel.DEVELOPER };
+      return { access_level: await requiredAccessLevel(kit.db, found.project, ctx.params.branch, "merge") };
+    },
+  }),
+
+  /** Bus: a project's protected branches by id, presented (approval rules); foreign ids are dropped. */
+  "protectedBranches.byIds": action({
+    idempotent: true,
+    visibility: "public",
+    input: () => z.object({ project_id: z.number().int(), ids: z.array(z.number().int()).max(1000) }),
+    async handler(ctx) {
+      return (await byIdsOfProject(kit.db, ctx.params.project_id, [...new Set(ctx.params.ids)])).map(presentProtectedBranch);
+    },
+  }),
+
+  /**
+   * Bus, batched: for each {project_id, branch}, the ids of the project's protected branches
+   * matching that branch (exact or wildcard), in the order asked. One query for any number.
+   */
+  "protectedBranches.matching": action({
+    idempotent: true,
+    visibility: "public",
+    input: () => z.object({ pairs: z.array(z.object({ project_id: z.number().int(), branch: z.string() })).max(1000) }),
+    async handler(ctx) {
+      const rows = await protectionsOf(kit.db, [...new Set(ctx.params.pairs.map((p) => p.project_id))]);
+      return ctx.params.pairs.map((pair) => rows.filter((r) => r.projectId === pair.project_id && branchMatches(r.name, pair.branch)).map((r) => r.id));
     },
   }),
 });

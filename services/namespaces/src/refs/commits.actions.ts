@@ -3,7 +3,7 @@ import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { readableProject } from "../members/authorize";
 import { projectWebUrl } from "../projects/project.entity";
-import { pushAccessLevelFor } from "../protected-branches/merge-access";
+import { requiredAccessLevel } from "../protected-branches/merge-access";
 import { NAMESPACES_EVENTS } from "../shared/events";
 import { findProject } from "../shared/lookup";
 import { branchHeads, commitToBranch, mergeBranches, type Push } from "./commits";
@@ -40,7 +40,7 @@ export const commitsActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       const caller = requireCaller(ctx);
       const p = await readableProject(kit.db, ctx, ctx.params.id);
       if (p.project.visibility === "private" && p.role < AccessLevel.REPORTER) throw notFound("Project");
-      if (p.role < pushAccessLevelFor(p.project, ctx.params.branch)) throw forbidden();
+      if (p.role < (await requiredAccessLevel(kit.db, p.project, ctx.params.branch, "push"))) throw forbidden();
       await ensureDefaultBranch(kit.db, p.project);
       const [user] = await ctx.call<UserRef[], { ids: number[] }>("accounts.users.refs", { ids: [caller.id] });
       const { commit, push } = await commitToBranch(kit.db, p.project.id, {

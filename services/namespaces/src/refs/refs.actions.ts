@@ -5,22 +5,27 @@ import { z } from "zod";
 import { readableProject, type ReadableProject } from "../members/authorize";
 import { projectWebUrl } from "../projects/project.entity";
 import { findProject } from "../shared/lookup";
+import type { BranchProtection } from "../protected-branches/matching";
+import { ensureDefaultProtection, protectionsOf } from "../protected-branches/protected-branches";
 import { presentBranch, presentTag } from "./refs.entity";
 import { findRef, listRefs, resolveRef, type RefWithCommit } from "./refs.finder";
 import { CreateBranchParams, CreateTagParams, ListRefsParams, RefParams } from "./refs.params";
 import { createBranch, createTag, deleteRef, ensureDefaultBranch } from "./refs";
 
 /** The project's repository as the caller may read it: private code needs Reporter, as GitLab's download_code. */
-async function repository(kit: ServiceKit, ctx: Ctx<unknown>, ref: string): Promise<ReadableProject> {
+async function repository(kit: ServiceKit, ctx: Ctx<unknown>, ref: string): Promise<ReadableProject & { protections: BranchProtection[] }> {
   const p = await readableProject(kit.db, ctx, ref);
   if (p.project.visibility === "private" && p.role < AccessLevel.REPORTER) throw forbidden();
   await ensureDefaultBranch(kit.db, p.project);
-  return p;
+  await ensureDefaultProtection(kit.db, p.project);
+  return { ...p, protections: await protectionsOf(kit.db, [p.project.id]) };
 }
 
-function present(kit: ServiceKit, p: ReadableProject, r: RefWithCommit) {
+function present(kit: ServiceKit, p: ReadableProject & { protections: BranchProtection[] }, r: RefWithCommit) {
   const url = projectWebUrl(p.project, p.namespace, kit.baseUrl);
-  return r.ref.kind === "branch" ? presentBranch(r.ref, r.commit, { projectWebUrl: url, defaultBranch: p.project.defaultBranch, role: p.role }) : presentTag(r.ref, r.commit, url);
+  return r.ref.kind === "branch"
+    ? presentBranch(r.ref, r.commit, { projectWebUrl: url, defaultBranch: p.project.defaultBranch, role: p.role, protections: p.protections })
+    : presentTag(r.ref, r.commit, url);
 }
 
 const missing = (kind: "branch" | "tag") => notFound(kind === "branch" ? "Branch" : "Tag");

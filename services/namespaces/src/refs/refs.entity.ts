@@ -1,5 +1,6 @@
 import { iso } from "@collab/core";
 import type { RepositoryCommitRow, RepositoryRefRow } from "../db/schema";
+import { branchMatches, minimumLevel, type BranchProtection } from "../protected-branches/matching";
 
 /** GitLab's Commit entity for the commit a ref points at. */
 export function presentCommit(sha: string, c: RepositoryCommitRow | null, projectWebUrl: string) {
@@ -23,18 +24,26 @@ export function presentCommit(sha: string, c: RepositoryCommitRow | null, projec
   };
 }
 
-/** GitLab's Branch entity. The default branch is protected (GitLab's default branch protection). */
-export function presentBranch(ref: RepositoryRefRow, commit: RepositoryCommitRow | null, o: { projectWebUrl: string; defaultBranch: string | null; role: number }) {
-  const isDefault = ref.name === o.defaultBranch;
+/**
+ * GitLab's Branch entity, protection read from the project's protected branches (the default
+ * branch is protected by default: see ensureDefaultProtection).
+ */
+export function presentBranch(
+  ref: RepositoryRefRow,
+  commit: RepositoryCommitRow | null,
+  o: { projectWebUrl: string; defaultBranch: string | null; role: number; protections: BranchProtection[] },
+) {
+  const isProtected = o.protections.some((p) => branchMatches(p.name, ref.name));
+  const pushLevel = minimumLevel(o.protections, ref.name, "push");
   return {
     name: ref.name,
     commit: presentCommit(ref.sha, commit, o.projectWebUrl),
     merged: false,
-    protected: isDefault,
-    developers_can_push: false,
-    developers_can_merge: false,
-    can_push: o.role >= (isDefault ? 40 : 30),
-    default: isDefault,
+    protected: isProtected,
+    developers_can_push: isProtected && pushLevel <= 30,
+    developers_can_merge: isProtected && minimumLevel(o.protections, ref.name, "merge") <= 30,
+    can_push: o.role >= pushLevel,
+    default: ref.name === o.defaultBranch,
     web_url: `${o.projectWebUrl}/-/tree/${ref.name}`,
   };
 }
