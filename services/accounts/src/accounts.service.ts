@@ -24,6 +24,7 @@ import { samlActions } from "./scim/saml.actions";
 import { scimActions } from "./scim/scim.actions";
 
 import { notificationSettingsActions } from "./notification-settings.actions";
+import { approvalIdentityActions } from "./approval-identity.actions";
 import { settingsMixin } from "@collab/core";
 
 export const ACCOUNTS_EVENTS = {
@@ -61,6 +62,7 @@ export const accountsService: ServiceSchema = defineService({
     ...samlActions(kit),
     ...scimActions(kit, ACCOUNTS_EVENTS),
     ...notificationSettingsActions(kit),
+    ...approvalIdentityActions(kit),
     /** Token → caller, for the gateway. 401 bodies follow GitLab's expired/revoked wording. */
     authenticate: action({
       visibility: "public",
