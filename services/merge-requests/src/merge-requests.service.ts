@@ -7,6 +7,7 @@ import { closingIssueRoutesActions } from "./closing-issues.routes.actions";
 import { mergeRequestsActions } from "./merge-requests.actions";
 import { namespacesEvents } from "./namespaces.events";
 import { mergeRequestNotes } from "./notes.kind";
+import { approvalActions } from "./approvals";
 
 /**
  * Merge requests and everything hung on them: notes and discussions, resource state events,
@@ -17,6 +18,12 @@ export const mergeRequestsService: ServiceSchema = defineService({
   name: "merge-requests",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => ({ ...mergeRequestsActions(kit), ...closingIssuesActions(kit), ...closingIssueRoutesActions(kit), ...notesActions(kit, mergeRequestNotes) }),
+  actions: (kit) => ({
+    ...mergeRequestsActions(kit),
+    ...closingIssuesActions(kit),
+    ...closingIssueRoutesActions(kit),
+    ...notesActions(kit, mergeRequestNotes),
+    ...approvalActions(kit),
+  }),
   events: (kit) => namespacesEvents(kit),
 });
