@@ -5,6 +5,7 @@
  * `pathValue` maps a path parameter to a valid value by its name and the path around it.
  */
 import { apiClient, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
+import { createMergeRequest } from "../merge-requests";
 
 export interface Principal {
   id: number;
@@ -34,6 +35,12 @@ export interface Space {
   groupAccessToken: { id: number };
   projectDeployToken: { id: number };
   groupDeployToken: { id: number };
+  /** A merge request from `branch` into main, with a merge-request approval rule. */
+  mergeRequest: { iid: number };
+  approvalRule: { id: number };
+  mergeRequestApprovalRule: { id: number };
+  /** The default branch, protected by default. */
+  protectedBranch: string;
 }
 
 export interface World {
@@ -74,7 +81,28 @@ async function makeUser(root: ApiClient, username: string): Promise<Principal> {
   return { id: u.id, username, token: t.token };
 }
 
-async function makeSpace(root: ApiClient, tag: "pub" | "priv", w: { member: Principal; bystander: Principal }): Promise<Space> {
+type WorldApp = Pick<TestApp, "url" | "rootToken"> & Partial<Pick<TestApp, "database">>;
+
+/** A merge request and approval rules on it and its project (ids 0 when they cannot be made). */
+async function makeApprovals(app: WorldApp, root: ApiClient, projectId: number, branch: string) {
+  const none = { mergeRequest: { iid: 0 }, approvalRule: { id: 0 }, mergeRequestApprovalRule: { id: 0 } };
+  let mr;
+  try {
+    if (!app.database) return none;
+    mr = await createMergeRequest({ database: app.database }, root, projectId, { title: "fuzz merge request", source_branch: branch, target_branch: "main" });
+  } catch {
+    return none;
+  }
+  const rule = await root.post(`/projects/${projectId}/approval_rules`, { json: { name: "fuzz rule", approvals_required: 1 } });
+  const mrRule = await root.post(`/projects/${projectId}/merge_requests/${mr.iid}/approval_rules`, { json: { name: "fuzz mr rule", approvals_required: 1 } });
+  return {
+    mergeRequest: { iid: mr.iid },
+    approvalRule: { id: rule.status === 201 ? (rule.body.id as number) : 0 },
+    mergeRequestApprovalRule: { id: mrRule.status === 201 ? (mrRule.body.id as number) : 0 },
+  };
+}
+
+async function makeSpace(app: WorldApp, root: ApiClient, tag: "pub" | "priv", w: { member: Principal; bystander: Principal }): Promise<Space> {
   const visibility = tag === "pub" ? "public" : "private";
   const group = ok(await root.post("/groups", { json: { name: `fuzz-${tag}`, path: `fuzz-${tag}`, visibility } }), 201, `${tag} group`).body;
   ok(await root.post(`/groups/${group.id}/members`, { json: { user_id: w.member.id, access_level: 30 } }), 201, "member");
@@ -116,6 +144,7 @@ async function makeSpace(root: ApiClient, tag: "pub" | "priv", w: { member: Prin
   const groupAccessToken = await optional(`/groups/${group.id}/access_tokens`, { name: "fuzz-bot", scopes: ["api"] });
   const projectDeployToken = await optional(`${P}/deploy_tokens`, { name: "fuzz-pull", scopes: ["read_repository"] });
   const groupDeployToken = await optional(`/groups/${group.id}/deploy_tokens`, { name: "fuzz-pull", scopes: ["read_repository"] });
+  const approvals = await makeApprovals(app, root, project.id, "feature");
   return {
     group: { id: group.id, full_path: group.full_path },
     project: { id: project.id, path_with_namespace: project.path_with_namespace },
@@ -137,6 +166,8 @@ async function makeSpace(root: ApiClient, tag: "pub" | "priv", w: { member: Prin
     groupAccessToken,
     projectDeployToken,
     groupDeployToken,
+    ...approvals,
+    protectedBranch: "main",
   };
 }
 
@@ -231,7 +262,19 @@ export function worldChecks(w: World): Check[] {
       { path: `${P}/pipeline_schedules/${s.schedule.id}` },
       { path: `${G}/protected_environments/${s.environment}` },
       { path: `/runners/${s.runner.id}` },
+      { path: `${P}/protected_branches/${s.protectedBranch}`, repair: async (root) => void ok(await root.post(`${P}/protected_branches`, { json: { name: s.protectedBranch } }), 201, "protect") },
     );
+    if (s.approvalRule.id) out.push({ path: `${P}/approval_rules/${s.approvalRule.id}` });
+    if (s.mergeRequestApprovalRule.id) {
+      const base = `${P}/merge_requests/${s.mergeRequest.iid}/approval_rules`;
+      out.push({
+        path: `${base}/${s.mergeRequestApprovalRule.id}`,
+        repair: async (root) => {
+          await root.post(`${P}/approvals`, { json: { disable_overriding_approvers_per_merge_request: false } });
+          s.mergeRequestApprovalRule.id = ok(await root.post(base, { json: { name: `fuzz mr rule ${++serial}`, approvals_required: 1 } }), 201, "mr rule").body.id;
+        },
+      });
+    }
   }
   out.push({ path: `/broadcast_messages/${w.broadcast.id}` }, { path: `/groups/${w.pub.group.id}/service_accounts/${w.groupServiceAccount.id}/personal_access_tokens` });
   return out;
@@ -243,14 +286,14 @@ let generation = 0;
  * Builds the world on an empty database (call app.reset() first). `workerRuns` says whether a
  * storage-move worker runs (STORAGE_MOVE_TICK_MS is not 0 where the admin service runs).
  */
-export async function buildWorld(app: Pick<TestApp, "url" | "rootToken">, workerRuns: () => Promise<boolean> | boolean = () => false): Promise<World> {
+export async function buildWorld(app: WorldApp, workerRuns: () => Promise<boolean> | boolean = () => false): Promise<World> {
   const root = apiClient(app.url, app.rootToken);
   const me = ok(await root.get("/user"), 200, "root").body;
   const member = await makeUser(root, "fuzz-member");
   const outsider = await makeUser(root, "fuzz-outsider");
   const bystander = await makeUser(root, "fuzz-bystander");
-  const pub = await makeSpace(root, "pub", { member, bystander });
-  const priv = await makeSpace(root, "priv", { member, bystander });
+  const pub = await makeSpace(app, root, "pub", { member, bystander });
+  const priv = await makeSpace(app, root, "priv", { member, bystander });
   const pat = ok(await root.post(`/users/${member.id}/personal_access_tokens`, { json: { name: "spare", scopes: ["read_api"] } }), 201, "spare pat").body;
   const gsa = ok(await root.post(`/groups/${pub.group.id}/service_accounts`, { json: { name: "fuzz-bot", username: "fuzz-bot" } }), 201, "group service account").body;
   const gsaToken = ok(
@@ -378,7 +421,11 @@ export function pathValue(w: World, space: Space, path: string, name: string): s
     case "key":
       return space.schedule.variableKey;
     case "name":
-      return space.environment;
+      return lastSeg === "protected_branches" ? space.protectedBranch : space.environment;
+    case "merge_request_iid":
+      return String(space.mergeRequest.iid);
+    case "approval_rule_id":
+      return String(under("merge_requests") ? space.mergeRequestApprovalRule.id : space.approvalRule.id);
     case "runner_id":
       return String(space.runner.id);
     case "repository_storage_move_id":
