@@ -1,5 +1,6 @@
 import { addMember, apiClient, assertStatus as ok, createGroup, createProject, createUser, eventually, type ApiClient, type ApiResponse, type TestApp, type TestUser } from "@collab/testing";
 import { startApp } from "../app";
+import { createMergeRequest } from "../merge-requests";
 
 /**
  * Every nested id of a path is looked up inside the parent the path names. For each nested
@@ -507,6 +508,83 @@ describe("repository refs", () => {
       }
     }
     expect((await root.get(`${base}/branches/planted`)).status).toBe(404);
+  });
+});
+
+// ---- protected branches and approvals -------------------------------------------------------------
+
+describe("protected branches and approvals", () => {
+  async function mergeRequestIn(api: ApiClient, projectId: number, branch: string) {
+    ok(await root.post(`/projects/${projectId}/repository/branches`, { json: { branch, ref: "main" } }), 201, `branch ${branch}`);
+    return createMergeRequest(app, api, projectId, { title: `from ${branch}`, source_branch: branch, target_branch: "main" });
+  }
+
+  test("protected branch of another project → 404 through my project (GET, PATCH, DELETE)", async () => {
+    const w = await world();
+    const base = `${P(w.mine.project)}/protected_branches`;
+    for (const f of w.foreign) {
+      const name = `only-in-${f.visibility}`;
+      ok(await root.post(`${P(f.project)}/protected_branches`, { json: { name } }), 201, "protect");
+      await expectUntouched([`${P(f.project)}/protected_branches/${name}`, `${P(f.project)}/protected_branches`, base], w.callers, [
+        ["GET", `${base}/${name}`],
+        ["PATCH", `${base}/${name}`, { push_access_level: 0 }],
+        ["DELETE", `${base}/${name}`],
+      ]);
+    }
+  });
+
+  test("approval rule of another project → 404 through my project (GET, PUT, DELETE); its protected branches are refused in my rules (400)", async () => {
+    const w = await world();
+    const base = `${P(w.mine.project)}/approval_rules`;
+    for (const f of w.foreign) {
+      const rule = ok(await root.post(`${P(f.project)}/approval_rules`, { json: { name: `foreign-${f.visibility}`, approvals_required: 1 } }), 201, "rule").body;
+      await expectUntouched([`${P(f.project)}/approval_rules/${rule.id}`, `${P(f.project)}/approval_rules`, base], w.callers, [
+        ["GET", `${base}/${rule.id}`],
+        ["PUT", `${base}/${rule.id}`, { name: "hijacked", approvals_required: 0 }],
+        ["DELETE", `${base}/${rule.id}`],
+      ]);
+      const foreignMain = ok(await root.get(`${P(f.project)}/protected_branches/main`), 200, "protected main").body;
+      for (const api of Object.values(w.callers))
+        expect((await api.post(base, { json: { name: "planted", approvals_required: 1, protected_branch_ids: [foreignMain.id] } })).status).toBe(400);
+    }
+    expect(ok(await root.get(base), 200, "my rules").body).toEqual([]);
+  });
+
+  test("merge request of another project → 404 through my project (approvals, approval_state, approve, unapprove, reset, rules); rule of another merge request → 404 through mine", async () => {
+    const w = await world();
+    const mine = await mergeRequestIn(w.alice.api, w.mine.project.id, "mine-1"); // iid 1: my project has no iid 2
+    const mineRule = ok(await w.alice.api.post(`${P(w.mine.project)}/merge_requests/${mine.iid}/approval_rules`, { json: { name: "mine", approvals_required: 1 } }), 201, "my mr rule").body;
+    for (const f of w.foreign) {
+      await mergeRequestIn(w.bob.api, f.project.id, `${f.visibility}-1`);
+      const second = await mergeRequestIn(w.bob.api, f.project.id, `${f.visibility}-2`); // root approves: not the author
+      expect(second.iid).toBe(2);
+      ok(await root.post(`${P(f.project)}/merge_requests/2/approve`), 201, "foreign approval");
+      const foreignBase = `${P(f.project)}/merge_requests/2`;
+      const rule = ok(await root.post(`${foreignBase}/approval_rules`, { json: { name: "foreign", approvals_required: 1 } }), 201, "foreign mr rule").body;
+      const base = `${P(w.mine.project)}/merge_requests/2`;
+      const myBase = `${P(w.mine.project)}/merge_requests/${mine.iid}`;
+      await expectUntouched(
+        [`${foreignBase}/approvals`, `${foreignBase}/approval_state`, `${foreignBase}/approval_rules`, `${foreignBase}/approval_rules/${rule.id}`, `${myBase}/approval_rules`],
+        w.callers,
+        [
+          ["GET", `${base}/approvals`],
+          ["GET", `${base}/approval_state`],
+          ["POST", `${base}/approve`],
+          ["POST", `${base}/unapprove`],
+          ["PUT", `${base}/reset_approvals`],
+          ["GET", `${base}/approval_rules`],
+          ["POST", `${base}/approval_rules`, { name: "planted", approvals_required: 1 }],
+          ["GET", `${base}/approval_rules/${rule.id}`],
+          ["PUT", `${base}/approval_rules/${rule.id}`, { name: "hijacked" }],
+          ["DELETE", `${base}/approval_rules/${rule.id}`],
+          // The foreign rule through my own merge request.
+          ["GET", `${myBase}/approval_rules/${rule.id}`],
+          ["PUT", `${myBase}/approval_rules/${rule.id}`, { name: "hijacked" }],
+          ["DELETE", `${myBase}/approval_rules/${rule.id}`],
+        ],
+      );
+    }
+    expect(ok(await w.alice.api.get(`${P(w.mine.project)}/merge_requests/${mine.iid}/approval_rules/${mineRule.id}`), 200, "my rule").body.name).toBe("mine");
   });
 });
 
