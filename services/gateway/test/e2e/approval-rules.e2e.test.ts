@@ -1,4 +1,5 @@
-import { addMember, apiClient, createGroup, createProject, createUser, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
+import { addMember, apiClient, createGroup, createProject, createUser, eventually, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
+import { sql } from "drizzle-orm";
 import { startApp } from "../app";
 import { createMergeRequest, type CreatedMergeRequest } from "../merge-requests";
 
@@ -239,5 +240,20 @@ describe("merge request approval rules", () => {
     expect((await U.author.api.post(base, { json: { name: "mine", approvals_required: 1 } })).status).toBe(403);
     expect((await root.post(base, { json: { name: "mine", approvals_required: 1 } })).status).toBe(403);
     expect((await U.author.api.get(base)).status).toBe(200);
+  });
+});
+
+describe("project deletion", () => {
+  test("a project removed for good takes its approval settings and rules", async () => {
+    const doomed = await createProject(root, { name: "doomed", namespace_id: team.id, visibility: "private", initialize_with_readme: true });
+    await root.post(`/projects/${doomed.id}/approvals`, { json: { approvals_before_merge: 2 } });
+    expect((await root.post(R(doomed), { json: { name: "r", approvals_required: 1, user_ids: [U.dev.id] } })).status).toBe(201);
+    const count = async () =>
+      ((await app.database.db.execute(sql`SELECT (SELECT count(*) FROM merge_requests.approval_project_rules WHERE project_id = ${doomed.id})
+        + (SELECT count(*) FROM merge_requests.approval_project_settings WHERE project_id = ${doomed.id}) AS n`)) as unknown as { rows: { n: number | string }[] }).rows[0].n;
+    expect(Number(await count())).toBe(2);
+    expect((await root.delete(`/projects/${doomed.id}`)).status).toBe(202);
+    expect((await root.delete(`/projects/${doomed.id}`, { query: { permanently_remove: "true", full_path: doomed.path_with_namespace } })).status).toBe(202);
+    await eventually(async () => expect(Number(await count())).toBe(0));
   });
 });
