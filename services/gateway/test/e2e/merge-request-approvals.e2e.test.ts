@@ -4,7 +4,7 @@ import { approvalsLeftFor } from "@collab/merge-requests/approvals/gate";
 import { resetApprovalsOnPush } from "@collab/merge-requests/approvals/on-push";
 import { mergeRequests } from "@collab/merge-requests/db/schema";
 import type { ServiceKit } from "@collab/db";
-import { inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { startApp } from "../app";
 import { createMergeRequest, type CreatedMergeRequest } from "../merge-requests";
 
@@ -189,6 +189,18 @@ describe("approve and unapprove", () => {
       await app.broker.destroyService(listener);
     }
   });
+});
+
+test("closed or merged merge requests cannot be approved (401); merged ones cannot be reset (401)", async () => {
+  const mr = await newMergeRequest(priv);
+  await U.dev.api.post(`${M(mr)}/approve`);
+  await app.database.db.update(mergeRequests).set({ state: "closed" }).where(eq(mergeRequests.id, mr.id));
+  expect((await U.maint.api.post(`${M(mr)}/approve`)).status).toBe(401);
+  expect((await U.maint.api.get(`${M(mr)}/approvals`)).body).toMatchObject({ state: "closed", user_can_approve: false });
+  expect((await U.dev.api.post(`${M(mr)}/unapprove`)).status).toBe(201);
+  await U.dev.api.post(`${M(mr)}/approve`).then((r) => expect(r.status).toBe(401));
+  await app.database.db.update(mergeRequests).set({ state: "merged" }).where(eq(mergeRequests.id, mr.id));
+  expect((await projectBot.api.put(`${M(mr)}/reset_approvals`)).status).toBe(401);
 });
 
 describe("approvals_left", () => {
