@@ -1,4 +1,6 @@
 import type { Ctx } from "@collab/core";
+import type { Db } from "@collab/db";
+import { addSystemNote } from "../domain/activity";
 import type { MergeRequestRow } from "../db/schema";
 
 export const APPROVAL_EVENTS = {
@@ -16,15 +18,13 @@ export function approvalSystemNote(kind: ApprovalChange): string | null {
   return null;
 }
 
-/**
- * MERGE-POINT(system notes): the notes table moves to a shared package; when it lands, write
- * `body` as a system note on the merge request by `actorId` here. Until then nothing is stored.
- */
-async function writeApprovalSystemNote(_mergeRequest: MergeRequestRow, _actorId: number, _body: string): Promise<void> {}
-
-/** The one place approval changes are announced: the domain event on the bus and the system note. */
-export async function recordApprovalChange(ctx: Ctx<unknown>, mr: MergeRequestRow, kind: ApprovalChange, actorId: number): Promise<void> {
+/** The approval change's system note, in the transaction that changes the approvals. */
+export async function noteApprovalChange(tx: Db, mr: MergeRequestRow, kind: ApprovalChange, actorId: number): Promise<void> {
   const body = approvalSystemNote(kind);
-  if (body) await writeApprovalSystemNote(mr, actorId, body);
+  if (body) await addSystemNote(tx, mr, actorId, body);
+}
+
+/** The domain event of an approval change, once its transaction committed. */
+export function announceApprovalChange(ctx: Ctx<unknown>, mr: MergeRequestRow, kind: ApprovalChange, actorId: number): void {
   ctx.emit(APPROVAL_EVENTS[kind], { id: mr.id, iid: mr.iid, project_id: mr.projectId, actor_id: actorId });
 }

@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { approvals, type MergeRequestRow } from "../db/schema";
 import { loadMergeRequest } from "../domain/load";
-import { recordApprovalChange } from "./approval-events";
+import { announceApprovalChange, noteApprovalChange } from "./approval-events";
 import { presentApprovals, presentApprovalState } from "./approvals.entity";
 import { ApproveParams, MergeRequestRefParams } from "./approvals.params";
 import { eligibleToApprove } from "./compute";
@@ -81,9 +81,13 @@ export const approvalsActions = (kit: ServiceKit): Record<string, ActionSchema> 
         const password = ctx.params.approval_password;
         if (!password || !(await passwordMatches(ctx, caller.id, password))) throw unauthorized();
       }
-      const inserted = await kit.db.insert(approvals).values({ mergeRequestId: mergeRequest.id, userId: caller.id }).onConflictDoNothing().returning();
+      const inserted = await kit.db.transaction(async (tx) => {
+        const rows = await tx.insert(approvals).values({ mergeRequestId: mergeRequest.id, userId: caller.id }).onConflictDoNothing().returning();
+        if (rows.length) await noteApprovalChange(tx, mergeRequest, "approved", caller.id);
+        return rows;
+      });
       if (!inserted.length) throw notModified();
-      await recordApprovalChange(ctx, mergeRequest, "approved", caller.id);
+      announceApprovalChange(ctx, mergeRequest, "approved", caller.id);
       return presentFor(kit, ctx, await stateOf(kit, ctx, mergeRequest));
     },
   }),
@@ -95,12 +99,16 @@ export const approvalsActions = (kit: ServiceKit): Record<string, ActionSchema> 
       const caller = requireCaller(ctx);
       const { access, mergeRequest } = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
       assertWritable(access);
-      const removed = await kit.db
-        .delete(approvals)
-        .where(and(eq(approvals.mergeRequestId, mergeRequest.id), eq(approvals.userId, caller.id)))
-        .returning();
+      const removed = await kit.db.transaction(async (tx) => {
+        const rows = await tx
+          .delete(approvals)
+          .where(and(eq(approvals.mergeRequestId, mergeRequest.id), eq(approvals.userId, caller.id)))
+          .returning();
+        if (rows.length) await noteApprovalChange(tx, mergeRequest, "unapproved", caller.id);
+        return rows;
+      });
       if (!removed.length) throw notFound();
-      await recordApprovalChange(ctx, mergeRequest, "unapproved", caller.id);
+      announceApprovalChange(ctx, mergeRequest, "unapproved", caller.id);
       return presentFor(kit, ctx, await stateOf(kit, ctx, mergeRequest));
     },
   }),
@@ -118,7 +126,7 @@ export const approvalsActions = (kit: ServiceKit): Record<string, ActionSchema> 
       if (!type || !RESOURCE_TOKEN_BOTS.includes(type) || mergeRequest.state === "merged" || access.role < AccessLevel.GUEST) throw unauthorized();
       assertWritable(access);
       await kit.db.delete(approvals).where(eq(approvals.mergeRequestId, mergeRequest.id));
-      await recordApprovalChange(ctx, mergeRequest, "approvalsReset", caller.id);
+      announceApprovalChange(ctx, mergeRequest, "approvalsReset", caller.id);
       return accepted();
     },
   }),

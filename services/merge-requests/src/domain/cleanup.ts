@@ -1,5 +1,7 @@
 import type { Db } from "@collab/db";
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { removeProjectApprovalData } from "../approvals/cleanup";
+import { resetApprovalsOnPush } from "../approvals/on-push";
 import { approvals } from "../db/approvals.schema";
 import { notes, resourceStateEvents } from "../db/schema";
 import { closingIssueRefs, internalIds, mergeRequestLabels, mergeRequests } from "../db/schema";
@@ -37,27 +39,31 @@ export async function removeProjectData(db: Db, projectId: number): Promise<numb
     await tx.delete(notes).where(eq(notes.projectId, projectId));
     await tx.delete(internalIds).where(eq(internalIds.projectId, projectId));
     await tx.delete(closingIssueRefs).where(eq(closingIssueRefs.issueProjectId, projectId));
+    await removeProjectApprovalData(tx, projectId);
     return ids.length;
   });
 }
 
 /**
- * A push moved a branch head: the open merge requests whose source it is follow it. One UPDATE;
- * a late delivery cannot move a head backwards past a newer push (only rows still at `before`,
- * or unknown, move).
+ * A push moved a branch head: the open merge requests whose source it is follow it, and lose
+ * their approvals where the project resets approvals on push — one transaction. A late delivery
+ * cannot move a head backwards past a newer push (only rows still at `before`, or unknown, move).
  */
 export async function followPush(db: Db, p: { projectId: number; branch: string; before: string | null; after: string }): Promise<number> {
-  const moved = await db
-    .update(mergeRequests)
-    .set({ sha: p.after, updatedAt: new Date() })
-    .where(
-      and(
-        eq(mergeRequests.sourceProjectId, p.projectId),
-        eq(mergeRequests.sourceBranch, p.branch),
-        eq(mergeRequests.state, "opened"),
-        p.before === null ? sql`TRUE` : sql`(${mergeRequests.sha} IS NULL OR ${mergeRequests.sha} = ${p.before})`,
-      ),
-    )
-    .returning({ id: mergeRequests.id });
-  return moved.length;
+  return db.transaction(async (tx) => {
+    const moved = await tx
+      .update(mergeRequests)
+      .set({ sha: p.after, updatedAt: new Date() })
+      .where(
+        and(
+          eq(mergeRequests.sourceProjectId, p.projectId),
+          eq(mergeRequests.sourceBranch, p.branch),
+          eq(mergeRequests.state, "opened"),
+          p.before === null ? sql`TRUE` : sql`(${mergeRequests.sha} IS NULL OR ${mergeRequests.sha} = ${p.before})`,
+        ),
+      )
+      .returning({ id: mergeRequests.id, projectId: mergeRequests.projectId });
+    await resetApprovalsOnPush(tx, moved.map((m) => m.id), [...new Set(moved.map((m) => m.projectId))]);
+    return moved.length;
+  });
 }
