@@ -110,10 +110,10 @@ describe("protected branches", () => {
 
   test("bus: mergeAccessLevel (40 protected by default, 30 unprotected, 61 for No one), byIds (own project only), matching", async () => {
     const call = <T>(action: string, params: object) => app.broker.call<T, object>(action, params);
-    expect(await call("namespaces.protectedBranches.mergeAccessLevel", { project_id: pub.id, branch: "main" })).toBe(40);
-    expect(await call("namespaces.protectedBranches.mergeAccessLevel", { project_id: pub.id, branch: "feature" })).toBe(30);
+    expect(await call("namespaces.protectedBranches.mergeAccessLevel", { project_id: pub.id, branch: "main" })).toEqual({ access_level: 40 });
+    expect(await call("namespaces.protectedBranches.mergeAccessLevel", { project_id: pub.id, branch: "feature" })).toEqual({ access_level: 30 });
     const hot = (await U.maint.api.post(PB(pub), { json: { name: "hot-*", merge_access_level: 0 } })).body;
-    expect(await call("namespaces.protectedBranches.mergeAccessLevel", { project_id: pub.id, branch: "hot-fix" })).toBe(61);
+    expect(await call("namespaces.protectedBranches.mergeAccessLevel", { project_id: pub.id, branch: "hot-fix" })).toEqual({ access_level: 61 });
     const main = (await root.get(`${PB(pub)}/main`)).body;
     const foreignMain = (await root.get(`${PB(priv)}/main`)).body;
     const byIds = await call<{ id: number }[]>("namespaces.protectedBranches.byIds", { project_id: pub.id, ids: [hot.id, main.id, foreignMain.id] });
