@@ -1,6 +1,5 @@
 import { addMember, apiClient, assertStatus as ok, createGroup, createProject, createUser, eventually, type ApiClient, type ApiResponse, type TestApp, type TestUser } from "@collab/testing";
 import { startApp } from "../app";
-import { createMergeRequest } from "../merge-requests";
 
 /**
  * Every nested id of a path is looked up inside the parent the path names. For each nested
@@ -514,10 +513,7 @@ describe("repository refs", () => {
 // ---- protected branches and approvals -------------------------------------------------------------
 
 describe("protected branches and approvals", () => {
-  async function mergeRequestIn(api: ApiClient, projectId: number, branch: string) {
-    ok(await root.post(`/projects/${projectId}/repository/branches`, { json: { branch, ref: "main" } }), 201, `branch ${branch}`);
-    return createMergeRequest(app, api, projectId, { title: `from ${branch}`, source_branch: branch, target_branch: "main" });
-  }
+  const mergeRequestIn = (api: ApiClient, projectId: number, branch: string) => createMergeRequest(api, projectId, branch);
 
   test("protected branch of another project → 404 through my project (GET, PATCH, DELETE)", async () => {
     const w = await world();
