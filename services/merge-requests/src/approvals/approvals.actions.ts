@@ -4,6 +4,8 @@ import { and, eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { approvals, type MergeRequestRow } from "../db/schema";
 import { loadMergeRequest } from "../domain/load";
+import { branchHeads, headKey } from "../domain/remote";
+import { mergeStatus as mergeStatusOf } from "../merge-requests/merge-status";
 import { announceApprovalChange, noteApprovalChange } from "./approval-events";
 import { presentApprovals, presentApprovalState } from "./approvals.entity";
 import { ApproveParams, MergeRequestRefParams } from "./approvals.params";
@@ -29,8 +31,10 @@ function callerCanApprove(state: ApprovalState, callerId: number | null): boolea
 
 async function presentFor(kit: ServiceKit, ctx: Ctx<unknown>, state: ApprovalState) {
   const callerId = callerOf(ctx)?.id ?? null;
-  const users = await userMap(ctx, state.approvals.map((a) => a.userId));
-  return presentApprovals(state, { users, callerId, callerCanApprove: callerCanApprove(state, callerId), premium: approvalRulesAvailable(kit) });
+  const mr = state.mergeRequest;
+  const [users, heads] = await Promise.all([userMap(ctx, state.approvals.map((a) => a.userId)), branchHeads(ctx, [{ project_id: mr.sourceProjectId, branch: mr.sourceBranch }])]);
+  const mergeStatus = mergeStatusOf({ sourceBranchExists: Boolean(heads.get(headKey(mr.sourceProjectId, mr.sourceBranch))) });
+  return presentApprovals(state, { users, callerId, callerCanApprove: callerCanApprove(state, callerId), premium: approvalRulesAvailable(kit), mergeStatus });
 }
 
 /** Approve, unapprove and reset; the approvals object and the approval state. */

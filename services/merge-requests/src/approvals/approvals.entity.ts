@@ -65,10 +65,13 @@ export const presentApprovalState = (state: ApprovalState, l: RuleLookups, sourc
 
 /**
  * The merge request approvals object (GET …/approvals, approve, unapprove): the spec's fields
- * plus GitLab's user-specific ones. merge_status is the merge request core's concern; here the
- * approval view says can_be_merged unless approvals are missing.
+ * plus GitLab's user-specific ones. merge_status is the merge request's own (can its branch be
+ * merged), as on the merge request entity; approvals show in approved / approvals_left.
  */
-export function presentApprovals(state: ApprovalState, o: { users: Map<number, UserRef>; callerId: number | null; callerCanApprove: boolean; premium: boolean }) {
+export function presentApprovals(
+  state: ApprovalState,
+  o: { users: Map<number, UserRef>; callerId: number | null; callerCanApprove: boolean; premium: boolean; mergeStatus: string },
+) {
   const mr = state.mergeRequest;
   const ev = state.evaluation;
   const approvedBy = state.approvals.map((a) => o.users.get(a.userId)).filter((u): u is UserRef => u !== undefined);
@@ -81,7 +84,7 @@ export function presentApprovals(state: ApprovalState, o: { users: Map<number, U
     state: mr.state,
     created_at: iso(mr.createdAt),
     updated_at: iso(mr.updatedAt),
-    merge_status: ev.approved ? "can_be_merged" : "cannot_be_merged",
+    merge_status: o.mergeStatus,
     approved: ev.approved,
     approvals_required: ev.approvalsRequired,
     approvals_left: ev.approvalsLeft,
