@@ -150,6 +150,14 @@ describe("project list filters", () => {
     expect(await list({ approved: "no" })).toEqual([4, 3]);
     expect(await list({ approver_ids: "None" })).toEqual([4, 3, 2, 1]);
     expect(await list({ approver_ids: "Any" })).toEqual([]);
+    // Approvers are the users the rules in force name: !2's own rule, the project's rule elsewhere.
+    ok(await root.post(`/projects/${w.project.id}/approval_rules`, { json: { name: "Backend", approvals_required: 1, user_ids: [w.alice.id] } }), 201, "project rule");
+    ok(await root.post(`/projects/${w.project.id}/merge_requests/${w.mrs[1].iid}/approval_rules`, { json: { name: "Docs", approvals_required: 1, user_ids: [w.bob.id] } }), 201, "MR rule");
+    expect(await list({ approver_ids: [w.alice.id] })).toEqual([4, 3, 1]);
+    expect(await list({ approver_ids: [w.bob.id] })).toEqual([2]);
+    expect(await list({ approver_ids: [w.alice.id, w.bob.id] })).toEqual([]);
+    expect(await list({ approver_ids: "Any" })).toEqual([4, 3, 2, 1]);
+    expect(await list({ approver_ids: "None" })).toEqual([]);
     const tooMany = await root.get(`/projects/${w.project.id}/merge_requests`, { query: { approved_by_ids: [1, 2, 3, 4, 5, 6] } });
     expect(tooMany).toMatchObject({ status: 400, body: { error: "approved_by_ids does not have a valid value" } });
   });

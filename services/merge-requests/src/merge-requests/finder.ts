@@ -33,6 +33,19 @@ const assignedTo = linked("merge_request_assignees", "user_id");
 const reviewedBy = linked("merge_request_reviewers", "user_id");
 const approvedBy = linked("approvals", "user_id");
 const hasLabel = linked("merge_request_labels", "label_id");
+
+/**
+ * A user (null: anyone) named by the approval rules in force: the merge request's own rules,
+ * or its project's when it has none (GitLab's approvers finder).
+ */
+function ruleApprover(userId: number | null): SQL {
+  const user = userId === null ? sql`TRUE` : sql`u.user_id = ${userId}`;
+  return sql`(EXISTS (SELECT 1 FROM merge_requests.approval_merge_request_rules r JOIN merge_requests.approval_merge_request_rule_users u ON u.rule_id = r.id
+      WHERE r.merge_request_id = ${M.id} AND ${user})
+    OR (NOT EXISTS (SELECT 1 FROM merge_requests.approval_merge_request_rules r WHERE r.merge_request_id = ${M.id})
+      AND EXISTS (SELECT 1 FROM merge_requests.approval_project_rules r JOIN merge_requests.approval_project_rule_users u ON u.rule_id = r.id
+        WHERE r.project_id = ${M.projectId} AND ${user})))`;
+}
 const FALSE = sql`FALSE`;
 
 /** GitLab's MergeRequestsFinder: one step per filter, each a no-op when its param is absent. */
@@ -144,8 +157,8 @@ function byDates(where: SQL[], p: ListMergeRequestsParams) {
 /**
  * Approval filters (Premium and up; dropped on Free by listParamsForTier):
  * approved_by_ids / approved_by_usernames — approved by every given user (None: by nobody, Any: by someone);
- * approver_ids — eligible approvers come from approval rules, which no merge request has here yet:
- *   None matches all, Any and ids match none;
+ * approver_ids — the users its approval rules name (its own rules when it has any, else its
+ *   project's), every given id (None: no rule names anyone, Any: some rule does);
  * approved — yes: approved by someone, no: by nobody.
  */
 function byApprovals(where: SQL[], p: ListMergeRequestsParams, names: ResolvedNames) {
@@ -154,7 +167,9 @@ function byApprovals(where: SQL[], p: ListMergeRequestsParams, names: ResolvedNa
   else if (p.approved_by_ids === "Any") where.push(anyApproval);
   else for (const id of p.approved_by_ids ?? []) where.push(approvedBy([id]));
   for (const u of p.approved_by_usernames ?? []) where.push(userMatch(approvedBy, names.users[u.toLowerCase()]));
-  if (p.approver_ids !== undefined && p.approver_ids !== "None") where.push(FALSE);
+  if (p.approver_ids === "None") where.push(sql`NOT ${ruleApprover(null)}`);
+  else if (p.approver_ids === "Any") where.push(ruleApprover(null));
+  else for (const id of p.approver_ids ?? []) where.push(ruleApprover(id));
   if (p.approved === "yes") where.push(anyApproval);
   if (p.approved === "no") where.push(sql`NOT ${anyApproval}`);
 }
