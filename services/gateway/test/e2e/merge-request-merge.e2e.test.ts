@@ -165,16 +165,14 @@ describe("project settings and namespaces events", () => {
     const w = await seed();
     const mr = await openMr(w.developer.api, w.project.id);
     const url = `/projects/${w.project.id}/merge_requests/${mr.iid}`;
-    await app.database.db.execute(
-      sql`INSERT INTO merge_requests.notes (noteable_type, noteable_id, project_id, author_id, body, discussion_id, resolvable) VALUES ('MergeRequest', ${mr.id}, ${w.project.id}, ${w.developer.id}, 'please fix', 'd1', true)`,
-    );
+    const thread = ok(await w.developer.api.post(`${url}/discussions`, { json: { body: "please fix" } }), 201, "thread").body;
     // Off by default: the thread does not block.
     expect(ok(await root.get(url), 200, "get").body).toMatchObject({ detailed_merge_status: "mergeable", blocking_discussions_resolved: true });
     const settings = ok(await root.put(`/projects/${w.project.id}`, { json: { only_allow_merge_if_all_discussions_are_resolved: true, squash_option: "always", remove_source_branch_after_merge: false } }), 200, "settings").body;
     expect(settings).toMatchObject({ only_allow_merge_if_all_discussions_are_resolved: true, squash_option: "always", remove_source_branch_after_merge: false });
     expect(ok(await root.get(url), 200, "get").body).toMatchObject({ detailed_merge_status: "discussions_not_resolved", blocking_discussions_resolved: false });
     expect((await w.maintainer.api.put(`${url}/merge`)).status).toBe(405);
-    await app.database.db.execute(sql`UPDATE merge_requests.notes SET resolved_at = now() WHERE discussion_id = 'd1'`);
+    ok(await w.developer.api.put(`${url}/discussions/${thread.id}`, { json: { resolved: true } }), 200, "resolve");
     // squash_option=always squashes whatever the request says.
     expect(ok(await w.maintainer.api.put(`${url}/merge`, { json: { squash: false } }), 200, "merge").body.squash_commit_sha).toMatch(/^[0-9a-f]{40}$/);
   });
