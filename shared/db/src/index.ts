@@ -4,3 +4,4 @@ export * from "./service";
 export * from "./testing";
 export * from "./events";
 export * from "./workers";
+export * from "./internal-ids";

@@ -1,3 +1,4 @@
+import { internalIdsTable } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgSchema, primaryKey, real, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
@@ -62,11 +63,7 @@ export const registrationTokens = runnersSchema.table(
   (t) => [primaryKey({ columns: [t.scope, t.scopeId] }), uniqueIndex("registration_tokens_digest_idx").on(t.tokenDigest)],
 );
 
-export const internalIds = runnersSchema.table(
-  "internal_ids",
-  { projectId: integer("project_id").notNull(), usage: text("usage").notNull(), lastValue: integer("last_value").notNull() },
-  (t) => [primaryKey({ columns: [t.projectId, t.usage] })],
-);
+export const internalIds = internalIdsTable(runnersSchema);
 
 export const pipelines = runnersSchema.table(
   "pipelines",

@@ -1,16 +1,6 @@
-import type { Db } from "@collab/db";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { nextIid, type Db } from "@collab/db";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { internalIds, jobs, pipelines, runnerProjects, runners, type JobRow, type PipelineRow } from "../db/schema";
-
-/** Next per-project iid for a usage, atomically (the upsert takes a row lock). */
-export async function nextIid(db: Db, projectId: number, usage: string): Promise<number> {
-  const [row] = await db
-    .insert(internalIds)
-    .values({ projectId, usage, lastValue: 1 })
-    .onConflictDoUpdate({ target: [internalIds.projectId, internalIds.usage], set: { lastValue: sql`${internalIds.lastValue} + 1` } })
-    .returning({ value: internalIds.lastValue });
-  return row.value;
-}
 
 export interface NewPipeline {
   projectId: number;
@@ -28,7 +18,7 @@ export interface NewPipeline {
  * here: every pipeline runs a single `build` job.
  */
 export async function createPipeline(db: Db, p: NewPipeline): Promise<PipelineRow> {
-  const iid = await nextIid(db, p.projectId, "ci_pipelines");
+  const iid = await nextIid(db, internalIds, p.projectId, "ci_pipelines");
   const [pipeline] = await db
     .insert(pipelines)
     .values({ projectId: p.projectId, iid, status: "pending", source: p.source, ref: p.ref, tag: p.tag, sha: p.sha, userId: p.userId, scheduleId: p.scheduleId ?? null })

@@ -1,3 +1,4 @@
+import { internalIdsTable } from "@collab/db";
 import { boolean, index, integer, jsonb, primaryKey, serial, text, timestamp, type PgSchema } from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
@@ -58,11 +59,7 @@ export function notesTables(schema: PgSchema<string>) {
   );
 
   /** Per-project iid sequences, allocated atomically with an upsert. */
-  const internalIds = schema.table(
-    "internal_ids",
-    { projectId: integer("project_id").notNull(), usage: text("usage").notNull(), lastValue: integer("last_value").notNull() },
-    (t) => [primaryKey({ columns: [t.projectId, t.usage] })],
-  );
+  const internalIds = internalIdsTable(schema);
 
   return { notes, resourceStateEvents, internalIds };
 }
