@@ -20,6 +20,8 @@ const DEFAULTS = {
   notesOnHeavyIssue: 50,
   /** Issues with a handful of notes each (1–5), on top of the heavy one. */
   issuesWithNotes: 1_000,
+  /** Merge requests in the main project (the merge-request list scenario reads its first page). */
+  mergeRequests: 2_000,
 };
 
 function prng(seed) {
@@ -286,13 +288,26 @@ async function seed(db, options = {}) {
     [notes.issue, notes.project, notes.author, notes.body, notes.system, notes.discussion, notes.at],
   );
   await q(`UPDATE issues.issues i SET user_notes_count = c.n FROM (SELECT noteable_id, count(*)::int AS n FROM issues.notes WHERE noteable_type = 'Issue' AND NOT system GROUP BY noteable_id) c WHERE c.noteable_id = i.id`);
+  const mr = await seedMergeRequests(q, {
+    o,
+    now,
+    root,
+    users,
+    levels,
+    projectId: platform,
+    labelIds: [...groupLabels, ...projectLabels].map((l) => l.id),
+    milestoneIds: [...projectMilestones, ...groupMilestones].map((m) => m.id),
+  });
   await q("ANALYZE");
 
   const counts = (await q(
     `SELECT (SELECT count(*)::int FROM issues.issues) AS issues, (SELECT count(*)::int FROM issues.notes) AS notes,
             (SELECT count(*)::int FROM issues.issue_labels) AS issue_labels, (SELECT count(*)::int FROM issues.issue_assignees) AS assignees,
             (SELECT count(*)::int FROM namespaces.labels) AS labels, (SELECT count(*)::int FROM namespaces.milestones) AS milestones,
-            (SELECT count(*)::int FROM namespaces.members) AS members, (SELECT count(*)::int FROM accounts.users) AS users`,
+            (SELECT count(*)::int FROM namespaces.members) AS members, (SELECT count(*)::int FROM accounts.users) AS users,
+            (SELECT count(*)::int FROM merge_requests.merge_requests) AS merge_requests, (SELECT count(*)::int FROM merge_requests.notes) AS merge_request_notes,
+            (SELECT count(*)::int FROM merge_requests.approvals) AS approvals, (SELECT count(*)::int FROM namespaces.repository_commits) AS commits,
+            (SELECT count(*)::int FROM namespaces.repository_refs) AS branches`,
   ))[0];
   return {
     groupId: group.id,
@@ -301,11 +316,285 @@ async function seed(db, options = {}) {
     mainIssues: o.mainIssues,
     notesIid: o.notesIid,
     notesOnHeavyIssue: o.notesOnHeavyIssue,
+    /** Merge requests of the main project (X-Total of its merge-request list). */
+    mergeRequests: mr.count,
     users,
     counts,
     /** Initial state of an iid of the main project, so writers can alternate close/reopen. */
     closedIids: cols.iid.filter((iid, i) => cols.project[i] === platform && cols.state[i] === "closed"),
   };
+}
+
+// ---- merge requests ------------------------------------------------------------------------------
+
+const MR_KINDS = ["fix", "feature", "refactor", "docs", "perf", "chore"];
+const FOLLOW_UPS = ["Address review comments", "Add tests", "Fix lint", "Update the changelog", "Handle the empty case"];
+const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40);
+const HOUR = 3_600_000;
+
+/**
+ * Merge requests of the main project, with the repository they need, written as the API leaves
+ * them after the same history: the project created with a README (default branch `main`, its
+ * initial commit, `main` protected the first time anyone merges), a `develop` branch, two project
+ * approval rules; then for each merge request, in time order: its source branch pushed from the
+ * target's head (1–3 commits, `commits.create`), the merge request (`writes.ts` createMergeRequest:
+ * labels, assignees, reviewers, milestone, Draft prefix → draft), approvals (each with its
+ * "approved this merge request" system note), comments and threads (user_notes_count), and its end:
+ * merged (`refs.mergeBranches`: an optional squash commit and a merge commit on the target, the
+ * source branch removed when asked; `recordMerge`: merge user, shas, a `merged` state event) or
+ * closed (closed_by/closed_at, a `closed` state event; some source branches deleted later).
+ * Its own PRNG stream, so the rest of the dataset is the same with or without it.
+ */
+async function seedMergeRequests(q, { o, now, root, users, levels, projectId, labelIds, milestoneIds }) {
+  const r = prng(0x3e7c0de);
+  const n = o.mergeRequests;
+  const host = new URL(process.env.EXTERNAL_URL ?? "http://collab.test").hostname;
+  const [rootRow] = await q("SELECT username, name FROM accounts.users WHERE id = $1", [root.id]);
+  const [{ path }] = await q(`SELECT n.full_path || '/' || p.path AS path FROM namespaces.projects p JOIN namespaces.namespaces n ON n.id = p.namespace_id WHERE p.id = $1`, [projectId]);
+  const people = [{ id: root.id, username: rootRow.username, name: rootRow.name, level: 50 }, ...users.map((u, i) => ({ id: u.id, username: u.username, name: u.name, level: levels[i] }))];
+  const developers = people.filter((p) => p.level >= 30 && p.id !== root.id);
+  const maintainers = people.filter((p) => p.level >= 40 && p.id !== root.id);
+  const email = (u) => `${u.username}@noreply.${host}`;
+
+  // ---- the repository: created with a README, main protected, develop branched off early ----------
+  const projectCreated = new Date(now - 740 * DAY);
+  await q(`UPDATE namespaces.projects SET default_branch = 'main', empty_repo = false, created_at = $2 WHERE id = $1`, [projectId, projectCreated]);
+  await q(`INSERT INTO namespaces.protected_branch_defaults (project_id) VALUES ($1)`, [projectId]);
+  await q(`INSERT INTO namespaces.protected_branches (project_id, name, created_at) VALUES ($1, 'main', $2)`, [projectId, projectCreated]);
+  const commits = { sha: [], title: [], message: [], name: [], email: [], parents: [], at: [] };
+  const commit = (message, author, parents, at) => {
+    const sha = r.hex(40);
+    commits.sha.push(sha);
+    commits.title.push(message.split("\n")[0]);
+    commits.message.push(message);
+    commits.name.push(author.name);
+    commits.email.push(author.email);
+    commits.parents.push(parents.join(","));
+    commits.at.push(new Date(at));
+    return sha;
+  };
+  /** Branch → head and creation time, as repository_refs ends up. */
+  const branches = new Map();
+  branches.set("main", { sha: commit("Initial commit", { name: "Administrator", email: "admin@example.com" }, [], projectCreated), at: projectCreated });
+  const developAt = new Date(now - 730 * DAY);
+  branches.set("develop", { sha: branches.get("main").sha, at: developAt });
+
+  // ---- approval rules: anyone from Developer up, and a Maintainer on protected branches ----------
+  const rulesAt = new Date(now - 735 * DAY);
+  const rules = await q(
+    `INSERT INTO merge_requests.approval_project_rules (project_id, name, rule_type, approvals_required, applies_to_all_protected_branches, created_at, updated_at)
+     VALUES ($1, 'All Members', 'any_approver', 1, false, $2, $2), ($1, 'Maintainers', 'regular', 1, true, $2, $2) RETURNING id, name`,
+    [projectId, rulesAt],
+  );
+  const maintainersRule = rules.find((x) => x.name === "Maintainers").id;
+  await q(`INSERT INTO merge_requests.approval_project_rule_users (rule_id, user_id) SELECT $1, u FROM unnest($2::int[]) AS u`, [maintainersRule, maintainers.map((m) => m.id)]);
+
+  // ---- the merge requests, then their history in time order ----------------------------------------
+  const mrs = [];
+  for (let iid = 1; iid <= n; iid++) {
+    const created = now - 720 * DAY + Math.floor(((iid - 0.5) / n) * 715 * DAY) + r.int(0, HOUR);
+    const author = r.chance(0.03) ? people[0] : r.pick(developers);
+    const x = r.next();
+    const state = created > now - 30 * DAY ? (x < 0.7 ? "opened" : x < 0.9 ? "merged" : "closed") : x < 0.6 ? "merged" : x < 0.8 ? "closed" : "opened";
+    const base = title(r);
+    const draft = state === "opened" ? r.chance(0.12) : state === "closed" ? r.chance(0.08) : false;
+    const target = r.chance(0.15) ? "develop" : "main";
+    const others = developers.filter((d) => d.id !== author.id);
+    const a = r.next();
+    const m = {
+      iid,
+      created,
+      author,
+      state,
+      title: draft ? `${r.pick(["Draft: ", "Draft: ", "Draft: ", "[Draft] ", "(Draft) "])}${base}` : base,
+      description: r.chance(0.1) ? null : description(r),
+      draft,
+      source: `${r.pick(MR_KINDS)}/${iid}-${slug(base)}`,
+      target,
+      labels: r.sample(labelIds, r.pick([0, 1, 1, 2, 2, 3])),
+      milestone: r.chance(0.4) ? r.pick(milestoneIds) : null,
+      // Given in ascending id order (as a client picking from a list would send them).
+      assignees: (a < 0.2 ? [] : a < 0.8 ? [author.id] : a < 0.95 ? [r.pick(others).id] : [author.id, r.pick(others).id]).sort((p, q2) => p - q2),
+      reviewers: r.sample(others, r.pick([0, 1, 1, 1, 2])).map((u) => u.id),
+      squash: r.chance(0.25),
+      forceRemove: r.chance(0.7),
+      approvals: [],
+      notes: [],
+      end: null,
+    };
+    // Hours until the merge or the close, never past the present.
+    const after = (maxHours) => created + r.int(1, Math.min(maxHours, Math.floor((now - created) / HOUR) - 1)) * HOUR + r.int(0, HOUR / 2);
+    if (state === "merged") {
+      m.end = after(240);
+      // The merge needed the rules met: a Maintainer on main (both rules), anyone from Developer up on develop.
+      const first = r.pick((target === "main" ? maintainers : developers).filter((d) => d.id !== author.id));
+      m.approvals.push(first.id);
+      if (r.chance(0.3)) m.approvals.push(r.pick(others.filter((d) => d.id !== first.id)).id);
+      m.mergeUser = r.pick(target === "main" ? maintainers : developers);
+    } else if (state === "closed") {
+      m.end = after(30 * 24);
+      m.closer = r.chance(0.6) ? author : r.pick(maintainers);
+      if (r.chance(0.1)) m.approvals.push(r.pick(others).id);
+      m.dropBranch = r.chance(0.3);
+    } else {
+      m.approvals = r.sample(others, r.pick([0, 0, 0, 1, 1, 2])).map((u) => u.id);
+      m.dropBranch = r.chance(0.03);
+    }
+    const last = m.end ?? now - HOUR;
+    const within = () => created + Math.floor(r.next() * (last - created));
+    m.approvalTimes = m.approvals.map(() => within()).sort((p, q2) => p - q2);
+    if (r.chance(0.25)) {
+      // Comments and threads; threads of merged merge requests were resolved before the merge.
+      for (let t = r.int(1, 3); t > 0; t--) {
+        const thread = r.chance(0.5);
+        const discussion = r.hex(40);
+        const replies = thread ? r.int(0, 2) : 0;
+        const resolved = thread && (state !== "opened" || r.chance(0.5));
+        const inThread = [];
+        let at = within();
+        for (let k = 0; k <= replies; k++) {
+          inThread.push({ author: r.pick(people).id, body: noteBody(r), type: thread ? "DiscussionNote" : null, discussion, at });
+          at = Math.min(at + r.int(1, 48) * HOUR, last);
+        }
+        // Resolving a thread resolves all its notes at once, by the merge request's author.
+        const resolvedAt = resolved ? Math.max(inThread.at(-1).at, Math.min(inThread.at(-1).at + r.int(1, 24) * HOUR, last)) : null;
+        for (const x of inThread) m.notes.push({ ...x, resolvedAt });
+      }
+      m.notes.sort((p, q2) => p.at - q2.at);
+    }
+    mrs.push(m);
+  }
+
+  const events = [];
+  for (const m of mrs) {
+    events.push({ at: m.created, m, kind: "open" });
+    if (m.state === "merged") events.push({ at: m.end, m, kind: "merge" });
+  }
+  events.sort((p, q2) => p.at - q2.at);
+  for (const { m, kind } of events) {
+    if (kind === "open") {
+      // The source branch pushed from the target's head a little before the merge request.
+      let head = branches.get(m.target).sha;
+      const k = r.int(1, 3);
+      const firstAt = m.created - k * r.int(5, 60) * 60_000;
+      for (let j = 0; j < k; j++) head = commit(j === 0 ? m.title.replace(/^\s*(\[draft\]|\(draft\)|draft:)+\s*/i, "") : r.pick(FOLLOW_UPS), { name: m.author.name, email: email(m.author) }, [head], firstAt + j * 60_000);
+      branches.set(m.source, { sha: head, at: new Date(firstAt) });
+      m.sha = head;
+    } else {
+      const target = branches.get(m.target).sha;
+      const by = { name: m.mergeUser.name, email: email(m.mergeUser) };
+      let merged = m.sha;
+      if (m.squash) merged = m.squashSha = commit(m.title, by, [target], m.end);
+      m.mergeSha = commit(`Merge branch '${m.source}' into '${m.target}'\n\n${m.title}\n\nSee merge request ${path}!${m.iid}`, by, [target, merged], m.end);
+      branches.set(m.target, { ...branches.get(m.target), sha: m.mergeSha });
+      if (m.forceRemove) branches.delete(m.source);
+    }
+  }
+  for (const m of mrs) if (m.dropBranch) branches.delete(m.source);
+
+  await q(
+    `INSERT INTO namespaces.repository_commits (sha, project_id, title, message, author_name, author_email, parent_ids, created_at)
+     SELECT c.sha, $1, c.title, c.message, c.name, c.email, CASE WHEN c.parents = '' THEN '{}'::text[] ELSE string_to_array(c.parents, ',') END, c.at
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[]) AS c(sha, title, message, name, email, parents, at)`,
+    [projectId, commits.sha, commits.title, commits.message, commits.name, commits.email, commits.parents, commits.at],
+  );
+  const refs = [...branches];
+  await q(
+    `INSERT INTO namespaces.repository_refs (project_id, kind, name, sha, created_at) SELECT $1, 'branch', b.name, b.sha, b.at FROM unnest($2::text[], $3::text[], $4::timestamptz[]) AS b(name, sha, at)`,
+    [projectId, refs.map(([name]) => name), refs.map(([, b]) => b.sha), refs.map(([, b]) => b.at)],
+  );
+
+  const col = (f) => mrs.map(f);
+  const merged = (m) => m.state === "merged";
+  const closed = (m) => m.state === "closed";
+  const rows = await q(
+    `INSERT INTO merge_requests.merge_requests (project_id, source_project_id, iid, title, description, state, draft, author_id, source_branch, target_branch, sha,
+       merge_commit_sha, squash_commit_sha, merge_user_id, merged_at, closed_by_id, closed_at, milestone_id, squash, force_remove_source_branch, should_remove_source_branch,
+       updated_by_id, created_at, updated_at)
+     SELECT $1::int, $1::int, m.* FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::int[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[],
+       $14::timestamptz[], $15::int[], $16::timestamptz[], $17::int[], $18::boolean[], $19::boolean[], $20::boolean[], $21::int[], $22::timestamptz[], $23::timestamptz[]) AS m
+     RETURNING id, iid`,
+    [
+      projectId,
+      col((m) => m.iid),
+      col((m) => m.title),
+      col((m) => m.description),
+      col((m) => m.state),
+      col((m) => m.draft),
+      col((m) => m.author.id),
+      col((m) => m.source),
+      col((m) => m.target),
+      col((m) => m.sha),
+      col((m) => (merged(m) ? m.mergeSha : null)),
+      col((m) => (merged(m) ? (m.squashSha ?? null) : null)),
+      col((m) => (merged(m) ? m.mergeUser.id : null)),
+      col((m) => (merged(m) ? new Date(m.end) : null)),
+      col((m) => (closed(m) ? m.closer.id : null)),
+      col((m) => (closed(m) ? new Date(m.end) : null)),
+      col((m) => m.milestone),
+      col((m) => m.squash),
+      col((m) => m.forceRemove),
+      col((m) => (merged(m) ? m.forceRemove : null)),
+      col((m) => (merged(m) ? m.mergeUser.id : closed(m) ? m.closer.id : null)),
+      col((m) => new Date(m.created)),
+      col((m) => new Date(m.end ?? m.created)),
+    ],
+  );
+  const idOf = new Map(rows.map((x) => [x.iid, x.id]));
+  for (const m of mrs) m.id = idOf.get(m.iid);
+  const pairs = (pick) => {
+    const out = [[], [], []];
+    for (const m of mrs) for (const [v, at] of pick(m)) out[0].push(m.id), out[1].push(v), out[2].push(at);
+    return out;
+  };
+  const [labelMr, labelId] = pairs((m) => m.labels.map((l) => [l]));
+  await q(`INSERT INTO merge_requests.merge_request_labels (merge_request_id, label_id) SELECT * FROM unnest($1::int[], $2::int[])`, [labelMr, labelId]);
+  const [assigneeMr, assigneeId] = pairs((m) => m.assignees.map((u) => [u]));
+  await q(`INSERT INTO merge_requests.merge_request_assignees (merge_request_id, user_id) SELECT * FROM unnest($1::int[], $2::int[])`, [assigneeMr, assigneeId]);
+  const [reviewerMr, reviewerId, reviewerAt] = pairs((m) => m.reviewers.map((u) => [u, new Date(m.created)]));
+  await q(`INSERT INTO merge_requests.merge_request_reviewers (merge_request_id, user_id, created_at) SELECT * FROM unnest($1::int[], $2::int[], $3::timestamptz[])`, [reviewerMr, reviewerId, reviewerAt]);
+  const [approvalMr, approvalUser, approvalAt] = pairs((m) => m.approvals.map((u, i) => [u, new Date(m.approvalTimes[i])]));
+  await q(`INSERT INTO merge_requests.approvals (merge_request_id, user_id, created_at) SELECT * FROM unnest($1::int[], $2::int[], $3::timestamptz[])`, [approvalMr, approvalUser, approvalAt]);
+  const events2 = mrs.filter((m) => m.state !== "opened");
+  await q(
+    `INSERT INTO merge_requests.resource_state_events (user_id, merge_request_id, state, created_at) SELECT * FROM unnest($1::int[], $2::int[], $3::text[], $4::timestamptz[])`,
+    [events2.map((m) => (merged(m) ? m.mergeUser.id : m.closer.id)), events2.map((m) => m.id), events2.map((m) => m.state), events2.map((m) => new Date(m.end))],
+  );
+
+  // Notes: each approval's system note, the comments and threads (resolvable, some resolved).
+  const notes = { mr: [], author: [], body: [], system: [], type: [], discussion: [], resolvable: [], resolvedAt: [], resolvedBy: [], at: [], updated: [] };
+  const note = (m, x) => {
+    notes.mr.push(m.id);
+    notes.author.push(x.author);
+    notes.body.push(x.body);
+    notes.system.push(x.system);
+    notes.type.push(x.type);
+    notes.discussion.push(x.discussion);
+    notes.resolvable.push(x.resolvable);
+    notes.resolvedAt.push(x.resolvedAt === null || x.resolvedAt === undefined ? null : new Date(x.resolvedAt));
+    notes.resolvedBy.push(x.resolvedBy ?? null);
+    notes.at.push(new Date(x.at));
+    notes.updated.push(new Date(x.resolvedAt ?? x.at));
+  };
+  for (const m of mrs) {
+    m.approvals.forEach((u, i) => note(m, { author: u, body: "approved this merge request", system: true, type: null, discussion: r.hex(40), resolvable: false, at: m.approvalTimes[i] }));
+    for (const x of m.notes) {
+      const resolvable = x.type === "DiscussionNote";
+      note(m, { ...x, system: false, resolvable, resolvedAt: x.resolvedAt, resolvedBy: x.resolvedAt ? m.author.id : null });
+    }
+  }
+  await q(
+    `INSERT INTO merge_requests.notes (noteable_type, noteable_id, project_id, author_id, body, system, type, discussion_id, resolvable, resolved_at, resolved_by_id, created_at, updated_at)
+     SELECT 'MergeRequest', n.mr, $1, n.author, n.body, n.system, n.type, n.discussion, n.resolvable, n.resolved_at, n.resolved_by, n.at, n.updated
+     FROM unnest($2::int[], $3::int[], $4::text[], $5::boolean[], $6::text[], $7::text[], $8::boolean[], $9::timestamptz[], $10::int[], $11::timestamptz[], $12::timestamptz[])
+       AS n(mr, author, body, system, type, discussion, resolvable, resolved_at, resolved_by, at, updated)`,
+    [projectId, notes.mr, notes.author, notes.body, notes.system, notes.type, notes.discussion, notes.resolvable, notes.resolvedAt, notes.resolvedBy, notes.at, notes.updated],
+  );
+  await q(
+    `UPDATE merge_requests.merge_requests m SET user_notes_count = c.n FROM (SELECT noteable_id, count(*)::int AS n FROM merge_requests.notes WHERE noteable_type = 'MergeRequest' AND NOT system GROUP BY noteable_id) c WHERE c.noteable_id = m.id`,
+  );
+  await q(`INSERT INTO merge_requests.internal_ids (project_id, usage, last_value) VALUES ($1, 'merge_requests', $2)`, [projectId, n]);
+  return { count: n };
 }
 
 module.exports = { seed, DEFAULTS };
