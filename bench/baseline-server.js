@@ -516,6 +516,215 @@ async function updateIssue(caller, id, iid, url) {
   return (await presentPage([row], { knownProjects: [a.project], projectId: a.project.id, subscribed: sub?.subscribed ?? false, links }))[0];
 }
 
+// ---- merge requests: GET /projects/:id/merge_requests ----------------------------------------------
+//
+// Not the services' statements: what one process owning the whole database would send for the
+// same page, in three round trips (the token lookup is cached):
+//   1. the project with the caller's level on it (one statement);
+//   2. in parallel: the page with everything per row that is a keyed lookup (label, assignee,
+//      reviewer ids; approvals with the approvers' levels on the project; merge-request rules;
+//      the source branch head; unresolved threads only when the project requires them resolved),
+//      its count, and the project's approval configuration (settings, rules with their approvers,
+//      protected branches only when a rule is scoped to them);
+//   3. in parallel: the users, labels and milestones the page names.
+
+const MR_PROJECT_SQL = `select p."id", p."path", p."visibility", p."merge_requests_access_level", p."only_allow_merge_if_all_discussions_are_resolved",
+    n."kind" as ns_kind, n."owner_id", n."full_path", n."traversal_ids",
+    coalesce((select max(m."access_level") from "namespaces"."members" m where m."user_id" = $2 and (m."expires_at" is null or m."expires_at" > current_date)
+      and ((m."source_type" = 'Project' and m."source_id" = p."id") or (m."source_type" = 'Namespace' and m."source_id" = any(n."traversal_ids")))), 0)::int as level
+  from "namespaces"."projects" p join "namespaces"."namespaces" n on n."id" = p."namespace_id" where p."id" = $1`;
+
+/** Level of a user on the page's project ($2: project id, $3: traversal ids, $4: owner of a personal namespace). */
+const levelOf = (user) => `greatest(case when ${user} = $4 then ${ACCESS.OWNER} else 0 end, coalesce((select max(l."access_level") from "namespaces"."members" l where l."user_id" = ${user}
+      and (l."expires_at" is null or l."expires_at" > current_date) and ((l."source_type" = 'Project' and l."source_id" = $2) or (l."source_type" = 'Namespace' and l."source_id" = any($3::int[])))), 0))`;
+/** Users of rule groups: the groups' direct members from Guest up (namespaces' members.groupUserIds). */
+const groupUsers = (table, rule) => `array(select distinct gm."user_id" from "merge_requests"."${table}" g join "namespaces"."members" gm on gm."source_type" = 'Namespace' and gm."source_id" = g."group_id"
+      and gm."access_level" >= ${ACCESS.GUEST} and (gm."expires_at" is null or gm."expires_at" > current_date) where g."rule_id" = ${rule})`;
+
+const mrPageSql = (withUnresolved, paged) => `select m."id", m."iid", m."project_id", m."source_project_id", m."title", m."description", m."state", m."draft", m."author_id",
+    m."source_branch", m."target_branch", m."sha", m."merge_commit_sha", m."squash_commit_sha", m."merge_user_id", m."merged_at", m."closed_by_id", m."closed_at",
+    m."milestone_id", m."discussion_locked", m."squash", m."force_remove_source_branch", m."should_remove_source_branch", m."allow_collaboration",
+    m."merge_when_pipeline_succeeds", m."merge_after", m."prepared_at", m."approvals_before_merge", m."time_estimate", m."total_time_spent", m."upvotes", m."downvotes",
+    m."user_notes_count", m."imported", m."imported_from", m."created_at", m."updated_at",
+    array(select x."label_id" from "merge_requests"."merge_request_labels" x where x."merge_request_id" = m."id") as label_ids,
+    array(select x."user_id" from "merge_requests"."merge_request_assignees" x where x."merge_request_id" = m."id" order by x."user_id") as assignee_ids,
+    array(select x."user_id" from "merge_requests"."merge_request_reviewers" x where x."merge_request_id" = m."id" order by x."created_at", x."user_id") as reviewer_ids,
+    (select json_agg(json_build_object('user_id', a."user_id", 'level', ${levelOf(`a."user_id"`)}) order by a."created_at", a."user_id")
+       from "merge_requests"."approvals" a where a."merge_request_id" = m."id") as approvals,
+    (select json_agg(json_build_object('rule_type', r."rule_type", 'approvals_required', r."approvals_required",
+        'user_ids', array(select u."user_id" from "merge_requests"."approval_merge_request_rule_users" u where u."rule_id" = r."id"),
+        'group_user_ids', ${groupUsers("approval_merge_request_rule_groups", `r."id"`)}) order by r."id")
+       from "merge_requests"."approval_merge_request_rules" r where r."merge_request_id" = m."id") as own_rules,
+    case when m."state" <> 'merged' then (select b."sha" from "namespaces"."repository_refs" b where b."project_id" = m."source_project_id" and b."kind" = 'branch' and b."name" = m."source_branch") end as head
+    ${withUnresolved ? `, (select count(*) from "merge_requests"."notes" t where t."noteable_type" = 'MergeRequest' and t."noteable_id" = m."id" and t."resolvable" and t."resolved_at" is null)::int as unresolved` : ""}
+  from "merge_requests"."merge_requests" m where m."project_id" = $1 order by m."created_at" desc, m."id" desc limit $5${paged ? " offset $6" : ""}`;
+
+const MR_COUNT_SQL = `select count(*) from "merge_requests"."merge_requests" where "project_id" = $1`;
+
+const APPROVAL_CONFIG_SQL = `select (select row_to_json(s) from "merge_requests"."approval_project_settings" s where s."project_id" = $1) as settings,
+    (select json_agg(json_build_object('id', r."id", 'rule_type', r."rule_type", 'approvals_required', r."approvals_required",
+        'applies_to_all_protected_branches', r."applies_to_all_protected_branches",
+        'user_ids', array(select u."user_id" from "merge_requests"."approval_project_rule_users" u where u."rule_id" = r."id"),
+        'group_user_ids', ${groupUsers("approval_project_rule_groups", `r."id"`)},
+        'protected_branch_ids', array(select b."protected_branch_id" from "merge_requests"."approval_project_rule_protected_branches" b where b."rule_id" = r."id")) order by r."id")
+       from "merge_requests"."approval_project_rules" r where r."project_id" = $1) as rules,
+    case when exists (select 1 from "merge_requests"."approval_project_rules" r where r."project_id" = $1 and (r."applies_to_all_protected_branches"
+        or exists (select 1 from "merge_requests"."approval_project_rule_protected_branches" b where b."rule_id" = r."id")))
+      then (select json_agg(json_build_object('id', pb."id", 'name', pb."name") order by pb."id") from "namespaces"."protected_branches" pb where pb."project_id" = $1) end as protected_branches`;
+
+/** `*` wildcards of protected branch names match any run of characters (namespaces' branchMatches). */
+const branchMatches = (pattern, branch) =>
+  pattern.includes("*") ? new RegExp(`^${pattern.split("*").map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".*?")}$`).test(branch) : pattern === branch;
+
+/** approvals_left of one merge request: what each applicable rule still needs from approvers that count. */
+function approvalsLeft(mr, config, callerIsAdmin, callerId) {
+  if (TIER === "free") return 0;
+  const s = config.settings;
+  let rules;
+  if (mr.own_rules) rules = mr.own_rules;
+  else {
+    const matching = (config.protected_branches ?? []).filter((b) => branchMatches(b.name, mr.target_branch)).map((b) => b.id);
+    rules = (config.rules ?? []).filter((r) => (r.applies_to_all_protected_branches ? matching.length > 0 : !r.protected_branch_ids.length || r.protected_branch_ids.some((id) => matching.includes(id))));
+  }
+  const fallback = mr.approvals_before_merge ?? s?.approvals_before_merge ?? 0;
+  if (!rules.length && fallback > 0) rules = [{ rule_type: "any_approver", approvals_required: fallback, user_ids: [], group_user_ids: [] }];
+  if (!rules.length) return 0;
+  const authorApproval = s?.merge_requests_author_approval ?? false;
+  const committersDisabled = s?.merge_requests_disable_committers_approval ?? false;
+  // The author stands for the committers (the repository keeps no commit authorship by user).
+  const excluded = (u) => (u === mr.author_id && !authorApproval) || (committersDisabled && u === mr.author_id);
+  const approvals = (mr.approvals ?? []).filter((a) => !excluded(a.user_id));
+  let left = 0;
+  for (const r of rules) {
+    const counted =
+      r.rule_type === "any_approver"
+        ? approvals.filter((a) => (callerIsAdmin && a.user_id === callerId ? ACCESS.ADMIN : a.level) >= 30).length
+        : approvals.filter((a) => r.user_ids.includes(a.user_id) || r.group_user_ids.includes(a.user_id)).length;
+    left += Math.max(0, r.approvals_required - counted);
+  }
+  return left;
+}
+
+function presentMergeRequest(m, x) {
+  const assignees = m.assignee_ids.map((id) => x.users.get(id)).filter(Boolean);
+  const labels = m.label_ids
+    .map((id) => x.labels.get(id))
+    .filter((l) => l !== undefined)
+    .sort((a, b) => a.localeCompare(b));
+  const mergeUser = m.merge_user_id ? (x.users.get(m.merge_user_id) ?? null) : null;
+  const exists = m.state === "merged" || (m.head !== null && m.head !== undefined);
+  const blocking = x.project.only_allow_merge_if_all_discussions_are_resolved ? m.unresolved : 0;
+  let detailed;
+  if (m.state !== "opened") detailed = "not_open";
+  else if (m.draft) detailed = "draft_status";
+  else if (!exists) detailed = "commits_status";
+  else if (blocking > 0) detailed = "discussions_not_resolved";
+  else if (approvalsLeft(m, x.config, x.callerIsAdmin, x.callerId) > 0) detailed = "not_approved";
+  else if (m.merge_after && m.merge_after.getTime() > x.now.getTime()) detailed = "merge_time";
+  else detailed = "mergeable";
+  const path = x.project.path_with_namespace;
+  const short = `!${m.iid}`;
+  const web = `${x.project.web_url}/-/merge_requests/${m.iid}`;
+  return {
+    id: m.id,
+    iid: m.iid,
+    project_id: m.project_id,
+    title: m.title,
+    description: m.description,
+    state: m.state,
+    created_at: iso(m.created_at),
+    updated_at: iso(m.updated_at),
+    merged_by: mergeUser,
+    merge_user: mergeUser,
+    merged_at: iso(m.merged_at),
+    closed_by: m.closed_by_id ? (x.users.get(m.closed_by_id) ?? null) : null,
+    closed_at: iso(m.closed_at),
+    target_branch: m.target_branch,
+    source_branch: m.source_branch,
+    user_notes_count: m.user_notes_count,
+    upvotes: m.upvotes,
+    downvotes: m.downvotes,
+    author: x.users.get(m.author_id) ?? null,
+    assignees,
+    assignee: assignees[0] ?? null,
+    reviewers: m.reviewer_ids.map((id) => x.users.get(id)).filter(Boolean),
+    source_project_id: m.source_project_id,
+    target_project_id: m.project_id,
+    labels,
+    draft: m.draft,
+    imported: m.imported,
+    imported_from: m.imported_from,
+    work_in_progress: m.draft,
+    milestone: m.milestone_id ? (x.milestones.get(m.milestone_id) ?? null) : null,
+    merge_when_pipeline_succeeds: m.merge_when_pipeline_succeeds,
+    merge_status: exists ? "can_be_merged" : "cannot_be_merged",
+    detailed_merge_status: detailed,
+    merge_after: iso(m.merge_after),
+    sha: m.sha,
+    merge_commit_sha: m.merge_commit_sha,
+    squash_commit_sha: m.squash_commit_sha,
+    discussion_locked: m.discussion_locked,
+    should_remove_source_branch: m.should_remove_source_branch,
+    force_remove_source_branch: m.force_remove_source_branch,
+    prepared_at: iso(m.prepared_at),
+    allow_collaboration: m.allow_collaboration,
+    allow_maintainer_to_push: m.allow_collaboration,
+    reference: short,
+    references: { short, relative: short, full: `${path}${short}` },
+    web_url: web,
+    time_stats: { time_estimate: m.time_estimate, total_time_spent: m.total_time_spent, human_time_estimate: human(m.time_estimate), human_total_time_spent: human(m.total_time_spent) },
+    squash: m.squash,
+    squash_on_merge: m.squash,
+    task_completion_status: tasks(m.description),
+    has_conflicts: false,
+    blocking_discussions_resolved: blocking === 0,
+    ...(TIER !== "free" ? { approvals_before_merge: m.approvals_before_merge } : {}),
+  };
+}
+
+async function projectMergeRequests(caller, id, url, res) {
+  if (!/^\d+$/.test(id)) throw notFound("Project");
+  const [p] = await q(MR_PROJECT_SQL, [Number(id), caller.id]);
+  if (!p) throw notFound("Project");
+  const level = p.ns_kind === "user" && p.owner_id === caller.id ? Math.max(p.level, ACCESS.OWNER) : p.level;
+  const visible = p.visibility === "public" || (p.visibility === "internal" && !caller.external);
+  if (!(caller.admin || level >= ACCESS.GUEST || visible)) throw notFound("Project");
+  const role = caller.admin ? ACCESS.ADMIN : level;
+  const feature = p.merge_requests_access_level;
+  if (feature === "disabled" || ((p.visibility === "private" || feature === "private") && role < ACCESS.REPORTER)) throw new HttpError(403, { message: "403 Forbidden" });
+
+  const pg = pagination(url);
+  const withUnresolved = p.only_allow_merge_if_all_discussions_are_resolved;
+  const owner = p.ns_kind === "user" ? p.owner_id : null;
+  const [rows, [{ count }], [config]] = await Promise.all([
+    q(mrPageSql(withUnresolved, pg.offset > 0), [p.id, p.id, p.traversal_ids, owner, pg.perPage, ...(pg.offset ? [pg.offset] : [])]),
+    q(MR_COUNT_SQL, [p.id]),
+    TIER !== "free" ? q(APPROVAL_CONFIG_SQL, [p.id]) : [{}],
+  ]);
+  const userIds = uniq(rows.flatMap((m) => [m.author_id, m.closed_by_id, m.merge_user_id, ...m.assignee_ids, ...m.reviewer_ids]));
+  const labelIds = uniq(rows.flatMap((m) => m.label_ids));
+  const milestoneIds = uniq(rows.map((m) => m.milestone_id));
+  const [u, l, ms] = await Promise.all([
+    userIds.length ? q(`select "id", "username", "name", "state" from "accounts"."users" where "id" = any($1::int[])`, [userIds]) : [],
+    labelIds.length ? q(`select "id", "title" from "namespaces"."labels" where "id" = any($1::int[])`, [labelIds]) : [],
+    milestoneIds.length ? q(MILESTONE_SQL, [milestoneIds]) : [],
+  ]);
+  const today = new Date().toISOString().slice(0, 10);
+  const path = `${p.full_path}/${p.path}`;
+  const x = {
+    project: { path_with_namespace: path, web_url: `${BASE}/${path}`, only_allow_merge_if_all_discussions_are_resolved: p.only_allow_merge_if_all_discussions_are_resolved },
+    users: byId(u, userRef),
+    labels: new Map(l.map((r) => [r.id, r.title])),
+    milestones: byId(ms, (r) => milestoneEntity(r, today)),
+    config,
+    callerIsAdmin: caller.admin,
+    callerId: caller.id,
+    now: new Date(),
+  };
+  pageHeaders(res, url, pg, count);
+  return rows.map((m) => presentMergeRequest(m, x));
+}
+
 // ---- HTTP -------------------------------------------------------------------------------------------
 
 const readBody = (req) =>
@@ -543,6 +752,7 @@ async function route(req, res) {
   const rest = parts.slice(2).map(decodeURIComponent);
   const caller = await authenticate(req);
   if (req.method === "GET" && rest.length === 1 && rest[0] === "issues") return [200, await allIssues(caller, url, res)];
+  if (req.method === "GET" && rest.length === 3 && rest[0] === "projects" && rest[2] === "merge_requests") return [200, await projectMergeRequests(caller, rest[1], url, res)];
   if (rest[0] === "projects" && rest[2] === "issues") {
     if (rest.length === 3 && req.method === "GET") return [200, await projectIssues(caller, rest[1], url, res)];
     if (rest.length === 3 && req.method === "POST") return [201, await createIssue(caller, rest[1], await readBody(req))];
