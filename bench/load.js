@@ -22,6 +22,8 @@ function optionsFor(job) {
       return get(`/api/v4/projects/${projectId}/issues?per_page=20`);
     case "GET /issues?scope=all":
       return get("/api/v4/issues?scope=all");
+    case "GET /projects/:id/merge_requests":
+      return get(`/api/v4/projects/${projectId}/merge_requests?per_page=20`);
     case "GET /projects/:id/issues/:iid/notes":
       return get(`/api/v4/projects/${projectId}/issues/${notesIid}/notes`);
     case "POST /projects/:id/issues": {

@@ -3,7 +3,7 @@
 //
 //   1. npm run build (the modes run the built dist)                   BENCH_SKIP_BUILD=1 skips it
 //   2. a throw-away PostgreSQL server on 127.0.0.1 (bench/postgres.js)
-//   3. distributed: scripts/topology.js (nats-server, accounts, namespaces, issues ×2, gateway);
+//   3. distributed: scripts/topology.js (nats-server, one process per service it lists, gateway);
 //      its scratch database is the benchmark's database
 //   4. seeds it (bench/seed.js), then starts single (services/gateway/dist/embedded.js on the same
 //      database), baseline (bench/baseline-server.js, same database) and pglite (embedded.js on its
@@ -34,6 +34,7 @@ const SCENARIOS = [
   "GET /projects/:id/issues",
   "GET /issues?scope=all",
   "GET /projects/:id/issues/:iid/notes",
+  "GET /projects/:id/merge_requests",
   "POST /projects/:id/issues",
   "PUT /projects/:id/issues/:iid",
 ];
@@ -42,6 +43,7 @@ const LABELS = {
   "GET /projects/:id/issues": "GET /projects/:id/issues?per_page=20",
   "GET /issues?scope=all": "GET /issues?scope=all",
   "GET /projects/:id/issues/:iid/notes": "GET /projects/:id/issues/:iid/notes",
+  "GET /projects/:id/merge_requests": "GET /projects/:id/merge_requests?per_page=20",
   "POST /projects/:id/issues": "POST /projects/:id/issues",
   "PUT /projects/:id/issues/:iid": "PUT /projects/:id/issues/:iid?state_event=…",
 };
@@ -161,7 +163,12 @@ async function startPglite(rootToken) {
 
 // ---- checks before measuring ------------------------------------------------------------------------
 
-const readPaths = (m) => [`/api/v4/projects/${m.projectId}/issues?per_page=20`, "/api/v4/issues?scope=all", `/api/v4/projects/${m.projectId}/issues/${m.notesIid}/notes`];
+const readPaths = (m) => [
+  `/api/v4/projects/${m.projectId}/issues?per_page=20`,
+  "/api/v4/issues?scope=all",
+  `/api/v4/projects/${m.projectId}/issues/${m.notesIid}/notes`,
+  `/api/v4/projects/${m.projectId}/merge_requests?per_page=20`,
+];
 
 function shape(v) {
   if (Array.isArray(v)) return v.length ? [shape(v[0])] : [];
@@ -181,7 +188,7 @@ async function checkModes(servers, manifests) {
   for (const mode of Object.keys(servers)) {
     const m = manifests[mode];
     const got = await Promise.all(readPaths(m).map((p) => fetchText(servers[mode].url + p, token(mode))));
-    const expected = [String(m.mainIssues), String(m.counts.issues), String(m.notesOnHeavyIssue)];
+    const expected = [String(m.mainIssues), String(m.counts.issues), String(m.notesOnHeavyIssue), String(m.mergeRequests)];
     got.forEach((g, i) => {
       if (g.status !== 200 || g.total !== expected[i]) throw new Error(`${mode}: GET ${readPaths(m)[i]} answered ${g.status} X-Total ${g.total}, expected 200 X-Total ${expected[i]}`);
     });
