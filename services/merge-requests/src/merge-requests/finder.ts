@@ -276,7 +276,7 @@ export async function mergeRequestLinks(db: Db, ids: number[]) {
   const any = (col: AnyPgColumn) => sql`${col} = ANY(${sql.param(ids)}::int[])`;
   const [labels, assignees, reviewers] = await Promise.all([
     db.select().from(mergeRequestLabels).where(any(mergeRequestLabels.mergeRequestId)),
-    db.select().from(mergeRequestAssignees).where(any(mergeRequestAssignees.mergeRequestId)),
+    db.select().from(mergeRequestAssignees).where(any(mergeRequestAssignees.mergeRequestId)).orderBy(asc(mergeRequestAssignees.userId)),
     db.select().from(mergeRequestReviewers).where(any(mergeRequestReviewers.mergeRequestId)).orderBy(asc(mergeRequestReviewers.createdAt), asc(mergeRequestReviewers.userId)),
   ]);
   return { labelIds: group(labels, (r) => r.labelId), assigneeIds: group(assignees, (r) => r.userId), reviewerIds: group(reviewers, (r) => r.userId) };
