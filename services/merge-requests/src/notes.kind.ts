@@ -11,7 +11,8 @@ type LoadedMergeRequestNoteable = LoadedMergeRequest & LoadedNoteable<MergeReque
 
 /**
  * Merge requests as noteables of the shared notes code: GitLab's MergeRequestPolicy decides, the
- * notes of threads are resolvable, and a missing merge request is "404 Merge Request Not Found".
+ * notes of threads are resolvable, and a missing or unreadable merge request is "404 Merge Request
+ * Not Found" (GitLab's notes API finds its noteable through the finder).
  */
 export const mergeRequestNotes: NoteableKind<LoadedMergeRequestNoteable> = {
   noteableType: "MergeRequest",
@@ -20,8 +21,8 @@ export const mergeRequestNotes: NoteableKind<LoadedMergeRequestNoteable> = {
   events: NOTE_EVENTS,
   resolvable: true,
   missing: () => notFound("Merge Request"),
-  async load(kit, ctx, projectRef, iid) {
-    const loaded = await loadMergeRequest(kit, ctx, projectRef, iid);
+  async load(kit, ctx, projectRef, iid, missing) {
+    const loaded = await loadMergeRequest(kit, ctx, projectRef, iid, { missing, hidden: missing });
     return { ...loaded, noteable: loaded.mergeRequest, caller: loaded.actor.caller, role: loaded.actor.role };
   },
   bumpUserNotesCount: (tx, id, delta) =>

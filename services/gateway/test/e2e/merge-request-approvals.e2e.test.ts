@@ -321,8 +321,8 @@ describe("permission matrix", () => {
     expect((await projectBot.api.put(`${M(mr)}/reset_approvals`)).status).toBe(401);
   });
 
-  test("unknown merge request → 404 Merge Request Not Found", async () => {
-    expect(await U.dev.api.get(`/projects/${priv.id}/merge_requests/999/approvals`)).toMatchObject({ status: 404, body: { message: "404 Merge Request Not Found" } });
+  test("unknown merge request → 404 Not found (GitLab's find_merge_request_with_access)", async () => {
+    expect(await U.dev.api.get(`/projects/${priv.id}/merge_requests/999/approvals`)).toMatchObject({ status: 404, body: { message: "404 Not found" } });
     expect((await U.dev.api.post(`/projects/${priv.id}/merge_requests/999/approve`)).status).toBe(404);
   });
 });

@@ -199,7 +199,7 @@ describe("update", () => {
     expect(await w.developer.api.put(`${w.P}/merge_requests/2`, { json: { target_branch: "feature" } })).toMatchObject({ status: 422 });
     expect(await w.developer.api.put(`${w.P}/merge_requests/2`, { json: { state_event: "merge" } })).toMatchObject({ status: 400, body: { error: "state_event does not have a valid value" } });
     expect(await w.reporter.api.put(`${w.P}/merge_requests/2`, { json: { title: "x" } })).toMatchObject({ status: 403, body: { message: "403 Forbidden" } });
-    expect(await w.developer.api.put(`${w.P}/merge_requests/99`, { json: { title: "x" } })).toMatchObject({ status: 404, body: { message: "404 Merge Request Not Found" } });
+    expect(await w.developer.api.put(`${w.P}/merge_requests/99`, { json: { title: "x" } })).toMatchObject({ status: 404, body: { message: "404 Not found" } });
   });
 });
 

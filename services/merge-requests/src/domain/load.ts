@@ -1,4 +1,4 @@
-import { authorizeProject, callerOf, forbidden, notFound, type Ctx, type ProjectAccess } from "@collab/core";
+import { authorizeProject, callerOf, errorBodyOf, forbidden, recordNotFound, type ApiError, type Ctx, type ProjectAccess } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, eq } from "drizzle-orm";
 import { mergeRequests, type MergeRequestRow } from "../db/schema";
@@ -26,10 +26,24 @@ export async function findMergeRequestByIid(kit: ServiceKit, projectId: number, 
   return row;
 }
 
-/** A merge request of a project whose merge requests the caller may read; 404 Merge Request Not Found otherwise. */
-export async function loadMergeRequest(kit: ServiceKit, ctx: Ctx<unknown>, projectRef: string | number, iid: number): Promise<LoadedMergeRequest> {
-  const { access, actor } = await mergeRequestsProject(ctx, projectRef);
+/**
+ * A merge request of a project whose merge requests the caller may read, as GitLab's
+ * find_merge_request_with_access: a missing one is ActiveRecord's "404 Not found" by default.
+ * The notes API finds its noteable through the finder instead, so there both a missing and an
+ * unreadable merge request are "404 Merge Request Not Found" (`hidden`).
+ */
+export async function loadMergeRequest(
+  kit: ServiceKit,
+  ctx: Ctx<unknown>,
+  projectRef: string | number,
+  iid: number,
+  o: { missing?: () => ApiError; hidden?: () => ApiError } = {},
+): Promise<LoadedMergeRequest> {
+  const missing = o.missing ?? recordNotFound;
+  const { access, actor } = await mergeRequestsProject(ctx, projectRef).catch((err: unknown) => {
+    throw o.hidden && errorBodyOf(err)?.status === 403 ? o.hidden() : err;
+  });
   const mergeRequest = await findMergeRequestByIid(kit, access.project.id, iid);
-  if (!mergeRequest) throw notFound("Merge Request");
+  if (!mergeRequest) throw missing();
   return { access, mergeRequest, actor };
 }
