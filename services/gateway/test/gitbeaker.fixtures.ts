@@ -14,3 +14,13 @@ export async function createGitbeakerUser(app: AppHandle, username: string, extr
   const user = await createUser(app, username, { name: username[0].toUpperCase() + username.slice(1), ...extra });
   return { ...user, gl: new Gitlab({ host: app.url, token: user.token }) };
 }
+
+/** The HTTP status a gitbeaker call failed with (gitbeaker throws with the Response as `cause`). */
+export async function failureStatus(call: Promise<unknown>): Promise<number | "no failure"> {
+  try {
+    await call;
+    return "no failure";
+  } catch (err) {
+    return (err as { cause?: { response?: Response } }).cause?.response?.status ?? Promise.reject(err);
+  }
+}

@@ -1,4 +1,4 @@
-import type { ApiClient, TestApp } from "@collab/testing";
+import type { ApiClient } from "@collab/testing";
 
 export interface CreatedMergeRequest {
   id: number;
@@ -12,7 +12,6 @@ export interface CreatedMergeRequest {
  * branch must exist (POST /projects/:id/repository/branches).
  */
 export async function createMergeRequest(
-  _app: Pick<TestApp, "database">,
   api: ApiClient,
   projectId: number,
   mr: { title: string; source_branch: string; target_branch: string },

@@ -11,7 +11,6 @@ export * from "./routes";
 export * from "./actions";
 export { addSystemNote, newDiscussionId, SystemNote, type NoteableTarget } from "./domain/system-notes";
 export { recordStateEvent, type RecordedState, type StateEventInput } from "./domain/state-events";
-export { nextIid, trackIid } from "./domain/iids";
 export { copyNotes, removeConversation, removeProjectNotes, stateEventColumn } from "./domain/conversation";
 export { createNote, deleteNote, replyToDiscussion, updateNote, type NewNote, type NoteWriteKind } from "./domain/notes";
 export * from "./domain/resolution";

@@ -47,7 +47,7 @@ beforeEach(async () => {
 async function newMergeRequest(p: { id: number }): Promise<CreatedMergeRequest> {
   const branch = `topic-${++serial}`;
   expect((await root.post(`/projects/${p.id}/repository/branches`, { json: { branch, ref: "main" } })).status).toBe(201);
-  return createMergeRequest(app, U.author.api, p.id, { title: `MR ${branch}`, source_branch: branch, target_branch: "main" });
+  return createMergeRequest(U.author.api, p.id, { title: `MR ${branch}`, source_branch: branch, target_branch: "main" });
 }
 
 describe("project approval settings", () => {

@@ -1,6 +1,6 @@
-import { Gitlab } from "@gitbeaker/rest";
-import { apiClient, createUser as createApiUser, type TestApp } from "@collab/testing";
+import { apiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
+import { createGitbeakerUser, failureStatus, type GitbeakerUser } from "../gitbeaker.fixtures";
 
 /**
  * A team tracks a bug with the real @gitbeaker/rest client, as a script against GitLab would:
@@ -13,22 +13,10 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 beforeEach(() => app.reset());
 
-type Api = InstanceType<typeof Gitlab>;
-
-/** The HTTP status a gitbeaker call failed with (gitbeaker throws with the Response as `cause`). */
-async function failureStatus(call: Promise<unknown>): Promise<number | "no failure"> {
-  try {
-    await call;
-    return "no failure";
-  } catch (err) {
-    return (err as { cause?: { response?: Response } }).cause?.response?.status ?? Promise.reject(err);
-  }
-}
-
 /** A user with an `api` token and a gitbeaker client of their own, made by root. */
-async function createUser(username: string): Promise<{ id: number; api: Api }> {
-  const user = await createApiUser(app, username);
-  return { id: user.id, api: new Gitlab({ host: app.url, token: user.token }) };
+async function createUser(username: string): Promise<{ id: number; api: GitbeakerUser["gl"] }> {
+  const user = await createGitbeakerUser(app, username, { name: username });
+  return { id: user.id, api: user.gl };
 }
 
 test("a bug's life with @gitbeaker/rest: issues, comments, threads and state events", async () => {

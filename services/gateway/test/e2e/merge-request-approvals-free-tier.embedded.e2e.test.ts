@@ -28,7 +28,7 @@ test("approve/unapprove work with nothing required; EE routes are the catch-all 
   await addMember(app, "groups", group.id, author.id, 30);
   await addMember(app, "groups", group.id, dev.id, 30);
   await root.post(`/projects/${project.id}/repository/branches`, { json: { branch: "topic", ref: "main" } });
-  const mr = await createMergeRequest(app, author.api, project.id, { title: "t", source_branch: "topic", target_branch: "main" });
+  const mr = await createMergeRequest(author.api, project.id, { title: "t", source_branch: "topic", target_branch: "main" });
   const M = `/projects/${project.id}/merge_requests/${mr.iid}`;
 
   expect((await dev.api.get(`${M}/approvals`)).body).toMatchObject({ approvals_required: 0, approvals_left: 0, approved: true, merge_request_approvers_available: false });

@@ -65,7 +65,7 @@ afterAll(() => app.stop());
 async function newMergeRequest(project: { id: number }, target = "main"): Promise<CreatedMergeRequest> {
   const branch = `feature-${++branchSerial}`;
   expect((await root.post(`/projects/${project.id}/repository/branches`, { json: { branch, ref: "main" } })).status).toBe(201);
-  return createMergeRequest(app, U.author.api, project.id, { title: `MR ${branch}`, source_branch: branch, target_branch: target });
+  return createMergeRequest(U.author.api, project.id, { title: `MR ${branch}`, source_branch: branch, target_branch: target });
 }
 
 const M = (mr: CreatedMergeRequest) => `/projects/${mr.project_id}/merge_requests/${mr.iid}`;

@@ -1,7 +1,7 @@
 import { conflict, validationFailed } from "@collab/core";
-import { preparedQuery, type Db } from "@collab/db";
+import { nextIid, preparedQuery, trackIid, type Db } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
-import { addSystemNote, nextIid, recordStateEvent, removeConversation, trackIid } from "@collab/notes";
+import { addSystemNote, recordStateEvent, removeConversation } from "@collab/notes";
 import { issueAssignees, issueLabels, issues, noteTables, subscriptions, type IssueRow } from "../db/schema";
 import { IssueSystemNote, issueTarget } from "./system-notes";
 
@@ -67,10 +67,10 @@ export async function createIssue(db: Db, projectId: number, actor: Actor, raw: 
     if (input.iid !== undefined) {
       const [taken] = await tx.select({ id: issues.id }).from(issues).where(and(eq(issues.projectId, projectId), eq(issues.iid, input.iid)));
       if (taken) throw conflict("Duplicated issue");
-      await trackIid(tx, noteTables, projectId, "issues", input.iid);
+      await trackIid(tx, noteTables.internalIds, projectId, "issues", input.iid);
       iid = input.iid;
     } else {
-      iid = await nextIid(tx, noteTables, projectId, "issues");
+      iid = await nextIid(tx, noteTables.internalIds, projectId, "issues");
     }
     const now = input.createdAt ?? new Date();
     const [issue] = await tx

@@ -1,5 +1,5 @@
-import type { Db } from "@collab/db";
-import { addSystemNote, copyNotes, nextIid, recordStateEvent } from "@collab/notes";
+import { nextIid, type Db } from "@collab/db";
+import { addSystemNote, copyNotes, recordStateEvent } from "@collab/notes";
 import { eq, sql } from "drizzle-orm";
 import { issueAssignees, issueLabels, issues, noteTables, subscriptions, type IssueRow } from "../db/schema";
 import { IssueSystemNote, issueTarget } from "./system-notes";
@@ -18,7 +18,7 @@ export interface CopyPlan {
 
 /** Copies an issue (and optionally its notes, keeping each thread together) into another project. */
 async function copyIssue(tx: Db, source: IssueRow, actor: Actor, plan: CopyPlan): Promise<IssueRow> {
-  const iid = await nextIid(tx, noteTables, plan.targetProjectId, "issues");
+  const iid = await nextIid(tx, noteTables.internalIds, plan.targetProjectId, "issues");
   const [copy] = await tx
     .insert(issues)
     .values({

@@ -1,8 +1,8 @@
 import { conflict, unprocessable, validationFailed } from "@collab/core";
-import type { Db } from "@collab/db";
+import { nextIid, type Db } from "@collab/db";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { approvals } from "../db/approvals.schema";
-import { nextIid, removeConversation } from "@collab/notes";
+import { removeConversation } from "@collab/notes";
 import { closingIssueRefs, noteTables, mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, type MergeRequestRow } from "../db/schema";
 import { addSystemNote, recordStateEvent } from "../domain/activity";
 import { isDraftTitle } from "./draft";
@@ -104,7 +104,7 @@ export async function createMergeRequest(
   validate(o.input, true);
   return db.transaction(async (tx) => {
     await checkBranches(tx, projectId, o.sourceBranch, o.targetBranch);
-    const iid = await nextIid(tx, noteTables, projectId, "merge_requests");
+    const iid = await nextIid(tx, noteTables.internalIds, projectId, "merge_requests");
     const title = o.input.title!;
     const [mr] = await tx
       .insert(mergeRequests)

@@ -1,10 +1,9 @@
-import { openDatabase, type Database, type Db } from "@collab/db";
+import { nextIid, openDatabase, trackIid, type Database, type Db } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { pgSchema } from "drizzle-orm/pg-core";
 import { notesTables } from "../db/tables";
 import { countUnresolvedThreads, findDiscussion, findStateEvents, userNoteCounts } from "../finders/notes.finder";
 import type { NoteableType } from "../kind";
-import { nextIid, trackIid } from "./iids";
 import { createNote, deleteNote, replyToDiscussion, type NoteWriteKind } from "./notes";
 import { setResolved } from "./resolution";
 import { recordStateEvent } from "./state-events";
@@ -109,10 +108,10 @@ describe("state events and iids", () => {
   });
 
   test("iids count per project and usage; an explicit one moves the sequence past it", async () => {
-    expect(await nextIid(db, tables, 1, "merge_requests")).toBe(1);
-    expect(await nextIid(db, tables, 1, "merge_requests")).toBe(2);
-    expect(await nextIid(db, tables, 2, "merge_requests")).toBe(1);
-    await trackIid(db, tables, 1, "merge_requests", 10);
-    expect(await nextIid(db, tables, 1, "merge_requests")).toBe(11);
+    expect(await nextIid(db, tables.internalIds, 1, "merge_requests")).toBe(1);
+    expect(await nextIid(db, tables.internalIds, 1, "merge_requests")).toBe(2);
+    expect(await nextIid(db, tables.internalIds, 2, "merge_requests")).toBe(1);
+    await trackIid(db, tables.internalIds, 1, "merge_requests", 10);
+    expect(await nextIid(db, tables.internalIds, 1, "merge_requests")).toBe(11);
   });
 });
