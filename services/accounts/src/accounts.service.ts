@@ -8,7 +8,7 @@ import { presentToken, presentTokenWithSecret } from "./api/token.entity";
 import { CreateOwnTokenParams, CreateTokenParams, ListTokensParams, TokenIdParams } from "./api/tokens.params";
 import { presentUser, presentUserBasic, presentUserPublic, presentUserWithAdmin } from "./api/user.entity";
 import { CreateUserParams, ListUsersParams, UpdateUserParams, UserIdParams } from "./api/users.params";
-import { users, type UserRow } from "./db/schema";
+import { outbox, processedEvents, users, type UserRow } from "./db/schema";
 import { bootstrapRoot } from "./domain/bootstrap";
 import { authenticateToken, callerFromUser, createToken, mintToken, revokeToken, rotateToken } from "./domain/tokens";
 import { signUp } from "./domain/registrations";
@@ -19,7 +19,7 @@ import { findUserByIdOrUsername, findUsers, usersByIds } from "./finders/users.f
 import { serviceAccountsActions } from "./service-accounts.actions";
 import { resourceTokensActions } from "./resource-tokens.actions";
 import { deployTokensActions } from "./deploy-tokens.actions";
-import { namespacesEvents } from "./namespaces.events";
+import { namespacesConsumers } from "./namespaces.events";
 import { samlActions } from "./scim/saml.actions";
 import { scimActions } from "./scim/scim.actions";
 
@@ -54,7 +54,8 @@ export const accountsService: ServiceSchema = defineService({
       process.stdout.write(`\nCreated administrator 'root'. Personal access token (shown once): ${token}\n\n`);
     }
   },
-  events: (kit) => namespacesEvents(kit, ACCOUNTS_EVENTS),
+  eventTables: { outbox, processedEvents },
+  consumes: (kit) => namespacesConsumers(kit, ACCOUNTS_EVENTS),
   actions: (kit) => ({
     ...serviceAccountsActions(kit, ACCOUNTS_EVENTS),
     ...resourceTokensActions(kit, ACCOUNTS_EVENTS),

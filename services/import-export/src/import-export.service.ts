@@ -1,8 +1,8 @@
 import { settingsMixin } from "@collab/core";
-import { defineService, handleEvent } from "@collab/db";
+import { consumer, defineService } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { groupExports, groupImports } from "./db/schema";
+import { groupExports, groupImports, outbox, processedEvents } from "./db/schema";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { tick } from "./domain/worker";
@@ -24,16 +24,14 @@ export const importExportService: ServiceSchema = defineService({
   migrations: path.join(__dirname, "../drizzle"),
   mixins: [settingsMixin],
   actions: (kit) => importExportActions(kit),
-  events: (kit) => ({
+  eventTables: { outbox, processedEvents },
+  consumes: () => ({
     // A deleted group (and its subgroups) takes its export archives and import uploads with it.
-    async "namespaces.group.deleted"(ctx) {
-      await handleEvent(kit, ctx, GroupDeleted, async ({ groupIds }) => {
-        const ids = sql.param(groupIds);
-        const exports = await kit.db.delete(groupExports).where(sql`${groupExports.groupId} = ANY(${ids}::int[])`).returning({ id: groupExports.id });
-        const imports = await kit.db.delete(groupImports).where(sql`${groupImports.groupId} = ANY(${ids}::int[])`).returning({ id: groupImports.id });
-        return exports.length + imports.length;
-      });
-    },
+    "namespaces.group.deleted": consumer(GroupDeleted, async ({ groupIds }, tx) => {
+      const ids = sql.param(groupIds);
+      await tx.delete(groupExports).where(sql`${groupExports.groupId} = ANY(${ids}::int[])`);
+      await tx.delete(groupImports).where(sql`${groupImports.groupId} = ANY(${ids}::int[])`);
+    }),
   }),
   workers: (kit) => [{ name: "import/export worker step", everyMs: tickInterval(), run: () => tick(kit.db, (name, params) => kit.broker.call(name, params)) }],
 });

@@ -258,8 +258,10 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       assertWritable(access);
       const admin = access.role >= AccessLevel.PLANNER;
       const input = await buildInput(kit, ctx, access, ctx.params, admin, access.role >= AccessLevel.OWNER);
-      const issue = await createIssue(kit.db, access.project.id, { id: caller.id, username: caller.username }, { ...input, title: ctx.params.title });
-      ctx.emit(ISSUE_EVENTS.opened, eventPayload(issue, caller.id));
+      const issue = await kit.events.transact(
+        (tx) => createIssue(tx, access.project.id, { id: caller.id, username: caller.username }, { ...input, title: ctx.params.title }),
+        (created) => [[ISSUE_EVENTS.opened, eventPayload(created, caller.id)]],
+      );
       return (await presentIssues(kit, ctx, [issue], { context: { projectId: access.project.id }, knownProjects: [access.project], subscribed: true }))[0];
     },
   }),
@@ -275,14 +277,13 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       const labelIds = await labelIdsOf(kit.db, loaded.issue.id);
       const input = await buildInput(kit, ctx, loaded.access, ctx.params, canAdminIssue(loaded.actor), canSetTimestamps(loaded.actor), { labelIds });
       const usernames = new Map([...(await userMap(ctx, [...loaded.assigneeIds, ...(input.assigneeIds ?? [])])).values()].map((u) => [u.id, u.username]));
-      const { issue, changes } = await updateIssue(kit.db, loaded.issue, input, {
-        actor: { id: caller.id, username: caller.username },
-        assigneeIds: loaded.assigneeIds,
-        labelIds,
-        usernames,
-      });
-      if (changes.includes("state")) ctx.emit(issue.state === "closed" ? ISSUE_EVENTS.closed : ISSUE_EVENTS.reopened, eventPayload(issue, caller.id));
-      if (changes.some((c) => c !== "state")) ctx.emit(ISSUE_EVENTS.updated, eventPayload(issue, caller.id, { changes: changes.filter((c) => c !== "state") }));
+      const { issue } = await kit.events.transact(
+        (tx) => updateIssue(tx, loaded.issue, input, { actor: { id: caller.id, username: caller.username }, assigneeIds: loaded.assigneeIds, labelIds, usernames }),
+        ({ issue: updated, changes }) => [
+          ...(changes.includes("state") ? [[updated.state === "closed" ? ISSUE_EVENTS.closed : ISSUE_EVENTS.reopened, eventPayload(updated, caller.id)] as const] : []),
+          ...(changes.some((c) => c !== "state") ? [[ISSUE_EVENTS.updated, eventPayload(updated, caller.id, { changes: changes.filter((c) => c !== "state") })] as const] : []),
+        ],
+      );
       const subscribed = await isSubscribed(kit.db, issue.id, caller.id);
       return (await presentIssues(kit, ctx, [issue], { context: { projectId: loaded.access.project.id }, knownProjects: [loaded.access.project], subscribed }))[0];
     },
@@ -295,8 +296,10 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid, () => notFound("Issue"));
       if (!canDestroyIssue(loaded.actor)) throw forbidden();
       assertWritable(loaded.access);
-      await deleteIssue(kit.db, loaded.issue);
-      ctx.emit(ISSUE_EVENTS.deleted, eventPayload(loaded.issue, caller.id));
+      await kit.events.transact(
+        (tx) => deleteIssue(tx, loaded.issue),
+        () => [[ISSUE_EVENTS.deleted, eventPayload(loaded.issue, caller.id)]],
+      );
       return null;
     },
   }),
@@ -367,12 +370,16 @@ async function copyAcross(kit: ServiceKit, ctx: Ctx<z.output<typeof CloneIssuePa
     targetRefFor: (iid: number) => `${target.project.path_with_namespace}#${iid}`,
   };
   const actor = { id: caller.id, username: caller.username };
-  const copy =
-    mode === "move"
-      ? await moveIssue(kit.db, loaded.issue, actor, plan)
-      : await cloneIssue(kit.db, loaded.issue, actor, { ...plan, withNotes: (ctx.params as { with_notes?: boolean }).with_notes ?? false });
-  if (mode === "move") ctx.emit(ISSUE_EVENTS.moved, eventPayload(loaded.issue, caller.id, { moved_to_id: copy.id, to_project_id: target.project.id }));
-  ctx.emit(ISSUE_EVENTS.opened, eventPayload(copy, caller.id));
+  const copy = await kit.events.transact(
+    (tx) =>
+      mode === "move"
+        ? moveIssue(tx, loaded.issue, actor, plan)
+        : cloneIssue(tx, loaded.issue, actor, { ...plan, withNotes: (ctx.params as { with_notes?: boolean }).with_notes ?? false }),
+    (created) => [
+      ...(mode === "move" ? [[ISSUE_EVENTS.moved, eventPayload(loaded.issue, caller.id, { moved_to_id: created.id, to_project_id: target.project.id })] as const] : []),
+      [ISSUE_EVENTS.opened, eventPayload(created, caller.id)],
+    ],
+  );
   return (await presentIssues(kit, ctx, [copy], { context: { projectId: target.project.id }, knownProjects: [target.project], subscribed: true }))[0];
 }
 

@@ -4,7 +4,8 @@ import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { issuesActions } from "./issues.actions";
 import { mergeRequestLinksActions } from "./merge-request-links.actions";
-import { namespacesEvents } from "./namespaces.events";
+import { namespacesConsumers } from "./namespaces.events";
+import { outbox, processedEvents } from "./db/schema";
 import { issueNotes } from "./notes.kind";
 
 /**
@@ -16,5 +17,6 @@ export const issuesService: ServiceSchema = defineService({
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
   actions: (kit) => ({ ...issuesActions(kit), ...notesActions(kit, issueNotes), ...mergeRequestLinksActions(kit) }),
-  events: (kit) => namespacesEvents(kit),
+  eventTables: { outbox, processedEvents },
+  consumes: () => namespacesConsumers(),
 });

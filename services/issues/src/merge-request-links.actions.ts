@@ -49,7 +49,7 @@ export const mergeRequestLinksActions = (kit: ServiceKit): Record<string, Action
       for (const ref of ctx.params.refs) {
         const issue = await updatableIssue(kit, ctx, ref.project_id, ref.iid);
         if (!issue || issue.state !== "opened") continue;
-        const row = await kit.db.transaction(async (tx) => {
+        const row = await kit.events.transact(async (tx) => {
           const now = new Date();
           const [updated] = await tx
             .update(issues)
@@ -60,10 +60,9 @@ export const mergeRequestLinksActions = (kit: ServiceKit): Record<string, Action
           await recordStateEvent(tx, noteTables, { userId: caller.id, issueId: issue.id, state: "closed", createdAt: now });
           await addSystemNote(tx, noteTables, issueTarget(issue), caller.id, closedVia(issue, ctx.params.merge_request), now);
           return updated;
-        });
+        }, (r) => (r ? [[ISSUE_EVENTS.closed, { id: r.id, iid: r.iid, project_id: r.projectId, actor_id: caller.id, title: r.title, confidential: r.confidential }]] : []));
         if (!row) continue;
         closed.push(row.id);
-        ctx.emit(ISSUE_EVENTS.closed, { id: row.id, iid: row.iid, project_id: row.projectId, actor_id: caller.id, title: row.title, confidential: row.confidential });
       }
       return { closed };
     },

@@ -1,27 +1,18 @@
-import type { Ctx } from "@collab/core";
-import { handleEvent, type ServiceKit } from "@collab/db";
-import type { ServiceSchema } from "moleculer";
+import { consumer, type Consumers, type Db } from "@collab/db";
 import { z } from "zod";
 import { removeProjectData, unlinkDeletedLabels, unsetDeletedMilestones } from "./domain/cleanup";
 
 /**
- * Events of the namespaces service this service acts on. Emitted (not broadcast) by namespaces,
- * so each reaches one replica of this service; every handler is one idempotent statement, so a
- * repeated or late delivery changes nothing more.
+ * Durable events of the namespaces service this service applies (once each, in the transaction
+ * that records them as processed). Ids are never reused, so a late event only touches what is gone.
  */
 const Ids = z.array(z.number().int().positive()).max(10_000);
 const LabelDeleted = z.object({ labelIds: Ids });
 const MilestoneDeleted = z.object({ milestoneIds: Ids, userId: z.number().int().positive().nullish() });
 const ProjectDeleted = z.object({ projectId: z.number().int().positive() });
 
-export const namespacesEvents = (kit: ServiceKit): NonNullable<ServiceSchema["events"]> => ({
-  async "namespaces.label.deleted"(ctx: Ctx<unknown>) {
-    await handleEvent(kit, ctx, LabelDeleted, (p) => unlinkDeletedLabels(kit.db, p.labelIds));
-  },
-  async "namespaces.project.deleted"(ctx: Ctx<unknown>) {
-    await handleEvent(kit, ctx, ProjectDeleted, (p) => removeProjectData(kit.db, p.projectId));
-  },
-  async "namespaces.milestone.deleted"(ctx: Ctx<unknown>) {
-    await handleEvent(kit, ctx, MilestoneDeleted, (p) => unsetDeletedMilestones(kit.db, p.milestoneIds, p.userId ?? null));
-  },
+export const namespacesConsumers = (): Consumers => ({
+  "namespaces.label.deleted": consumer(LabelDeleted, (p, tx: Db) => unlinkDeletedLabels(tx, p.labelIds)),
+  "namespaces.project.deleted": consumer(ProjectDeleted, (p, tx: Db) => removeProjectData(tx, p.projectId)),
+  "namespaces.milestone.deleted": consumer(MilestoneDeleted, (p, tx: Db) => unsetDeletedMilestones(tx, p.milestoneIds, p.userId ?? null)),
 });

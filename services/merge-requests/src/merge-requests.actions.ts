@@ -159,13 +159,10 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
       const heads = await checkBranchesExist(ctx, access.project.id, p.source_branch, p.target_branch);
       const input = await buildInput(kit, ctx, access, p, canAdminMergeRequest(actor));
       if (input.squash === undefined && access.project.squash_option) input.squash = ["always", "default_on"].includes(access.project.squash_option);
-      const mr = await createMergeRequest(kit.db, access.project.id, caller, {
-        sourceBranch: p.source_branch,
-        targetBranch: p.target_branch,
-        sha: heads.get(headKey(access.project.id, p.source_branch)) ?? null,
-        input,
-      });
-      ctx.emit(MERGE_REQUEST_EVENTS.opened, eventPayload(mr, caller.id));
+      const mr = await kit.events.transact(
+        (tx) => createMergeRequest(tx, access.project.id, caller, { sourceBranch: p.source_branch, targetBranch: p.target_branch, sha: heads.get(headKey(access.project.id, p.source_branch)) ?? null, input }),
+        (created) => [[MERGE_REQUEST_EVENTS.opened, eventPayload(created, caller.id)]],
+      );
       return presentOne(kit, ctx, { access, role: actor.role }, mr);
     },
   }),
@@ -188,14 +185,19 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
         input.assigneeIds || input.reviewerIds ? userMap(ctx, [...links.assigneeIds, ...links.reviewerIds, ...(input.assigneeIds ?? []), ...(input.reviewerIds ?? [])]) : Promise.resolve(new Map()),
         input.milestoneId !== undefined ? milestoneMap(ctx, [mr.milestoneId, input.milestoneId]) : Promise.resolve(new Map()),
       ]);
-      const { mergeRequest, changes } = await updateMergeRequest(kit.db, mr, input, {
-        actor: caller,
-        ...links,
-        usernames: new Map([...users.values()].map((u) => [u.id, u.username])),
-        milestoneTitles: new Map([...milestones.values()].map((m) => [m.id, String(m.title)])),
-      });
-      if (changes.includes("state")) ctx.emit(mergeRequest.state === "closed" ? MERGE_REQUEST_EVENTS.closed : MERGE_REQUEST_EVENTS.reopened, eventPayload(mergeRequest, caller.id));
-      if (changes.some((c) => c !== "state")) ctx.emit(MERGE_REQUEST_EVENTS.updated, eventPayload(mergeRequest, caller.id, { changes: changes.filter((c) => c !== "state") }));
+      const { mergeRequest } = await kit.events.transact(
+        (tx) =>
+          updateMergeRequest(tx, mr, input, {
+            actor: caller,
+            ...links,
+            usernames: new Map([...users.values()].map((u) => [u.id, u.username])),
+            milestoneTitles: new Map([...milestones.values()].map((m) => [m.id, String(m.title)])),
+          }),
+        ({ mergeRequest: updated, changes }) => [
+          ...(changes.includes("state") ? [[updated.state === "closed" ? MERGE_REQUEST_EVENTS.closed : MERGE_REQUEST_EVENTS.reopened, eventPayload(updated, caller.id)] as const] : []),
+          ...(changes.some((c) => c !== "state") ? [[MERGE_REQUEST_EVENTS.updated, eventPayload(updated, caller.id, { changes: changes.filter((c) => c !== "state") })] as const] : []),
+        ],
+      );
       return presentOne(kit, ctx, { access: loaded.access, role: loaded.actor.role }, mergeRequest);
     },
   }),
@@ -207,8 +209,10 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
       const loaded = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
       if (!canDestroyMergeRequest(loaded.actor)) throw forbidden();
       assertWritable(loaded.access);
-      await deleteMergeRequest(kit.db, loaded.mergeRequest);
-      ctx.emit(MERGE_REQUEST_EVENTS.deleted, eventPayload(loaded.mergeRequest, caller.id));
+      await kit.events.transact(
+        (tx) => deleteMergeRequest(tx, loaded.mergeRequest),
+        () => [[MERGE_REQUEST_EVENTS.deleted, eventPayload(loaded.mergeRequest, caller.id)]],
+      );
       return null;
     },
   }),

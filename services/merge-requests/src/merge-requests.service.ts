@@ -5,7 +5,8 @@ import path from "node:path";
 import { closingIssuesActions } from "./closing-issues.actions";
 import { closingIssueRoutesActions } from "./closing-issues.routes.actions";
 import { mergeRequestsActions } from "./merge-requests.actions";
-import { namespacesEvents } from "./namespaces.events";
+import { namespacesConsumers } from "./namespaces.events";
+import { outbox, processedEvents } from "./db/schema";
 import { mergeRequestNotes } from "./notes.kind";
 import { approvalActions } from "./approvals";
 
@@ -25,5 +26,6 @@ export const mergeRequestsService: ServiceSchema = defineService({
     ...notesActions(kit, mergeRequestNotes),
     ...approvalActions(kit),
   }),
-  events: (kit) => namespacesEvents(kit),
+  eventTables: { outbox, processedEvents },
+  consumes: () => namespacesConsumers(),
 });

@@ -1,5 +1,6 @@
 import { settingsMixin } from "@collab/core";
 import { defineService } from "@collab/db";
+import { outbox, processedEvents } from "./db/schema";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { deletionActions } from "./deletion/deletion.actions";
@@ -33,6 +34,7 @@ export const namespacesService: ServiceSchema = defineService({
   mixins: [settingsMixin],
   workers: (kit) => [purgeWorker(kit)],
   events: (kit) => accountsEvents(kit),
+  eventTables: { outbox, processedEvents },
   actions: (kit) => ({
     ...groupsActions(kit),
     ...groupTreeActions(kit),

@@ -5,7 +5,8 @@ import { protectedEnvironmentsActions } from "./protected-environments.actions";
 import { runnersActions } from "./runners.actions";
 import { schedulesActions } from "./schedules.actions";
 import { tick } from "./domain/schedules";
-import { namespacesEvents } from "./namespaces.events";
+import { namespacesConsumers } from "./namespaces.events";
+import { outbox, processedEvents } from "./db/schema";
 
 /**
  * CI: runners and their tokens, pipelines and jobs, pipeline schedules with the scheduler that
@@ -17,6 +18,7 @@ export const runnersService: ServiceSchema = defineService({
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
   actions: (kit) => ({ ...runnersActions(kit), ...schedulesActions(kit), ...protectedEnvironmentsActions(kit) }),
-  events: (kit) => namespacesEvents(kit),
+  eventTables: { outbox, processedEvents },
+  consumes: () => namespacesConsumers(),
   workers: (kit) => [{ name: "scheduler tick", everyMs: kit.config.SCHEDULER_INTERVAL_MS, run: () => tick(kit.db, kit.broker) }],
 });

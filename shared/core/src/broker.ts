@@ -1,5 +1,6 @@
 import { ServiceBroker, type BrokerOptions, type ServiceSchema } from "moleculer";
 import { loadConfig, type Config } from "./config";
+import { eventChannels } from "./channels";
 import { DataExceptionMiddleware } from "./data-errors";
 import { ZodInputMiddleware } from "./input";
 
@@ -36,7 +37,9 @@ export function createBroker({ services, config = loadConfig(), nodeID }: Broker
       config.LOG_LEVEL === "silent"
         ? false
         : { type: "Pino", options: { level: config.LOG_LEVEL, pino: { options: { base: undefined } } } },
-    middlewares: [ZodInputMiddleware, DataExceptionMiddleware],
+    // Durable events travel over JetStream when there is a transporter; in one process the outbox
+    // relay (shared/db) hands them to the consumers directly.
+    middlewares: [ZodInputMiddleware, DataExceptionMiddleware, ...(config.TRANSPORTER ? [eventChannels(config.TRANSPORTER)] : [])],
     metrics: config.METRICS_PORT
       ? {
           enabled: true,

@@ -24,6 +24,7 @@ export const ConfigSchema = z.object({
   /** Prometheus metrics port of a process (/metrics); 0 disables the reporter. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** How often the runners service looks for due pipeline schedules; 0 disables the timer. */
+  EVENTS_RELAY_INTERVAL_MS: z.coerce.number().int().min(0).default(1_000),
   SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(0).default(5_000),
   /** How often the namespaces service purges groups and projects whose adjourned deletion is due; 0 disables the timer. */
   DELETION_PURGE_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),

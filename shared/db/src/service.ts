@@ -2,6 +2,10 @@ import { loadConfig, externalUrl, type Config } from "@collab/core";
 import type { Logger, ServiceBroker, ServiceSchema } from "moleculer";
 import { openDatabase, type Database, type Db } from "./database";
 import { startWorkers, type Worker } from "./workers";
+import { applyEvent, registerLocalConsumer, unregisterLocalConsumers, type Consumers } from "./events/consumers";
+import { eventSubject } from "./events/envelope";
+import { startRelay, type EventBus, type Relay } from "./events/outbox";
+import type { EventTables } from "./events/tables";
 
 /** What a service's actions, finders and domain services work with. */
 export interface ServiceKit {
@@ -11,6 +15,8 @@ export interface ServiceKit {
   database: Database;
   broker: ServiceBroker;
   logger: Logger;
+  /** Durable domain events of this service (defineService's `eventTables`). */
+  events: EventBus;
 }
 
 type Actions = NonNullable<ServiceSchema["actions"]>;
@@ -28,6 +34,10 @@ export interface ServiceDefinition {
   events?: (kit: ServiceKit) => Events;
   /** Periodic jobs, started once the service has started and stopped before it stops. */
   workers?: (kit: ServiceKit) => Worker[];
+  /** The service's outbox and processed-events tables (eventTables(schema)): needed to publish or consume durable events. */
+  eventTables?: EventTables;
+  /** Durable domain events this service applies, by event name (see consumer() in @collab/db). */
+  consumes?: (kit: ServiceKit) => Consumers;
   started?: (kit: ServiceKit) => Promise<void> | void;
   stopping?: (kit: ServiceKit) => Promise<void> | void;
 }
@@ -39,6 +49,17 @@ export interface ServiceDefinition {
 export function defineService(def: ServiceDefinition): ServiceSchema {
   const kit = {} as { -readonly [K in keyof ServiceKit]: ServiceKit[K] };
   let stopWorkers: (() => void) | undefined;
+  let relay: Relay | undefined;
+  const consumers = def.consumes?.(kit) ?? {};
+  const tables = def.eventTables;
+  if (Object.keys(consumers).length && !tables) throw new Error(`${def.name}: consumes needs eventTables`);
+  // Over NATS: one durable consumer group per (service, event), whose replicas share the messages.
+  const channels = Object.fromEntries(
+    Object.entries(consumers).map(([name, c]) => [
+      eventSubject(name),
+      { group: `${def.name}.${name}`, handler: (event: import("./events/envelope").EventEnvelope) => applyEvent(kit, tables!, c, event) },
+    ]),
+  );
   return {
     name: def.name,
     dependencies: def.dependencies,
@@ -55,6 +76,8 @@ export function defineService(def: ServiceDefinition): ServiceSchema {
       },
     },
     events: def.events?.(kit) ?? {},
+    // Read by the @moleculer/channels middleware (only present over NATS; see @collab/core eventChannels).
+    ...({ channels } as object),
     created() {
       // Configuration is read when the broker creates the service, not at import time.
       kit.config = loadConfig();
@@ -69,12 +92,20 @@ export function defineService(def: ServiceDefinition): ServiceSchema {
         kit.db = kit.database.db;
         await kit.database.migrate({ folder: def.migrations, table: `__migrations_${def.name}` });
       }
+      if (tables) {
+        relay = startRelay(kit, tables, config.EVENTS_RELAY_INTERVAL_MS);
+        kit.events = relay;
+        for (const [name, c] of Object.entries(consumers)) registerLocalConsumer(kit.broker, def.name, name, (event) => applyEvent(kit, tables, c, event));
+      }
       await def.started?.(kit);
       if (def.workers) stopWorkers = startWorkers(def.workers(kit), kit.logger);
     },
     async stopped() {
       stopWorkers?.();
       stopWorkers = undefined;
+      relay?.stop();
+      relay = undefined;
+      unregisterLocalConsumers(kit.broker, def.name);
       await def.stopping?.(kit);
       await kit.database?.release();
     },

@@ -16,6 +16,9 @@ export interface NoteableRecord {
   /** true: only project members may comment (and edit or delete their comments). */
   discussionLocked: boolean | null;
   authorId: number;
+  /** Carried in note events (the Events API shows them). */
+  title?: string;
+  confidential?: boolean | null;
 }
 
 /** A noteable the caller may read, with the caller's standing on it. */

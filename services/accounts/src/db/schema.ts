@@ -1,3 +1,4 @@
+import { eventTables } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { boolean, check, date, index, integer, pgSchema, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
@@ -154,3 +155,6 @@ export type UserRow = typeof users.$inferSelect;
 export type TokenRow = typeof personalAccessTokens.$inferSelect;
 export type DeployTokenRow = typeof deployTokens.$inferSelect;
 export type NotificationSettingRow = typeof notificationSettings.$inferSelect;
+
+/** Durable domain events: the outbox this service publishes from, the ids of those it has applied. */
+export const { outbox, processedEvents } = eventTables(accounts);

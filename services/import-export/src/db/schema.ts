@@ -1,3 +1,4 @@
+import { eventTables } from "@collab/db";
 import { boolean, customType, index, integer, jsonb, pgSchema, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 export const importExportSchema = pgSchema("import_export");
@@ -76,3 +77,6 @@ export const groupImports = importExportSchema.table(
   (t) => [index("group_imports_state_idx").on(t.state, t.id), index("group_imports_group_idx").on(t.groupId)],
 );
 export type GroupImportRow = typeof groupImports.$inferSelect;
+
+/** Durable domain events: the outbox this service publishes from, the ids of those it has applied. */
+export const { outbox, processedEvents } = eventTables(importExportSchema);

@@ -1,3 +1,4 @@
+import { eventTables } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { notesTables } from "@collab/notes";
 import { boolean, date, index, integer, pgSchema, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
@@ -86,3 +87,6 @@ export const noteTables = notesTables(issuesSchema);
 export const { notes, resourceStateEvents, internalIds } = noteTables;
 
 export type IssueRow = typeof issues.$inferSelect;
+
+/** Durable domain events: the outbox this service publishes from, the ids of those it has applied. */
+export const { outbox, processedEvents } = eventTables(issuesSchema);

@@ -1,5 +1,4 @@
-import type { Ctx } from "@collab/core";
-import type { Db } from "@collab/db";
+import type { Announcement } from "@collab/db";
 import { addSystemNote } from "../domain/activity";
 import type { MergeRequestRow } from "../db/schema";
 
@@ -19,12 +18,13 @@ export function approvalSystemNote(kind: ApprovalChange): string | null {
 }
 
 /** The approval change's system note, in the transaction that changes the approvals. */
-export async function noteApprovalChange(tx: Db, mr: MergeRequestRow, kind: ApprovalChange, actorId: number): Promise<void> {
+export async function noteApprovalChange(tx: Parameters<typeof addSystemNote>[0], mr: MergeRequestRow, kind: ApprovalChange, actorId: number): Promise<void> {
   const body = approvalSystemNote(kind);
   if (body) await addSystemNote(tx, mr, actorId, body);
 }
 
-/** The domain event of an approval change, once its transaction committed. */
-export function announceApprovalChange(ctx: Ctx<unknown>, mr: MergeRequestRow, kind: ApprovalChange, actorId: number): void {
-  ctx.emit(APPROVAL_EVENTS[kind], { id: mr.id, iid: mr.iid, project_id: mr.projectId, actor_id: actorId });
-}
+/** The durable event of an approval change, written with it (kit.events.transact). */
+export const approvalChange = (mr: MergeRequestRow, kind: ApprovalChange, actorId: number): Announcement => [
+  APPROVAL_EVENTS[kind],
+  { id: mr.id, iid: mr.iid, project_id: mr.projectId, actor_id: actorId, title: mr.title },
+];

@@ -6,7 +6,7 @@ import { approvals, type MergeRequestRow } from "../db/schema";
 import { loadMergeRequest } from "../domain/load";
 import { branchHeads, headKey } from "../domain/remote";
 import { mergeStatus as mergeStatusOf } from "../merge-requests/merge-status";
-import { announceApprovalChange, noteApprovalChange } from "./approval-events";
+import { approvalChange, noteApprovalChange } from "./approval-events";
 import { presentApprovals, presentApprovalState } from "./approvals.entity";
 import { ApproveParams, MergeRequestRefParams } from "./approvals.params";
 import { eligibleToApprove } from "./compute";
@@ -85,13 +85,15 @@ export const approvalsActions = (kit: ServiceKit): Record<string, ActionSchema> 
         const password = ctx.params.approval_password;
         if (!password || !(await passwordMatches(ctx, caller.id, password))) throw unauthorized();
       }
-      const inserted = await kit.db.transaction(async (tx) => {
-        const rows = await tx.insert(approvals).values({ mergeRequestId: mergeRequest.id, userId: caller.id }).onConflictDoNothing().returning();
-        if (rows.length) await noteApprovalChange(tx, mergeRequest, "approved", caller.id);
-        return rows;
-      });
+      const inserted = await kit.events.transact(
+        async (tx) => {
+          const rows = await tx.insert(approvals).values({ mergeRequestId: mergeRequest.id, userId: caller.id }).onConflictDoNothing().returning();
+          if (rows.length) await noteApprovalChange(tx, mergeRequest, "approved", caller.id);
+          return rows;
+        },
+        (rows) => (rows.length ? [approvalChange(mergeRequest, "approved", caller.id)] : []),
+      );
       if (!inserted.length) throw notModified();
-      announceApprovalChange(ctx, mergeRequest, "approved", caller.id);
       return presentFor(kit, ctx, await stateOf(kit, ctx, mergeRequest));
     },
   }),
@@ -103,16 +105,18 @@ export const approvalsActions = (kit: ServiceKit): Record<string, ActionSchema> 
       const caller = requireCaller(ctx);
       const { access, mergeRequest } = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
       assertWritable(access);
-      const removed = await kit.db.transaction(async (tx) => {
-        const rows = await tx
-          .delete(approvals)
-          .where(and(eq(approvals.mergeRequestId, mergeRequest.id), eq(approvals.userId, caller.id)))
-          .returning();
-        if (rows.length) await noteApprovalChange(tx, mergeRequest, "unapproved", caller.id);
-        return rows;
-      });
+      const removed = await kit.events.transact(
+        async (tx) => {
+          const rows = await tx
+            .delete(approvals)
+            .where(and(eq(approvals.mergeRequestId, mergeRequest.id), eq(approvals.userId, caller.id)))
+            .returning();
+          if (rows.length) await noteApprovalChange(tx, mergeRequest, "unapproved", caller.id);
+          return rows;
+        },
+        (rows) => (rows.length ? [approvalChange(mergeRequest, "unapproved", caller.id)] : []),
+      );
       if (!removed.length) throw notFound();
-      announceApprovalChange(ctx, mergeRequest, "unapproved", caller.id);
       return presentFor(kit, ctx, await stateOf(kit, ctx, mergeRequest));
     },
   }),
@@ -129,8 +133,10 @@ export const approvalsActions = (kit: ServiceKit): Record<string, ActionSchema> 
       const type = caller.bot ? (await userTypes(ctx, [caller.id])).get(caller.id) : undefined;
       if (!type || !RESOURCE_TOKEN_BOTS.includes(type) || mergeRequest.state === "merged" || access.role < AccessLevel.GUEST) throw unauthorized();
       assertWritable(access);
-      await kit.db.delete(approvals).where(eq(approvals.mergeRequestId, mergeRequest.id));
-      announceApprovalChange(ctx, mergeRequest, "approvalsReset", caller.id);
+      await kit.events.transact(
+        (tx) => tx.delete(approvals).where(eq(approvals.mergeRequestId, mergeRequest.id)),
+        () => [approvalChange(mergeRequest, "approvalsReset", caller.id)],
+      );
       return accepted();
     },
   }),

@@ -1,3 +1,4 @@
+import { eventTables } from "@collab/db";
 import { notesTables } from "@collab/notes";
 import { boolean, index, integer, pgSchema, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
@@ -110,3 +111,6 @@ export const { notes, resourceStateEvents, internalIds } = noteTables;
 
 export type MergeRequestRow = typeof mergeRequests.$inferSelect;
 export * from "./approvals.schema";
+
+/** Durable domain events: the outbox this service publishes from, the ids of those it has applied. */
+export const { outbox, processedEvents } = eventTables(mergeRequestsSchema);

@@ -57,16 +57,19 @@ export function mergeAction(kit: ServiceKit, { canMerge, presentOne }: MergeDeps
         author_name: author?.name ?? caller.username,
         author_email: `${caller.username}@noreply.${new URL(kit.baseUrl).hostname}`,
       });
-      const merged = await recordMerge(kit.db, mr, caller, {
-        mergeCommitSha: result.merge_commit_sha,
-        squashCommitSha: result.squash_commit_sha,
-        sourceSha: result.source_sha,
-        squash,
-        shouldRemoveSourceBranch: removeSource,
-      });
+      const merged = await kit.events.transact(
+        (tx) =>
+          recordMerge(tx, mr, caller, {
+            mergeCommitSha: result.merge_commit_sha,
+            squashCommitSha: result.squash_commit_sha,
+            sourceSha: result.source_sha,
+            squash,
+            shouldRemoveSourceBranch: removeSource,
+          }),
+        (row) => (row ? [[MERGE_REQUEST_EVENTS.merged, eventPayload(row, caller.id, { merge_commit_sha: row.mergeCommitSha })]] : []),
+      );
       if (!merged) throw notAllowed();
       await closeLinkedIssues(kit, ctx, merged, access.project.path_with_namespace);
-      ctx.emit(MERGE_REQUEST_EVENTS.merged, eventPayload(merged, caller.id, { merge_commit_sha: merged.mergeCommitSha }));
       return presentOne(kit, ctx, { access, role: loaded.actor.role }, merged);
     },
   });

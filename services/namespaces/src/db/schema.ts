@@ -1,3 +1,4 @@
+import { eventTables } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { boolean, date, index, integer, pgSchema, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
@@ -265,3 +266,6 @@ export type RepositoryCommitRow = typeof repositoryCommits.$inferSelect;
 export type RepositoryRefRow = typeof repositoryRefs.$inferSelect;
 
 export * from "./protected-branches.schema";
+
+/** Durable domain events: the outbox this service publishes from, the ids of those it has applied. */
+export const { outbox, processedEvents } = eventTables(namespacesSchema);

@@ -8,7 +8,7 @@ import { requireRole } from "../members/access";
 import { readableGroup, readableProject } from "../members/authorize";
 import { presentProject, projectFullPath } from "../projects/project.entity";
 import { ProjectRefParams } from "../projects/projects.params";
-import { NAMESPACES_EVENTS } from "../shared/events";
+import { NAMESPACES_EVENTS, removalEvents } from "../shared/events";
 import { userRefs } from "../shared/users";
 import { DeleteGroupParams, DeleteProjectParams } from "./deletion.params";
 import { adjournedDeletionAvailable, assertPermanentRemoval, markGroupForDeletion, markProjectForDeletion, restoreGroup, restoreProject, routeNotFound, utcDay } from "./deletion";
@@ -34,9 +34,7 @@ export const deletionActions = (kit: ServiceKit): Record<string, ActionSchema> =
         }
         assertPermanentRemoval("group", g.group.markedForDeletionOn, g.group.fullPath, ctx.params.full_path);
       }
-      const { projectIds, namespaceIds } = await deleteGroup(kit.db, g.group);
-      for (const projectId of projectIds) await ctx.emit(NAMESPACES_EVENTS.projectDeleted, { projectId });
-      if (namespaceIds.length) await ctx.emit(NAMESPACES_EVENTS.groupDeleted, { groupIds: namespaceIds });
+      await kit.events.transact((tx) => deleteGroup(tx, g.group), removalEvents);
       await ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { groupId: g.group.id });
       return accepted();
     },
@@ -67,8 +65,10 @@ export const deletionActions = (kit: ServiceKit): Record<string, ActionSchema> =
         }
         assertPermanentRemoval("project", p.project.markedForDeletionAt, projectFullPath(p.project, p.namespace), ctx.params.full_path);
       }
-      await deleteProject(kit.db, p.project);
-      await ctx.emit(NAMESPACES_EVENTS.projectDeleted, { projectId: p.project.id });
+      await kit.events.transact(
+        (tx) => deleteProject(tx, p.project),
+        () => [[NAMESPACES_EVENTS.projectDeleted, { projectId: p.project.id }]],
+      );
       return accepted();
     },
   }),

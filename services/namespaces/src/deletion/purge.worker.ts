@@ -1,6 +1,6 @@
 import { currentSettings } from "@collab/core";
 import type { ServiceKit, Worker } from "@collab/db";
-import { NAMESPACES_EVENTS } from "../shared/events";
+import { NAMESPACES_EVENTS, removalEvents } from "../shared/events";
 import { purgeDue } from "./deletion";
 
 /**
@@ -8,9 +8,7 @@ import { purgeDue } from "./deletion";
  * tells other services, exactly as an immediate DELETE does.
  */
 export async function purgeDeletions(kit: ServiceKit, now: Date) {
-  const { groupIds, projectIds, namespaceIds } = await purgeDue(kit.db, now, currentSettings().deletion_adjourned_period);
-  for (const projectId of projectIds) await kit.broker.emit(NAMESPACES_EVENTS.projectDeleted, { projectId });
-  if (namespaceIds.length) await kit.broker.emit(NAMESPACES_EVENTS.groupDeleted, { groupIds: namespaceIds });
+  const { groupIds, projectIds } = await kit.events.transact((tx) => purgeDue(tx, now, currentSettings().deletion_adjourned_period), removalEvents);
   for (const groupId of groupIds) await kit.broker.broadcast(NAMESPACES_EVENTS.membersChanged, { groupId });
   return { group_ids: groupIds, project_ids: projectIds };
 }

@@ -1,7 +1,7 @@
 import { action, conflict, currentSettings, gBool, notFound, page, recordNotFound, requireCaller, validationFailed, type Ctx, type UserRef } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import { NAMESPACES_EVENTS } from "../shared/events";
+import { NAMESPACES_EVENTS, memberEvent } from "../shared/events";
 import { userRefs, userRefsByUsername } from "../shared/users";
 import { requireRole } from "./access";
 import { createMembers, MEMBER_ERRORS, toSentence, type Outcome } from "./creator";
@@ -130,12 +130,16 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
         // Several users: Members::CreateService, every user reported in one answer.
         if (memberLevelValid(kit.config.LICENSE_TIER, p.access_level, src.topLevelGroup)) assertMayGrant(actor.role, p.access_level);
         const { invitees } = await resolveInvitees(ctx, { userIds, usernames });
-        const outcomes = await createMembers(kit.db, src.source, invitees, p, {
-          tier: kit.config.LICENSE_TIER,
-          topLevelGroup: src.topLevelGroup,
-          queuePromotions: promotionsQueued(kit, ctx),
-          createdById: caller.id,
-        });
+        const outcomes = await kit.events.transact(
+          (tx) =>
+            createMembers(tx, src.source, invitees, p, {
+              tier: kit.config.LICENSE_TIER,
+              topLevelGroup: src.topLevelGroup,
+              queuePromotions: promotionsQueued(kit, ctx),
+              createdById: caller.id,
+            }),
+          (out) => out.flatMap((o) => (o.kind === "member" ? [memberEvent(NAMESPACES_EVENTS.memberAdded, src.source, o.userId, p.access_level, caller.id)] : [])),
+        );
         for (const o of outcomes) if (o.kind === "member") ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: o.userId });
         return createServiceAnswer(outcomes);
       }
@@ -149,7 +153,10 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
         await queuePromotion(kit.db, src.source, user.id, p, caller.id);
         return { message: { [user.username]: MEMBER_ERRORS.queued } };
       }
-      const member = await addMember(kit.db, src.source, actor, user.id, p);
+      const member = await kit.events.transact(
+        (tx) => addMember(tx, src.source, actor, user.id, p),
+        (m) => [memberEvent(NAMESPACES_EVENTS.memberAdded, src.source, user.id, m.accessLevel, caller.id)],
+      );
       ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: user.id });
       return (await presentMembers(kit, ctx, [{ ...member, inviteEmail: null }]))[0];
     },
@@ -175,7 +182,10 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       const caller = requireCaller(ctx);
       const { source, role } = await memberSource(kit, ctx, ctx.params.source, ctx.params.id);
       if (caller.id !== ctx.params.user_id) requireRole(role, manageMembersRole(ctx.params.source));
-      await removeMember(kit.db, source, { id: caller.id, role }, ctx.params.user_id);
+      await kit.events.transact(
+        (tx) => removeMember(tx, source, { id: caller.id, role }, ctx.params.user_id),
+        () => [memberEvent(NAMESPACES_EVENTS.memberRemoved, source, ctx.params.user_id, null, caller.id)],
+      );
       ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: ctx.params.user_id });
       return null;
     },

@@ -2,7 +2,7 @@ import { action, callerOf, page, recordNotFound, requireCaller } from "@collab/c
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { descendantNamespaceIds } from "../groups/groups.finder";
-import { NAMESPACES_EVENTS, notifyDeletion } from "../shared/events";
+import { milestoneEvent, NAMESPACES_EVENTS } from "../shared/events";
 import { visibleProjectIdsIn, visibleSelfAndDescendantGroupIds } from "../shared/hierarchy.finder";
 import { parentOf, projectGroupIds, requireManage, type Parent } from "../shared/labels-milestones-parent";
 import { presentMilestones } from "./milestone.entity";
@@ -65,10 +65,13 @@ export const milestonesActions = (kit: ServiceKit): Record<string, ActionSchema>
   "milestones.create": action({
     input: () => CreateMilestoneParams,
     async handler(ctx) {
-      requireCaller(ctx);
+      const caller = requireCaller(ctx);
       const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
       requireManage(p);
-      const milestone = await createMilestone(kit.db, milestoneContainer(p), ctx.params);
+      const milestone = await kit.events.transact(
+        (tx) => createMilestone(tx, milestoneContainer(p), ctx.params),
+        (m) => [milestoneEvent(NAMESPACES_EVENTS.milestoneCreated, m, caller.id)],
+      );
       return presentMilestones([{ milestone, ...p.paths }], kit.baseUrl)[0];
     },
   }),
@@ -76,12 +79,16 @@ export const milestonesActions = (kit: ServiceKit): Record<string, ActionSchema>
   "milestones.update": action({
     input: () => UpdateMilestoneParams,
     async handler(ctx) {
-      requireCaller(ctx);
+      const caller = requireCaller(ctx);
       const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
       requireManage(p);
       const found = await findMilestoneInScope(kit.db, ownMilestoneScope(p), ctx.params.milestone_id);
       if (!found) throw recordNotFound();
-      const milestone = await updateMilestone(kit.db, milestoneContainer(p), found.milestone, ctx.params);
+      const before = found.milestone.state;
+      const milestone = await kit.events.transact(
+        (tx) => updateMilestone(tx, milestoneContainer(p), found.milestone, ctx.params),
+        (m) => (m.state === before ? [] : [milestoneEvent(m.state === "closed" ? NAMESPACES_EVENTS.milestoneClosed : NAMESPACES_EVENTS.milestoneReopened, m, caller.id)]),
+      );
       return presentMilestones([{ milestone, ...p.paths }], kit.baseUrl)[0];
     },
   }),
@@ -95,8 +102,10 @@ export const milestonesActions = (kit: ServiceKit): Record<string, ActionSchema>
       const found = await findMilestoneInScope(kit.db, ownMilestoneScope(p), ctx.params.milestone_id);
       if (!found) throw recordNotFound();
       const m = found.milestone;
-      await deleteMilestone(kit.db, m);
-      await notifyDeletion(kit, ctx, NAMESPACES_EVENTS.milestoneDeleted, { milestoneIds: [m.id], projectId: m.projectId, groupId: m.groupId, userId: caller.id });
+      await kit.events.transact(
+        (tx) => deleteMilestone(tx, m),
+        () => [[NAMESPACES_EVENTS.milestoneDeleted, { milestoneIds: [m.id], projectId: m.projectId, groupId: m.groupId, userId: caller.id, milestones: [{ id: m.id, iid: m.iid, title: m.title }] }]],
+      );
       return null;
     },
   }),

@@ -1,3 +1,4 @@
+import { NAMESPACES_EVENTS } from "../shared/events";
 import { AccessLevel, action, callerOf, currentSettings, notFound, page, requireCaller, userLimits } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
@@ -67,7 +68,10 @@ export const projectsActions = (kit: ServiceKit): Record<string, ActionSchema> =
         const { projects_limit } = await userLimits(ctx, caller.id);
         if ((await personalProjectsCount(kit.db, caller.id)) >= projects_limit) throw personalProjectsLimitReached(projects_limit);
       }
-      const project = await createProject(kit.db, caller, ns, ctx.params, visibility);
+      const project = await kit.events.transact(
+        (tx) => createProject(tx, caller, ns, ctx.params, visibility),
+        (created) => [[NAMESPACES_EVENTS.projectCreated, { projectId: created.id, userId: caller.id, name: created.name, namespaceId: ns.id }]],
+      );
       const owners = await userRefs(ctx, ns.kind === "user" ? [ns.ownerId] : []);
       return presentProject(project, ns, kit.baseUrl, { owner: owners.get(ns.ownerId ?? -1) ?? null });
     },

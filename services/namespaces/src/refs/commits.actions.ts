@@ -4,30 +4,13 @@ import type { ActionSchema } from "moleculer";
 import { readableProject } from "../members/authorize";
 import { projectWebUrl } from "../projects/project.entity";
 import { requiredAccessLevel } from "../protected-branches/merge-access";
-import { NAMESPACES_EVENTS } from "../shared/events";
+import { branchPushed } from "../shared/events";
 import { findProject } from "../shared/lookup";
 import { branchHeads, commitToBranch, mergeBranches, type Push } from "./commits";
 import { BranchHeadsParams, CreateCommitParams, MergeBranchesParams } from "./commits.params";
 import { presentCommit } from "./refs.entity";
 import { ensureDefaultBranch } from "./refs";
 
-export interface BranchPushedEvent {
-  projectId: number;
-  branch: string;
-  before: string | null;
-  after: string;
-  userId: number;
-}
-
-/** Emitted after the commit; a failure to publish is logged, the push stands. */
-async function notifyPush(kit: ServiceKit, ctx: Ctx<unknown>, projectId: number, push: Push, userId: number) {
-  const payload: BranchPushedEvent = { projectId, ...push, userId };
-  try {
-    await ctx.emit(NAMESPACES_EVENTS.branchPushed, payload);
-  } catch (err) {
-    kit.logger.warn({ err: (err as Error).message, payload }, "branch pushed event failed");
-  }
-}
 
 const noreply = (kit: ServiceKit, username: string) => `${username}@noreply.${new URL(kit.baseUrl).hostname}`;
 
@@ -43,13 +26,12 @@ export const commitsActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       if (p.role < (await requiredAccessLevel(kit.db, p.project, ctx.params.branch, "push"))) throw forbidden();
       await ensureDefaultBranch(kit.db, p.project);
       const [user] = await ctx.call<UserRef[], { ids: number[] }>("accounts.users.refs", { ids: [caller.id] });
-      const { commit, push } = await commitToBranch(kit.db, p.project.id, {
+      const { commit } = await kit.events.transact((tx) => commitToBranch(tx, p.project.id, {
         branch: ctx.params.branch,
         startBranch: ctx.params.start_branch,
         message: ctx.params.commit_message,
         author: { name: ctx.params.author_name ?? user?.name ?? caller.username, email: ctx.params.author_email ?? noreply(kit, caller.username) },
-      });
-      await notifyPush(kit, ctx, p.project.id, push, caller.id);
+      }), (r) => [branchPushed(p.project.id, r.push, caller.id, 1, ctx.params.commit_message)]);
       return {
         ...presentCommit(commit.sha, commit, projectWebUrl(p.project, p.namespace, kit.baseUrl)),
         ...(ctx.params.stats ? { stats: { additions: 0, deletions: 0, total: 0 } } : {}),
@@ -91,7 +73,7 @@ export const commitsActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       const found = await findProject(kit.db, ctx.params.project_id);
       if (!found) throw notFound("Project");
       const p = ctx.params;
-      const result = await mergeBranches(kit.db, found.project.id, {
+      const result = await kit.events.transact((tx) => mergeBranches(tx, found.project.id, {
         sourceBranch: p.source_branch,
         targetBranch: p.target_branch,
         expectedSha: p.sha,
@@ -100,8 +82,7 @@ export const commitsActions = (kit: ServiceKit): Record<string, ActionSchema> =>
         squashMessage: p.squash_message,
         removeSourceBranch: p.remove_source_branch,
         author: { name: p.author_name, email: p.author_email },
-      });
-      await notifyPush(kit, ctx, found.project.id, result.push, p.user_id);
+      }), (r) => [branchPushed(found.project.id, r.push, p.user_id, r.squash_commit_sha ? 2 : 1, p.squash ? (p.squash_message ?? p.message) : p.message)]);
       const { push: _push, ...answer } = result;
       return answer;
     },

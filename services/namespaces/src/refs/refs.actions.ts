@@ -1,5 +1,6 @@
-import { AccessLevel, action, badRequestMessage, forbidden, notFound, page, type Ctx } from "@collab/core";
+import { requireCaller, AccessLevel, action, badRequestMessage, forbidden, notFound, page, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
+import { refPushed } from "../shared/events";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
 import { readableProject, type ReadableProject } from "../members/authorize";
@@ -59,7 +60,12 @@ export const refsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
     async handler(ctx) {
       const p = await repository(kit, ctx, ctx.params.id);
       if (p.role < AccessLevel.DEVELOPER) throw forbidden();
-      return present(kit, p, await createBranch(kit.db, p.project.id, ctx.params.branch, ctx.params.ref));
+      const caller = requireCaller(ctx);
+      const created = await kit.events.transact(
+        (tx) => createBranch(tx, p.project.id, ctx.params.branch, ctx.params.ref),
+        (r) => [refPushed(p.project.id, r.ref, caller.id, "created", r.commit?.message ?? "")],
+      );
+      return present(kit, p, created);
     },
   }),
 
@@ -68,7 +74,12 @@ export const refsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
     async handler(ctx) {
       const p = await repository(kit, ctx, ctx.params.id);
       if (p.role < AccessLevel.DEVELOPER) throw forbidden();
-      return present(kit, p, await createTag(kit.db, p.project.id, ctx.params.tag_name, ctx.params.ref, ctx.params.message));
+      const caller = requireCaller(ctx);
+      const created = await kit.events.transact(
+        (tx) => createTag(tx, p.project.id, ctx.params.tag_name, ctx.params.ref, ctx.params.message),
+        (r) => [refPushed(p.project.id, r.ref, caller.id, "created", r.commit?.message ?? "")],
+      );
+      return present(kit, p, created);
     },
   }),
 
@@ -80,7 +91,11 @@ export const refsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       const r = await findRef(kit.db, p.project.id, ctx.params.kind, ctx.params.name);
       if (!r) throw missing(ctx.params.kind);
       if (r.ref.kind === "branch" && r.ref.name === p.project.defaultBranch) throw badRequestMessage("The default branch of a project cannot be deleted.");
-      await deleteRef(kit.db, r.ref.id);
+      const caller = requireCaller(ctx);
+      await kit.events.transact(
+        (tx) => deleteRef(tx, r.ref.id),
+        () => [refPushed(p.project.id, r.ref, caller.id, "removed", "")],
+      );
       return null;
     },
   }),

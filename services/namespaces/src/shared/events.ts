@@ -1,9 +1,8 @@
-import type { Ctx } from "@collab/core";
-import type { ServiceKit } from "@collab/db";
+import type { Announcement } from "@collab/db";
 
 /**
- * What other services learn from namespaces, emitted after the writing transaction has committed.
- * Label and milestone deletions go to one replica of each subscribing service:
+ * What other services learn from namespaces: durable events written in the transaction of the
+ * change (kit.events.transact), applied once by each consuming service:
  *   namespaces.label.deleted      { labelIds: number[], projectId: number | null, groupId: number | null }
  *   namespaces.milestone.deleted  { milestoneIds: number[], projectId: number | null, groupId: number | null, userId: number }
  * Ids are never reused, so a late or repeated event can only touch links to what is gone. The
@@ -17,8 +16,19 @@ export const NAMESPACES_EVENTS = {
   membersChanged: "namespaces.members.changed",
   labelDeleted: "namespaces.label.deleted",
   milestoneDeleted: "namespaces.milestone.deleted",
-  /** `{ projectId, branch, before, after, userId }`: a branch head moved (a commit, a merge). */
+  /** `{ projectId, branch, before, after, userId, commitCount, commitTitle }`: a branch head moved, was created (before all zeros) or removed (after all zeros). */
   branchPushed: "namespaces.branch.pushed",
+  /** `{ projectId, tag, before, after, userId, commitTitle }`: a tag created or removed (same zeros). */
+  tagPushed: "namespaces.tag.pushed",
+  /** `{ projectId, userId, name, namespaceId }` */
+  projectCreated: "namespaces.project.created",
+  /** `{ id, iid, title, projectId, groupId, userId }` */
+  milestoneCreated: "namespaces.milestone.created",
+  milestoneClosed: "namespaces.milestone.closed",
+  milestoneReopened: "namespaces.milestone.reopened",
+  /** `{ sourceType: "Project" | "Namespace", sourceId, projectId, groupId, userId, accessLevel, actorId }` */
+  memberAdded: "namespaces.member.added",
+  memberRemoved: "namespaces.member.removed",
 } as const;
 
 export interface LabelDeletedEvent {
@@ -35,14 +45,34 @@ export interface MilestoneDeletedEvent {
   userId: number;
 }
 
-/**
- * Emits after the commit. Awaited, so that in one process the subscribers have run when the
- * DELETE answers; a failure to publish is logged and does not fail the deletion, which stands.
- */
-export async function notifyDeletion(kit: ServiceKit, ctx: Ctx<unknown>, event: string, payload: LabelDeletedEvent | MilestoneDeletedEvent) {
-  try {
-    await ctx.emit(event, payload);
-  } catch (err) {
-    kit.logger.warn({ err: (err as Error).message, event, payload }, "event after a label/milestone deletion failed");
-  }
-}
+/** A project removed for good and the groups (with subgroups) removed with it. */
+export const removalEvents = (r: { projectIds: number[]; namespaceIds: number[] }): Announcement[] => [
+  ...r.projectIds.map((projectId): Announcement => [NAMESPACES_EVENTS.projectDeleted, { projectId }]),
+  ...(r.namespaceIds.length ? [[NAMESPACES_EVENTS.groupDeleted, { groupIds: r.namespaceIds }] as const] : []),
+];
+
+export const ZERO_SHA = "0".repeat(40);
+const titleOf = (message: string) => message.split("\n")[0] ?? "";
+
+/** A branch push as other services read it; `before` null (a branch's first commit) reads as all zeros. */
+export const branchPushed = (projectId: number, push: { branch: string; before: string | null; after: string }, userId: number, commitCount: number, message: string): Announcement => [
+  NAMESPACES_EVENTS.branchPushed,
+  { projectId, branch: push.branch, before: push.before ?? ZERO_SHA, after: push.after, userId, commitCount, commitTitle: titleOf(message) },
+];
+
+/** A tag or branch created or removed through the refs API, as a push of that ref. */
+export const refPushed = (projectId: number, ref: { kind: string; name: string; sha: string }, userId: number, change: "created" | "removed", message: string): Announcement =>
+  ref.kind === "tag"
+    ? [NAMESPACES_EVENTS.tagPushed, { projectId, tag: ref.name, before: change === "created" ? ZERO_SHA : ref.sha, after: change === "created" ? ref.sha : ZERO_SHA, userId, commitTitle: titleOf(message) }]
+    : [NAMESPACES_EVENTS.branchPushed, { projectId, branch: ref.name, before: change === "created" ? ZERO_SHA : ref.sha, after: change === "created" ? ref.sha : ZERO_SHA, userId, commitCount: 0, commitTitle: titleOf(message) }];
+
+export const milestoneEvent = (name: string, m: { id: number; iid: number; title: string; projectId: number | null; groupId: number | null }, userId: number): Announcement => [
+  name,
+  { id: m.id, iid: m.iid, title: m.title, projectId: m.projectId, groupId: m.groupId, userId },
+];
+
+/** A membership of a project or group (Namespace) created or removed. */
+export const memberEvent = (name: string, source: { type: "Namespace" | "Project"; id: number }, userId: number, accessLevel: number | null, actorId: number): Announcement => [
+  name,
+  { sourceType: source.type, sourceId: source.id, projectId: source.type === "Project" ? source.id : null, groupId: source.type === "Namespace" ? source.id : null, userId, accessLevel, actorId },
+];

@@ -1,3 +1,4 @@
+import { eventTables } from "@collab/db";
 import { internalIdsTable } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgSchema, primaryKey, real, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
@@ -181,3 +182,6 @@ export type ScheduleRow = typeof pipelineSchedules.$inferSelect;
 export type ScheduleVariableRow = typeof pipelineScheduleVariables.$inferSelect;
 export type ProtectedEnvironmentRow = typeof protectedEnvironments.$inferSelect;
 export type ProtectedEnvironmentEntryRow = typeof protectedEnvironmentEntries.$inferSelect;
+
+/** Durable domain events: the outbox this service publishes from, the ids of those it has applied. */
+export const { outbox, processedEvents } = eventTables(runnersSchema);

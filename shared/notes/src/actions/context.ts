@@ -37,6 +37,11 @@ export function notesContext<L extends LoadedNoteable>(kit: ServiceKit, kind: No
     internal: note.internal,
     system: note.system,
     discussion_id: note.discussionId,
+    author_id: note.authorId,
+    body: note.body,
+    created_at: note.createdAt.toISOString(),
+    noteable_title: l.noteable.title ?? null,
+    noteable_confidential: l.noteable.confidential ?? false,
   });
 
   /**
@@ -83,14 +88,17 @@ export function notesContext<L extends LoadedNoteable>(kit: ServiceKit, kind: No
   async function comment(ctx: Ctx<NoteableParams & NewCommentParams>, type: "DiscussionNote" | null) {
     const l = await loadForComment(ctx);
     const caller = l.caller!;
-    const note = await createNote(kit.db, kind, l.noteable, {
-      body: ctx.params.body,
-      authorId: caller.id,
-      internal: internalFor(l, ctx.params),
-      type,
-      createdAt: createdAtFor(l, ctx.params.created_at),
-    });
-    ctx.emit(kind.events.created, payload(note, l, caller.id));
+    const note = await kit.events.transact(
+      (tx) =>
+        createNote(tx, kind, l.noteable, {
+          body: ctx.params.body,
+          authorId: caller.id,
+          internal: internalFor(l, ctx.params),
+          type,
+          createdAt: createdAtFor(l, ctx.params.created_at),
+        }),
+      (created) => [[kind.events.created, payload(created, l, caller.id)]],
+    );
     return { l, note };
   }
 

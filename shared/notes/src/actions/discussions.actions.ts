@@ -16,9 +16,10 @@ export function discussionActions<L extends LoadedNoteable>(kit: ServiceKit, kin
   /** Resolves or unresolves notes of a thread; each note that changed is announced as updated. */
   async function resolve(ctx: Ctx<unknown>, l: L, notes: NoteRow[], resolved: boolean): Promise<NoteRow[]> {
     assertWritable(l.access);
-    const rows = await setResolved(kit.db, kind.tables, notes, resolved, l.caller!.id);
-    rows.forEach((row, i) => row !== notes[i] && ctx.emit(kind.events.updated, c.payload(row, l, l.caller!.id)));
-    return rows;
+    return kit.events.transact(
+      (tx) => setResolved(tx, kind.tables, notes, resolved, l.caller!.id),
+      (rows) => rows.filter((row, i) => row !== notes[i]).map((row) => [kind.events.updated, c.payload(row, l, l.caller!.id)] as const),
+    );
   }
 
   /** PUT …/discussions/:discussion_id/notes/:note_id with `resolved`: that one note. */
@@ -68,13 +69,16 @@ export function discussionActions<L extends LoadedNoteable>(kit: ServiceKit, kin
         const caller = l.caller!;
         const thread = await c.thread(l, ctx.params.discussion_id);
         // A reply inherits the thread's confidentiality.
-        const note = await replyToDiscussion(kit.db, kind, l.noteable, thread, {
-          body: ctx.params.body,
-          authorId: caller.id,
-          internal: thread[0].internal,
-          createdAt: c.createdAtFor(l, ctx.params.created_at),
-        });
-        ctx.emit(kind.events.created, c.payload(note, l, caller.id));
+        const note = await kit.events.transact(
+          (tx) =>
+            replyToDiscussion(tx, kind, l.noteable, thread, {
+              body: ctx.params.body,
+              authorId: caller.id,
+              internal: thread[0].internal,
+              createdAt: c.createdAtFor(l, ctx.params.created_at),
+            }),
+          (created) => [[kind.events.created, c.payload(created, l, caller.id)]],
+        );
         return presentNote(note, await c.present(ctx, l, [note]));
       },
     }),
@@ -95,8 +99,10 @@ export function discussionActions<L extends LoadedNoteable>(kit: ServiceKit, kin
       async handler(ctx) {
         if (ctx.params.resolved !== undefined) return resolveNote(ctx, ctx.params.resolved);
         const { l, note } = await c.editableThreadNote(ctx, "update");
-        const updated = await updateNote(kit.db, kind, note, { body: ctx.params.body }, l.caller!.id);
-        if (updated !== note) ctx.emit(kind.events.updated, c.payload(updated, l, l.caller!.id));
+        const updated = await kit.events.transact(
+          (tx) => updateNote(tx, kind, note, { body: ctx.params.body }, l.caller!.id),
+          (row) => (row !== note ? [[kind.events.updated, c.payload(row, l, l.caller!.id)]] : []),
+        );
         return presentNote(updated, await c.present(ctx, l, [updated]));
       },
     }),
@@ -105,8 +111,10 @@ export function discussionActions<L extends LoadedNoteable>(kit: ServiceKit, kin
       input: () => P.DiscussionNote,
       async handler(ctx) {
         const { l, note } = await c.editableThreadNote(ctx, "delete");
-        await deleteNote(kit.db, kind, l.noteable, note);
-        ctx.emit(kind.events.deleted, c.payload(note, l, l.caller!.id));
+        await kit.events.transact(
+          (tx) => deleteNote(tx, kind, l.noteable, note),
+          () => [[kind.events.deleted, c.payload(note, l, l.caller!.id)]],
+        );
         return null;
       },
     }),

@@ -45,8 +45,10 @@ export function noteActions<L extends LoadedNoteable>(kit: ServiceKit, kind: Not
       input: () => P.UpdateNote,
       async handler(ctx) {
         const { l, note } = await c.editableNote(ctx, "update");
-        const updated = await updateNote(kit.db, kind, note, { body: ctx.params.body, internal: ctx.params.confidential }, l.caller!.id);
-        if (updated !== note) ctx.emit(kind.events.updated, c.payload(updated, l, l.caller!.id));
+        const updated = await kit.events.transact(
+          (tx) => updateNote(tx, kind, note, { body: ctx.params.body, internal: ctx.params.confidential }, l.caller!.id),
+          (row) => (row !== note ? [[kind.events.updated, c.payload(row, l, l.caller!.id)]] : []),
+        );
         return presentNote(updated, await c.present(ctx, l, [updated]));
       },
     }),
@@ -55,8 +57,10 @@ export function noteActions<L extends LoadedNoteable>(kit: ServiceKit, kind: Not
       input: () => P.NoteRef,
       async handler(ctx) {
         const { l, note } = await c.editableNote(ctx, "delete");
-        await deleteNote(kit.db, kind, l.noteable, note);
-        ctx.emit(kind.events.deleted, c.payload(note, l, l.caller!.id));
+        await kit.events.transact(
+          (tx) => deleteNote(tx, kind, l.noteable, note),
+          () => [[kind.events.deleted, c.payload(note, l, l.caller!.id)]],
+        );
         return null;
       },
     }),

@@ -1,5 +1,5 @@
 import type { Ctx } from "@collab/core";
-import type { ServiceKit } from "./service";
+import type { ServiceKit } from "../service";
 
 /** What a handler needs of a zod schema: its non-throwing parse. */
 interface PayloadSchema<P> {

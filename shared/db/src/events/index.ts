@@ -1,0 +1,5 @@
+export * from "./envelope";
+export * from "./tables";
+export * from "./consumers";
+export * from "./outbox";
+export * from "./handle";

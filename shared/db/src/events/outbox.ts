@@ -1,0 +1,148 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import type { ServiceBroker } from "moleculer";
+import type { Db } from "../database";
+import type { ServiceKit } from "../service";
+import { localConsumersOf } from "./consumers";
+import { eventSubject, type EventEnvelope } from "./envelope";
+import type { EventTables } from "./tables";
+
+const BATCH = 100;
+/** How long a claimed row stays with the relay replica that took it, should that replica die. */
+const LEASE = sql`now() + interval '30 seconds'`;
+const KEEP_PROCESSED_DAYS = 7;
+
+/** A service's side of durable events: write them with the change, hand them over after the commit. */
+export interface EventBus {
+  /** Writes the event in `tx`, the transaction of the change it announces. */
+  publish(tx: Db, name: string, payload: object): Promise<void>;
+  /**
+   * Hands over every pending event, resolving once a pass that started after this call has run:
+   * call (and await) it after the commit, so that in one process the consumers have run when the
+   * request answers. Without it the relay's timer still delivers them within its interval.
+   */
+  flush(): Promise<void>;
+  /**
+   * Runs a change in one transaction with the events it announces (`announce` maps its result to
+   * `[name, payload]` pairs, none to skip), then hands them over: the usual way to publish.
+   */
+  transact<T>(change: (tx: Db) => Promise<T>, announce: (result: T) => Announcement[]): Promise<T>;
+}
+
+export type Announcement = readonly [name: string, payload: object];
+
+interface ChannelsBroker extends ServiceBroker {
+  sendToChannel?: (channel: string, payload: unknown, opts?: Record<string, unknown>) => Promise<void>;
+  channelAdapter?: { connected?: boolean; stopping?: boolean };
+}
+
+export interface Relay extends EventBus {
+  stop(): void;
+}
+
+/**
+ * The relay of a service's outbox. Over NATS it publishes each event to JetStream (subject
+ * `collab.<name>`, the event id as the message id, so a publish repeated after a crash is
+ * dropped by the stream's duplicate window); in one process it runs the consumers registered on
+ * the broker and only then deletes the row. Rows are claimed with a lease under
+ * FOR UPDATE SKIP LOCKED, so replicas share the work and a dead replica's rows come back.
+ */
+export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number): Relay {
+  const { outbox, processedEvents } = tables;
+  const broker = kit.broker as ChannelsBroker;
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  let queued: Promise<void> | null = null;
+  let lastPurge = 0;
+
+  async function deliver(event: EventEnvelope) {
+    if (broker.sendToChannel) {
+      const adapter = broker.channelAdapter;
+      if (!adapter?.connected || adapter.stopping) throw new Error("the channel adapter is not connected");
+      await broker.sendToChannel(eventSubject(event.name), event, { msgID: event.id });
+      return;
+    }
+    for (const apply of localConsumersOf(broker, event.name)) await apply(event);
+  }
+
+  /** One batch: claim, deliver, delete what went out, back off what did not. Answers whether more may wait. */
+  async function step(): Promise<boolean> {
+    const claimed = await kit.db.transaction(async (tx) => {
+      const ids = await tx
+        .select({ id: outbox.id })
+        .from(outbox)
+        .where(or(isNull(outbox.claimedUntil), lt(outbox.claimedUntil, sql`now()`)))
+        .orderBy(asc(outbox.id))
+        .limit(BATCH)
+        .for("update", { skipLocked: true });
+      if (!ids.length) return [];
+      return tx.update(outbox).set({ claimedUntil: LEASE }).where(inArray(outbox.id, ids.map((r) => r.id))).returning();
+    });
+    claimed.sort((a, b) => a.id - b.id);
+    const done: number[] = [];
+    for (const row of claimed) {
+      if (stopped) break;
+      const event: EventEnvelope = { id: row.eventId, name: row.name, occurredAt: row.occurredAt.toISOString(), payload: row.payload };
+      try {
+        await deliver(event);
+        done.push(row.id);
+      } catch (err) {
+        // Backs off up to a minute; the row stays until it is delivered.
+        const delay = Math.min(60, 2 ** Math.min(row.attempts, 6));
+        await kit.db
+          .update(outbox)
+          .set({ attempts: row.attempts + 1, lastError: (err as Error).message.slice(0, 1000), claimedUntil: sql`now() + make_interval(secs => ${delay})` })
+          .where(and(inArray(outbox.id, [row.id])));
+      }
+    }
+    if (done.length) await kit.db.delete(outbox).where(inArray(outbox.id, done));
+    return claimed.length === BATCH && done.length === claimed.length;
+  }
+
+  async function pass() {
+    try {
+      while (!stopped && (await step()));
+      if (Date.now() - lastPurge > 3_600_000) {
+        lastPurge = Date.now();
+        await kit.db.delete(processedEvents).where(lt(processedEvents.processedAt, sql`now() - make_interval(days => ${KEEP_PROCESSED_DAYS})`));
+      }
+    } catch (err) {
+      kit.logger.warn({ err: (err as Error).message }, "event relay pass failed");
+    }
+  }
+
+  function flush(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (queued) return queued;
+    if (!running) return (running = pass().finally(() => (running = null)));
+    queued = running.then(() => {
+      queued = null;
+      return flush();
+    });
+    return queued;
+  }
+
+  const timer = everyMs > 0 ? setInterval(() => void flush(), everyMs) : undefined;
+  timer?.unref();
+  void flush();
+
+  return {
+    async publish(tx, name, payload) {
+      await tx.insert(outbox).values({ eventId: randomUUID(), name, payload });
+    },
+    flush,
+    async transact(change, announce) {
+      const result = await kit.db.transaction(async (tx) => {
+        const r = await change(tx);
+        for (const [name, payload] of announce(r)) await tx.insert(outbox).values({ eventId: randomUUID(), name, payload });
+        return r;
+      });
+      await flush();
+      return result;
+    },
+    stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+    },
+  };
+}
