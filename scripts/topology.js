@@ -69,10 +69,75 @@ async function startNats(dir) {
   const monitor = await freePort();
   const conf = path.join(dir, "nats.conf");
   // The payload limit is raised above the gateway's request body limit (5 MB), as in deploy/.
-  fs.writeFileSync(conf, `listen: 127.0.0.1:${port}\nhttp: 127.0.0.1:${monitor}\nmax_payload: 8MB\nmax_pending: 64MB\n`);
-  const proc = spawn(natsBinary(), ["-c", conf], { stdio: ["ignore", "ignore", "pipe"] });
-  await waitFor("nats-server", () => httpOk(`http://127.0.0.1:${monitor}/healthz`), 20_000);
-  return { proc, url: `nats://127.0.0.1:${port}` };
+  // JetStream keeps the durable domain events in files under the topology folder, so a restarted
+  // nats-server (same config, same port: restartNats) still has them.
+  const store = path.join(dir, "nats-store");
+  fs.writeFileSync(
+    conf,
+    `listen: 127.0.0.1:${port}\nhttp: 127.0.0.1:${monitor}\nmax_payload: 8MB\nmax_pending: 64MB\njetstream {\n  store_dir: "${store}"\n  max_memory_store: 64MB\n  max_file_store: 1GB\n}\n`,
+  );
+  const health = `http://127.0.0.1:${monitor}/healthz`;
+  const proc = spawnNats(conf);
+  await waitFor("nats-server", () => httpOk(health), 20_000);
+  return { proc, url: `nats://127.0.0.1:${port}`, conf, health };
+}
+
+const spawnNats = (conf) => spawn(natsBinary(), ["-c", conf], { stdio: ["ignore", "ignore", "pipe"] });
+
+/**
+ * For tests that take parts of a running topology down and up again (durable events): the
+ * nats-server restarted on its config, or a service replica started anew with its environment.
+ * Processes started here are recorded in the topology folder, and the topology's stop ends them.
+ */
+function topologyControl(logDir) {
+  const control = JSON.parse(fs.readFileSync(path.join(logDir, "control.json"), "utf8"));
+  const record = (pid) => fs.appendFileSync(path.join(logDir, "extra-pids"), `${pid}\n`);
+  return {
+    async restartNats() {
+      const old = Number(fs.readFileSync(path.join(logDir, "nats.pid"), "utf8"));
+      await stopPid(old);
+      const proc = spawnNats(control.nats.conf);
+      proc.unref();
+      fs.writeFileSync(path.join(logDir, "nats.pid"), String(proc.pid));
+      record(proc.pid);
+      await waitFor("nats-server", () => httpOk(control.nats.health), 20_000);
+    },
+    /** Starts `service` replica `replica` again (after its process was stopped); answers its pid once ready. */
+    async startNode(service, replica) {
+      const env = control.env[`${service}-${replica}`];
+      const proc = startProcess(service, replica, env, logDir);
+      proc.unref();
+      record(proc.pid);
+      await waitFor(`${service}-${replica} readiness`, () => httpOk(`http://127.0.0.1:${env.HEALTH_PORT}/-/readiness`));
+      return proc.pid;
+    },
+    stopPid,
+  };
+}
+
+/** SIGTERM, then SIGKILL after 15 s; resolves once the process is gone. */
+async function stopPid(pid) {
+  try {
+    process.kill(pid, "SIGTERM");
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    if (Date.now() > deadline) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        return;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 async function createDatabase(serverUrl) {
@@ -135,6 +200,7 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
         ? { ...common, NODE_ID: "gateway-1", PORT: String(n.port), HOST: "127.0.0.1" }
         : { ...common, NODE_ID: `${n.service}-${n.replica}`, HEALTH_PORT: String(n.port) };
     n.exited = undefined;
+    n.env = env;
     n.proc = startProcess(n.service, n.replica, env, dir);
     n.proc.once("exit", (code, signal) => (n.exited = { code, signal }));
   }
@@ -172,7 +238,15 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
     throw err;
   }
 
+  fs.writeFileSync(path.join(dir, "nats.pid"), String(nats.proc.pid));
+  fs.writeFileSync(
+    path.join(dir, "control.json"),
+    JSON.stringify({ nats: { conf: nats.conf, health: nats.health }, env: Object.fromEntries(nodes.map((n) => [`${n.service}-${n.replica}`, n.env])) }),
+  );
+
   async function stop() {
+    const extra = fs.existsSync(path.join(dir, "extra-pids")) ? fs.readFileSync(path.join(dir, "extra-pids"), "utf8").split("\n").filter(Boolean).map(Number) : [];
+    await Promise.all(extra.map(stopPid));
     await Promise.all(
       nodes.map(
         (n) =>
@@ -200,7 +274,7 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
   };
 }
 
-module.exports = { startTopology, ROOT_TOKEN };
+module.exports = { startTopology, topologyControl, ROOT_TOKEN };
 
 if (require.main === module) {
   startTopology()

@@ -1,0 +1,110 @@
+import { apiClient, eventually, type TestApp } from "@collab/testing";
+import { Client } from "pg";
+import { startApp } from "../app";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { topologyControl } = require("../../../../scripts/topology.js") as {
+  topologyControl(dir: string): { restartNats(): Promise<void>; startNode(service: string, replica: number): Promise<number>; stopPid(pid: number): Promise<void> };
+};
+
+/**
+ * Distributed pass only: domain events are durable. The issues service (both replicas) is taken
+ * down while namespaces acknowledges label deletions; the events wait in JetStream (through a
+ * nats-server restart too), and once issues is back every one is applied, exactly once.
+ */
+let app: TestApp;
+let db: Client;
+const control = () => topologyControl(process.env.TEST_TOPOLOGY_LOG_DIR!);
+
+beforeAll(async () => {
+  app = await startApp("durable-events");
+  db = new Client({ connectionString: process.env.TEST_TOPOLOGY_DATABASE_URL });
+  await db.connect();
+});
+afterAll(async () => {
+  await db?.end();
+  await app.stop();
+});
+beforeEach(() => app.reset());
+
+interface TopologyNode {
+  service: string;
+  replica: number;
+  pid: number;
+}
+
+/** Stops every issues replica; answers a function that starts them all again. */
+async function stopIssues(): Promise<() => Promise<void>> {
+  const nodes: TopologyNode[] = JSON.parse(process.env.TEST_TOPOLOGY_NODES ?? "[]");
+  const replicas = nodes.filter((n) => n.service === "issues");
+  // Replicas restarted by an earlier test are recorded in the topology folder's extra-pids.
+  const fs = await import("node:fs");
+  const extraFile = `${process.env.TEST_TOPOLOGY_LOG_DIR}/issues-pids`;
+  const pids = fs.existsSync(extraFile) ? fs.readFileSync(extraFile, "utf8").split("\n").filter(Boolean).map(Number) : replicas.map((r) => r.pid);
+  await Promise.all(pids.map((pid) => control().stopPid(pid)));
+  return async () => {
+    const started: number[] = [];
+    for (const r of replicas) started.push(await control().startNode("issues", r.replica));
+    fs.writeFileSync(extraFile, started.join("\n"));
+  };
+}
+
+async function labelledIssues(api: ReturnType<typeof apiClient>, count: number) {
+  const project = await api.post("/projects", { json: { name: `Durable ${Date.now()}` } });
+  expect(project.status).toBe(201);
+  const labels: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const label = await api.post(`/projects/${project.body.id}/labels`, { json: { name: `doomed-${i}`, color: "#ff0000" } });
+    expect(label.status).toBe(201);
+    labels.push(label.body.name);
+  }
+  const issue = await api.post(`/projects/${project.body.id}/issues`, { json: { title: "Labelled", labels: labels.join(",") } });
+  expect(issue.status).toBe(201);
+  expect(issue.body.labels).toHaveLength(count);
+  return { projectId: project.body.id as number, iid: issue.body.iid as number, labels };
+}
+
+const pendingOutbox = async () => Number((await db.query("SELECT count(*) AS n FROM namespaces.outbox")).rows[0].n);
+const appliedTimes = async (eventName: string, since: Date) =>
+  Number((await db.query("SELECT count(*) AS n FROM issues.processed_events WHERE name = $1 AND processed_at >= $2", [eventName, since])).rows[0].n);
+
+test("label deletions acknowledged while the issues service is down reach it once it is back, once each", async () => {
+  const api = apiClient(app.url, app.rootToken);
+  const { projectId, iid, labels } = await labelledIssues(api, 3);
+  const since = new Date(Date.now() - 1000);
+
+  const startIssues = await stopIssues();
+  for (const name of labels) expect((await api.delete(`/projects/${projectId}/labels/${encodeURIComponent(name)}`)).status).toBe(204);
+  // Handed over to JetStream: nothing left in the producer's outbox, nothing applied yet.
+  await eventually(async () => expect(await pendingOutbox()).toBe(0));
+  expect(await appliedTimes("namespaces.label.deleted", since)).toBe(0);
+
+  await startIssues();
+  await eventually(async () => {
+    const issue = await api.get(`/projects/${projectId}/issues/${iid}`);
+    expect(issue.status).toBe(200);
+    expect(issue.body.labels).toEqual([]);
+  }, { timeoutMs: 30_000 });
+  await eventually(async () => expect(await appliedTimes("namespaces.label.deleted", since)).toBe(labels.length));
+}, 120_000);
+
+test("events waiting in JetStream survive a nats-server restart", async () => {
+  const api = apiClient(app.url, app.rootToken);
+  const { projectId, iid, labels } = await labelledIssues(api, 2);
+  const since = new Date(Date.now() - 1000);
+
+  const startIssues = await stopIssues();
+  for (const name of labels) expect((await api.delete(`/projects/${projectId}/labels/${encodeURIComponent(name)}`)).status).toBe(204);
+  await eventually(async () => expect(await pendingOutbox()).toBe(0));
+
+  await control().restartNats();
+  await startIssues();
+  await eventually(async () => {
+    const issue = await api.get(`/projects/${projectId}/issues/${iid}`);
+    expect(issue.status).toBe(200);
+    expect(issue.body.labels).toEqual([]);
+  }, { timeoutMs: 45_000 });
+  await eventually(async () => expect(await appliedTimes("namespaces.label.deleted", since)).toBe(labels.length));
+  // The whole API answers again after the restart.
+  await eventually(async () => expect((await api.post(`/projects/${projectId}/issues`, { json: { title: "after the restart" } })).status).toBe(201), { timeoutMs: 30_000 });
+}, 150_000);
