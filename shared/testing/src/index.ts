@@ -3,3 +3,4 @@ export * from "./fixtures";
 export * from "./http";
 export * from "./eventually";
 export * from "./mailbox";
+export * from "./events";

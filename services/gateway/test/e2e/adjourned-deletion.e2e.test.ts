@@ -1,6 +1,5 @@
 import { Gitlab } from "@gitbeaker/rest";
-import { addMember, apiClient, createGroup, createProject, type ApiClient, type TestApp } from "@collab/testing";
-import type { Context } from "moleculer";
+import { addMember, apiClient, createGroup, createProject, eventually, watchEvents, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 import { createGitbeakerUser } from "../gitbeaker.fixtures";
 
@@ -217,14 +216,7 @@ describe("the purge", () => {
     const survivor = await createProject(root, { name: "Survivor", namespace_id: keep.id });
     const restored = await createProject(root, { name: "Restored", namespace_id: keep.id });
 
-    const deleted: number[] = [];
-    if (!app.distributed) {
-      app.broker.createService({
-        name: "adjourned-deletion-probe",
-        events: { "namespaces.project.deleted": (ctx: Context<{ projectId: number }>) => void deleted.push(ctx.params.projectId) },
-      });
-      await app.broker.waitForServices(["adjourned-deletion-probe"]);
-    }
+    const watch = await watchEvents(app, ["namespaces.project.deleted"]);
 
     expect((await root.put("/application/settings", { json: { deletion_adjourned_period: 1 } })).status).toBe(200);
     for (const path of [`/groups/${platform.id}`, `/projects/${doomed.id}`, `/projects/${restored.id}`]) expect((await root.delete(path)).status).toBe(202);
@@ -241,11 +233,9 @@ describe("the purge", () => {
     for (const id of [inGroup.id, doomed.id]) expect((await root.get(`/projects/${id}`)).body).toEqual({ message: "404 Project Not Found" });
     for (const id of [survivor.id, restored.id]) expect((await root.get(`/projects/${id}`)).status).toBe(200);
     expect((await root.get(`/groups/${keep.id}`)).status).toBe(200);
-    if (!app.distributed) {
-      await new Promise((r) => setTimeout(r, 50));
-      expect(deleted.sort((a, b) => a - b)).toEqual([inGroup.id, doomed.id].sort((a, b) => a - b));
-      await app.broker.destroyService("adjourned-deletion-probe");
-    }
+    await eventually(() => expect(watch.seen).toHaveLength(2));
+    await watch.stop();
+    expect(watch.seen.map((e) => e.payload.projectId).sort((a, b) => a - b)).toEqual([inGroup.id, doomed.id].sort((a, b) => a - b));
 
     // Nothing left to do; the path is free again.
     expect(await purge(inDays(2))).toEqual({ group_ids: [], project_ids: [] });

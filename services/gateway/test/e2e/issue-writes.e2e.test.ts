@@ -1,6 +1,5 @@
 import { Gitlab } from "@gitbeaker/rest";
-import { addMember, apiClient, assertStatus as ok, createGroup, createProject, createUser, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
-import type { Context, Service } from "moleculer";
+import { addMember, apiClient, assertStatus as ok, createGroup, createProject, createUser, eventually, watchEvents, type ApiClient, type SeenEvent, type ApiResponse, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 
 /**
@@ -731,38 +730,23 @@ test("GET /issues/:id finds any issue by global id, for administrators only", as
 
 // ---- domain events ------------------------------------------------------------------------------
 
-describe("domain events on the bus", () => {
-  interface Seen {
-    event: string;
-    payload: Record<string, unknown>;
-  }
-  let seen: Seen[];
-  let waiters: { match: (s: Seen) => boolean; resolve: (s: Seen) => void }[];
-  let probe: Service;
+describe("durable domain events", () => {
+  let seen: SeenEvent[];
+  let watch: Awaited<ReturnType<typeof watchEvents>>;
 
   beforeEach(async () => {
-    seen = [];
-    waiters = [];
-    probe = app.broker.createService({
-      name: "issue-events-probe",
-      events: {
-        "issues.issue.*"(ctx: Context<Record<string, unknown>>) {
-          const s: Seen = { event: String(ctx.eventName), payload: ctx.params };
-          seen.push(s);
-          waiters = waiters.filter((w) => (w.match(s) ? (w.resolve(s), false) : true));
-        },
-      },
-    });
-    await app.broker.waitForServices("issue-events-probe");
+    watch = await watchEvents(app, ["issues.issue.*"]);
+    seen = watch.seen;
   });
-  afterEach(() => app.broker.destroyService(probe));
+  afterEach(() => watch.stop());
 
-  /** The first event of that name (already seen or still to come); a missing one fails by timeout. */
-  const next = (event: string, where: (p: Record<string, unknown>) => boolean = () => true) => {
-    const match = (s: Seen) => s.event === event && where(s.payload);
-    const found = seen.find(match);
-    return found ? Promise.resolve(found.payload) : new Promise<Record<string, unknown>>((resolve) => waiters.push({ match, resolve: (s) => resolve(s.payload) }));
-  };
+  /** The first event of that name (already seen or still to come). */
+  const next = (event: string, where: (p: Record<string, unknown>) => boolean = () => true) =>
+    eventually(() => {
+      const found = seen.find((s) => s.event === event && where(s.payload));
+      if (!found) throw new Error(`no ${event} event yet`);
+      return found.payload as Record<string, unknown>;
+    });
 
   test("opened, updated, closed, reopened, moved and deleted carry the issue and the actor", async () => {
     const w = await seed();

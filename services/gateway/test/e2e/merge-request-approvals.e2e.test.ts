@@ -1,4 +1,4 @@
-import { addMember, apiClient, createGroup, createProject, createUser, eventually, TEST_PASSWORD, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
+import { addMember, apiClient, createGroup, createProject, createUser, eventually, watchEvents, TEST_PASSWORD, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
 import { loadConfig } from "@collab/core";
 import { approvalsLeftFor } from "@collab/merge-requests/approvals/gate";
 import { resetApprovalsOnPush } from "@collab/merge-requests/approvals/on-push";
@@ -162,31 +162,22 @@ describe("approve and unapprove", () => {
     expect((await U.dev3.api.post(`${M(mr)}/approve`)).status).toBe(401);
   });
 
-  test("events on the bus for approve, unapprove and reset", async () => {
-    if (app.distributed) return; // a local listener only hears the embedded broker
-    const seen: { event: string; payload: unknown }[] = [];
-    const listener = await app.broker.createService({
-      name: "approval-listener",
-      events: {
-        "merge-requests.merge_request.*"(ctx: { eventName: string; params: unknown }) {
-          if (/approv/.test(ctx.eventName)) seen.push({ event: ctx.eventName, payload: ctx.params });
-        },
-      },
-    });
+  test("durable events for approve, unapprove and reset", async () => {
+    const watch = await watchEvents(app, ["merge-requests.merge_request.approved", "merge-requests.merge_request.unapproved", "merge-requests.merge_request.approvals_reset"]);
     try {
       const mr = await newMergeRequest(priv);
       await U.dev.api.post(`${M(mr)}/approve`);
       await U.dev.api.post(`${M(mr)}/unapprove`);
       await projectBot.api.put(`${M(mr)}/reset_approvals`);
-      const payload = { id: mr.id, iid: mr.iid, project_id: priv.id };
-      await eventually(() => expect(seen).toHaveLength(3));
-      expect(seen).toEqual([
+      const payload = { id: mr.id, iid: mr.iid, project_id: priv.id, title: expect.stringMatching(/^MR feature-/) };
+      await eventually(() => expect(watch.seen).toHaveLength(3));
+      expect(watch.seen.map(({ event, payload }) => ({ event, payload }))).toEqual([
         { event: "merge-requests.merge_request.approved", payload: { ...payload, actor_id: U.dev.id } },
         { event: "merge-requests.merge_request.unapproved", payload: { ...payload, actor_id: U.dev.id } },
         { event: "merge-requests.merge_request.approvals_reset", payload: { ...payload, actor_id: projectBot.id } },
       ]);
     } finally {
-      await app.broker.destroyService(listener);
+      await watch.stop();
     }
   });
 });

@@ -1,6 +1,5 @@
-import { addMember, apiClient, assertStatus as ok, createProject, createUser, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
+import { addMember, apiClient, assertStatus as ok, createProject, createUser, watchEvents, type ApiClient, type SeenEvent, type TestApp, type TestUser } from "@collab/testing";
 import { sql } from "drizzle-orm";
-import type { Context, Service } from "moleculer";
 import { startApp } from "../app";
 
 /**
@@ -215,22 +214,14 @@ describe("delete", () => {
   });
 });
 
-describe("domain events on the bus", () => {
-  let seen: { event: string; payload: Record<string, unknown> }[];
-  let probe: Service;
+describe("durable domain events", () => {
+  let seen: SeenEvent[];
+  let watch: Awaited<ReturnType<typeof watchEvents>>;
   beforeEach(async () => {
-    seen = [];
-    probe = app.broker.createService({
-      name: "merge-request-events-probe",
-      events: {
-        "merge-requests.merge_request.*"(ctx: Context<Record<string, unknown>>) {
-          seen.push({ event: String(ctx.eventName), payload: ctx.params });
-        },
-      },
-    });
-    await app.broker.waitForServices("merge-request-events-probe");
+    watch = await watchEvents(app, ["merge-requests.merge_request.*"]);
+    seen = watch.seen;
   });
-  afterEach(() => app.broker.destroyService(probe));
+  afterEach(() => watch.stop());
 
   it("opened, updated, closed, reopened, merged and deleted carry the merge request and the actor", async () => {
     const w = await seed();

@@ -1,6 +1,5 @@
 import { Gitlab } from "@gitbeaker/rest";
-import { assertStatus as ok, eventually, type ApiClient, type TestApp } from "@collab/testing";
-import type { Context } from "moleculer";
+import { assertStatus as ok, eventually, redeliver, watchEvents, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 import { createWorld, type World } from "../labels-milestones.fixtures";
 
@@ -360,11 +359,7 @@ describe("deleting a milestone reaches the issues on it", () => {
     ok(await w.reporter.api.put(`${I}/3`, { json: { state_event: "close" } }), 200, "close #3");
     expect(await iids(w.reporter.api, I, { milestone: "v1" })).toEqual([1, 3]);
 
-    const seen: unknown[] = [];
-    if (!app.distributed) {
-      app.broker.createService({ name: "milestone-events-probe", events: { "namespaces.milestone.deleted": (ctx: Context) => void seen.push(ctx.params) } });
-      await app.broker.waitForServices("milestone-events-probe");
-    }
+    const watch = await watchEvents(app, ["namespaces.milestone.deleted"]);
     expect((await w.reporter.api.delete(`${P()}/${v1.id}`)).status).toBe(204);
 
     // Open and closed issues alike lose it: the column is cleared, not just hidden.
@@ -377,19 +372,18 @@ describe("deleting a milestone reaches the issues on it", () => {
     // GitLab updates each issue (Issues::UpdateService with milestone_id: nil).
     expect(Date.parse(shown.updated_at)).toBeGreaterThan(Date.parse(first.updated_at));
     expect((await w.reporter.api.get(`${I}/2`)).body.milestone).toMatchObject({ id: v2.id, title: "v2" });
-    if (!app.distributed) {
-      expect(seen).toEqual([{ milestoneIds: [v1.id], projectId: w.project.id, groupId: null, userId: w.reporter.id }]);
-      await app.broker.destroyService("milestone-events-probe");
-    }
+    await eventually(() => expect(watch.seen).toHaveLength(1));
+    await watch.stop();
+    expect(watch.seen[0].payload).toEqual({ milestoneIds: [v1.id], projectId: w.project.id, groupId: null, userId: w.reporter.id, milestones: [{ id: v1.id, iid: v1.iid, title: "v1" }] });
 
     // A new "v1" is another milestone: no old issue is on it.
     const again = ok(await w.reporter.api.post(P(), { json: { title: "v1" } }), 201, "v1 again").body;
     expect(again.id).not.toBe(v1.id);
     expect(await iids(w.reporter.api, I, { milestone: "v1" })).toEqual([]);
 
-    // The same event again (a redelivery) changes nothing: no issue carries that id any more.
+    // The same event again (a redelivery) changes nothing: it was applied once already.
     const before = (await w.reporter.api.get(`${I}/1`)).body.updated_at;
-    await app.broker.emit("namespaces.milestone.deleted", { milestoneIds: [v1.id], projectId: w.project.id, groupId: null, userId: w.reporter.id });
+    await redeliver(app, watch.seen[0]);
     expect((await w.reporter.api.get(`${I}/1`)).body.updated_at).toBe(before);
     expect(await iids(w.reporter.api, I, { milestone: "Any" })).toEqual([2]);
   });

@@ -74,3 +74,16 @@ export function unregisterLocalConsumers(broker: ServiceBroker, service: string)
 }
 
 export const localConsumersOf = (broker: ServiceBroker, eventName: string): LocalApply[] => [...(localConsumers.get(broker)?.get(eventName)?.values() ?? [])];
+
+type Observer = (event: EventEnvelope) => void;
+const observers = new WeakMap<ServiceBroker, Set<Observer>>();
+
+/** Tests: sees every event the relays of this (embedded) broker hand over, after its consumers ran. */
+export function observeEvents(broker: ServiceBroker, observer: Observer): () => void {
+  let set = observers.get(broker);
+  if (!set) observers.set(broker, (set = new Set()));
+  set.add(observer);
+  return () => set!.delete(observer);
+}
+
+export const notifyObservers = (broker: ServiceBroker, event: EventEnvelope) => observers.get(broker)?.forEach((o) => o(event));

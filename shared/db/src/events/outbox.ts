@@ -3,7 +3,7 @@ import { and, asc, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { ServiceBroker } from "moleculer";
 import type { Db } from "../database";
 import type { ServiceKit } from "../service";
-import { localConsumersOf } from "./consumers";
+import { localConsumersOf, notifyObservers } from "./consumers";
 import { eventSubject, type EventEnvelope } from "./envelope";
 import type { EventTables } from "./tables";
 
@@ -63,6 +63,7 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
       return;
     }
     for (const apply of localConsumersOf(broker, event.name)) await apply(event);
+    notifyObservers(broker, event);
   }
 
   /** One batch: claim, deliver, delete what went out, back off what did not. Answers whether more may wait. */

@@ -1,5 +1,5 @@
 import { errorBodyOf, notFound, type ProjectAccess } from "@collab/core";
-import { openDatabase, type Database, type ServiceKit } from "@collab/db";
+import { openDatabase, type Database, type EventBus, type ServiceKit } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { pgSchema } from "drizzle-orm/pg-core";
 import type { ActionSchema } from "moleculer";
@@ -53,7 +53,9 @@ beforeAll(async () => {
   const { generateDrizzleJson, generateMigration } = await import("drizzle-kit/api");
   for (const statement of await generateMigration(generateDrizzleJson({}), generateDrizzleJson({ schema, ...tables })))
     await database.db.execute(sql.raw(statement));
-  const kit = { db: database.db } as ServiceKit;
+  // These tests are about resolution rules: the events the actions announce are not kept.
+  const events: EventBus = { publish: async () => undefined, flush: async () => undefined, transact: (change) => database.db.transaction(change) };
+  const kit = { db: database.db, events } as ServiceKit;
   mr = notesActions(kit, kindOf(true));
   issue = notesActions(kit, kindOf(false));
 }, 120_000);
