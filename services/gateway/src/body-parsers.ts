@@ -20,6 +20,23 @@ export function bodyParsers(limitBytes: number): Middleware[] {
   ].map((parse) => (req, res, next) => parse(req, res, (err?: unknown) => next(err === undefined ? undefined : bodyError(err))));
 }
 
+/**
+ * The body as bytes for the routes that declare `rawBody` (their own route block), inflated from
+ * its Content-Encoding and bounded by the limit. Kept in `req.$rawBody`, not `req.body`, which
+ * moleculer-web would merge into the params key by key.
+ */
+export function rawBodyReader(limitBytes: number): Middleware {
+  const parse = bodyParser.raw({ limit: limitBytes, type: () => true });
+  return (req, res, next) =>
+    parse(req, res, (err?: unknown) => {
+      if (err !== undefined) return next(bodyError(err));
+      const r = req as IncomingMessage & { body?: unknown; $rawBody?: Buffer };
+      r.$rawBody = Buffer.isBuffer(r.body) ? r.body : Buffer.alloc(0);
+      r.body = {};
+      next();
+    });
+}
+
 /** A body-parser error as GitLab's answer: 413 over the limit, else 400 (unreadable, undecodable, too deep, too many params). */
 export function bodyError(err: unknown): ApiError {
   const status = (err as { status?: unknown }).status;

@@ -1,4 +1,4 @@
-import { defaultStatus, isPage, isReply, isStream, loadConfig, settingsMixin, type FileMeta, type RouteDef } from "@collab/core";
+import { defaultStatus, isPage, type RawBody, isReply, isStream, loadConfig, settingsMixin, type FileMeta, type RouteDef } from "@collab/core";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import type { Server } from "node:http";
 import ApiGateway from "moleculer-web";
@@ -11,7 +11,7 @@ import { paginationHeaders } from "./pagination";
 import { multipartFields, type UploadedFile } from "./multipart";
 import { mountedRoutes, mountedWebRoutes } from "./routes";
 import { enforceRateLimits, ThrottledError } from "./rate-limits";
-import { bodyParsers } from "./body-parsers";
+import { bodyParsers, rawBodyReader } from "./body-parsers";
 import { guardRequest, malformedUrl, notFoundForPathParam } from "./request-guard";
 import { buildOpenApi } from "./openapi";
 import { createApiDocs } from "./api-docs";
@@ -24,6 +24,7 @@ type Req = IncomingMessage & {
   $params: Record<string, unknown>;
   $alias?: { routeDef?: RouteDef };
   $files?: Record<string, UploadedFile>;
+  $rawBody?: Buffer;
   originalUrl?: string;
 };
 
@@ -36,6 +37,17 @@ function aliasesFor(routes: RouteDef[]) {
     if (route.method === "GET") aliases[`HEAD ${route.path}`] = value;
   }
   return aliases;
+}
+
+/** A `rawBody` route's params: the body's bytes and media type, and the request headers it names. */
+function rawBodyParams(req: Req, headerNames: readonly string[]): { raw_body: RawBody; headers: Record<string, string> } {
+  const headers: Record<string, string> = {};
+  for (const name of headerNames) {
+    const value = req.headers[name];
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  const bytes = req.$rawBody ?? Buffer.alloc(0);
+  return { raw_body: { content_type: req.headers["content-type"] ?? null, data: bytes.toString("base64") }, headers };
 }
 
 /** Credentials and impersonation params never reach the services. */
@@ -125,6 +137,38 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
   // Our own parsers (see body-parsers.ts), then multipart: moleculer-web's are turned off.
   const parsers = [...bodyParsers(config.MAX_BODY_BYTES), multipartFields(config.MAX_BODY_BYTES)];
 
+  /** A moleculer-web route for /api/v4 routes (named, so that two blocks share the prefix). */
+  const apiRouteBlock = (name: string, defs: RouteDef[], use: unknown[]) => ({
+    name,
+    path: "/api/v4",
+    mappingPolicy: "restrict",
+    mergeParams: true,
+    logging: false,
+    bodyParsers: false,
+    use,
+    aliases: aliasesFor(defs),
+    callOptions: { timeout: config.REQUEST_TIMEOUT_MS },
+    async onBeforeCall(this: unknown, ctx: Context, _route: unknown, req: Req, res: ServerResponse) {
+      const def = req.$alias?.routeDef;
+      if (!def) return;
+      guardRequest(req, req.$params, def);
+      const auth = await authenticateRequest(ctx, tokens, def, req, req.$params);
+      for (const key of STRIPPED_PARAMS) delete req.$params[key];
+      if (def.params) Object.assign(req.$params, def.params);
+      // Only a multipart file part is a file: any other value of the name (JSON, query, a
+      // text field) becomes a string, which the action's file schema refuses ("is invalid").
+      for (const name of def.files ?? []) {
+        const file = req.$files?.[name];
+        if (file) req.$params[name] = file;
+        else if (req.$params[name] !== undefined) req.$params[name] = String(req.$params[name]);
+      }
+      if (def.rawBody) Object.assign(req.$params, rawBodyParams(req, def.rawBody.headers ?? []));
+      (ctx.meta as Record<string, unknown>).caller = auth?.caller ?? null;
+      if (auth?.tokenId !== undefined) (ctx.meta as Record<string, unknown>).tokenId = auth.tokenId;
+      await enforceRateLimits(ctx, def, req, res, req.$params, auth?.caller ?? null);
+    },
+  });
+
   // Typed loosely on purpose: moleculer-web's settings types lag behind its runtime options.
   const settings = {
       port: config.PORT,
@@ -135,34 +179,9 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
       logResponse: null,
       logRouteRegistration: "debug",
       routes: [
-        {
-          path: "/api/v4",
-          mappingPolicy: "restrict",
-          mergeParams: true,
-          logging: false,
-          bodyParsers: false,
-          use: parsers,
-          aliases: aliasesFor(routes),
-          callOptions: { timeout: config.REQUEST_TIMEOUT_MS },
-          async onBeforeCall(this: unknown, ctx: Context, _route: unknown, req: Req, res: ServerResponse) {
-            const def = req.$alias?.routeDef;
-            if (!def) return;
-            guardRequest(req, req.$params);
-            const auth = await authenticateRequest(ctx, tokens, def, req, req.$params);
-            for (const key of STRIPPED_PARAMS) delete req.$params[key];
-            if (def.params) Object.assign(req.$params, def.params);
-            // Only a multipart file part is a file: any other value of the name (JSON, query, a
-            // text field) becomes a string, which the action's file schema refuses ("is invalid").
-            for (const name of def.files ?? []) {
-              const file = req.$files?.[name];
-              if (file) req.$params[name] = file;
-              else if (req.$params[name] !== undefined) req.$params[name] = String(req.$params[name]);
-            }
-            (ctx.meta as Record<string, unknown>).caller = auth?.caller ?? null;
-            if (auth?.tokenId !== undefined) (ctx.meta as Record<string, unknown>).tokenId = auth.tokenId;
-            await enforceRateLimits(ctx, def, req, res, req.$params, auth?.caller ?? null);
-          },
-        },
+        apiRouteBlock("api", routes.filter((r) => !r.rawBody), parsers),
+        // Routes taking their body as bytes (RouteDef.rawBody): same /api/v4 prefix, own reader.
+        apiRouteBlock("api-raw", routes.filter((r) => r.rawBody), [rawBodyReader(config.MAX_BODY_BYTES)]),
         ...webRouteBlocks(webRoutes, { mappingPolicy: "restrict", mergeParams: true, logging: false, bodyParsers: false, use: parsers, callOptions: { timeout: config.REQUEST_TIMEOUT_MS } }, tokens),
       ],
   };

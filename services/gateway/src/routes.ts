@@ -6,6 +6,7 @@ import { routes as issues } from "@collab/issues/routes";
 import { routes as mergeRequests } from "@collab/merge-requests/routes";
 import { routes as runners } from "@collab/runners/routes";
 import { routes as importExport } from "@collab/import-export/routes";
+import { routes as errorTracking } from "@collab/error-tracking/routes";
 
 /** The gateway's own endpoints: GitLab's Metadata API, which read_user tokens may read. */
 const own: RouteDef[] = [
@@ -14,7 +15,7 @@ const own: RouteDef[] = [
 ];
 
 /** Every REST operation of /api/v4: the composition root, as GitLab's api.rb mounts its resources. */
-export const mountedRoutes: RouteDef[] = [...own, ...accounts, ...namespaces, ...issues, ...mergeRequests, ...admin, ...runners, ...importExport];
+export const mountedRoutes: RouteDef[] = [...own, ...accounts, ...namespaces, ...issues, ...mergeRequests, ...admin, ...runners, ...importExport, ...errorTracking];
 
 /**
  * Endpoints outside /api/v4 (paths from the server root): the sign-up form's POST /users, the

@@ -37,6 +37,19 @@ export interface RouteDef {
   deployTokenScopes?: readonly string[];
   /** Media type of the answers, error answers included (`application/scim+json`); JSON otherwise. */
   contentType?: string;
+  /**
+   * The body handed over unparsed, whatever its media type (SDK payloads such as error-tracking
+   * envelopes): the action gets `raw_body` `{ content_type, data }` (data in base64, decoded from
+   * any gzip, deflate or br Content-Encoding, bounded by MAX_BODY_BYTES) and `headers`, the request
+   * headers named here (lower-case) that were sent.
+   */
+  rawBody?: { headers?: readonly string[] };
+}
+
+/** What a `rawBody` route's action receives as `raw_body`. */
+export interface RawBody {
+  content_type: string | null;
+  data: string;
 }
 
 export const defaultStatus = (r: RouteDef) => r.status ?? (r.method === "POST" ? 201 : r.method === "DELETE" ? 204 : 200);
