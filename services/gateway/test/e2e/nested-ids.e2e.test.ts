@@ -822,6 +822,18 @@ describe("repository storage moves", () => {
   });
 });
 
+describe("error tracking", () => {
+  test("client key of another project → 404 through my project (DELETE); not listed under mine", async () => {
+    const w = await world();
+    const base = `${P(w.mine.project)}/error_tracking/client_keys`;
+    for (const f of w.foreign) {
+      const key = ok(await root.post(`${P(f.project)}/error_tracking/client_keys`), 201, "key").body as { id: number };
+      await expectUntouched([`${P(f.project)}/error_tracking/client_keys`, base], w.callers, [["DELETE", `${base}/${key.id}`]]);
+    }
+    expect((ok(await root.get(base), 200, "my keys").body as unknown[]).length).toBe(0);
+  });
+});
+
 // ---- group export downloads -----------------------------------------------------------------------
 
 describe("group export", () => {
