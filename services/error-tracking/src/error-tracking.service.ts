@@ -3,7 +3,8 @@ import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { clientKeysActions } from "./client-keys/client-keys.actions";
 import { collectorActions } from "./collector/collector.actions";
-import { namespacesEvents } from "./namespaces.events";
+import { outbox, processedEvents } from "./db/schema";
+import { namespacesConsumers } from "./namespaces.consumers";
 import { settingsActions } from "./settings/settings.actions";
 
 /**
@@ -15,5 +16,6 @@ export const errorTrackingService: ServiceSchema = defineService({
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
   actions: (kit) => ({ ...settingsActions(kit), ...clientKeysActions(kit), ...collectorActions(kit) }),
-  events: (kit) => namespacesEvents(kit),
+  eventTables: { outbox, processedEvents },
+  consumes: () => namespacesConsumers(),
 });

@@ -1,3 +1,4 @@
+import { eventTables } from "@collab/db";
 import { boolean, index, integer, jsonb, pgSchema, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 export const errorTrackingSchema = pgSchema("error_tracking");
@@ -47,6 +48,9 @@ export const errorEvents = errorTrackingSchema.table(
   // A retried submission carries the same event id: stored once.
   (t) => [uniqueIndex("error_events_project_event_idx").on(t.projectId, t.eventId)],
 );
+
+/** Durable domain events: the outbox (unused: nothing is published yet) and the ids of those applied. */
+export const { outbox, processedEvents } = eventTables(errorTrackingSchema);
 
 export type SettingRow = typeof settings.$inferSelect;
 export type ClientKeyRow = typeof clientKeys.$inferSelect;

@@ -3,9 +3,8 @@ import { eq } from "drizzle-orm";
 import { clientKeys, errorEvents, settings } from "../db/schema";
 
 /**
- * Removes everything a deleted project had here, in one transaction: its setting, keys and
- * collected events. Repeating it removes nothing more (an event may arrive more than once).
- * Written as a plain (payload, tx) consumer so that it runs inside the durable-event transaction.
+ * Removes everything a deleted project had here: its setting, keys and collected events, in the
+ * consumer's transaction (where the event id is recorded too). Repeating it removes nothing more.
  */
 export async function removeProjectData(payload: { projectId: number }, tx: Db): Promise<number> {
   const { projectId } = payload;
