@@ -191,6 +191,9 @@ describe("collector", () => {
     const unsupported = await post(project.id, "envelope", noException, auth(key.public_key));
     expect([unsupported.status, await unsupported.json()]).toEqual([400, { message: "400 Bad request - Unsupported sentry payload" }]);
     expect((await post(project.id, "envelope", "not json", auth(key.public_key))).status).toBe(400);
+    // The raw body is bounded like any other (MAX_BODY_BYTES, 5 MiB by default), inflated size included.
+    const huge = await post(project.id, "envelope", gzipSync(Buffer.alloc(6 * 1024 * 1024, 0x20)), { ...auth(key.public_key), "Content-Encoding": "gzip" });
+    expect([huge.status, await huge.json()]).toEqual([413, { message: "413 Request Entity Too Large" }]);
 
     // The older store endpoint takes the event itself; the key may be a query param.
     const stored = await fetch(`${app.url}/api/v4/error_tracking/collector/api/${project.id}/store?sentry_key=${key.public_key}`, {
