@@ -1,5 +1,5 @@
 import type { ActionSchema } from "moleculer";
-import { action, badRequest, badRequestMessage, notFound, projectMap, recordId, reply, type Ctx } from "@collab/core";
+import { action, badRequest, badRequestMessage, notFound, projectMap, recordId, reply, unauthorized, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { activeClientKey } from "../client-keys/client-keys.service";
 import { findSetting } from "../settings/settings.service";
@@ -15,7 +15,8 @@ const unsupported = () => badRequest("Unsupported sentry payload");
 /**
  * GitLab's collector checks, in its order: the project exists (404 Project Not Found), it has
  * integrated error tracking switched on (404 Not Found), the request carries an active key of
- * that project (404 Not Found; a header that does not parse is 400). The project's visibility
+ * that project (401 when it carries none, or a key unknown, deleted or inactive: the issue asks
+ * for 401 where GitLab answers 404; a header that does not parse is 400). The project's visibility
  * does not matter: the key is the credential.
  */
 async function authorizeSubmission(kit: ServiceKit, ctx: Ctx<CollectInput>): Promise<number> {
@@ -29,7 +30,7 @@ async function authorizeSubmission(kit: ServiceKit, ctx: Ctx<CollectInput>): Pro
   } catch {
     throw unparsable();
   }
-  if (!publicKey || !(await activeClientKey(kit.db, id, publicKey))) throw notFound();
+  if (!publicKey || !(await activeClientKey(kit.db, id, publicKey))) throw unauthorized();
   return id;
 }
 

@@ -151,8 +151,8 @@ describe("collector", () => {
     expect((await U.maint.api.delete(`${KEYS(project)}/${key.id}`)).status).toBe(200);
     client.captureException(new PaymentError("after deletion"));
     await client.flush(5000);
-    // GitLab's collector answers an unknown key as it answers a missing project setting: 404.
-    expect(statuses).toEqual([200, 404]);
+    // A deleted key authenticates nothing: 401.
+    expect(statuses).toEqual([200, 401]);
     expect(await listErrors(project.id)).toHaveLength(1);
     await client.close();
   });
@@ -172,10 +172,16 @@ describe("collector", () => {
     expect([disabled.status, await disabled.json()]).toEqual([404, { message: "404 Not Found" }]);
 
     await enableIntegrated(project);
-    expect((await post(project.id, "envelope", envelope, auth("glet_unknown"))).status).toBe(404);
-    expect((await post(project.id, "envelope", envelope)).status).toBe(404);
+    expect((await post(project.id, "envelope", envelope, auth("glet_unknown"))).status).toBe(401);
+    expect((await post(project.id, "envelope", envelope)).status).toBe(401);
     const badHeader = await post(project.id, "envelope", envelope, { "X-Sentry-Auth": "Sentry nonsense" });
     expect([badHeader.status, await badHeader.json()]).toEqual([400, { message: "400 Bad request - Failed to parse sentry request" }]);
+
+    // An inactive key (no API route switches one off, as in GitLab) authenticates nothing either.
+    const dormant = (await U.maint.api.post(KEYS(project))).body;
+    await app.database.db.execute(sql`UPDATE error_tracking.client_keys SET active = false WHERE id = ${dormant.id}`);
+    const inactive = await post(project.id, "envelope", envelope, auth(dormant.public_key));
+    expect([inactive.status, await inactive.json()]).toEqual([401, { message: "401 Unauthorized" }]);
 
     const ok = await post(project.id, "envelope", gzipSync(envelope), { ...auth(key.public_key), "Content-Encoding": "gzip" });
     expect([ok.status, await ok.json()]).toEqual([200, {}]);
