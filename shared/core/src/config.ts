@@ -28,6 +28,8 @@ export const ConfigSchema = z.object({
   SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(0).default(5_000),
   /** How often the namespaces service purges groups and projects whose adjourned deletion is due; 0 disables the timer. */
   DELETION_PURGE_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
+  /** How often the integrations service sends pending deliveries (chat webhooks, pipeline emails); 0 disables the timer. */
+  INTEGRATIONS_DELIVERY_TICK_MS: z.coerce.number().int().min(0).default(2_000),
   /** scrypt work factor for password digests; tests lower it, as Rails apps lower Devise stretches. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(1024).default(16384),
   LICENSE_TIER: z.enum(["free", "premium", "ultimate"]).default("ultimate"),

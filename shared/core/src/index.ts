@@ -16,3 +16,4 @@ export * from "./user-limits";
 export * from "./mailer";
 export * from "./work-items";
 export * from "./remote";
+export * from "./url-guard";
