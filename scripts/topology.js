@@ -20,6 +20,7 @@ const SERVICES = [
   ["merge-requests", 1],
   ["admin", 1],
   ["runners", 2],
+  ["integrations", 1],
   ["import-export", 1],
   ["error-tracking", 1],
 ];

@@ -5,6 +5,7 @@ import { routes as namespaces, webRoutes as namespacesWeb } from "@collab/namesp
 import { routes as issues } from "@collab/issues/routes";
 import { routes as mergeRequests } from "@collab/merge-requests/routes";
 import { routes as runners } from "@collab/runners/routes";
+import { routes as integrations } from "@collab/integrations/routes";
 import { routes as importExport } from "@collab/import-export/routes";
 import { routes as errorTracking } from "@collab/error-tracking/routes";
 
@@ -15,7 +16,7 @@ const own: RouteDef[] = [
 ];
 
 /** Every REST operation of /api/v4: the composition root, as GitLab's api.rb mounts its resources. */
-export const mountedRoutes: RouteDef[] = [...own, ...accounts, ...namespaces, ...issues, ...mergeRequests, ...admin, ...runners, ...importExport, ...errorTracking];
+export const mountedRoutes: RouteDef[] = [...own, ...accounts, ...namespaces, ...issues, ...mergeRequests, ...admin, ...runners, ...importExport, ...errorTracking, ...integrations];
 
 /**
  * Endpoints outside /api/v4 (paths from the server root): the sign-up form's POST /users, the

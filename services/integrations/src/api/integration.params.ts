@@ -1,0 +1,32 @@
+import { formatIssues, gBool, gEnum, gString, paramError } from "@collab/core";
+import { z } from "zod";
+import type { FieldDef, KindDef } from "../catalog/kinds";
+
+/** The path of every integrations route: the project or group, and (for one integration) its slug. */
+export const LevelRef = z.object({ id: gString() });
+
+/** `slug` as Grape declares it (`values: INTEGRATIONS.keys`): anything else does not have a valid value. */
+export const SlugRef = (slugs: readonly string[]) => LevelRef.extend({ slug: gEnum(slugs as [string, ...string[]]) }).loose();
+
+function fieldSchema(f: FieldDef): z.ZodType {
+  if (f.type === "boolean") return gBool();
+  if (typeof f.type === "object") return gEnum(f.type.enum);
+  return gString();
+}
+
+/** The set-up call's own parameters for a kind: its fields (required as marked), event booleans, use_inherited_settings. */
+export function setupSchema(kind: KindDef) {
+  const shape: Record<string, z.ZodType> = { use_inherited_settings: gBool().optional() };
+  for (const f of kind.fields) shape[f.name] = f.required ? fieldSchema(f) : fieldSchema(f).optional();
+  for (const e of kind.events) shape[e] = gBool().optional();
+  return z.object(shape);
+}
+
+export type SetupParams = Record<string, string | boolean | undefined> & { use_inherited_settings?: boolean };
+
+/** Parses a set-up call for a kind; a missing or malformed parameter is Grape's 400 {"error": "webhook is missing"}. */
+export function parseSetup(kind: KindDef, params: unknown): SetupParams {
+  const parsed = setupSchema(kind).safeParse(params);
+  if (!parsed.success) throw paramError(formatIssues(parsed.error.issues, params));
+  return parsed.data as SetupParams;
+}

@@ -1,0 +1,71 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, jsonb, pgSchema, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+
+export const integrationsSchema = pgSchema("integrations");
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+/**
+ * One integration of a project or of a group (exactly one of the two), by slug. A row exists once
+ * it has been set up; DELETE keeps it with its settings reset and active = false, as GitLab does.
+ * `properties` holds the kind's settings, secrets included (never presented); `events` the
+ * event-kind booleans that differ from the column defaults of catalog/events.ts.
+ */
+export const integrations = integrationsSchema.table(
+  "integrations",
+  {
+    id: serial("id").primaryKey(),
+    projectId: integer("project_id"),
+    groupId: integer("group_id"),
+    slug: text("slug").notNull(),
+    active: boolean("active").notNull().default(false),
+    /** Follows the closest ancestor group's integration of this slug (GitLab's inherit_from_id). */
+    useInheritedSettings: boolean("use_inherited_settings").notNull().default(false),
+    properties: jsonb("properties").$type<Record<string, unknown>>().notNull().default({}),
+    events: jsonb("events").$type<Record<string, boolean>>().notNull().default({}),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("integrations_project_slug_idx").on(t.projectId, t.slug).where(sql`${t.projectId} IS NOT NULL`),
+    uniqueIndex("integrations_group_slug_idx").on(t.groupId, t.slug).where(sql`${t.groupId} IS NOT NULL`),
+    check("integrations_one_owner", sql`(${t.projectId} IS NULL) <> (${t.groupId} IS NULL)`),
+  ],
+);
+
+/**
+ * One outgoing message of an integration for one domain event (a chat webhook POST, a pipeline
+ * email). Unique per (integration, event id): an event delivered twice is sent once.
+ * status: pending → delivered | failed (attempts exhausted) | refused (outbound guard; not retried).
+ */
+export const integrationDeliveries = integrationsSchema.table(
+  "integration_deliveries",
+  {
+    id: serial("id").primaryKey(),
+    integrationId: integer("integration_id")
+      .notNull()
+      .references(() => integrations.id, { onDelete: "cascade" }),
+    /** The project the event happened in (a group integration serves all its projects). */
+    projectId: integer("project_id").notNull(),
+    eventId: text("event_id").notNull(),
+    eventName: text("event_name").notNull(),
+    /** What to send, built when the event arrived (the Discord message or the mail). */
+    message: jsonb("message").$type<Record<string, unknown>>().notNull(),
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    responseCode: integer("response_code"),
+    error: text("error"),
+    nextAttemptAt: ts("next_attempt_at").notNull().defaultNow(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+    deliveredAt: ts("delivered_at"),
+  },
+  (t) => [
+    uniqueIndex("integration_deliveries_event_idx").on(t.integrationId, t.eventId),
+    index("integration_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index("integration_deliveries_project_idx").on(t.projectId),
+  ],
+);
+
+export type IntegrationRow = typeof integrations.$inferSelect;
+export type DeliveryRow = typeof integrationDeliveries.$inferSelect;

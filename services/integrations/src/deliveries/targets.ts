@@ -1,0 +1,41 @@
+import type { Db } from "@collab/db";
+type Caller = { call: ServiceBroker["call"] };
+import type { ServiceBroker } from "moleculer";
+import { eventFlags, type EventKind } from "../catalog/events";
+import type { IntegrationRow } from "../db/schema";
+import { effectiveSettings } from "../domain/settings";
+
+/** The project facts a message needs (namespaces.projects.summaries). */
+export interface ProjectFacts {
+  id: number;
+  path_with_namespace: string;
+  web_url: string;
+  group_ids: number[];
+  default_branch: string | null;
+}
+
+export async function projectFacts(broker: Caller, projectId: number): Promise<ProjectFacts | null> {
+  const [p] = await broker.call<ProjectFacts[], { ids: number[] }>("namespaces.projects.summaries", { ids: [projectId] });
+  return p ?? null;
+}
+
+/** The integration of this slug acting for the project (its own or inherited), when active and enabled for the event kind. */
+export async function activeIntegrationFor(db: Db, project: ProjectFacts, slug: string, kind: EventKind): Promise<IntegrationRow | null> {
+  const found = (await effectiveSettings(db, { kind: "project", id: project.id, ancestors: project.group_ids }, [slug])).get(slug);
+  if (!found || !found.source.active || !eventFlags(found.source.events)[kind]) return null;
+  return found.source;
+}
+
+/**
+ * branches_to_be_notified of chat notifiers and pipeline emails (GitLab's NotificationBranchSelection):
+ * all, default, protected, default_and_protected.
+ */
+export async function branchSelected(broker: Caller, integration: IntegrationRow, project: ProjectFacts, branch: string): Promise<boolean> {
+  const selection = String(integration.properties.branches_to_be_notified ?? "default");
+  if (selection === "all") return true;
+  const isDefault = branch === project.default_branch;
+  if (selection === "default") return isDefault;
+  const [matches] = await broker.call<number[][], object>("namespaces.protectedBranches.matching", { pairs: [{ project_id: project.id, branch }] });
+  const isProtected = (matches ?? []).length > 0;
+  return selection === "protected" ? isProtected : isDefault || isProtected;
+}

@@ -1,0 +1,22 @@
+import type { Db } from "@collab/db";
+import { eq, inArray } from "drizzle-orm";
+import { integrationDeliveries, integrations } from "../db/schema";
+
+/**
+ * A deleted project's integrations go, with their deliveries (cascade), and so do the deliveries a
+ * group integration queued for it. Idempotent; answers how many rows went.
+ */
+export async function removeProjectData(db: Db, projectId: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    const deliveries = await tx.delete(integrationDeliveries).where(eq(integrationDeliveries.projectId, projectId)).returning({ id: integrationDeliveries.id });
+    const rows = await tx.delete(integrations).where(eq(integrations.projectId, projectId)).returning({ id: integrations.id });
+    return deliveries.length + rows.length;
+  });
+}
+
+/** Deleted groups' (and subgroups') integrations go, their deliveries with them. */
+export async function removeGroupData(db: Db, groupIds: number[]): Promise<number> {
+  if (!groupIds.length) return 0;
+  const rows = await db.delete(integrations).where(inArray(integrations.groupId, groupIds)).returning({ id: integrations.id });
+  return rows.length;
+}

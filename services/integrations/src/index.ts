@@ -1,0 +1,8 @@
+import path from "node:path";
+import type { ServiceSchema } from "moleculer";
+import { integrationsService } from "./integrations.service";
+
+export const schemas: ServiceSchema[] = [integrationsService];
+
+/** This service's drizzle migrations, for the one-shot migration entry (services/gateway/src/migrate.ts). */
+export const migrations = { service: "integrations", folder: path.join(__dirname, "../drizzle") } as const;

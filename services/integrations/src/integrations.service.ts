@@ -1,0 +1,44 @@
+import { action, createMailer, settingsMixin, type Mailer } from "@collab/core";
+import { defineService } from "@collab/db";
+import type { ServiceSchema } from "moleculer";
+import path from "node:path";
+import { z } from "zod";
+import { deliverDue } from "./deliveries/worker";
+import { serviceEvents } from "./events";
+import { integrationsActions } from "./integrations.actions";
+
+/**
+ * Integrations of projects and groups with external tools: their settings (with inheritance from
+ * ancestor groups) and the deliveries of the notifiers among them (Discord webhooks, pipeline status
+ * emails), queued by event consumers and sent by a worker through the outbound URL guard.
+ * Follows project and group deletions in namespaces.
+ */
+let mailer: Mailer | undefined;
+
+export const integrationsService: ServiceSchema = defineService({
+  name: "integrations",
+  migrations: path.join(__dirname, "../drizzle"),
+  dependencies: ["accounts", "namespaces"],
+  // The outbound guard and URL validation act on allow_local_requests_from_web_hooks_and_services.
+  mixins: [settingsMixin],
+  actions: (kit) => {
+    const mail = () => (mailer ??= createMailer(kit.config, kit.logger));
+    return {
+      ...integrationsActions(kit),
+      /** One delivery pass (the timer runs the same); answers how many deliveries were attempted. */
+      "deliveries.tick": action({
+        visibility: "public",
+        input: () => z.object({}),
+        async handler() {
+          return { attempted: await deliverDue(kit.db, mail) };
+        },
+      }),
+    };
+  },
+  events: (kit) => serviceEvents(kit),
+  workers: (kit) => [{ name: "integration deliveries", everyMs: kit.config.INTEGRATIONS_DELIVERY_TICK_MS, run: () => deliverDue(kit.db, () => (mailer ??= createMailer(kit.config, kit.logger))).then(() => undefined) }],
+  stopping: () => {
+    mailer?.close();
+    mailer = undefined;
+  },
+});
