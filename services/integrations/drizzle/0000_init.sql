@@ -2,12 +2,15 @@ CREATE SCHEMA "integrations";
 --> statement-breakpoint
 CREATE TABLE "integrations"."integration_deliveries" (
 	"id" serial PRIMARY KEY NOT NULL,
-	"integration_id" integer NOT NULL,
+	"integration_id" integer,
+	"slug" text NOT NULL,
 	"project_id" integer NOT NULL,
 	"event_id" text NOT NULL,
 	"event_name" text NOT NULL,
-	"message" jsonb NOT NULL,
-	"status" text DEFAULT 'pending' NOT NULL,
+	"occurred_at" timestamp with time zone NOT NULL,
+	"payload" jsonb NOT NULL,
+	"message" jsonb,
+	"status" text DEFAULT 'new' NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"response_code" integer,
 	"error" text,
@@ -32,8 +35,8 @@ CREATE TABLE "integrations"."integrations" (
 );
 --> statement-breakpoint
 ALTER TABLE "integrations"."integration_deliveries" ADD CONSTRAINT "integration_deliveries_integration_id_integrations_id_fk" FOREIGN KEY ("integration_id") REFERENCES "integrations"."integrations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE UNIQUE INDEX "integration_deliveries_event_idx" ON "integrations"."integration_deliveries" USING btree ("integration_id","event_id");--> statement-breakpoint
-CREATE INDEX "integration_deliveries_due_idx" ON "integrations"."integration_deliveries" USING btree ("next_attempt_at") WHERE "integrations"."integration_deliveries"."status" = 'pending';--> statement-breakpoint
-CREATE INDEX "integration_deliveries_project_idx" ON "integrations"."integration_deliveries" USING btree ("project_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "integration_deliveries_event_idx" ON "integrations"."integration_deliveries" USING btree ("project_id","slug","event_id");--> statement-breakpoint
+CREATE INDEX "integration_deliveries_due_idx" ON "integrations"."integration_deliveries" USING btree ("next_attempt_at") WHERE "integrations"."integration_deliveries"."status" IN ('new', 'pending');--> statement-breakpoint
+CREATE INDEX "integration_deliveries_integration_idx" ON "integrations"."integration_deliveries" USING btree ("integration_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "integrations_project_slug_idx" ON "integrations"."integrations" USING btree ("project_id","slug") WHERE "integrations"."integrations"."project_id" IS NOT NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX "integrations_group_slug_idx" ON "integrations"."integrations" USING btree ("group_id","slug") WHERE "integrations"."integrations"."group_id" IS NOT NULL;

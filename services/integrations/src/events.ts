@@ -15,7 +15,7 @@ const GroupDeleted = z.object({ groupIds: z.array(z.number().int().positive()).m
  * for the event id and each consumer runs in its own transaction.
  */
 export const serviceEvents = (kit: ServiceKit): NonNullable<ServiceSchema["events"]> => {
-  const consumers = chatConsumers(kit);
+  const consumers = chatConsumers();
   const handlers: NonNullable<ServiceSchema["events"]> = {
     async "namespaces.project.deleted"(ctx: Ctx<unknown>) {
       await handleEvent(kit, ctx, ProjectDeleted, (p) => removeProjectData(kit.db, p.projectId));
@@ -29,7 +29,7 @@ export const serviceEvents = (kit: ServiceKit): NonNullable<ServiceSchema["event
       const c = consumers[name];
       const event = { id: String(ctx.id), name, occurredAt: new Date().toISOString() };
       await handleEvent(kit, ctx, c.schema, async (payload) => {
-        await kit.db.transaction((tx) => c.handle(payload as never, tx, event));
+        await kit.db.transaction((tx) => c.handle(payload, tx, event));
         return 1;
       });
     };

@@ -30,13 +30,13 @@ export const integrationsService: ServiceSchema = defineService({
         visibility: "public",
         input: () => z.object({}),
         async handler() {
-          return { attempted: await deliverDue(kit.db, mail) };
+          return { attempted: await deliverDue(kit.db, kit.broker, mail) };
         },
       }),
     };
   },
   events: (kit) => serviceEvents(kit),
-  workers: (kit) => [{ name: "integration deliveries", everyMs: kit.config.INTEGRATIONS_DELIVERY_TICK_MS, run: () => deliverDue(kit.db, () => (mailer ??= createMailer(kit.config, kit.logger))).then(() => undefined) }],
+  workers: (kit) => [{ name: "integration deliveries", everyMs: kit.config.INTEGRATIONS_DELIVERY_TICK_MS, run: () => deliverDue(kit.db, kit.broker, () => (mailer ??= createMailer(kit.config, kit.logger))).then(() => undefined) }],
   stopping: () => {
     mailer?.close();
     mailer = undefined;

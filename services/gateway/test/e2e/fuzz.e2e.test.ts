@@ -38,6 +38,7 @@ import { closeAgent } from "../fuzz/send";
 
 // Background workers would change rows between two fingerprints: tests tick them by hand.
 process.env.SCHEDULER_INTERVAL_MS ??= "0";
+process.env.INTEGRATIONS_DELIVERY_TICK_MS ??= "0";
 process.env.STORAGE_MOVE_TICK_MS ??= "0";
 process.env.IMPORT_EXPORT_TICK_MS ??= "0";
 process.env.DELETION_PURGE_INTERVAL_MS ??= "0";

@@ -35,23 +35,29 @@ export const integrations = integrationsSchema.table(
 
 /**
  * One outgoing message of an integration for one domain event (a chat webhook POST, a pipeline
- * email). Unique per (integration, event id): an event delivered twice is sent once.
- * status: pending → delivered | failed (attempts exhausted) | refused (outbound guard; not retried).
+ * email). The event consumer only records the event ("new": project, slug, payload), in its own
+ * transaction and with no calls to other services; the worker then resolves the integration acting
+ * for the project (its own or an ancestor group's) and builds the message ("pending"), or drops the
+ * row when none applies, and sends it. Unique per (project, slug, event id) — one acting integration
+ * per project and slug — so a redelivered event is sent once.
+ * status: new → pending → delivered | failed (attempts exhausted) | refused (outbound guard; not retried).
  */
 export const integrationDeliveries = integrationsSchema.table(
   "integration_deliveries",
   {
     id: serial("id").primaryKey(),
-    integrationId: integer("integration_id")
-      .notNull()
-      .references(() => integrations.id, { onDelete: "cascade" }),
+    /** Set when the worker resolved which integration acts (null while "new"). */
+    integrationId: integer("integration_id").references(() => integrations.id, { onDelete: "cascade" }),
+    slug: text("slug").notNull(),
     /** The project the event happened in (a group integration serves all its projects). */
     projectId: integer("project_id").notNull(),
     eventId: text("event_id").notNull(),
     eventName: text("event_name").notNull(),
-    /** What to send, built when the event arrived (the Discord message or the mail). */
-    message: jsonb("message").$type<Record<string, unknown>>().notNull(),
-    status: text("status").notNull().default("pending"),
+    occurredAt: ts("occurred_at").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    /** What is sent (the Discord message or the mail), built by the worker. */
+    message: jsonb("message").$type<Record<string, unknown>>(),
+    status: text("status").notNull().default("new"),
     attempts: integer("attempts").notNull().default(0),
     responseCode: integer("response_code"),
     error: text("error"),
@@ -61,9 +67,9 @@ export const integrationDeliveries = integrationsSchema.table(
     deliveredAt: ts("delivered_at"),
   },
   (t) => [
-    uniqueIndex("integration_deliveries_event_idx").on(t.integrationId, t.eventId),
-    index("integration_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
-    index("integration_deliveries_project_idx").on(t.projectId),
+    uniqueIndex("integration_deliveries_event_idx").on(t.projectId, t.slug, t.eventId),
+    index("integration_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} IN ('new', 'pending')`),
+    index("integration_deliveries_integration_idx").on(t.integrationId),
   ],
 );
 

@@ -2,7 +2,10 @@ import { checkOutboundUrl, currentSettings, outboundPolicy, type Mailer } from "
 import type { Db } from "@collab/db";
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { integrationDeliveries, integrations, type DeliveryRow } from "../db/schema";
+import type { ServiceBroker } from "moleculer";
+import { describeChatEvent } from "./chat.consumers";
 import { postJson } from "./post";
+import { activeIntegrationFor, branchSelected, projectFacts } from "./targets";
 
 /** Attempts before a delivery is given up as failed, and the pause after the n-th failure. */
 export const MAX_ATTEMPTS = 4;
@@ -14,7 +17,7 @@ const BATCH = 20;
 
 /**
  * Claims due deliveries with FOR UPDATE SKIP LOCKED (replicas ticking together take disjoint rows),
- * counting the attempt and leasing them in the same statement, so the slow part — the HTTP call or
+ * leasing them in the same transaction, so the slow part — the HTTP call or
  * the mail — runs outside any transaction.
  */
 async function claimDue(db: Db): Promise<DeliveryRow[]> {
@@ -22,14 +25,14 @@ async function claimDue(db: Db): Promise<DeliveryRow[]> {
     const due = await tx
       .select({ id: integrationDeliveries.id })
       .from(integrationDeliveries)
-      .where(and(eq(integrationDeliveries.status, "pending"), lte(integrationDeliveries.nextAttemptAt, sql`now()`)))
+      .where(and(inArray(integrationDeliveries.status, ["new", "pending"]), lte(integrationDeliveries.nextAttemptAt, sql`now()`)))
       .orderBy(asc(integrationDeliveries.id))
       .limit(BATCH)
       .for("update", { skipLocked: true });
     if (!due.length) return [];
     return tx
       .update(integrationDeliveries)
-      .set({ attempts: sql`${integrationDeliveries.attempts} + 1`, nextAttemptAt: sql`now() + make_interval(secs => ${LEASE_SECONDS})`, updatedAt: sql`now()` })
+      .set({ nextAttemptAt: sql`now() + make_interval(secs => ${LEASE_SECONDS})`, updatedAt: sql`now()` })
       .where(inArray(integrationDeliveries.id, due.map((r) => r.id)))
       .returning();
   });
@@ -37,8 +40,29 @@ async function claimDue(db: Db): Promise<DeliveryRow[]> {
 
 type Outcome = { status: "delivered"; responseCode: number } | { status: "refused"; error: string } | { status: "retry"; responseCode?: number; error: string };
 
+type Caller = { call: ServiceBroker["call"] };
+
+/**
+ * A "new" row becomes "pending": the integration acting for the project (own or inherited), enabled
+ * for the event kind and the branch, and the message built; null (the row goes) when none applies.
+ * Runs outside any transaction: it asks namespaces and accounts.
+ */
+async function prepare(db: Db, broker: Caller, row: DeliveryRow): Promise<DeliveryRow | null> {
+  const described = describeChatEvent(row.eventName, row.payload);
+  const project = described && (await projectFacts(broker, row.projectId));
+  const integration = project && (await activeIntegrationFor(db, project, row.slug, described.kind));
+  if (!described || !project || !integration || (described.branch !== undefined && !(await branchSelected(broker, integration, project, described.branch)))) {
+    await db.delete(integrationDeliveries).where(eq(integrationDeliveries.id, row.id));
+    return null;
+  }
+  const [author] = await broker.call<{ name: string }[], { ids: number[] }>("accounts.users.refs", { ids: [described.actorId] });
+  const message = { ...described.build(project, author?.name ?? "Someone", row.occurredAt.toISOString()) };
+  const [ready] = await db.update(integrationDeliveries).set({ status: "pending", integrationId: integration.id, message }).where(eq(integrationDeliveries.id, row.id)).returning();
+  return ready;
+}
+
 async function send(db: Db, mailer: () => Mailer, row: DeliveryRow): Promise<Outcome> {
-  const [integration] = await db.select().from(integrations).where(eq(integrations.id, row.integrationId));
+  const [integration] = row.integrationId === null ? [] : await db.select().from(integrations).where(eq(integrations.id, row.integrationId));
   if (!integration?.active) return { status: "refused", error: "Integration is no longer active" };
   if (integration.slug === "pipelines-email") {
     const mail = row.message as { to: string[]; subject: string; text: string };
@@ -78,8 +102,15 @@ async function record(db: Db, row: DeliveryRow, outcome: Outcome) {
 }
 
 /** One pass of the delivery worker; answers how many deliveries it attempted. */
-export async function deliverDue(db: Db, mailer: () => Mailer): Promise<number> {
-  const rows = await claimDue(db);
-  await Promise.all(rows.map(async (row) => record(db, row, await send(db, mailer, row))));
-  return rows.length;
+export async function deliverDue(db: Db, broker: Caller, mailer: () => Mailer): Promise<number> {
+  const claimed = await claimDue(db);
+  let attempted = 0;
+  for (const claimedRow of claimed) {
+    const row = claimedRow.status === "new" ? await prepare(db, broker, claimedRow) : claimedRow;
+    if (!row) continue;
+    const [counted] = await db.update(integrationDeliveries).set({ attempts: sql`${integrationDeliveries.attempts} + 1` }).where(eq(integrationDeliveries.id, row.id)).returning();
+    await record(db, counted, await send(db, mailer, counted));
+    attempted++;
+  }
+  return attempted;
 }

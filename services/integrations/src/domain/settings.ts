@@ -1,4 +1,4 @@
-import { badRequestMessage, currentSettings, isLocalHostLiteral, isUniqueViolation, notFound } from "@collab/core";
+import { badRequestMessage, currentSettings, isLocalHostLiteral, isUniqueViolation, isWhitelisted, notFound, outboundPolicy } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { SetupParams } from "../api/integration.params";
@@ -66,7 +66,12 @@ export function isAcceptableUrl(value: string): boolean {
     return false;
   }
   if ((url.protocol !== "http:" && url.protocol !== "https:") || !url.hostname) return false;
-  return currentSettings().allow_local_requests_from_web_hooks_and_services === true || !isLocalHostLiteral(url.hostname);
+  const policy = outboundPolicy(currentSettings());
+  if (policy.allowLocal || !isLocalHostLiteral(url.hostname)) return true;
+  // The whitelist lets a local host through here too, as UrlBlocker does for the validator.
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+  return isWhitelisted(policy.whitelist, { host, address: host, port });
 }
 
 /** The model validations of a set-up: required values present, URLs valid; failure is GitLab's bare 400. */
