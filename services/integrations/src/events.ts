@@ -2,7 +2,7 @@ import type { Ctx } from "@collab/core";
 import { handleEvent, type ServiceKit } from "@collab/db";
 import type { ServiceSchema } from "moleculer";
 import { z } from "zod";
-import { chatConsumers } from "./deliveries/chat.consumers";
+import { notifierConsumers } from "./deliveries/notifier.consumers";
 import { removeGroupData, removeProjectData } from "./domain/cleanup";
 
 const ProjectDeleted = z.object({ projectId: z.number().int().positive() });
@@ -10,12 +10,12 @@ const GroupDeleted = z.object({ groupIds: z.array(z.number().int().positive()).m
 
 /**
  * The events this service follows, over today's Moleculer events: deletions in namespaces, and the
- * activity the chat notifier reports. The consumers are written to the durable-events contract
+ * activity the notifiers report (Discord; pipeline emails on runners.pipeline.finished). The consumers are written to the durable-events contract
  * (payload, tx, { id, name, occurredAt }); until that lands, the Moleculer context id stands in
  * for the event id and each consumer runs in its own transaction.
  */
 export const serviceEvents = (kit: ServiceKit): NonNullable<ServiceSchema["events"]> => {
-  const consumers = chatConsumers();
+  const consumers = notifierConsumers();
   const handlers: NonNullable<ServiceSchema["events"]> = {
     async "namespaces.project.deleted"(ctx: Ctx<unknown>) {
       await handleEvent(kit, ctx, ProjectDeleted, (p) => removeProjectData(kit.db, p.projectId));

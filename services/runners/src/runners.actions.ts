@@ -19,7 +19,7 @@ import {
   UpdateRunnerParams,
 } from "./api/runners.params";
 import { jobs, pipelines, runners, type RunnerRow } from "./db/schema";
-import { finishJob, pickJob } from "./domain/pipelines";
+import { finishJob, pickJob, PIPELINE_EVENTS, pipelineFinishedPayload } from "./domain/pipelines";
 import { groupAccess, groupsWithLevel, memberProjects, projectAccess, userMap, type ProjectSummary } from "./domain/remote";
 import {
   assertCanManage,
@@ -353,7 +353,11 @@ export const runnersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
     async handler(ctx) {
       const runner = await runnerFromToken(kit, ctx.params.token);
       const job = await finishJob(kit.db, runner.id, ctx.params.job_id, ctx.params.status);
-      return job ? { id: job.id, status: job.status } : null;
+      if (!job) return null;
+      // The pipeline (one job each) reached its final status: integrations (pipeline emails, chat) follow it.
+      const [pipeline] = await kit.db.select().from(pipelines).where(eq(pipelines.id, job.pipelineId));
+      if (pipeline) ctx.emit(PIPELINE_EVENTS.finished, pipelineFinishedPayload(pipeline));
+      return { id: job.id, status: job.status };
     },
   }),
 

@@ -1,4 +1,4 @@
-import { addMember, apiClient, createGroup, createProject, createUser, eventually, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
+import { addMember, apiClient, createGroup, createProject, createUser, eventually, startMailbox, type ApiClient, type Mailbox, type TestApp, type TestUser } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -7,7 +7,7 @@ import { startApp } from "../app";
 /**
  * Integrations (GitLab's project and group integrations API): every kind's required parameters,
  * unknown and never-set-up slugs, write-only secrets, inheritance from ancestor groups, DELETE
- * reset, roles; and the Discord notifier delivering to a local HTTP server after an issue is
+ * reset, roles; pipeline status emails through a real SMTP receiver; and the Discord notifier delivering to a local HTTP server after an issue is
  * opened, or refused by the outbound guard when local requests are not allowed.
  *
  * World: private group "team" (subgroup "team/sub") with project "app" in the subgroup;
@@ -23,7 +23,11 @@ let team: { id: number };
 let sub: { id: number };
 let project: { id: number };
 
+let mailbox: Mailbox;
+
 beforeAll(async () => {
+  // Before the app: services read SMTP_URL when they are created.
+  mailbox = await startMailbox();
   app = await startApp("integrations");
 });
 beforeEach(async () => {
@@ -38,7 +42,10 @@ beforeEach(async () => {
   }
   U.outsider = await createUser(app, "outsider");
 });
-afterAll(() => app.stop());
+afterAll(async () => {
+  await app.stop();
+  await mailbox.stop();
+});
 
 const P = (slug = "") => `/projects/${project.id}/integrations${slug ? `/${slug}` : ""}`;
 const G = (g: { id: number }, slug = "") => `/groups/${g.id}/integrations${slug ? `/${slug}` : ""}`;
@@ -249,5 +256,35 @@ describe("Discord deliveries", () => {
       const rows = (await app.database.db.execute(sql`SELECT count(*)::int AS n FROM integrations.integrations`)) as unknown as { rows: { n: number }[] };
       expect(rows.rows[0].n).toBe(0);
     });
+  });
+});
+
+describe("pipeline status emails", () => {
+  const deliveries = async () =>
+    ((await app.database.db.execute(sql`SELECT slug, event_name, status FROM integrations.integration_deliveries ORDER BY id`)) as unknown as { rows: Record<string, unknown>[] }).rows;
+
+  test("a failed pipeline mails every recipient; a successful one is left out with notify_only_broken_pipelines", async () => {
+    const tag = Math.random().toString(36).slice(2, 8);
+    const [a, b] = [`ci-a-${tag}@example.com`, `ci-b-${tag}@example.com`];
+    const set = await U.maint.api.put(P("pipelines-email"), { json: { recipients: `${a}, ${b}`, pipeline_events: true } });
+    expect(set.body).toMatchObject({ active: true, pipeline_events: true, properties: { recipients: `${a}, ${b}`, notify_only_broken_pipelines: true, branches_to_be_notified: "default" } });
+
+    const runner = (await U.maint.api.post("/user/runners", { json: { runner_type: "project_type", project_id: project.id } })).body;
+    const schedule = (await U.maint.api.post(`/projects/${project.id}/pipeline_schedules`, { json: { description: "nightly", ref: "main", cron: "0 1 * * *" } })).body;
+    for (let i = 0; i < 2; i++) expect((await U.maint.api.post(`/projects/${project.id}/pipeline_schedules/${schedule.id}/play`)).status).toBe(201);
+    const first = await app.broker.call<{ id: number; pipeline_id: number }, object>("runners.jobs.request", { token: runner.token });
+    const second = await app.broker.call<{ id: number; pipeline_id: number }, object>("runners.jobs.request", { token: runner.token });
+    await app.broker.call("runners.jobs.finish", { token: runner.token, job_id: first.id, status: "success" });
+    await app.broker.call("runners.jobs.finish", { token: runner.token, job_id: second.id, status: "failed" });
+    await eventually(async () => expect(await deliveries()).toHaveLength(2));
+    await app.broker.call("integrations.deliveries.tick", {});
+
+    const mail = await mailbox.waitFor(a);
+    expect(mail.subject).toBe(`team/sub/app | Pipeline #${second.pipeline_id} has failed for main | ${mail.subject.slice(-8)}`);
+    expect(mail.text).toContain(`/team/sub/app/-/pipelines/${second.pipeline_id}`);
+    expect((await mailbox.waitFor(b)).subject).toContain(`#${second.pipeline_id} has failed`);
+    const mine = (await mailbox.mails()).filter((m) => m.to.some((t) => t.endsWith(`${tag}@example.com`)));
+    expect(mine).toHaveLength(2);
+    expect(await deliveries()).toEqual([{ slug: "pipelines-email", event_name: "runners.pipeline.finished", status: "delivered" }]);
   });
 });

@@ -3,7 +3,7 @@ import type { Db } from "@collab/db";
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { integrationDeliveries, integrations, type DeliveryRow } from "../db/schema";
 import type { ServiceBroker } from "moleculer";
-import { describeChatEvent } from "./chat.consumers";
+import { describeEvent, MAIL_SLUG } from "./notifier.consumers";
 import { postJson } from "./post";
 import { activeIntegrationFor, branchSelected, projectFacts } from "./targets";
 
@@ -42,21 +42,35 @@ type Outcome = { status: "delivered"; responseCode: number } | { status: "refuse
 
 type Caller = { call: ServiceBroker["call"] };
 
+const FINAL_STATUSES = ["success", "failed", "canceled"];
+/** notify_only_broken_pipelines (default true): only failed pipelines; otherwise every final status. */
+const brokenOrWanted = (properties: Record<string, unknown>, status: string) =>
+  FINAL_STATUSES.includes(status) && ((properties.notify_only_broken_pipelines ?? true) !== true || status === "failed");
+/** recipients: comma- or space-separated addresses. */
+const recipientsOf = (properties: Record<string, unknown>) => [...new Set(String(properties.recipients ?? "").split(/[\s,]+/).filter(Boolean))];
+
 /**
  * A "new" row becomes "pending": the integration acting for the project (own or inherited), enabled
  * for the event kind and the branch, and the message built; null (the row goes) when none applies.
  * Runs outside any transaction: it asks namespaces and accounts.
  */
 async function prepare(db: Db, broker: Caller, row: DeliveryRow): Promise<DeliveryRow | null> {
-  const described = describeChatEvent(row.eventName, row.payload);
+  const described = describeEvent(row.slug, row.eventName, row.payload);
   const project = described && (await projectFacts(broker, row.projectId));
   const integration = project && (await activeIntegrationFor(db, project, row.slug, described.kind));
-  if (!described || !project || !integration || (described.branch !== undefined && !(await branchSelected(broker, integration, project, described.branch)))) {
+  const applies =
+    described &&
+    project &&
+    integration &&
+    (described.pipelineStatus === undefined || brokenOrWanted(integration.properties, described.pipelineStatus)) &&
+    (described.branch === undefined || (await branchSelected(broker, integration, project, described.branch)));
+  if (!applies) {
     await db.delete(integrationDeliveries).where(eq(integrationDeliveries.id, row.id));
     return null;
   }
-  const [author] = await broker.call<{ name: string }[], { ids: number[] }>("accounts.users.refs", { ids: [described.actorId] });
-  const message = { ...described.build(project, author?.name ?? "Someone", row.occurredAt.toISOString()) };
+  const [author] = described.actorId === null ? [] : await broker.call<{ name: string }[], { ids: number[] }>("accounts.users.refs", { ids: [described.actorId] });
+  const message: Record<string, unknown> = { ...described.build(project, author?.name ?? "Someone", row.occurredAt.toISOString()) };
+  if (row.slug === MAIL_SLUG) message.to = recipientsOf(integration.properties);
   const [ready] = await db.update(integrationDeliveries).set({ status: "pending", integrationId: integration.id, message }).where(eq(integrationDeliveries.id, row.id)).returning();
   return ready;
 }

@@ -44,6 +44,22 @@ export async function pickJob(db: Db, runnerId: number): Promise<JobRow | null> 
   });
 }
 
+export const PIPELINE_EVENTS = { finished: "runners.pipeline.finished" } as const;
+
+/** `runners.pipeline.finished`: a pipeline reached a final status (success, failed, canceled). */
+export const pipelineFinishedPayload = (p: PipelineRow) => ({
+  pipeline_id: p.id,
+  iid: p.iid,
+  project_id: p.projectId,
+  ref: p.ref,
+  tag: p.tag,
+  sha: p.sha,
+  status: p.status,
+  source: p.source,
+  user_id: p.userId,
+  finished_at: p.updatedAt.toISOString(),
+});
+
 /** Finishes a running job of a runner; the pipeline takes the job's final status. */
 export async function finishJob(db: Db, runnerId: number, jobId: number, status: "success" | "failed" | "canceled"): Promise<JobRow | null> {
   return db.transaction(async (tx) => {

@@ -19,14 +19,23 @@ export interface Consumer<P> {
   handle: (payload: P, tx: Db, event: DomainEvent) => Promise<void>;
 }
 
-/** What a chat message about an event needs, known from the payload alone. */
+/** What a message about an event needs, known from the payload alone. */
 interface Described {
   projectId: number;
   kind: EventKind;
-  actorId: number;
-  /** Pushes are filtered by branches_to_be_notified. */
+  actorId: number | null;
+  /** Pushes and pipelines are filtered by branches_to_be_notified. */
   branch?: string;
-  build: (project: ProjectFacts, author: string, at: string) => DiscordMessage;
+  /** Pipelines: notify_only_broken_pipelines leaves out all but failed ones. */
+  pipelineStatus?: string;
+  build: (project: ProjectFacts, author: string, at: string) => DiscordMessage | PipelineMail;
+}
+
+/** A pipeline status email, one per recipient. */
+export interface PipelineMail {
+  to: string[];
+  subject: string;
+  text: string;
 }
 
 const id = z.number().int().positive();
@@ -47,8 +56,10 @@ const NoteEvent = z.object({
 const ZERO = "0".repeat(40);
 const PushEvent = z.object({ projectId: id, branch: z.string(), before: z.string(), after: z.string(), userId: id, commitTitle: z.string().nullish() });
 const TagEvent = z.object({ projectId: id, tag: z.string(), before: z.string(), after: z.string(), userId: id });
+const PipelineEvent = z.object({ pipeline_id: id, project_id: id, ref: z.string(), tag: z.boolean().default(false), sha: z.string(), status: z.string(), user_id: id.nullable() });
 
 export const CHAT_SLUG = "discord";
+
 
 type Describer = { schema: z.ZodType; describe: (p: any) => Described | null };
 const on = <S extends z.ZodType>(schema: S, describe: (p: z.output<S>) => Described | null): Describer => ({ schema, describe });
@@ -94,8 +105,40 @@ const tag = on(TagEvent, (p) => ({
   build: (project, author, at) => discordMessage({ project: project.path_with_namespace, summary: `${author} ${p.after === ZERO ? "removed tag" : "pushed new tag"} ${p.tag}`, title: p.tag, url: `${project.web_url}/-/tags/${encodeURIComponent(p.tag)}`, author, at }),
 }));
 
+const pipelineFacts = (p: z.output<typeof PipelineEvent>) => ({
+  projectId: p.project_id,
+  kind: "pipeline_events" as const,
+  actorId: p.user_id,
+  // Tag pipelines are not filtered by branch (GitLab's notify_for_ref? lets tags through).
+  branch: p.tag ? undefined : p.ref,
+  pipelineStatus: p.status,
+});
+const pipelineChat = on(PipelineEvent, (p) => ({
+  ...pipelineFacts(p),
+  build: (project, author, at) =>
+    discordMessage({ project: project.path_with_namespace, summary: `Pipeline #${p.pipeline_id} of ${p.tag ? "tag" : "branch"} ${p.ref} by ${author} ${p.status}`, title: `Pipeline #${p.pipeline_id} ${p.status}`, url: `${project.web_url}/-/pipelines/${p.pipeline_id}`, author, at }),
+}));
+
+/** Pipeline status emails (GitLab's PipelinesEmail): recipients from the integration, filled in by the worker. */
+const pipelineMail = on(PipelineEvent, (p) => ({
+  ...pipelineFacts(p),
+  build: (project, author) => ({
+    to: [],
+    subject: `${project.path_with_namespace} | Pipeline #${p.pipeline_id} has ${p.status} for ${p.ref} | ${p.sha.slice(0, 8)}`,
+    text: [`Pipeline #${p.pipeline_id} has ${p.status}.`, "", `Project: ${project.path_with_namespace}`, `${p.tag ? "Tag" : "Branch"}: ${p.ref}`, `Commit: ${p.sha}`, `Triggered by: ${author}`, "", `${project.web_url}/-/pipelines/${p.pipeline_id}`].join("\n"),
+  }),
+}));
+
+export const MAIL_SLUG = "pipelines-email";
+
+/** The events each notifier reports, by slug and domain event name. */
+export const NOTIFIER_EVENTS: Record<string, Record<string, Describer>> = {
+  [MAIL_SLUG]: { "runners.pipeline.finished": pipelineMail },
+};
+
 /** The events the team chat notifier reports, by domain event name. */
 export const CHAT_EVENTS: Record<string, Describer> = {
+  "runners.pipeline.finished": pipelineChat,
   "issues.issue.opened": issue("opened"),
   "issues.issue.closed": issue("closed"),
   "issues.issue.reopened": issue("reopened"),
@@ -109,37 +152,45 @@ export const CHAT_EVENTS: Record<string, Describer> = {
   "namespaces.tag.pushed": tag,
 };
 
-/** The chat message for a recorded event, or null when the event carries nothing to tell. */
-export function describeChatEvent(eventName: string, payload: unknown): Described | null {
-  const d = CHAT_EVENTS[eventName];
+NOTIFIER_EVENTS[CHAT_SLUG] = CHAT_EVENTS;
+
+/** The message facts of a recorded event for a notifier, or null when the event carries nothing to tell. */
+export function describeEvent(slug: string, eventName: string, payload: unknown): Described | null {
+  const d = NOTIFIER_EVENTS[slug]?.[eventName];
   const parsed = d?.schema.safeParse(payload);
   return parsed?.success ? d.describe(parsed.data) : null;
 }
 
 /**
- * The consumers: each records the event as a "new" delivery row in the consumer's transaction,
+ * The consumers: each records the event as a "new" delivery row per notifier that reports it, in the consumer's transaction,
  * calling no other service (in one process PGlite has one connection, and the contract keeps slow
  * work out of tx). Skipped at once when no chat integration could act: none of the project's own
  * and none on any group.
  */
-export function chatConsumers(): Record<string, Consumer<unknown>> {
+export function notifierConsumers(): Record<string, Consumer<unknown>> {
+  const names = new Set(Object.values(NOTIFIER_EVENTS).flatMap((events) => Object.keys(events)));
   const consumers: Record<string, Consumer<unknown>> = {};
-  for (const [name, d] of Object.entries(CHAT_EVENTS)) {
+  for (const name of names) {
+    const slugs = Object.keys(NOTIFIER_EVENTS).filter((slug) => NOTIFIER_EVENTS[slug][name]);
     consumers[name] = {
-      schema: d.schema as z.ZodType<unknown>,
+      schema: z.unknown(),
       async handle(payload, tx, event) {
-        const described = d.describe(payload);
-        if (!described) return;
-        const [candidate] = await tx
-          .select({ id: integrations.id })
-          .from(integrations)
-          .where(and(eq(integrations.slug, CHAT_SLUG), eq(integrations.active, true), or(eq(integrations.projectId, described.projectId), isNotNull(integrations.groupId))))
-          .limit(1);
-        if (!candidate) return;
-        await tx
-          .insert(integrationDeliveries)
-          .values({ slug: CHAT_SLUG, projectId: described.projectId, eventId: event.id, eventName: event.name, occurredAt: new Date(event.occurredAt), payload: payload as Record<string, unknown> })
-          .onConflictDoNothing();
+        for (const slug of slugs) {
+          const d = NOTIFIER_EVENTS[slug][name];
+          const parsed = d.schema.safeParse(payload);
+          const described = parsed.success ? d.describe(parsed.data) : null;
+          if (!described) continue;
+          const [candidate] = await tx
+            .select({ id: integrations.id })
+            .from(integrations)
+            .where(and(eq(integrations.slug, slug), eq(integrations.active, true), or(eq(integrations.projectId, described.projectId), isNotNull(integrations.groupId))))
+            .limit(1);
+          if (!candidate) continue;
+          await tx
+            .insert(integrationDeliveries)
+            .values({ slug, projectId: described.projectId, eventId: event.id, eventName: event.name, occurredAt: new Date(event.occurredAt), payload: payload as Record<string, unknown> })
+            .onConflictDoNothing();
+        }
       },
     };
   }
