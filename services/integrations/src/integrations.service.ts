@@ -4,7 +4,8 @@ import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { z } from "zod";
 import { deliverDue } from "./deliveries/worker";
-import { serviceEvents } from "./events";
+import { outbox, processedEvents } from "./db/schema";
+import { serviceConsumers } from "./events";
 import { integrationsActions } from "./integrations.actions";
 
 /**
@@ -35,7 +36,8 @@ export const integrationsService: ServiceSchema = defineService({
       }),
     };
   },
-  events: (kit) => serviceEvents(kit),
+  eventTables: { outbox, processedEvents },
+  consumes: () => serviceConsumers(),
   workers: (kit) => [{ name: "integration deliveries", everyMs: kit.config.INTEGRATIONS_DELIVERY_TICK_MS, run: () => deliverDue(kit.db, kit.broker, () => (mailer ??= createMailer(kit.config, kit.logger))).then(() => undefined) }],
   stopping: () => {
     mailer?.close();

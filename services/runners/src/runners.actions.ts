@@ -352,12 +352,12 @@ export const runnersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
     input: () => z.object({ token: z.string(), job_id: z.number().int(), status: z.enum(["success", "failed", "canceled"]) }),
     async handler(ctx) {
       const runner = await runnerFromToken(kit, ctx.params.token);
-      const job = await finishJob(kit.db, runner.id, ctx.params.job_id, ctx.params.status);
-      if (!job) return null;
-      // The pipeline (one job each) reached its final status: integrations (pipeline emails, chat) follow it.
-      const [pipeline] = await kit.db.select().from(pipelines).where(eq(pipelines.id, job.pipelineId));
-      if (pipeline) ctx.emit(PIPELINE_EVENTS.finished, pipelineFinishedPayload(pipeline));
-      return { id: job.id, status: job.status };
+      // The pipeline (one job each) reaches its final status with the job: integrations (pipeline emails, chat) follow it.
+      const finished = await kit.events.transact(
+        (tx) => finishJob(tx, runner.id, ctx.params.job_id, ctx.params.status),
+        (done) => (done ? [[PIPELINE_EVENTS.finished, pipelineFinishedPayload(done.pipeline)]] : []),
+      );
+      return finished ? { id: finished.job.id, status: finished.job.status } : null;
     },
   }),
 

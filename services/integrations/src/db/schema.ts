@@ -1,7 +1,11 @@
+import { eventTables } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, jsonb, pgSchema, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 export const integrationsSchema = pgSchema("integrations");
+
+/** Durable domain events: this service consumes (processed_events); its outbox stays empty for now. */
+export const { outbox, processedEvents } = eventTables(integrationsSchema);
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 

@@ -1,4 +1,4 @@
-import type { Db } from "@collab/db";
+import { consumer, type Consumers, type Db } from "@collab/db";
 import { and, eq, isNotNull, or } from "drizzle-orm";
 import { z } from "zod";
 import type { EventKind } from "../catalog/events";
@@ -7,17 +7,6 @@ import type { DiscordMessage } from "./discord";
 import { discordMessage } from "./discord";
 import type { ProjectFacts } from "./targets";
 
-/** A domain event as the consumer sees it (the durable-events contract: id, name, occurredAt). */
-export interface DomainEvent {
-  id: string;
-  name: string;
-  occurredAt: string;
-}
-
-export interface Consumer<P> {
-  schema: z.ZodType<P>;
-  handle: (payload: P, tx: Db, event: DomainEvent) => Promise<void>;
-}
 
 /** What a message about an event needs, known from the payload alone. */
 interface Described {
@@ -167,32 +156,30 @@ export function describeEvent(slug: string, eventName: string, payload: unknown)
  * work out of tx). Skipped at once when no chat integration could act: none of the project's own
  * and none on any group.
  */
-export function notifierConsumers(): Record<string, Consumer<unknown>> {
+export function notifierConsumers(): Consumers {
   const names = new Set(Object.values(NOTIFIER_EVENTS).flatMap((events) => Object.keys(events)));
-  const consumers: Record<string, Consumer<unknown>> = {};
+  const consumers: Consumers = {};
   for (const name of names) {
     const slugs = Object.keys(NOTIFIER_EVENTS).filter((slug) => NOTIFIER_EVENTS[slug][name]);
-    consumers[name] = {
-      schema: z.unknown(),
-      async handle(payload, tx, event) {
-        for (const slug of slugs) {
-          const d = NOTIFIER_EVENTS[slug][name];
-          const parsed = d.schema.safeParse(payload);
-          const described = parsed.success ? d.describe(parsed.data) : null;
-          if (!described) continue;
-          const [candidate] = await tx
-            .select({ id: integrations.id })
-            .from(integrations)
-            .where(and(eq(integrations.slug, slug), eq(integrations.active, true), or(eq(integrations.projectId, described.projectId), isNotNull(integrations.groupId))))
-            .limit(1);
-          if (!candidate) continue;
-          await tx
-            .insert(integrationDeliveries)
-            .values({ slug, projectId: described.projectId, eventId: event.id, eventName: event.name, occurredAt: new Date(event.occurredAt), payload: payload as Record<string, unknown> })
-            .onConflictDoNothing();
-        }
-      },
-    };
+    // Each notifier parses the payload itself: one it cannot read is skipped, not the event.
+    consumers[name] = consumer(z.record(z.string(), z.unknown()), async (payload, tx: Db, event) => {
+      for (const slug of slugs) {
+        const d = NOTIFIER_EVENTS[slug][name];
+        const parsed = d.schema.safeParse(payload);
+        const described = parsed.success ? d.describe(parsed.data) : null;
+        if (!described) continue;
+        const [candidate] = await tx
+          .select({ id: integrations.id })
+          .from(integrations)
+          .where(and(eq(integrations.slug, slug), eq(integrations.active, true), or(eq(integrations.projectId, described.projectId), isNotNull(integrations.groupId))))
+          .limit(1);
+        if (!candidate) continue;
+        await tx
+          .insert(integrationDeliveries)
+          .values({ slug, projectId: described.projectId, eventId: event.id, eventName: event.name, occurredAt: new Date(event.occurredAt), payload })
+          .onConflictDoNothing();
+      }
+    });
   }
   return consumers;
 }

@@ -4,14 +4,12 @@ import { integrationDeliveries, integrations } from "../db/schema";
 
 /**
  * A deleted project's integrations go, with their deliveries (cascade), and so do the deliveries a
- * group integration queued for it. Idempotent; answers how many rows went.
+ * group integration queued for it. Runs in the consumer's transaction; answers how many rows went.
  */
-export async function removeProjectData(db: Db, projectId: number): Promise<number> {
-  return db.transaction(async (tx) => {
-    const deliveries = await tx.delete(integrationDeliveries).where(eq(integrationDeliveries.projectId, projectId)).returning({ id: integrationDeliveries.id });
-    const rows = await tx.delete(integrations).where(eq(integrations.projectId, projectId)).returning({ id: integrations.id });
-    return deliveries.length + rows.length;
-  });
+export async function removeProjectData(tx: Db, projectId: number): Promise<number> {
+  const deliveries = await tx.delete(integrationDeliveries).where(eq(integrationDeliveries.projectId, projectId)).returning({ id: integrationDeliveries.id });
+  const rows = await tx.delete(integrations).where(eq(integrations.projectId, projectId)).returning({ id: integrations.id });
+  return deliveries.length + rows.length;
 }
 
 /** Deleted groups' (and subgroups') integrations go, their deliveries with them. */

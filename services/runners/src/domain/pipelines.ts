@@ -60,17 +60,15 @@ export const pipelineFinishedPayload = (p: PipelineRow) => ({
   finished_at: p.updatedAt.toISOString(),
 });
 
-/** Finishes a running job of a runner; the pipeline takes the job's final status. */
-export async function finishJob(db: Db, runnerId: number, jobId: number, status: "success" | "failed" | "canceled"): Promise<JobRow | null> {
-  return db.transaction(async (tx) => {
-    const now = new Date();
-    const [row] = await tx
-      .update(jobs)
-      .set({ status, finishedAt: now })
-      .where(and(eq(jobs.id, jobId), eq(jobs.runnerId, runnerId), eq(jobs.status, "running")))
-      .returning();
-    if (!row) return null;
-    await tx.update(pipelines).set({ status, updatedAt: now }).where(eq(pipelines.id, row.pipelineId));
-    return row;
-  });
+/** Finishes a running job of a runner; the pipeline takes the job's final status. Run it in the caller's transaction. */
+export async function finishJob(tx: Db, runnerId: number, jobId: number, status: "success" | "failed" | "canceled"): Promise<{ job: JobRow; pipeline: PipelineRow } | null> {
+  const now = new Date();
+  const [job] = await tx
+    .update(jobs)
+    .set({ status, finishedAt: now })
+    .where(and(eq(jobs.id, jobId), eq(jobs.runnerId, runnerId), eq(jobs.status, "running")))
+    .returning();
+  if (!job) return null;
+  const [pipeline] = await tx.update(pipelines).set({ status, updatedAt: now }).where(eq(pipelines.id, job.pipelineId)).returning();
+  return { job, pipeline };
 }
