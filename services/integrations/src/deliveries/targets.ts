@@ -1,9 +1,11 @@
 import type { Db } from "@collab/db";
-type Caller = { call: ServiceBroker["call"] };
 import type { ServiceBroker } from "moleculer";
 import { eventFlags, type EventKind } from "../catalog/events";
 import type { IntegrationRow } from "../db/schema";
 import { effectiveSettings } from "../domain/settings";
+
+/** What the delivery code asks of the bus (a broker or a context). */
+export type Caller = { call: ServiceBroker["call"] };
 
 /** The project facts a message needs (namespaces.projects.summaries). */
 export interface ProjectFacts {

@@ -2,10 +2,9 @@ import { checkOutboundUrl, currentSettings, outboundPolicy, type Mailer } from "
 import type { Db } from "@collab/db";
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { integrationDeliveries, integrations, type DeliveryRow } from "../db/schema";
-import type { ServiceBroker } from "moleculer";
 import { describeEvent, MAIL_SLUG } from "./notifier.consumers";
 import { postJson } from "./post";
-import { activeIntegrationFor, branchSelected, projectFacts } from "./targets";
+import { activeIntegrationFor, branchSelected, projectFacts, type Caller } from "./targets";
 
 /** Attempts before a delivery is given up as failed, and the pause after the n-th failure. */
 export const MAX_ATTEMPTS = 4;
@@ -39,8 +38,6 @@ async function claimDue(db: Db): Promise<DeliveryRow[]> {
 }
 
 type Outcome = { status: "delivered"; responseCode: number } | { status: "refused"; error: string } | { status: "retry"; responseCode?: number; error: string };
-
-type Caller = { call: ServiceBroker["call"] };
 
 const FINAL_STATUSES = ["success", "failed", "canceled"];
 /** notify_only_broken_pipelines (default true): only failed pipelines; otherwise every final status. */
