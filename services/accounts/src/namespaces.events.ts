@@ -1,4 +1,4 @@
-import { consumer, type Consumers, type Db, type ServiceKit } from "@collab/db";
+import { consumer, type AfterCommit, type Consumers, type Db, type ServiceKit } from "@collab/db";
 import { z } from "zod";
 import { removeDeployTokensOf } from "./domain/deploy-tokens";
 import { removeGroupsSamlData } from "./scim/identities";
@@ -17,16 +17,18 @@ const ProjectDeleted = z.object({ projectId: z.number().int().positive() });
 const GroupDeleted = z.object({ groupIds: z.array(z.number().int().positive()).max(100_000) });
 
 export const namespacesConsumers = (kit: ServiceKit, events: { userDeleted: string; tokenRevoked: string }): Consumers => {
-  async function removeFor(tx: Db, type: ResourceType, ids: number[]): Promise<number> {
+  async function removeFor(tx: Db, type: ResourceType, ids: number[], afterCommit: AfterCommit): Promise<number> {
     const botIds = await removeBotsOf(tx, type, ids);
     const deployTokenIds = await removeDeployTokensOf(tx, type, ids);
     const settings = await removeSourceSettings(tx, type, ids);
-    for (const userId of botIds) await kit.broker.broadcast(events.userDeleted, { userId });
-    for (const deployTokenId of deployTokenIds) await kit.broker.broadcast(events.tokenRevoked, { deployTokenId });
+    afterCommit(async () => {
+      for (const userId of botIds) await kit.broker.broadcast(events.userDeleted, { userId });
+      for (const deployTokenId of deployTokenIds) await kit.broker.broadcast(events.tokenRevoked, { deployTokenId });
+    });
     return botIds.length + deployTokenIds.length + settings;
   }
   return {
-    "namespaces.project.deleted": consumer(ProjectDeleted, (p, tx) => removeFor(tx, "project", [p.projectId])),
-    "namespaces.group.deleted": consumer(GroupDeleted, async (p, tx) => (await removeFor(tx, "group", p.groupIds)) + (await removeGroupsSamlData(tx, p.groupIds))),
+    "namespaces.project.deleted": consumer(ProjectDeleted, (p, tx, _event, afterCommit) => removeFor(tx, "project", [p.projectId], afterCommit)),
+    "namespaces.group.deleted": consumer(GroupDeleted, async (p, tx, _event, afterCommit) => (await removeFor(tx, "group", p.groupIds, afterCommit)) + (await removeGroupsSamlData(tx, p.groupIds))),
   };
 };

@@ -16,10 +16,20 @@ interface PayloadSchema<P> {
  */
 export interface Consumer<P = unknown> {
   schema: PayloadSchema<P>;
-  handle: (payload: P, tx: Db, event: EventMeta) => Promise<unknown>;
+  handle: (payload: P, tx: Db, event: EventMeta, afterCommit: AfterCommit) => Promise<unknown>;
 }
 
-export const consumer = <P>(schema: PayloadSchema<P>, handle: (payload: P, tx: Db, event: EventMeta) => Promise<unknown>): Consumer<P> => ({ schema, handle });
+/**
+ * Registers work to run once the consumer's transaction has committed: bus calls and broadcasts
+ * (a handler in this process reading the database would wait on the open transaction). Failures
+ * there are logged; the event stays applied.
+ */
+export type AfterCommit = (work: () => Promise<unknown>) => void;
+
+export const consumer = <P>(schema: PayloadSchema<P>, handle: (payload: P, tx: Db, event: EventMeta, afterCommit: AfterCommit) => Promise<unknown>): Consumer<P> => ({
+  schema,
+  handle,
+});
 
 export type Consumers = Record<string, Consumer<any>>;
 
@@ -38,10 +48,12 @@ export async function applyEvent(kit: ServiceKit, tables: EventTables, c: Consum
   const meta: EventMeta = { id: event.id, name: event.name, occurredAt: event.occurredAt };
   for (let attempt = 1; ; attempt++) {
     try {
+      const after: (() => Promise<unknown>)[] = [];
       await kit.db.transaction(async (tx) => {
         const fresh = await tx.insert(tables.processedEvents).values({ eventId: event.id, name: event.name }).onConflictDoNothing().returning({ id: tables.processedEvents.eventId });
-        if (fresh.length) await c.handle(parsed.data, tx, meta);
+        if (fresh.length) await c.handle(parsed.data, tx, meta, (work) => after.push(work));
       });
+      for (const work of after) await work().catch((err: Error) => kit.logger.warn({ err: err.message, event: event.name, id: event.id }, "work after applying an event failed"));
       // Events the handler published go out now rather than on the relay's next tick (not awaited:
       // the relay delivering this very event may be this service's own).
       if (kit.events) void kit.events.flush();
