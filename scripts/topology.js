@@ -21,6 +21,7 @@ const SERVICES = [
   ["admin", 1],
   ["runners", 2],
   ["integrations", 1],
+  ["activity", 1],
   ["import-export", 1],
   ["error-tracking", 1],
 ];

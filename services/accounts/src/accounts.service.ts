@@ -25,6 +25,7 @@ import { scimActions } from "./scim/scim.actions";
 
 import { notificationSettingsActions } from "./notification-settings.actions";
 import { approvalIdentityActions } from "./approval-identity.actions";
+import { profileActions } from "./profile.actions";
 import { settingsMixin } from "@collab/core";
 
 export const ACCOUNTS_EVENTS = {
@@ -64,6 +65,7 @@ export const accountsService: ServiceSchema = defineService({
     ...scimActions(kit, ACCOUNTS_EVENTS),
     ...notificationSettingsActions(kit),
     ...approvalIdentityActions(kit),
+    ...profileActions(kit),
     /** Token → caller, for the gateway. 401 bodies follow GitLab's expired/revoked wording. */
     authenticate: action({
       visibility: "public",

@@ -6,6 +6,7 @@ import { routes as issues } from "@collab/issues/routes";
 import { routes as mergeRequests } from "@collab/merge-requests/routes";
 import { routes as runners } from "@collab/runners/routes";
 import { routes as integrations } from "@collab/integrations/routes";
+import { routes as activity } from "@collab/activity/routes";
 import { routes as importExport } from "@collab/import-export/routes";
 import { routes as errorTracking } from "@collab/error-tracking/routes";
 
@@ -16,7 +17,7 @@ const own: RouteDef[] = [
 ];
 
 /** Every REST operation of /api/v4: the composition root, as GitLab's api.rb mounts its resources. */
-export const mountedRoutes: RouteDef[] = [...own, ...accounts, ...namespaces, ...issues, ...mergeRequests, ...admin, ...runners, ...importExport, ...errorTracking, ...integrations];
+export const mountedRoutes: RouteDef[] = [...own, ...accounts, ...namespaces, ...issues, ...mergeRequests, ...admin, ...runners, ...importExport, ...errorTracking, ...integrations, ...activity];
 
 /**
  * Endpoints outside /api/v4 (paths from the server root): the sign-up form's POST /users, the

@@ -4,6 +4,7 @@ import * as issues from "@collab/issues";
 import * as namespaces from "@collab/namespaces";
 import * as runners from "@collab/runners";
 import * as integrations from "@collab/integrations";
+import * as activity from "@collab/activity";
 import * as importExport from "@collab/import-export";
 import * as mergeRequests from "@collab/merge-requests";
 import * as errorTracking from "@collab/error-tracking";
@@ -14,6 +15,6 @@ import type { ServiceSchema } from "moleculer";
  * process, what the test app boots, what the migration entry migrates. Adding a service is one
  * line here plus its routes in routes.ts.
  */
-export const DOMAIN_SERVICES: readonly { schemas: ServiceSchema[]; migrations: { service: string; folder: string } }[] = [accounts, namespaces, issues, mergeRequests, admin, runners, importExport, errorTracking, integrations];
+export const DOMAIN_SERVICES: readonly { schemas: ServiceSchema[]; migrations: { service: string; folder: string } }[] = [accounts, namespaces, issues, mergeRequests, admin, runners, importExport, errorTracking, integrations, activity];
 
 export const domainSchemas = (): ServiceSchema[] => DOMAIN_SERVICES.flatMap((s) => s.schemas);

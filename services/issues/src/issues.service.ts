@@ -1,3 +1,4 @@
+import { analyticsActions } from "./analytics.actions";
 import { defineService } from "@collab/db";
 import { notesActions } from "@collab/notes";
 import type { ServiceSchema } from "moleculer";
@@ -16,7 +17,7 @@ export const issuesService: ServiceSchema = defineService({
   name: "issues",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => ({ ...issuesActions(kit), ...notesActions(kit, issueNotes), ...mergeRequestLinksActions(kit) }),
+  actions: (kit) => ({ ...issuesActions(kit), ...analyticsActions(kit), ...notesActions(kit, issueNotes), ...mergeRequestLinksActions(kit) }),
   eventTables: { outbox, processedEvents },
   consumes: () => namespacesConsumers(),
 });

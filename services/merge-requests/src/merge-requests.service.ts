@@ -1,3 +1,4 @@
+import { analyticsActions } from "./analytics.actions";
 import { defineService } from "@collab/db";
 import { notesActions } from "@collab/notes";
 import type { ServiceSchema } from "moleculer";
@@ -25,6 +26,7 @@ export const mergeRequestsService: ServiceSchema = defineService({
     ...closingIssueRoutesActions(kit),
     ...notesActions(kit, mergeRequestNotes),
     ...approvalActions(kit),
+    ...analyticsActions(kit),
   }),
   eventTables: { outbox, processedEvents },
   consumes: () => namespacesConsumers(),

@@ -4,6 +4,7 @@ import { outbox, processedEvents } from "./db/schema";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { deletionActions } from "./deletion/deletion.actions";
+import { activityAnalyticsActions } from "./groups/activity-analytics.actions";
 import { purgeWorker } from "./deletion/purge.worker";
 import { groupTreeActions } from "./groups/group-tree.actions";
 import { groupsActions } from "./groups/groups.actions";
@@ -37,6 +38,7 @@ export const namespacesService: ServiceSchema = defineService({
   eventTables: { outbox, processedEvents },
   actions: (kit) => ({
     ...groupsActions(kit),
+    ...activityAnalyticsActions(kit),
     ...groupTreeActions(kit),
     ...projectsActions(kit),
     ...projectBatchActions(kit),

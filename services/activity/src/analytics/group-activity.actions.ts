@@ -1,0 +1,68 @@
+import { AccessLevel, action, forbidden, gString, groupOf, readableProjects, requireCaller, type Ctx } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import type { ActionSchema } from "moleculer";
+import { z } from "zod";
+
+/** GitLab's Analytics::GroupActivityCalculator window. */
+export const ACTIVITY_WINDOW_DAYS = 90;
+
+export const GroupActivityParams = z.object({ group_path: gString() });
+
+/**
+ * The group (404 Group Not Found when unknown or hidden) if the caller may read its activity
+ * analytics: a Premium feature for Reporter and up (403 otherwise, on the Free tier too, as the
+ * policy refuses it there).
+ */
+async function analyticsGroup(kit: ServiceKit, ctx: Ctx<z.infer<typeof GroupActivityParams>>) {
+  requireCaller(ctx);
+  const g = await groupOf(ctx, ctx.params.group_path);
+  if (kit.config.LICENSE_TIER === "free" || g.role < AccessLevel.REPORTER) throw forbidden();
+  return g.group;
+}
+
+const since = () => new Date(Date.now() - ACTIVITY_WINDOW_DAYS * 86_400_000);
+
+/** The group tree's projects the caller reads whose feature (issues or merge requests) they may see. */
+async function featureProjects(ctx: Ctx<unknown>, groupId: number, feature: "issues_access_level" | "merge_requests_access_level") {
+  const { projects } = await readableProjects(ctx, groupId);
+  return projects.filter((p) => p[feature] !== "disabled" && (p[feature] !== "private" || p.access_level >= AccessLevel.GUEST));
+}
+
+export const groupActivityActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
+  "groupActivity.issuesCount": action({
+    idempotent: true,
+    input: () => GroupActivityParams,
+    async handler(ctx) {
+      const group = await analyticsGroup(kit, ctx);
+      const projects = await featureProjects(ctx, group.id, "issues_access_level");
+      const issues_count = await ctx.call<number, Record<string, unknown>>("issues.analytics.createdSince", {
+        project_ids: projects.map((p) => p.id),
+        reporter_project_ids: projects.filter((p) => p.access_level >= AccessLevel.REPORTER).map((p) => p.id),
+        user_id: ctx.meta.caller?.id ?? null,
+        since: since().toISOString(),
+      });
+      return { issues_count };
+    },
+  }),
+
+  "groupActivity.mergeRequestsCount": action({
+    idempotent: true,
+    input: () => GroupActivityParams,
+    async handler(ctx) {
+      const group = await analyticsGroup(kit, ctx);
+      const projects = await featureProjects(ctx, group.id, "merge_requests_access_level");
+      const merge_requests_count = await ctx.call<number, Record<string, unknown>>("merge-requests.analytics.createdSince", { project_ids: projects.map((p) => p.id), since: since().toISOString() });
+      return { merge_requests_count };
+    },
+  }),
+
+  "groupActivity.newMembersCount": action({
+    idempotent: true,
+    input: () => GroupActivityParams,
+    async handler(ctx) {
+      const group = await analyticsGroup(kit, ctx);
+      const new_members_count = await ctx.call<number, Record<string, unknown>>("namespaces.groups.newMembersCount", { group_id: group.id, since: since().toISOString() });
+      return { new_members_count };
+    },
+  }),
+});

@@ -1,0 +1,64 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgSchema, serial, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+
+export const activitySchema = pgSchema("activity");
+
+/** The note a comment event shows, as it was when written (GitLab reads it live; ours is a snapshot). */
+export interface NoteSnapshot {
+  id: number;
+  body: string;
+  system: boolean;
+  noteable_id: number;
+  noteable_type: string;
+  noteable_iid: number;
+  author_id: number;
+  created_at: string;
+}
+
+/** Entities::PushEventPayload. */
+export interface PushData {
+  commit_count: number;
+  action: "pushed" | "created" | "removed";
+  ref_type: "branch" | "tag";
+  commit_from: string | null;
+  commit_to: string | null;
+  ref: string;
+  commit_title: string | null;
+}
+
+/**
+ * Activity records (GitLab's events table), written by the consumers of other services' domain
+ * events. `action` is GitLab's Event.actions name (the filter value); the API's action_name is
+ * derived from it and the target when presented.
+ */
+export const events = activitySchema.table(
+  "events",
+  {
+    id: serial("id").primaryKey(),
+    /** The domain event this record came from: a redelivery writes nothing twice. */
+    sourceEventId: uuid("source_event_id").notNull(),
+    projectId: integer("project_id").notNull(),
+    authorId: integer("author_id").notNull(),
+    action: text("action").notNull(),
+    /** Issue | MergeRequest | Milestone | Note | null (project created, joined, left, pushes). */
+    targetType: text("target_type"),
+    targetId: integer("target_id"),
+    targetIid: integer("target_iid"),
+    targetTitle: text("target_title"),
+    /** Confidential issue, or a comment on one: shown only to those who may read it. */
+    confidential: boolean("confidential").notNull().default(false),
+    /** An internal note: shown to Reporter and up. */
+    internal: boolean("internal").notNull().default(false),
+    note: jsonb("note").$type<NoteSnapshot>(),
+    pushData: jsonb("push_data").$type<PushData>(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().default(sql`now()`),
+  },
+  (t) => [
+    uniqueIndex("events_source_event_idx").on(t.sourceEventId),
+    index("events_project_idx").on(t.projectId, t.id),
+    index("events_author_idx").on(t.authorId, t.id),
+  ],
+);
+
+export type EventRow = typeof events.$inferSelect;
+export type NewEvent = typeof events.$inferInsert;

@@ -1,0 +1,65 @@
+import { AccessLevel, action, authorizeProject, callerOf, notFound, page, requireCaller, userMap, type Caller, type Ctx, type ReadableProjectRef } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import type { ActionSchema } from "moleculer";
+import type { EventRow } from "../db/schema";
+import { presentEvent, userIdsOf } from "./event.entity";
+import { findEvents, type EventScope, type ProjectSet } from "./events.finder";
+import { OwnEventsParams, ProjectEventsParams, UserEventsParams, type EventFilters } from "./events.params";
+import { findUser } from "./users";
+
+type Readable = { all: boolean; projects: ReadableProjectRef[] };
+
+/** The projects the caller reads (or only those they are a member of), and where they are Reporter and up. */
+async function projectScope(ctx: Ctx<unknown>, caller: Caller | null, membershipOnly = false): Promise<Pick<EventScope, "readable" | "reporter">> {
+  const r = await ctx.call<Readable, { membership_only: boolean }>("namespaces.projects.readable", { membership_only: membershipOnly });
+  if (r.all) return { readable: "all", reporter: "all" };
+  const reporter: ProjectSet = caller?.admin ? "all" : r.projects.filter((p) => p.access_level >= AccessLevel.REPORTER).map((p) => p.id);
+  return { readable: r.projects.map((p) => p.id), reporter };
+}
+
+async function presentPage(kit: ServiceKit, ctx: Ctx<unknown>, scope: EventScope, f: EventFilters) {
+  const { rows, total } = await findEvents(kit.db, scope, f);
+  const users = await userMap(ctx, userIdsOf(rows));
+  return page(rows.map((e: EventRow) => presentEvent(e, users)), total, f);
+}
+
+export const eventsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
+  /** GET /events: the caller's own events; scope=all: every event of the projects they are a member of. */
+  "events.own": action({
+    idempotent: true,
+    input: () => OwnEventsParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const all = ctx.params.scope === "all";
+      const scope = await projectScope(ctx, caller, all);
+      return presentPage(kit, ctx, { ...scope, authorId: all ? undefined : caller.id, callerId: caller.id }, ctx.params);
+    },
+  }),
+
+  /** GET /users/:id/events: 404 User Not Found; a private profile or blocked user shows no events but to admins and themselves. */
+  "events.ofUser": action({
+    idempotent: true,
+    input: () => UserEventsParams,
+    async handler(ctx) {
+      const caller = callerOf(ctx);
+      const user = await findUser(ctx, ctx.params.id);
+      if (!user) throw notFound("User");
+      const self = caller?.id === user.id;
+      if (!caller?.admin && !self && (user.private_profile || user.state === "blocked" || user.state === "banned")) return page([], 0, ctx.params);
+      const scope = await projectScope(ctx, caller);
+      return presentPage(kit, ctx, { ...scope, authorId: user.id, callerId: caller?.id ?? null }, ctx.params);
+    },
+  }),
+
+  /** GET /projects/:id/events: the project as the caller sees it (404 when hidden). */
+  "events.ofProject": action({
+    idempotent: true,
+    input: () => ProjectEventsParams,
+    async handler(ctx) {
+      const caller = callerOf(ctx);
+      const { project, role } = await authorizeProject(ctx, ctx.params.id);
+      const reporter: ProjectSet = role >= AccessLevel.REPORTER ? [project.id] : [];
+      return presentPage(kit, ctx, { readable: [project.id], reporter, callerId: caller?.id ?? null }, ctx.params);
+    },
+  }),
+});

@@ -1,0 +1,61 @@
+import { offsetOf } from "@collab/core";
+import type { Db } from "@collab/db";
+import { and, asc, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { events, type EventRow } from "../db/schema";
+import { TARGET_TYPES, type EventFilters } from "./events.params";
+
+/** Which projects' events a caller may see: every project (administrators) or these ids. */
+export type ProjectSet = "all" | number[];
+
+export interface EventScope {
+  /** Events of this author only (a user's events). */
+  authorId?: number;
+  /** Projects whose events may be shown. */
+  readable: ProjectSet;
+  /** Projects where the caller reads confidential issues and internal notes (Reporter and up). */
+  reporter: ProjectSet;
+  /** The caller sees their own events on confidential issues (they authored or were assigned it). */
+  callerId: number | null;
+}
+
+const inSet = (set: ProjectSet): SQL | undefined => (set === "all" ? undefined : set.length ? inArray(events.projectId, set) : sql`false`);
+
+/** The day after `date` (YYYY-MM-DD), at UTC midnight. */
+const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000);
+
+function conditions(scope: EventScope, f: EventFilters): SQL[] {
+  const where: (SQL | undefined)[] = [
+    inSet(scope.readable),
+    scope.authorId !== undefined ? eq(events.authorId, scope.authorId) : undefined,
+    // Confidential targets and internal notes: Reporter and up, or the caller's own non-internal records.
+    scope.reporter === "all"
+      ? undefined
+      : or(
+          and(eq(events.confidential, false), eq(events.internal, false)),
+          inSet(scope.reporter),
+          scope.callerId !== null ? and(eq(events.authorId, scope.callerId), eq(events.internal, false)) : undefined,
+        ),
+    f.action ? eq(events.action, f.action) : undefined,
+    f.target_type ? eq(events.targetType, TARGET_TYPES[f.target_type]) : undefined,
+    // GitLab: before the start of `before`, after the end of `after` (both exclusive).
+    f.before ? lt(events.createdAt, new Date(`${f.before}T00:00:00Z`)) : undefined,
+    f.after ? gte(events.createdAt, nextDay(f.after)) : undefined,
+  ];
+  return where.filter((c): c is SQL => c !== undefined);
+}
+
+/** One page of visible events, ordered by id, and the number of them all. */
+export async function findEvents(db: Db, scope: EventScope, f: EventFilters): Promise<{ rows: EventRow[]; total: number }> {
+  const where = and(...conditions(scope, f));
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(events)
+      .where(where)
+      .orderBy(f.sort === "asc" ? asc(events.id) : desc(events.id))
+      .limit(f.per_page)
+      .offset(offsetOf(f)),
+    db.select({ total: count() }).from(events).where(where),
+  ]);
+  return { rows, total };
+}

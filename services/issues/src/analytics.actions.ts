@@ -1,0 +1,40 @@
+import { action } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import { and, count, eq, gt, inArray, or } from "drizzle-orm";
+import type { ActionSchema } from "moleculer";
+import { z } from "zod";
+import { issues } from "./db/schema";
+
+const ids = z.array(z.number().int()).max(100_000);
+
+/** Bus only: group activity analytics (activity service) counts recent issues here, where they live. */
+export const analyticsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
+  /**
+   * Issues created after `since` in these projects that the caller sees: confidential ones only in
+   * `reporter_project_ids` or when the caller wrote them.
+   */
+  "analytics.createdSince": action({
+    idempotent: true,
+    visibility: "public",
+    input: () => z.object({ project_ids: ids, reporter_project_ids: ids, user_id: z.number().int().nullable(), since: z.coerce.date() }),
+    async handler(ctx) {
+      const p = ctx.params;
+      if (!p.project_ids.length) return 0;
+      const [{ n }] = await kit.db
+        .select({ n: count() })
+        .from(issues)
+        .where(
+          and(
+            inArray(issues.projectId, p.project_ids),
+            gt(issues.createdAt, p.since),
+            or(
+              eq(issues.confidential, false),
+              p.reporter_project_ids.length ? inArray(issues.projectId, p.reporter_project_ids) : undefined,
+              p.user_id !== null ? eq(issues.authorId, p.user_id) : undefined,
+            ),
+          ),
+        );
+      return n;
+    },
+  }),
+});
