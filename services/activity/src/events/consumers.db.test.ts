@@ -1,0 +1,105 @@
+import { openDatabase, type Database } from "@collab/db";
+import { asc } from "drizzle-orm";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { events } from "../db/schema";
+import { consumers, derivedId, pushData } from "./consumers";
+
+/** The consumers on in-memory PGlite with this service's migration: what each domain event records. */
+let database: Database;
+const at = "2026-01-02T03:04:05.000Z";
+
+beforeAll(async () => {
+  database = await openDatabase({ dataDir: "memory://" });
+  await database.migrate({ folder: path.join(__dirname, "../../drizzle"), table: "__migrations_activity_test" });
+}, 120_000);
+afterAll(() => database?.release());
+beforeEach(() => database.db.delete(events));
+
+async function deliver(name: string, payload: unknown, id = randomUUID()) {
+  const c = consumers[name];
+  const parsed = c.schema.parse(payload);
+  await database.db.transaction((tx) => c.apply(parsed, tx, { id, name, occurredAt: at }));
+}
+const rows = () => database.db.select().from(events).orderBy(asc(events.id));
+
+const issue = { id: 7, iid: 3, project_id: 1, actor_id: 2, title: "Bug", confidential: true };
+const mr = { id: 9, iid: 4, project_id: 1, actor_id: 2, title: "MR", source_branch: "f", target_branch: "main", state: "merged" };
+const note = {
+  id: 11, noteable_type: "Issue", noteable_id: 7, noteable_iid: 3, noteable_title: "Bug", noteable_confidential: true,
+  project_id: 1, actor_id: 2, author_id: 2, body: "hi", internal: true, system: false, discussion_id: "d", created_at: at,
+};
+
+it("records issue and merge request actions with their target, once per event id", async () => {
+  const id = randomUUID();
+  await deliver("issues.issue.opened", issue, id);
+  await deliver("issues.issue.opened", issue, id);
+  await deliver("merge-requests.merge_request.merged", mr);
+  await deliver("merge-requests.merge_request.approved", { id: 9, iid: 4, project_id: 1, actor_id: 5, title: "MR" });
+  const r = await rows();
+  expect(r.map((e) => [e.action, e.targetType, e.targetId, e.targetIid, e.targetTitle, e.authorId])).toEqual([
+    ["created", "Issue", 7, 3, "Bug", 2],
+    ["merged", "MergeRequest", 9, 4, "MR", 2],
+    ["approved", "MergeRequest", 9, 4, "MR", 5],
+  ]);
+  expect(r[0]).toMatchObject({ confidential: true, createdAt: new Date(at) });
+});
+
+it("records comments with a snapshot, skips system notes, follows edits and deletions", async () => {
+  await deliver("issues.note.created", note);
+  await deliver("issues.note.created", { ...note, id: 12, system: true });
+  await deliver("issues.note.updated", { ...note, body: "edited" });
+  let r = await rows();
+  expect(r).toHaveLength(1);
+  expect(r[0]).toMatchObject({ action: "commented", targetType: "Note", targetId: 11, targetTitle: "Bug", confidential: true, internal: true });
+  expect(r[0].note).toMatchObject({ id: 11, body: "edited", noteable_type: "Issue", noteable_iid: 3, author_id: 2 });
+  await deliver("issues.note.deleted", note);
+  r = await rows();
+  expect(r).toEqual([]);
+});
+
+it("drops a deleted issue's events and its comments' events, and a deleted project's events", async () => {
+  await deliver("issues.issue.opened", issue);
+  await deliver("issues.note.created", note);
+  await deliver("issues.issue.opened", { ...issue, id: 8, iid: 4 });
+  await deliver("issues.issue.deleted", issue);
+  expect((await rows()).map((e) => e.targetId)).toEqual([8]);
+  await deliver("namespaces.project.created", { projectId: 2, userId: 1, name: "p", namespaceId: 3 });
+  await deliver("namespaces.project.deleted", { projectId: 1 });
+  expect((await rows()).map((e) => [e.projectId, e.action, e.targetType])).toEqual([[2, "created", null]]);
+});
+
+it("records project milestones (destroyed ones one by one) and project members joining and leaving", async () => {
+  await deliver("namespaces.milestone.created", { id: 1, iid: 1, title: "v1", projectId: 1, groupId: null, userId: 2 });
+  await deliver("namespaces.milestone.created", { id: 2, iid: 1, title: "g1", projectId: null, groupId: 5, userId: 2 });
+  await deliver("namespaces.milestone.deleted", { milestoneIds: [1, 3], projectId: 1, groupId: null, userId: 2, milestones: [{ id: 1, iid: 1, title: "v1" }, { id: 3, iid: 2, title: "v2" }] });
+  await deliver("namespaces.member.added", { sourceType: "Project", sourceId: 1, projectId: 1, groupId: null, userId: 4, accessLevel: 30, actorId: 1 });
+  await deliver("namespaces.member.added", { sourceType: "Namespace", sourceId: 5, projectId: null, groupId: 5, userId: 4, accessLevel: 30, actorId: 1 });
+  await deliver("namespaces.member.removed", { sourceType: "Project", sourceId: 1, projectId: 1, groupId: null, userId: 4, accessLevel: 30, actorId: 1 });
+  expect((await rows()).map((e) => [e.action, e.targetType, e.targetTitle, e.authorId])).toEqual([
+    ["created", "Milestone", "v1", 2],
+    ["destroyed", "Milestone", "v1", 2],
+    ["destroyed", "Milestone", "v2", 2],
+    ["joined", null, null, 4],
+    ["left", null, null, 4],
+  ]);
+});
+
+it("records branch and tag pushes with their push data", async () => {
+  const sha = "a".repeat(40);
+  const zero = "0".repeat(40);
+  await deliver("namespaces.branch.pushed", { projectId: 1, branch: "f", before: zero, after: sha, userId: 2, commitCount: 2, commitTitle: "Add" });
+  await deliver("namespaces.tag.pushed", { projectId: 1, tag: "v1", before: sha, after: zero, userId: 2, commitTitle: null });
+  expect((await rows()).map((e) => e.pushData)).toEqual([
+    { commit_count: 2, action: "created", ref_type: "branch", commit_from: null, commit_to: sha, ref: "f", commit_title: "Add" },
+    { commit_count: 0, action: "removed", ref_type: "tag", commit_from: sha, commit_to: null, ref: "v1", commit_title: null },
+  ]);
+});
+
+it("derives distinct, stable ids for the records of one event", () => {
+  const id = randomUUID();
+  expect(derivedId(id, 1)).toBe(derivedId(id, 1));
+  expect(derivedId(id, 1)).not.toBe(derivedId(id, 2));
+  expect(derivedId(id, 1)).toMatch(/^[0-9a-f-]{36}$/);
+  expect(pushData({ projectId: 1, branch: "m", before: "b".repeat(40), after: "c".repeat(40), userId: 1 }, "branch").action).toBe("pushed");
+});
