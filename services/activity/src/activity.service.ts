@@ -1,9 +1,10 @@
 import { defineService } from "@collab/db";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
-import { domainEvents } from "./activity.events";
 import { groupActivityActions } from "./analytics/group-activity.actions";
+import { consumers } from "./events/consumers";
 import { eventsActions } from "./events/events.actions";
+import { outbox, processedEvents } from "./db/schema";
 
 /**
  * Activity: the Events API over an events table this service fills from the other services'
@@ -15,5 +16,6 @@ export const activityService: ServiceSchema = defineService({
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
   actions: (kit) => ({ ...eventsActions(kit), ...groupActivityActions(kit) }),
-  events: (kit) => domainEvents(kit),
+  eventTables: { outbox, processedEvents },
+  consumes: () => consumers,
 });

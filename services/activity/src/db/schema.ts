@@ -1,7 +1,11 @@
+import { eventTables } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgSchema, serial, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 export const activitySchema = pgSchema("activity");
+
+/** Durable domain events: this service consumes (processed_events); its outbox stays empty. */
+export const { outbox, processedEvents } = eventTables(activitySchema);
 
 /** The note a comment event shows, as it was when written (GitLab reads it live; ours is a snapshot). */
 export interface NoteSnapshot {

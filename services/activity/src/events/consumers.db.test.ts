@@ -18,8 +18,9 @@ beforeEach(() => database.db.delete(events));
 
 async function deliver(name: string, payload: unknown, id = randomUUID()) {
   const c = consumers[name];
-  const parsed = c.schema.parse(payload);
-  await database.db.transaction((tx) => c.apply(parsed, tx, { id, name, occurredAt: at }));
+  const parsed = c.schema.safeParse(payload);
+  if (!parsed.success) throw new Error(`invalid ${name} payload`);
+  await database.db.transaction((tx) => c.handle(parsed.data, tx, { id, name, occurredAt: at }));
 }
 const rows = () => database.db.select().from(events).orderBy(asc(events.id));
 

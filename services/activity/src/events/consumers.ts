@@ -1,25 +1,7 @@
-import type { Db } from "@collab/db";
+import { consumer, type Consumers, type Db, type EventMeta } from "@collab/db";
 import { and, eq, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { events, type NewEvent, type PushData } from "../db/schema";
-
-/** What the event bus tells a consumer about the delivery (the lead's `consumer` contract). */
-export interface EventMeta {
-  id: string;
-  name: string;
-  occurredAt: string;
-}
-
-/** A payload schema with the consumer that applies what it validated (type-erased for the catalog). */
-export interface Consumer {
-  schema: z.ZodType<unknown>;
-  apply: (payload: unknown, tx: Db, event: EventMeta) => Promise<void>;
-}
-
-const consumer = <P>(schema: z.ZodType<P>, apply: (payload: P, tx: Db, event: EventMeta) => Promise<void>): Consumer => ({
-  schema,
-  apply: (payload, tx, event) => apply(payload as P, tx, event),
-});
 
 const id = z.number().int().positive();
 const ZERO_SHA = "0".repeat(40);
@@ -218,7 +200,7 @@ const refPushed = (refType: "branch" | "tag") =>
 // The catalog ------------------------------------------------------------------------------------
 
 /** Domain event name → how it lands in the events table. */
-export const consumers: Record<string, Consumer> = {
+export const consumers: Consumers = {
   "issues.issue.opened": issueRecord("created"),
   "issues.issue.closed": issueRecord("closed"),
   "issues.issue.reopened": issueRecord("reopened"),

@@ -92,8 +92,7 @@ describe("recording and the project events", () => {
     });
     expect(byAction("closed")[0]).toMatchObject({ target_type: "Issue", target_iid: issue.iid });
     const [comment] = byAction("commented on");
-    // The body arrives with the catalog's note payload (lead's producers); today's emitter sends none.
-    expect(comment).toMatchObject({ target_type: "Note", author_id: dev.id, note: { system: false, noteable_type: "Issue", noteable_iid: issue.iid, attachment: null, author: { id: dev.id } } });
+    expect(comment).toMatchObject({ target_type: "Note", author_id: dev.id, note: { body: "looks fixed", system: false, noteable_type: "Issue", noteable_iid: issue.iid, attachment: null, author: { id: dev.id } } });
     expect(byAction("pushed to")[0]).toMatchObject({ author_id: dev.id, push_data: { action: "pushed", ref_type: "branch", ref: "feature", commit_to: push.body.id } });
     expect(byAction("approved")[0]).toMatchObject({ target_type: "MergeRequest", target_iid: mr.iid, author_id: 1 });
     expect(byAction("accepted")[0]).toMatchObject({ target_type: "MergeRequest", target_id: mr.id, target_title: "Feature" });
@@ -104,22 +103,60 @@ describe("recording and the project events", () => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
   });
 
+  it("records project creation, milestones, project members joining and leaving, and ref pushes", async () => {
+    const milestone = await root.post(`/projects/${pub.id}/milestones`, { json: { title: "v1" } });
+    expect(milestone.status).toBe(201);
+    expect((await root.put(`/projects/${pub.id}/milestones/${milestone.body.id}`, { json: { state_event: "close" } })).status).toBe(200);
+    expect((await root.delete(`/projects/${pub.id}/milestones/${milestone.body.id}`)).status).toBe(204);
+    await addMember(app, "projects", pub.id, outsider.id, 20);
+    expect((await root.delete(`/projects/${pub.id}/members/${outsider.id}`)).status).toBe(204);
+    expect((await root.post(`/projects/${pub.id}/repository/branches`, { json: { branch: "topic", ref: "main" } })).status).toBe(201);
+    expect((await root.delete(`/projects/${pub.id}/repository/branches/topic`)).status).toBe(204);
+    expect((await root.post(`/projects/${pub.id}/repository/tags`, { json: { tag_name: "v1.0", ref: "main" } })).status).toBe(201);
+
+    const res = await eventually(async () => {
+      const r = await root.get(`/projects/${pub.id}/events?sort=asc&per_page=100`);
+      expect(r.body.some((e: { push_data?: { ref_type: string } }) => e.push_data?.ref_type === "tag")).toBe(true);
+      expect(r.body.some((e: { action_name: string }) => e.action_name === "left")).toBe(true);
+      return r;
+    });
+    const summary = res.body.map((e: { action_name: string; target_type: string | null; target_title: string | null; author_id: number; push_data?: { ref: string } }) =>
+      [e.action_name, e.target_type, e.target_title ?? e.push_data?.ref ?? null, e.author_id]);
+    expect(summary).toEqual(expect.arrayContaining([
+      ["created", null, null, 1],
+      ["opened", "Milestone", "v1", 1],
+      ["closed", "Milestone", "v1", 1],
+      ["destroyed", "Milestone", "v1", 1],
+      ["joined", null, null, outsider.id],
+      ["left", null, null, outsider.id],
+      ["pushed new", null, "topic", 1],
+      ["deleted", null, "topic", 1],
+      ["pushed new", null, "v1.0", 1],
+    ]));
+    expect((await root.get(`/projects/${pub.id}/events?action=joined`)).body).toHaveLength(1);
+    expect((await root.get(`/projects/${pub.id}/events?target_type=milestone`)).body).toHaveLength(3);
+    expect((await root.get(`/projects/${pub.id}/events?target_type=project`)).body).toEqual([]);
+    // Group memberships record nothing (GitLab records joined/left for projects only).
+    expect((await root.get(`/users/${dev.id}/events?action=joined`)).body).toEqual([]);
+  });
+
   it("filters by action, target_type and dates, sorts, paginates with headers, and rejects bad filters", async () => {
     for (const t of ["one", "two", "three"]) await openIssue(dev.api, pub.id, t);
     await dev.api.put(`/projects/${pub.id}/issues/1`, { json: { state_event: "close" } });
-    await eventsWhen(root, `/projects/${pub.id}/events`, 4);
+    // The project's own "created" event and four issue events.
+    await eventsWhen(root, `/projects/${pub.id}/events`, 5);
 
     const closed = await root.get(`/projects/${pub.id}/events?action=closed`);
     expect(closed.body.map((e: { action_name: string }) => e.action_name)).toEqual(["closed"]);
     const created = await root.get(`/projects/${pub.id}/events?action=created&sort=asc`);
-    expect(created.body.map((e: { target_title: string }) => e.target_title)).toEqual(["one", "two", "three"]);
+    expect(created.body.map((e: { target_title: string }) => e.target_title)).toEqual([null, "one", "two", "three"]);
     const desc = await root.get(`/projects/${pub.id}/events?action=created`);
-    expect(desc.body.map((e: { target_title: string }) => e.target_title)).toEqual(["three", "two", "one"]);
+    expect(desc.body.map((e: { target_title: string }) => e.target_title)).toEqual(["three", "two", "one", null]);
     expect((await root.get(`/projects/${pub.id}/events?target_type=merge_request`)).body).toEqual([]);
 
     const paged = await root.get(`/projects/${pub.id}/events?per_page=3&page=2`);
-    expect(paged.body).toHaveLength(1);
-    expect(paged.headers.get("x-total")).toBe("4");
+    expect(paged.body).toHaveLength(2);
+    expect(paged.headers.get("x-total")).toBe("5");
     expect(paged.headers.get("x-total-pages")).toBe("2");
     expect(paged.headers.get("x-page")).toBe("2");
     expect(paged.headers.get("x-prev-page")).toBe("1");
@@ -129,9 +166,9 @@ describe("recording and the project events", () => {
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     // Both bounds are exclusive whole days.
     expect((await root.get(`/projects/${pub.id}/events?before=${today}`)).body).toHaveLength(0);
-    expect((await root.get(`/projects/${pub.id}/events?before=${tomorrow}`)).body).toHaveLength(4);
+    expect((await root.get(`/projects/${pub.id}/events?before=${tomorrow}`)).body).toHaveLength(5);
     expect((await root.get(`/projects/${pub.id}/events?after=${today}`)).body).toHaveLength(0);
-    expect((await root.get(`/projects/${pub.id}/events?after=${yesterday}`)).body).toHaveLength(4);
+    expect((await root.get(`/projects/${pub.id}/events?after=${yesterday}`)).body).toHaveLength(5);
 
     const bad = await root.get(`/projects/${pub.id}/events?target_type=epic`);
     expect(bad.status).toBe(400);
@@ -144,13 +181,13 @@ describe("recording and the project events", () => {
   it("hides private projects from outsiders and confidential issues from guests", async () => {
     await openIssue(dev.api, priv.id, "Secret", { confidential: true });
     await openIssue(dev.api, priv.id, "Plain");
-    await eventsWhen(dev.api, `/projects/${priv.id}/events`, 2);
+    await eventsWhen(dev.api, `/projects/${priv.id}/events?target_type=issue`, 2);
 
     const hidden = await outsider.api.get(`/projects/${priv.id}/events`);
     expect(hidden.status).toBe(404);
     expect(hidden.body).toEqual({ message: "404 Project Not Found" });
     expect((await apiClient(app.url).get(`/projects/${priv.id}/events`)).status).toBe(404);
-    const asGuest = await guest.api.get(`/projects/${priv.id}/events`);
+    const asGuest = await guest.api.get(`/projects/${priv.id}/events?target_type=issue`);
     expect(asGuest.body.map((e: { target_title: string }) => e.target_title)).toEqual(["Plain"]);
     // dev's own events on any project the outsider cannot read stay hidden on dev's profile too.
     expect((await outsider.api.get(`/users/${dev.id}/events`)).body).toEqual([]);
@@ -164,8 +201,9 @@ describe("own and user events", () => {
     await openIssue(root, priv.id, "roots");
     await eventsWhen(dev.api, "/events", 1);
     expect((await dev.api.get("/events")).body[0]).toMatchObject({ target_title: "mine", author_id: dev.id });
-    const all = await eventsWhen(dev.api, "/events?scope=all", 2);
-    expect(all.body.map((e: { target_title: string }) => e.target_title).sort()).toEqual(["mine", "roots"]);
+    // Both projects' "created" events (by root) and both issues.
+    const all = await eventsWhen(dev.api, "/events?scope=all", 4);
+    expect(all.body.map((e: { target_title: string | null }) => e.target_title)).toEqual(["roots", "mine", null, null]);
     expect((await outsider.api.get("/events?scope=all")).body).toEqual([]);
 
     expect((await apiClient(app.url).get("/events")).status).toBe(401);
