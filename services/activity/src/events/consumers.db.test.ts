@@ -59,6 +59,16 @@ it("records comments with a snapshot, skips system notes, follows edits and dele
   expect(r).toEqual([]);
 });
 
+it("follows an issue's title and confidentiality on its events and its comments' events", async () => {
+  await deliver("issues.issue.opened", { ...issue, confidential: false });
+  await deliver("issues.note.created", { ...note, noteable_confidential: false });
+  await deliver("issues.issue.updated", { ...issue, title: "Renamed", confidential: true, changes: ["title", "confidential"] });
+  expect((await rows()).map((e) => [e.targetType, e.targetTitle, e.confidential])).toEqual([
+    ["Issue", "Renamed", true],
+    ["Note", "Renamed", true],
+  ]);
+});
+
 it("drops a deleted issue's events and its comments' events, and a deleted project's events", async () => {
   await deliver("issues.issue.opened", issue);
   await deliver("issues.note.created", note);

@@ -36,6 +36,19 @@ const issueRecord = (action: string) =>
     record(tx, event, { projectId: p.project_id, authorId: p.actor_id, action, targetType: "Issue", targetId: p.id, targetIid: p.iid, targetTitle: p.title, confidential: p.confidential }),
   );
 
+/**
+ * GitLab presents an event's target live: a renamed issue shows its new title, and an issue made
+ * confidential hides its past events (and its comments' events) from those who may not read it.
+ */
+const IssueUpdated = IssueEvent.extend({ changes: z.array(z.string()).default([]) });
+const issueUpdated = consumer(IssueUpdated, async (p, tx) => {
+  await tx.update(events).set({ targetTitle: p.title, confidential: p.confidential }).where(and(eq(events.targetType, "Issue"), eq(events.targetId, p.id)));
+  await tx
+    .update(events)
+    .set({ targetTitle: p.title, confidential: p.confidential })
+    .where(and(eq(events.targetType, "Note"), sql`${events.note}->>'noteable_type' = 'Issue'`, sql`(${events.note}->>'noteable_id')::int = ${p.id}`));
+});
+
 // Merge requests ----------------------------------------------------------------------------------
 
 /** approved/unapproved carry no title in today's emitters: the title stays null then. */
@@ -206,6 +219,7 @@ export const consumers: Consumers = {
   "issues.issue.reopened": issueRecord("reopened"),
   // A move closes the original (Issues::MoveService closes it); the copy arrives as opened.
   "issues.issue.moved": issueRecord("closed"),
+  "issues.issue.updated": issueUpdated,
   "issues.issue.deleted": consumer(TargetDeleted, (p, tx) => removeTargetEvents(tx, "Issue", p.id)),
   "merge-requests.merge_request.opened": mergeRequestRecord("created"),
   "merge-requests.merge_request.closed": mergeRequestRecord("closed"),
