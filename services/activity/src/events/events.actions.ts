@@ -9,12 +9,22 @@ import { findUser } from "./users";
 
 type Readable = { all: boolean; projects: ReadableProjectRef[] };
 
-/** The projects the caller reads (or only those they are a member of), and where they are Reporter and up. */
-async function projectScope(ctx: Ctx<unknown>, caller: Caller | null, membershipOnly = false): Promise<Pick<EventScope, "readable" | "reporter">> {
+type FeatureLevels = Pick<ReadableProjectRef, "id" | "access_level" | "issues_access_level" | "merge_requests_access_level">;
+
+/** A project feature the caller may not read: disabled, or private and they are not a member (administrators are). */
+const featureHidden = (level: string, accessLevel: number) => level === "disabled" || (level === "private" && accessLevel < AccessLevel.GUEST);
+
+const hiddenFeatures = (projects: FeatureLevels[]) => ({
+  Issue: projects.filter((p) => featureHidden(p.issues_access_level, p.access_level)).map((p) => p.id),
+  MergeRequest: projects.filter((p) => featureHidden(p.merge_requests_access_level, p.access_level)).map((p) => p.id),
+});
+
+/** The projects the caller reads (or only those they are a member of), where they are Reporter and up, and their hidden features. */
+async function projectScope(ctx: Ctx<unknown>, caller: Caller | null, membershipOnly = false): Promise<Pick<EventScope, "readable" | "reporter" | "hidden">> {
   const r = await ctx.call<Readable, { membership_only: boolean }>("namespaces.projects.readable", { membership_only: membershipOnly });
   if (r.all) return { readable: "all", reporter: "all" };
   const reporter: ProjectSet = caller?.admin ? "all" : r.projects.filter((p) => p.access_level >= AccessLevel.REPORTER).map((p) => p.id);
-  return { readable: r.projects.map((p) => p.id), reporter };
+  return { readable: r.projects.map((p) => p.id), reporter, hidden: hiddenFeatures(r.projects) };
 }
 
 async function presentPage(kit: ServiceKit, ctx: Ctx<unknown>, scope: EventScope, f: EventFilters) {
@@ -59,7 +69,8 @@ export const eventsActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       const caller = callerOf(ctx);
       const { project, role } = await authorizeProject(ctx, ctx.params.id);
       const reporter: ProjectSet = role >= AccessLevel.REPORTER ? [project.id] : [];
-      return presentPage(kit, ctx, { readable: [project.id], reporter, callerId: caller?.id ?? null }, ctx.params);
+      const hidden = hiddenFeatures([{ ...project, access_level: role }]);
+      return presentPage(kit, ctx, { readable: [project.id], reporter, hidden, callerId: caller?.id ?? null }, ctx.params);
     },
   }),
 });

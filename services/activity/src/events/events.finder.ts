@@ -16,7 +16,16 @@ export interface EventScope {
   reporter: ProjectSet;
   /** The caller sees their own events on confidential issues (they authored or were assigned it). */
   callerId: number | null;
+  /** Projects whose issues, or merge requests, the caller may not read (feature disabled or private to members). */
+  hidden?: { Issue: number[]; MergeRequest: number[] };
 }
+
+/** Events about a kind of target (the target itself or a comment on it) in these projects. */
+const aboutTargetsIn = (type: "Issue" | "MergeRequest", projectIds: number[]): SQL | undefined =>
+  projectIds.length
+    ? // coalesce: a target-less event (NULL target_type) must not turn the whole test NULL.
+      sql`NOT (${inArray(events.projectId, projectIds)} AND coalesce(${events.targetType} = ${type} OR (${events.targetType} = 'Note' AND ${events.note}->>'noteable_type' = ${type}), false))`
+    : undefined;
 
 const inSet = (set: ProjectSet): SQL | undefined => (set === "all" ? undefined : set.length ? inArray(events.projectId, set) : sql`false`);
 
@@ -35,6 +44,8 @@ function conditions(scope: EventScope, f: EventFilters): SQL[] {
           inSet(scope.reporter),
           scope.callerId !== null ? and(eq(events.authorId, scope.callerId), eq(events.internal, false)) : undefined,
         ),
+    scope.hidden ? aboutTargetsIn("Issue", scope.hidden.Issue) : undefined,
+    scope.hidden ? aboutTargetsIn("MergeRequest", scope.hidden.MergeRequest) : undefined,
     f.action ? eq(events.action, f.action) : undefined,
     f.target_type ? eq(events.targetType, TARGET_TYPES[f.target_type]) : undefined,
     // GitLab: before the start of `before`, after the end of `after` (both exclusive).

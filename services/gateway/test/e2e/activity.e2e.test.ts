@@ -193,6 +193,16 @@ describe("recording and the project events", () => {
     expect((await outsider.api.get(`/users/${dev.id}/events`)).body).toEqual([]);
     expect((await guest.api.get(`/users/dev/events`)).body.map((e: { target_title: string }) => e.target_title)).toEqual(["Plain"]);
   });
+
+  it("hides issue events of a project whose issues are private to members from non-members", async () => {
+    await openIssue(dev.api, pub.id, "members only");
+    expect((await root.put(`/projects/${pub.id}`, { json: { issues_access_level: "private" } })).status).toBe(200);
+    await eventsWhen(dev.api, `/projects/${pub.id}/events?target_type=issue`, 1);
+    expect((await outsider.api.get(`/projects/${pub.id}/events?target_type=issue`)).body).toEqual([]);
+    expect((await outsider.api.get(`/users/dev/events`)).body).toEqual([]);
+    // The project's own "created" event stays visible.
+    expect((await outsider.api.get(`/projects/${pub.id}/events`)).body).toHaveLength(1);
+  });
 });
 
 describe("own and user events", () => {
