@@ -95,7 +95,13 @@ const spawnNats = (conf) => spawn(natsBinary(), ["-c", conf], { stdio: ["ignore"
 function topologyControl(logDir) {
   const control = JSON.parse(fs.readFileSync(path.join(logDir, "control.json"), "utf8"));
   const record = (pid) => fs.appendFileSync(path.join(logDir, "extra-pids"), `${pid}\n`);
+  const pidsFile = path.join(logDir, "pids.json");
+  const pids = () => JSON.parse(fs.readFileSync(pidsFile, "utf8"));
   return {
+    /** The pid of `service` replica `replica` now: tests that stop and restart nodes change it. */
+    pidOf(service, replica) {
+      return pids()[`${service}-${replica}`];
+    },
     async restartNats() {
       const old = Number(fs.readFileSync(path.join(logDir, "nats.pid"), "utf8"));
       await stopPid(old);
@@ -111,6 +117,7 @@ function topologyControl(logDir) {
       const proc = startProcess(service, replica, env, logDir);
       proc.unref();
       record(proc.pid);
+      fs.writeFileSync(pidsFile, JSON.stringify({ ...pids(), [`${service}-${replica}`]: proc.pid }));
       await waitFor(`${service}-${replica} readiness`, () => httpOk(`http://127.0.0.1:${env.HEALTH_PORT}/-/readiness`));
       return proc.pid;
     },
@@ -242,6 +249,7 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
   }
 
   fs.writeFileSync(path.join(dir, "nats.pid"), String(nats.proc.pid));
+  fs.writeFileSync(path.join(dir, "pids.json"), JSON.stringify(Object.fromEntries(nodes.map((n) => [`${n.service}-${n.replica}`, n.proc.pid]))));
   fs.writeFileSync(
     path.join(dir, "control.json"),
     JSON.stringify({ nats: { conf: nats.conf, health: nats.health }, env: Object.fromEntries(nodes.map((n) => [`${n.service}-${n.replica}`, n.env])) }),

@@ -4,7 +4,7 @@ import { startApp } from "../app";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { topologyControl } = require("../../../../scripts/topology.js") as {
-  topologyControl(dir: string): { restartNats(): Promise<void>; startNode(service: string, replica: number): Promise<number>; stopPid(pid: number): Promise<void> };
+  topologyControl(dir: string): { restartNats(): Promise<void>; startNode(service: string, replica: number): Promise<number>; stopPid(pid: number): Promise<void>; pidOf(service: string, replica: number): number };
 };
 
 /**
@@ -15,6 +15,8 @@ const { topologyControl } = require("../../../../scripts/topology.js") as {
 let app: TestApp;
 let db: Client;
 const control = () => topologyControl(process.env.TEST_TOPOLOGY_LOG_DIR!);
+/** The replica numbers of issues in the topology. */
+const issuesReplicas = () => (JSON.parse(process.env.TEST_TOPOLOGY_NODES ?? "[]") as { service: string; replica: number }[]).filter((n) => n.service === "issues").map((n) => n.replica);
 
 beforeAll(async () => {
   app = await startApp("durable-events");
@@ -27,25 +29,12 @@ afterAll(async () => {
 });
 beforeEach(() => app.reset());
 
-interface TopologyNode {
-  service: string;
-  replica: number;
-  pid: number;
-}
-
-/** Stops every issues replica; answers a function that starts them all again. */
+/** Stops every issues replica (whatever pids earlier tests left them with); answers a function that starts them again. */
 async function stopIssues(): Promise<() => Promise<void>> {
-  const nodes: TopologyNode[] = JSON.parse(process.env.TEST_TOPOLOGY_NODES ?? "[]");
-  const replicas = nodes.filter((n) => n.service === "issues");
-  // Replicas restarted by an earlier test are recorded in the topology folder's extra-pids.
-  const fs = await import("node:fs");
-  const extraFile = `${process.env.TEST_TOPOLOGY_LOG_DIR}/issues-pids`;
-  const pids = fs.existsSync(extraFile) ? fs.readFileSync(extraFile, "utf8").split("\n").filter(Boolean).map(Number) : replicas.map((r) => r.pid);
-  await Promise.all(pids.map((pid) => control().stopPid(pid)));
+  const replicas = issuesReplicas();
+  await Promise.all(replicas.map((r) => control().stopPid(control().pidOf("issues", r))));
   return async () => {
-    const started: number[] = [];
-    for (const r of replicas) started.push(await control().startNode("issues", r.replica));
-    fs.writeFileSync(extraFile, started.join("\n"));
+    for (const r of replicas) await control().startNode("issues", r);
   };
 }
 
