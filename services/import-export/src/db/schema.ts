@@ -1,22 +1,9 @@
-import { eventTables } from "@collab/db";
-import { boolean, customType, index, integer, jsonb, pgSchema, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bytea, eventTables } from "@collab/db";
+import { boolean, index, integer, jsonb, pgSchema, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 export const importExportSchema = pgSchema("import_export");
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
-
-/**
- * Archive bytes. node-postgres reads bytea as a Buffer, PGlite as a Uint8Array; both become a
- * Buffer here. Never selected by lists: only the download and the worker read it.
- */
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array | string }>({
-  dataType: () => "bytea",
-  toDriver: (value) => value,
-  fromDriver: (value) => {
-    if (typeof value === "string") return Buffer.from(value.startsWith("\\x") ? value.slice(2) : value, "hex");
-    return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-  },
-});
 
 /** Export states, as GitLab's GroupExport: queued → started → finished | failed. */
 export type JobState = "queued" | "started" | "finished" | "failed";
