@@ -65,5 +65,44 @@ export const groupImports = importExportSchema.table(
 );
 export type GroupImportRow = typeof groupImports.$inferSelect;
 
+/** Vulnerability export states, as GitLab's Vulnerabilities::Export: created → running → finished | failed. */
+export type VulnerabilityExportStatus = "created" | "running" | "finished" | "failed";
+
+/**
+ * Vulnerability exports (Ultimate): one row per request, read only by its author. The projects it
+ * covers are fixed when it is requested (`project_ids`: the project, the group's projects, or the
+ * author's for the instance dashboard); the worker builds the CSV from runners' vulnerabilities
+ * and keeps it here (never on a pod's disk), and deletes the row once `expires_at` has passed.
+ */
+export const vulnerabilityExports = importExportSchema.table(
+  "vulnerability_exports",
+  {
+    id: serial("id").primaryKey(),
+    authorId: integer("author_id").notNull(),
+    projectId: integer("project_id"),
+    groupId: integer("group_id"),
+    /** What the file is named after: the project's or group's full path, the author's username for the instance. */
+    exportablePath: text("exportable_path").notNull(),
+    exportableName: text("exportable_name").notNull(),
+    projectIds: integer("project_ids").array().notNull(),
+    format: text("format").notNull().default("csv"),
+    status: text("status").$type<VulnerabilityExportStatus>().notNull().default("created"),
+    sendEmail: boolean("send_email").notNull().default(false),
+    /** Bumped by every claim, never reset: a worker only finishes the claim it made. */
+    attempts: integer("attempts").notNull().default(0),
+    file: bytea("file"),
+    fileSize: integer("file_size"),
+    filename: text("filename"),
+    errorMessage: text("error_message"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+    startedAt: ts("started_at"),
+    finishedAt: ts("finished_at"),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [index("vulnerability_exports_status_idx").on(t.status, t.id), index("vulnerability_exports_expires_idx").on(t.expiresAt), index("vulnerability_exports_group_idx").on(t.groupId)],
+);
+export type VulnerabilityExportRow = typeof vulnerabilityExports.$inferSelect;
+
 /** Durable domain events: the outbox this service publishes from, the ids of those it has applied. */
 export const { outbox, processedEvents } = eventTables(importExportSchema);
