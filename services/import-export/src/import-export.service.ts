@@ -1,29 +1,45 @@
-import { settingsMixin } from "@collab/core";
+import { createMailer, settingsMixin, type Mailer } from "@collab/core";
 import { consumer, defineService } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { groupExports, groupImports, outbox, processedEvents } from "./db/schema";
+import { groupExports, groupImports, outbox, processedEvents, vulnerabilityExports } from "./db/schema";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { tick } from "./domain/worker";
 import { importExportActions } from "./import-export.actions";
+import { deleteGroupExports } from "./vulnerability-exports/jobs";
+import { vulnerabilityExportsActions } from "./vulnerability-exports/vulnerability-exports.actions";
+import { tickVulnerabilityExports, type WorkerDeps } from "./vulnerability-exports/worker";
+import type { ServiceKit } from "@collab/db";
 
 /** How often the worker looks for queued exports and imports (ms); IMPORT_EXPORT_TICK_MS=0 turns the timer off. */
 const tickInterval = () => Number(process.env.IMPORT_EXPORT_TICK_MS ?? 2000);
 
 const GroupDeleted = z.object({ groupIds: z.array(z.number().int().positive()).max(100_000) });
+const ProjectDeleted = z.object({ projectId: z.number().int().positive() });
+
+/** The one mailer of this process (vulnerability export mails), made on first use. */
+let mailer: Mailer | undefined;
+const workerDeps = (kit: ServiceKit): WorkerDeps => ({
+  db: kit.db,
+  call: (name, params) => kit.broker.call(name, params),
+  mailer: () => (mailer ??= createMailer(kit.config, kit.logger)),
+  baseUrl: kit.baseUrl,
+  warn: (obj, msg) => kit.logger.warn(obj, msg),
+});
 
 /**
- * Group export and import (GitLab's group import/export API): export archives and uploaded
- * imports in its own tables, processed asynchronously by a worker in every replica (rows claimed
- * with FOR UPDATE SKIP LOCKED). Group data is read and written only through namespaces' actions.
+ * Group export and import (GitLab's group import/export API) and vulnerability exports (CSV of the
+ * vulnerabilities runners keeps): archives, uploads and files in its own tables, processed
+ * asynchronously by workers in every replica (rows claimed with FOR UPDATE SKIP LOCKED). Group
+ * data is read and written only through namespaces' actions, vulnerabilities through runners'.
  * The Moleculer name is the package folder's, as the migrations table and the topology expect.
  */
 export const importExportService: ServiceSchema = defineService({
   name: "import-export",
   migrations: path.join(__dirname, "../drizzle"),
   mixins: [settingsMixin],
-  actions: (kit) => importExportActions(kit),
+  actions: (kit) => ({ ...importExportActions(kit), ...vulnerabilityExportsActions(kit, () => workerDeps(kit)) }),
   eventTables: { outbox, processedEvents },
   consumes: () => ({
     // A deleted group (and its subgroups) takes its export archives and import uploads with it.
@@ -31,7 +47,19 @@ export const importExportService: ServiceSchema = defineService({
       const ids = sql.param(groupIds);
       await tx.delete(groupExports).where(sql`${groupExports.groupId} = ANY(${ids}::int[])`);
       await tx.delete(groupImports).where(sql`${groupImports.groupId} = ANY(${ids}::int[])`);
+      await deleteGroupExports(tx, groupIds);
+    }),
+    // …and a deleted project its vulnerability exports (wider exports simply find its vulnerabilities gone).
+    "namespaces.project.deleted": consumer(ProjectDeleted, async ({ projectId }, tx) => {
+      await tx.delete(vulnerabilityExports).where(sql`${vulnerabilityExports.projectId} = ${projectId}`);
     }),
   }),
-  workers: (kit) => [{ name: "import/export worker step", everyMs: tickInterval(), run: () => tick(kit.db, (name, params) => kit.broker.call(name, params)) }],
+  workers: (kit) => [
+    { name: "import/export worker step", everyMs: tickInterval(), run: () => tick(kit.db, (name, params) => kit.broker.call(name, params)) },
+    { name: "vulnerability export worker step", everyMs: tickInterval(), run: () => tickVulnerabilityExports(workerDeps(kit)) },
+  ],
+  stopping: () => {
+    mailer?.close();
+    mailer = undefined;
+  },
 });

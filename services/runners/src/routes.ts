@@ -45,6 +45,9 @@ export const routes: RouteDef[] = [
   { method: "PUT", path: `${S}/variables/:key`, action: `${R}.schedules.variables.update` },
   { method: "DELETE", path: `${S}/variables/:key`, action: `${R}.schedules.variables.delete` },
 
+  // Runner API: a running job uploads artifacts with its own CI/CD job token (security reports become vulnerabilities).
+  { method: "POST", path: "/jobs/:id/artifacts", action: `${R}.jobs.artifacts.upload`, auth: "optional", jobToken: true, files: ["file"] },
+
   // Group protected environments (Premium and Ultimate)
   { method: "GET", path: E, action: `${R}.protectedEnvironments.list` },
   { method: "POST", path: E, action: `${R}.protectedEnvironments.protect` },

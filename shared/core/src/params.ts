@@ -234,3 +234,20 @@ export const accessTokenListParams = {
   search: gString().optional(),
   sort: gString().optional(),
 };
+
+/**
+ * A file part of a multipart body, as the gateway hands it to routes that declare it
+ * (RouteDef.files): its name, type, size and bytes in base64 (binary-safe on the JSON bus).
+ * A plain text field of the same name is not a file: "<name> is invalid", as Grape's WorkhorseFile.
+ */
+export const gFile = () =>
+  z.object(
+    {
+      filename: z.string(),
+      content_type: z.string().nullable().optional(),
+      size: z.number().int().min(0),
+      data: z.string(),
+    },
+    { error: "is invalid" },
+  );
+export type UploadedFileParam = z.output<ReturnType<typeof gFile>>;

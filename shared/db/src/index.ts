@@ -5,3 +5,4 @@ export * from "./testing";
 export * from "./events";
 export * from "./workers";
 export * from "./internal-ids";
+export * from "./columns";

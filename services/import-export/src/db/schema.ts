@@ -1,22 +1,9 @@
-import { eventTables } from "@collab/db";
-import { boolean, customType, index, integer, jsonb, pgSchema, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bytea, eventTables } from "@collab/db";
+import { boolean, index, integer, jsonb, pgSchema, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 export const importExportSchema = pgSchema("import_export");
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
-
-/**
- * Archive bytes. node-postgres reads bytea as a Buffer, PGlite as a Uint8Array; both become a
- * Buffer here. Never selected by lists: only the download and the worker read it.
- */
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array | string }>({
-  dataType: () => "bytea",
-  toDriver: (value) => value,
-  fromDriver: (value) => {
-    if (typeof value === "string") return Buffer.from(value.startsWith("\\x") ? value.slice(2) : value, "hex");
-    return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-  },
-});
 
 /** Export states, as GitLab's GroupExport: queued → started → finished | failed. */
 export type JobState = "queued" | "started" | "finished" | "failed";
@@ -77,6 +64,45 @@ export const groupImports = importExportSchema.table(
   (t) => [index("group_imports_state_idx").on(t.state, t.id), index("group_imports_group_idx").on(t.groupId)],
 );
 export type GroupImportRow = typeof groupImports.$inferSelect;
+
+/** Vulnerability export states, as GitLab's Vulnerabilities::Export: created → running → finished | failed. */
+export type VulnerabilityExportStatus = "created" | "running" | "finished" | "failed";
+
+/**
+ * Vulnerability exports (Ultimate): one row per request, read only by its author. The projects it
+ * covers are fixed when it is requested (`project_ids`: the project, the group's projects, or the
+ * author's for the instance dashboard); the worker builds the CSV from runners' vulnerabilities
+ * and keeps it here (never on a pod's disk), and deletes the row once `expires_at` has passed.
+ */
+export const vulnerabilityExports = importExportSchema.table(
+  "vulnerability_exports",
+  {
+    id: serial("id").primaryKey(),
+    authorId: integer("author_id").notNull(),
+    projectId: integer("project_id"),
+    groupId: integer("group_id"),
+    /** What the file is named after: the project's or group's full path, the author's username for the instance. */
+    exportablePath: text("exportable_path").notNull(),
+    exportableName: text("exportable_name").notNull(),
+    projectIds: integer("project_ids").array().notNull(),
+    format: text("format").notNull().default("csv"),
+    status: text("status").$type<VulnerabilityExportStatus>().notNull().default("created"),
+    sendEmail: boolean("send_email").notNull().default(false),
+    /** Bumped by every claim, never reset: a worker only finishes the claim it made. */
+    attempts: integer("attempts").notNull().default(0),
+    file: bytea("file"),
+    fileSize: integer("file_size"),
+    filename: text("filename"),
+    errorMessage: text("error_message"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+    startedAt: ts("started_at"),
+    finishedAt: ts("finished_at"),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [index("vulnerability_exports_status_idx").on(t.status, t.id), index("vulnerability_exports_expires_idx").on(t.expiresAt), index("vulnerability_exports_group_idx").on(t.groupId)],
+);
+export type VulnerabilityExportRow = typeof vulnerabilityExports.$inferSelect;
 
 /** Durable domain events: the outbox this service publishes from, the ids of those it has applied. */
 export const { outbox, processedEvents } = eventTables(importExportSchema);

@@ -1,5 +1,6 @@
 import type { Db } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 import { groupExports, groupImports, type GroupExportRow, type GroupImportRow } from "../db/schema";
 
 /**
@@ -14,11 +15,26 @@ export const STALE_AFTER = "15 minutes";
 /** Claims of one row before a transient failure (the bus, the database) fails it for good. */
 export const MAX_ATTEMPTS = 3;
 
-const claimable = (table: typeof groupExports | typeof groupImports, exclude: readonly number[]) =>
-  sql`(SELECT id FROM ${table}
-       WHERE (state = 'queued' OR (state = 'started' AND updated_at < now() - ${STALE_AFTER}::interval))
+/** The state column of a job table and its waiting and working values. */
+export interface JobStates {
+  column: string;
+  waiting: string;
+  working: string;
+}
+const GROUP_JOB_STATES: JobStates = { column: "state", waiting: "queued", working: "started" };
+
+/**
+ * The id of the next row a worker may claim in a job table (one with `id`, `updated_at` and a
+ * state column): a waiting one, or one left working longer than STALE_AFTER; locked with
+ * FOR UPDATE SKIP LOCKED, so replicas claiming together never get the same row.
+ */
+export const claimable = (table: PgTable, exclude: readonly number[], states: JobStates = GROUP_JOB_STATES) => {
+  const state = sql.identifier(states.column);
+  return sql`(SELECT id FROM ${table}
+       WHERE (${state} = ${states.waiting} OR (${state} = ${states.working} AND updated_at < now() - ${STALE_AFTER}::interval))
          AND NOT (id = ANY(${sql.param([...exclude])}::int[]))
        ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)`;
+};
 
 // ---- exports ---------------------------------------------------------------------------------
 

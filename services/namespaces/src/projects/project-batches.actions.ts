@@ -29,6 +29,8 @@ export const projectBatchActions = (kit: ServiceKit): Record<string, ActionSchem
         path: project.path,
         path_with_namespace: projectFullPath(project, namespace),
         namespace_id: namespace.id,
+        namespace_name: namespace.name,
+        namespace_kind: namespace.kind,
         group_ids: namespace.kind === "group" ? namespace.traversalIds : [],
         visibility: project.visibility,
         web_url: projectWebUrl(project, namespace, kit.baseUrl),

@@ -1,9 +1,11 @@
 import type { Db } from "@collab/db";
 import { sql } from "drizzle-orm";
+import { removeProjectVulnerabilities } from "../vulnerabilities/store";
 import { internalIds, pipelineSchedules, pipelines, protectedEnvironmentEntries, protectedEnvironments, registrationTokens, runnerProjects, runners } from "../db/schema";
 
 /**
- * What follows a project's deletion in the namespaces service: its pipelines (with their jobs),
+ * What follows a project's deletion in the namespaces service: its pipelines (with their jobs and
+ * job artifacts), vulnerabilities,
  * schedules (with their variables), registration token and iid sequences go, the project leaves
  * every runner's project list, and project runners left with no project are deleted, as GitLab's
  * Projects::DestroyService does. One transaction; repeating it removes nothing more.
@@ -13,6 +15,7 @@ export async function removeProjectData(db: Db, projectId: number): Promise<numb
   return db.transaction(async (tx) => {
     let count = 0;
     count += (await tx.delete(pipelines).where(sql`${pipelines.projectId} = ${projectId}`).returning({ id: pipelines.id })).length;
+    count += await removeProjectVulnerabilities(tx, projectId);
     count += (await tx.delete(pipelineSchedules).where(sql`${pipelineSchedules.projectId} = ${projectId}`).returning({ id: pipelineSchedules.id })).length;
     await tx.delete(registrationTokens).where(sql`${registrationTokens.scope} = 'project' AND ${registrationTokens.scopeId} = ${projectId}`);
     await tx.delete(internalIds).where(sql`${internalIds.projectId} = ${projectId}`);
