@@ -10,7 +10,7 @@ import { presentUser, presentUserBasic, presentUserPublic, presentUserWithAdmin 
 import { CreateUserParams, ListUsersParams, UpdateUserParams, UserIdParams } from "./api/users.params";
 import { outbox, processedEvents, users, type UserRow } from "./db/schema";
 import { bootstrapRoot } from "./domain/bootstrap";
-import { authenticateToken, callerFromUser, createToken, mintToken, revokeToken, rotateToken } from "./domain/tokens";
+import { assertCanSignIn, authenticateToken, callerFromUser, createToken, mintToken, revokeToken, rotateToken } from "./domain/tokens";
 import { signUp } from "./domain/registrations";
 import { approveUser, changeState, createUser, deleteUser, rejectUser, updateUser } from "./domain/users";
 import { announceUserUpdate, namespacePathCheck, USER_UPDATED_EVENT, userCreatedEvent } from "./domain/personal-namespaces";
@@ -71,6 +71,21 @@ export const accountsService: ServiceSchema = defineService({
       visibility: "public",
       input: () => z.object({ token: z.string().min(1) }),
       handler: (ctx) => authenticateToken(kit.db, ctx.params.token),
+    }),
+
+    /**
+     * The caller a CI/CD job token stands for: the job's user, who must still be able to sign in
+     * (a blocked user's jobs lose their token's access, as GitLab's job token auth checks).
+     */
+    jobCaller: action({
+      visibility: "public",
+      input: () => z.object({ user_id: z.number().int() }),
+      async handler(ctx) {
+        const [user] = await usersByIds(kit.db, { ids: [ctx.params.user_id] });
+        if (!user) throw unauthorized();
+        assertCanSignIn(user);
+        return callerFromUser(user);
+      },
     }),
 
     /** The Sudo header's target, for admins. */

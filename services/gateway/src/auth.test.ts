@@ -1,7 +1,7 @@
 import { errorBodyOf, invalidToken, type Caller, type RouteDef } from "@collab/core";
 import type { Context } from "moleculer";
 import type { IncomingMessage } from "node:http";
-import { acceptableScopes, authenticateRequest, bearerFrom, checkScopes, deployKey, deployTokenFrom, scimGroupOf, TokenCache, tokenFrom, tokenKey, withoutSecrets, type Authentication } from "./auth";
+import { acceptableScopes, authenticateRequest, credentialOf, bearerFrom, checkScopes, deployKey, deployTokenFrom, scimGroupOf, TokenCache, tokenKey, withoutSecrets, type Authentication } from "./auth";
 
 const caller = (id: number, admin = false): Caller => ({ id, username: `user${id}`, admin });
 const auth = (userId: number, tokenId: number, scopes = ["api"], admin = false): Authentication => ({ caller: caller(userId, admin), scopes, tokenId });
@@ -18,20 +18,43 @@ async function failure(fn: () => unknown) {
   throw new Error("expected a failure");
 }
 
-describe("tokenFrom", () => {
+describe("credentialOf", () => {
+  const plain = route("GET");
+  const registry = route("GET", { jobToken: true, deployTokenScopes: ["read_package_registry"] });
+  const basic = (user: string, secret: string) => ({ Authorization: `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}` });
+
   test("PRIVATE-TOKEN wins, then Authorization: Bearer, then private_token, then access_token", () => {
-    expect(tokenFrom(req({ "PRIVATE-TOKEN": "a", Authorization: "Bearer b" }), { private_token: "c" })).toBe("a");
-    expect(tokenFrom(req({ Authorization: "Bearer b" }), { private_token: "c" })).toBe("b");
-    expect(tokenFrom(req(), { private_token: "c", access_token: "d" })).toBe("c");
-    expect(tokenFrom(req(), { access_token: "d" })).toBe("d");
+    expect(credentialOf(req({ "PRIVATE-TOKEN": "a", Authorization: "Bearer b" }), { private_token: "c" }, plain)).toEqual({ kind: "personal", token: "a" });
+    expect(credentialOf(req({ Authorization: "Bearer b" }), { private_token: "c" }, plain)).toEqual({ kind: "personal", token: "b" });
+    expect(credentialOf(req(), { private_token: "c", access_token: "d" }, plain)).toEqual({ kind: "personal", token: "c" });
+    expect(credentialOf(req(), { access_token: "d" }, plain)).toEqual({ kind: "personal", token: "d" });
   });
 
-  test("Bearer is case-insensitive and trimmed; other schemes and empty values do not count", () => {
-    expect(tokenFrom(req({ Authorization: "bearer   tok  " }), {})).toBe("tok");
-    expect(tokenFrom(req({ Authorization: "Basic dXNlcjpwYXNz" }), {})).toBeUndefined();
-    expect(tokenFrom(req({ "PRIVATE-TOKEN": "" }), { private_token: "" })).toBeUndefined();
-    expect(tokenFrom(req(), { private_token: ["a", "b"] })).toBeUndefined();
-    expect(tokenFrom(req(), {})).toBeUndefined();
+  test("Bearer is case-insensitive and trimmed; empty values and arrays do not count", () => {
+    expect(credentialOf(req({ Authorization: "bearer   tok  " }), {}, plain)).toEqual({ kind: "personal", token: "tok" });
+    expect(credentialOf(req({ "PRIVATE-TOKEN": "" }), { private_token: "" }, plain)).toEqual({ kind: "none" });
+    expect(credentialOf(req(), { private_token: ["a", "b"] }, plain)).toEqual({ kind: "none" });
+    expect(credentialOf(req(), {}, plain)).toEqual({ kind: "none" });
+  });
+
+  test("JOB-TOKEN and job_token are job tokens on every route (routes without jobToken then refuse them)", () => {
+    expect(credentialOf(req({ "JOB-TOKEN": "glcbt-1" }), {}, plain)).toEqual({ kind: "job", token: "glcbt-1" });
+    expect(credentialOf(req(), { job_token: "glcbt-2" }, registry)).toEqual({ kind: "job", token: "glcbt-2" });
+    expect(credentialOf(req(basic("gitlab-ci-token", "abc")), {}, plain)).toEqual({ kind: "job", token: "abc" });
+  });
+
+  test("registry routes tell Bearer and Basic secrets apart by prefix, as the npm CLI sends any token as Bearer", () => {
+    expect(credentialOf(req({ Authorization: "Bearer glcbt-x" }), {}, registry)).toEqual({ kind: "job", token: "glcbt-x" });
+    expect(credentialOf(req({ Authorization: "Bearer gldt-x" }), {}, registry)).toEqual({ kind: "deploy", credentials: { token: "gldt-x" } });
+    expect(credentialOf(req({ Authorization: "Bearer glpat-x" }), {}, registry)).toEqual({ kind: "personal", token: "glpat-x" });
+    expect(credentialOf(req(basic("me", "glpat-x")), {}, registry)).toEqual({ kind: "personal", token: "glpat-x" });
+    expect(credentialOf(req(basic("svc+deploy-token-1", "gldt-x")), {}, registry)).toEqual({ kind: "deploy", credentials: { username: "svc+deploy-token-1", token: "gldt-x" } });
+  });
+
+  test("elsewhere Bearer stays a personal token and Basic a deploy token", () => {
+    expect(credentialOf(req({ Authorization: "Bearer gldt-x" }), {}, plain)).toEqual({ kind: "personal", token: "gldt-x" });
+    expect(credentialOf(req(basic("me", "glpat-x")), {}, plain)).toEqual({ kind: "deploy", credentials: { username: "me", token: "glpat-x" } });
+    expect(credentialOf(req({ Authorization: "Basic !!" }), {}, plain)).toEqual({ kind: "deploy", credentials: null });
   });
 });
 
@@ -345,6 +368,47 @@ describe("deploy tokens in authenticateRequest", () => {
     expect(cache.get(deployKey({ token: "gldt-secret" }))).toBeUndefined();
     await authenticateRequest(ctx, cache, registry, req({ "Deploy-Token": "gldt-secret" }), {});
     expect(calls).toHaveLength(2);
+  });
+});
+
+describe("job tokens in authenticateRequest", () => {
+  const jobRoute = route("PUT", { jobToken: true });
+  const job = { job_id: 11, project_id: 3, pipeline_id: 5, user_id: 2 };
+  function fakeCtx(jobAnswer: () => unknown = () => job) {
+    const calls: string[] = [];
+    const ctx = {
+      call: async (action: string) => {
+        calls.push(action);
+        if (action === "runners.jobs.authenticate") return jobAnswer();
+        if (action === "accounts.jobCaller") return caller(2);
+        throw new Error(action);
+      },
+    } as unknown as Context;
+    return { ctx, calls };
+  }
+
+  test("a route that takes job tokens authenticates the job's user, marked with the job; never cached", async () => {
+    const { ctx, calls } = fakeCtx();
+    const cache = new TokenCache();
+    for (const r of [req({ "JOB-TOKEN": "glcbt-x" }), req({ Authorization: "Bearer glcbt-x" })]) {
+      const auth = await authenticateRequest(ctx, cache, jobRoute, r, {});
+      expect(auth).toEqual({ caller: { ...caller(2), job: { id: 11, projectId: 3, pipelineId: 5 } }, scopes: ["api"] });
+    }
+    await authenticateRequest(ctx, cache, jobRoute, req(), { job_token: "glcbt-x" });
+    expect(calls.filter((c) => c === "runners.jobs.authenticate")).toHaveLength(3);
+  });
+
+  test("routes without jobToken answer 401 without asking runners; Sudo is refused", async () => {
+    const { ctx, calls } = fakeCtx();
+    for (const r of [route("GET"), route("GET", { auth: "optional" }), route("GET", { deployTokenScopes: ["read_package_registry"] })])
+      expect(await failure(() => authenticateRequest(ctx, new TokenCache(), r, req({ "JOB-TOKEN": "glcbt-x" }), {}))).toEqual({ status: 401, body: { message: "401 Unauthorized" } });
+    expect(calls).toEqual([]);
+    expect(await failure(() => authenticateRequest(ctx, new TokenCache(), jobRoute, req({ "JOB-TOKEN": "glcbt-x", Sudo: "1" }), {}))).toMatchObject({ status: 403 });
+  });
+
+  test("a job without a user cannot authenticate", async () => {
+    const { ctx } = fakeCtx(() => ({ ...job, user_id: null }));
+    expect(await failure(() => authenticateRequest(ctx, new TokenCache(), jobRoute, req({ "JOB-TOKEN": "glcbt-x" }), {}))).toEqual({ status: 401, body: { message: "401 Unauthorized" } });
   });
 });
 

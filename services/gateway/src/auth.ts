@@ -19,16 +19,6 @@ export interface DeployTokenCredentials {
   username?: string;
 }
 
-/** PRIVATE-TOKEN header, Authorization: Bearer, or the private_token / access_token param. */
-export function tokenFrom(req: IncomingMessage, params: Record<string, unknown>): string | undefined {
-  const header = req.headers["private-token"];
-  if (typeof header === "string" && header) return header;
-  const authz = req.headers.authorization;
-  if (typeof authz === "string" && /^bearer\s+/i.test(authz)) return authz.replace(/^bearer\s+/i, "").trim();
-  for (const key of ["private_token", "access_token"]) if (typeof params[key] === "string" && params[key]) return params[key] as string;
-  return undefined;
-}
-
 /**
  * The `Deploy-Token` header, else HTTP Basic credentials (GitLab's registries take a deploy token's
  * username and secret that way). `null` for Basic credentials that do not decode to user:secret.
@@ -153,10 +143,59 @@ async function authenticateDeployToken(ctx: Context, cache: TokenCache, route: R
   return auth;
 }
 
+/** Secret prefixes of the credentials that are no personal token (GitLab's `glcbt-` and `gldt-`). */
+const JOB_TOKEN_PREFIX = "glcbt-";
+const DEPLOY_TOKEN_PREFIX = "gldt-";
+/** The username GitLab's registries take with a job token over HTTP Basic. */
+const JOB_TOKEN_USERNAME = "gitlab-ci-token";
+
+/** Which credential a request carries, for a route. */
+type Credential = { kind: "personal"; token: string } | { kind: "deploy"; credentials: DeployTokenCredentials | null } | { kind: "job"; token: string } | { kind: "none" };
+
+/**
+ * The request's credential. PRIVATE-TOKEN (or its params) is a personal token; JOB-TOKEN (or
+ * `job_token`) a job token. Registry clients put any token in `Authorization` (the npm CLI sends
+ * `Bearer <_authToken>`), so on routes that take deploy or job tokens a Bearer or Basic secret is
+ * told apart by its prefix; elsewhere Bearer stays a personal token and Basic a deploy token.
+ */
+export function credentialOf(req: IncomingMessage, params: Record<string, unknown>, route: RouteDef): Credential {
+  const registry = route.jobToken === true || (route.deployTokenScopes?.length ?? 0) > 0;
+  const header = req.headers["private-token"];
+  if (typeof header === "string" && header) return { kind: "personal", token: header };
+  const jobHeader = req.headers["job-token"];
+  if (typeof jobHeader === "string" && jobHeader) return { kind: "job", token: jobHeader };
+  const bearer = bearerFrom(req);
+  if (bearer) {
+    if (registry && bearer.startsWith(JOB_TOKEN_PREFIX)) return { kind: "job", token: bearer };
+    if (registry && bearer.startsWith(DEPLOY_TOKEN_PREFIX)) return { kind: "deploy", credentials: { token: bearer } };
+    return { kind: "personal", token: bearer };
+  }
+  for (const key of ["private_token", "access_token"]) if (typeof params[key] === "string" && params[key]) return { kind: "personal", token: params[key] as string };
+  if (typeof params.job_token === "string" && params.job_token) return { kind: "job", token: params.job_token };
+  const deploy = deployTokenFrom(req);
+  if (deploy === undefined) return { kind: "none" };
+  if (deploy && (deploy.username === JOB_TOKEN_USERNAME || deploy.token.startsWith(JOB_TOKEN_PREFIX))) return { kind: "job", token: deploy.token };
+  if (registry && deploy && !deploy.token.startsWith(DEPLOY_TOKEN_PREFIX)) return { kind: "personal", token: deploy.token };
+  return { kind: "deploy", credentials: deploy };
+}
+
+/**
+ * A CI/CD job token: only on routes that take one, for a running job (runners answers 401
+ * otherwise). The caller is the job's user; never cached, so a finished job's token stops at once.
+ */
+async function authenticateJobToken(ctx: Context, route: RouteDef, token: string, sudo: string | undefined): Promise<Authentication> {
+  if (!route.jobToken) throw unauthorized();
+  const job = await ctx.call<{ job_id: number; project_id: number; pipeline_id: number; user_id: number | null }, { token: string }>("runners.jobs.authenticate", { token });
+  if (job.user_id === null) throw unauthorized();
+  const user = await ctx.call<Caller, { user_id: number }>("accounts.jobCaller", { user_id: job.user_id });
+  if (sudo !== undefined && sudo !== "") throw forbidden("Must be authenticated using an OAuth or personal access token to use sudo");
+  return { caller: { ...user, job: { id: job.job_id, projectId: job.project_id, pipelineId: job.pipeline_id } }, scopes: ["api"] };
+}
+
 /**
  * Resolves the caller of a request, then applies Sudo for administrators as GitLab does.
  * Returns null for anonymous requests on routes that allow them. A personal token wins over deploy
- * token credentials sent beside it.
+ * or job token credentials sent beside it.
  */
 export async function authenticateRequest(
   ctx: Context,
@@ -165,14 +204,15 @@ export async function authenticateRequest(
   req: IncomingMessage,
   params: Record<string, unknown>,
 ): Promise<Authentication | null> {
-  const token = tokenFrom(req, params);
+  const credential = credentialOf(req, params, route);
   const sudo = (req.headers.sudo as string | undefined) ?? (typeof params.sudo === "string" || typeof params.sudo === "number" ? String(params.sudo) : undefined);
-  if (!token) {
-    const deploy = deployTokenFrom(req);
-    if (deploy !== undefined) return authenticateDeployToken(ctx, cache, route, deploy, sudo);
+  if (credential.kind === "job") return authenticateJobToken(ctx, route, credential.token, sudo);
+  if (credential.kind === "deploy") return authenticateDeployToken(ctx, cache, route, credential.credentials, sudo);
+  if (credential.kind === "none") {
     if (route.auth === "optional" && sudo === undefined) return null;
     throw unauthorized();
   }
+  const token = credential.token;
   let auth = cache.get(tokenKey(token));
   if (!auth) {
     const generation = cache.generation;

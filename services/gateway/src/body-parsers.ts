@@ -37,6 +37,20 @@ export function rawBodyReader(limitBytes: number): Middleware {
     });
 }
 
+/**
+ * For streamed uploads (RouteDef.streamBody): a declared Content-Length over the limit is 413
+ * before anything is read. The body itself is left untouched (a listener here would start it
+ * flowing before the action reads it): the action counts what arrives against its own limit.
+ */
+export function uploadLimit(limitBytes: number): Middleware {
+  return (req, _res, next) => {
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (!(declared > limitBytes)) return next();
+    req.resume();
+    next(new ApiError(413, { message: "413 Request Entity Too Large" }, "PAYLOAD_TOO_LARGE"));
+  };
+}
+
 /** A body-parser error as GitLab's answer: 413 over the limit, else 400 (unreadable, undecodable, too deep, too many params). */
 export function bodyError(err: unknown): ApiError {
   const status = (err as { status?: unknown }).status;

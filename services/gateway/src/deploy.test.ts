@@ -574,7 +574,7 @@ describe("deploy/k8s", () => {
       const annotations = ing.metadata.annotations ?? {};
       // A rewrite makes ingress-nginx forward the decoded path: %2F in project paths would break.
       expect(Object.keys(annotations).filter((k) => /rewrite-target/.test(k))).toEqual([]);
-      expect(nginxSize(annotations["nginx.ingress.kubernetes.io/proxy-body-size"] ?? "1m")).toBeGreaterThanOrEqual(DEFAULTS.MAX_BODY_BYTES);
+      expect(nginxSize(annotations["nginx.ingress.kubernetes.io/proxy-body-size"] ?? "1m")).toBeGreaterThanOrEqual(DEFAULTS.MAX_UPLOAD_BYTES);
     }
     // No domain service publishes anything: no Service, no hostPort.
     for (const svc of DOMAIN_SERVICES) for (const p of podOf(deployment(svc)).spec.containers[0].ports ?? []) expect(p).not.toHaveProperty("hostPort");

@@ -11,7 +11,7 @@ import { cursorLink, paginationHeaders } from "./pagination";
 import { multipartFields, type UploadedFile } from "./multipart";
 import { mountedRoutes, mountedWebRoutes } from "./routes";
 import { enforceRateLimits, ThrottledError } from "./rate-limits";
-import { bodyParsers, rawBodyReader } from "./body-parsers";
+import { bodyParsers, rawBodyReader, uploadLimit } from "./body-parsers";
 import { guardRequest, malformedUrl, notFoundForPathParam } from "./request-guard";
 import { buildOpenApi } from "./openapi";
 import { createApiDocs } from "./api-docs";
@@ -32,7 +32,8 @@ type Req = IncomingMessage & {
 function aliasesFor(routes: RouteDef[]) {
   const aliases: Record<string, unknown> = {};
   for (const route of routes) {
-    const value = { action: route.action, routeDef: route };
+    // moleculer-web hands a "stream" alias's request to the action as ctx.stream.
+    const value = { action: route.action, routeDef: route, ...(route.streamBody ? { type: "stream" } : {}) };
     aliases[`${route.method} ${route.path}`] = value;
     if (route.method === "GET") aliases[`HEAD ${route.path}`] = value;
   }
@@ -50,8 +51,18 @@ function rawBodyParams(req: Req, headerNames: readonly string[]): { raw_body: Ra
   return { raw_body: { content_type: req.headers["content-type"] ?? null, data: bytes.toString("base64") }, headers };
 }
 
+/** What a `streamBody` route's action learns of the body it streams: its declared type and length. */
+function streamHeaders(req: Req): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of ["content-type", "content-length"]) {
+    const value = req.headers[name];
+    if (typeof value === "string") headers[name] = value;
+  }
+  return headers;
+}
+
 /** Credentials and impersonation params never reach the services. */
-const STRIPPED_PARAMS = ["private_token", "access_token", "sudo"];
+const STRIPPED_PARAMS = ["private_token", "access_token", "job_token", "sudo"];
 
 /**
  * One moleculer-web route per path outside /api/v4, its aliases at that path only, so requests to
@@ -164,6 +175,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
         else if (req.$params[name] !== undefined) req.$params[name] = String(req.$params[name]);
       }
       if (def.rawBody) Object.assign(req.$params, rawBodyParams(req, def.rawBody.headers ?? []));
+      if (def.streamBody) req.$params.headers = streamHeaders(req);
       (ctx.meta as Record<string, unknown>).caller = auth?.caller ?? null;
       if (auth?.tokenId !== undefined) (ctx.meta as Record<string, unknown>).tokenId = auth.tokenId;
       await enforceRateLimits(ctx, def, req, res, req.$params, auth?.caller ?? null);
@@ -180,9 +192,11 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
       logResponse: null,
       logRouteRegistration: "debug",
       routes: [
-        apiRouteBlock("api", routes.filter((r) => !r.rawBody), parsers),
+        apiRouteBlock("api", routes.filter((r) => !r.rawBody && !r.streamBody), parsers),
         // Routes taking their body as bytes (RouteDef.rawBody): same /api/v4 prefix, own reader.
         apiRouteBlock("api-raw", routes.filter((r) => r.rawBody), [rawBodyReader(config.MAX_BODY_BYTES)]),
+        // Routes streaming their body to the action (RouteDef.streamBody): nothing reads it here.
+        apiRouteBlock("api-stream", routes.filter((r) => r.streamBody), [uploadLimit(config.MAX_UPLOAD_BYTES)]),
         ...webRouteBlocks(webRoutes, { mappingPolicy: "restrict", mergeParams: true, logging: false, bodyParsers: false, use: parsers, callOptions: { timeout: config.REQUEST_TIMEOUT_MS } }, tokens),
       ],
   };
@@ -253,6 +267,8 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
           res.end(err.text);
           return;
         }
+        // A streamed upload the action refused unread: drain it, or the client waits to send it.
+        if (req.$alias?.routeDef?.streamBody && !req.readableEnded) req.resume();
         const { status, body, internal } = toHttpError(notFoundForPathParam(err, req.$alias?.routeDef) ?? err);
         if (internal) this.logger.error({ err, url: withoutSecrets(req.originalUrl ?? req.url ?? "") }, "request failed");
         res.statusCode = status;

@@ -12,7 +12,7 @@ import type { IncomingMessage } from "node:http";
  *   `{"error":"<param> is invalid"}` — PostgreSQL cannot store either;
  * - params nested deeper than MAX_PARAM_DEPTH (a JSON body 20,000 levels deep): 400 the same way,
  *   before such a message is serialized onto the bus;
- * - a body whose media type is not JSON, form or multipart: 415 (except on `rawBody` routes, which
+ * - a body whose media type is not JSON, form or multipart: 415 (except on `rawBody` and `streamBody` routes, which
  *   take any body as bytes).
  */
 export const MAX_PARAM_DEPTH = 32;
@@ -81,7 +81,7 @@ export function unsupportedBody(req: IncomingMessage): ApiError | undefined {
 
 /** Everything checked once the route is known and the body parsed: throws the first refusal. */
 export function guardRequest(req: IncomingMessage, params: Record<string, unknown>, def?: RouteDef) {
-  const unsupported = def?.rawBody ? undefined : unsupportedBody(req);
+  const unsupported = def?.rawBody || def?.streamBody ? undefined : unsupportedBody(req);
   if (unsupported) throw unsupported;
   const bad = malformedParam(params);
   if (bad !== undefined) throw paramError(`${bad} is invalid`);

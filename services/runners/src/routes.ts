@@ -27,6 +27,9 @@ export const routes: RouteDef[] = [
   { method: "DELETE", path: "/projects/:id/runners/:runner_id", action: `${R}.runners.disableProject` },
   { method: "GET", path: "/groups/:id/runners", action: `${R}.runners.listGroup` },
   { method: "POST", path: "/groups/:id/runners/reset_registration_token", action: `${R}.runners.resetRegistrationToken`, params: { source: "groups" } },
+  // The runner's job API: a runner token picks a job, the job's own token reports its end.
+  { method: "POST", path: "/jobs/request", action: `${R}.jobs.request`, auth: "optional" },
+  { method: "PUT", path: "/jobs/:id", action: `${R}.jobs.update`, auth: "optional" },
   { method: "POST", path: "/user/runners", action: `${R}.runners.createForUser`, scopes: ["create_runner"] },
 
   // Pipeline schedules

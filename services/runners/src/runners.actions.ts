@@ -19,7 +19,6 @@ import {
   UpdateRunnerParams,
 } from "./api/runners.params";
 import { jobs, pipelines, runners, type RunnerRow } from "./db/schema";
-import { finishJob, pickJob, PIPELINE_EVENTS, pipelineFinishedPayload } from "./domain/pipelines";
 import { groupAccess, groupsWithLevel, memberProjects, projectAccess, userMap, type ProjectSummary } from "./domain/remote";
 import {
   assertCanManage,
@@ -332,32 +331,6 @@ export const runnersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       const clear = createdRunnerToken();
       const runner = await createRunner(kit.db, { runnerType: runner_type, groupId, projectId, token: clear, registrationType: "authenticated_user", creatorId: caller.id, columns: runnerColumns(rest) });
       return presentTokenDetails(runner, clear);
-    },
-  }),
-
-  // ---- for runners and tests (bus only) ---------------------------------------------------------
-  /** A runner (by authentication token) takes the oldest pending job it may run. */
-  "jobs.request": action({
-    visibility: "public",
-    input: () => z.object({ token: z.string() }),
-    async handler(ctx) {
-      const runner = await runnerFromToken(kit, ctx.params.token);
-      const job = await pickJob(kit.db, runner.id);
-      return job ? { id: job.id, pipeline_id: job.pipelineId, project_id: job.projectId, status: job.status } : null;
-    },
-  }),
-
-  "jobs.finish": action({
-    visibility: "public",
-    input: () => z.object({ token: z.string(), job_id: z.number().int(), status: z.enum(["success", "failed", "canceled"]) }),
-    async handler(ctx) {
-      const runner = await runnerFromToken(kit, ctx.params.token);
-      // The pipeline (one job each) reaches its final status with the job: integrations (pipeline emails, chat) follow it.
-      const finished = await kit.events.transact(
-        (tx) => finishJob(tx, runner.id, ctx.params.job_id, ctx.params.status),
-        (done) => (done ? [[PIPELINE_EVENTS.finished, pipelineFinishedPayload(done.pipeline)]] : []),
-      );
-      return finished ? { id: finished.job.id, status: finished.job.status } : null;
     },
   }),
 

@@ -2,6 +2,7 @@ import { defineService } from "@collab/db";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { protectedEnvironmentsActions } from "./protected-environments.actions";
+import { jobsActions } from "./jobs.actions";
 import { runnersActions } from "./runners.actions";
 import { schedulesActions } from "./schedules.actions";
 import { tick } from "./domain/schedules";
@@ -17,7 +18,7 @@ export const runnersService: ServiceSchema = defineService({
   name: "runners",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => ({ ...runnersActions(kit), ...schedulesActions(kit), ...protectedEnvironmentsActions(kit) }),
+  actions: (kit) => ({ ...runnersActions(kit), ...jobsActions(kit), ...schedulesActions(kit), ...protectedEnvironmentsActions(kit) }),
   eventTables: { outbox, processedEvents },
   consumes: () => namespacesConsumers(),
   workers: (kit) => [{ name: "scheduler tick", everyMs: kit.config.SCHEDULER_INTERVAL_MS, run: () => tick(kit.db, kit.broker) }],

@@ -19,6 +19,8 @@ export const ConfigSchema = z.object({
   INITIAL_ROOT_TOKEN: z.string().min(8).optional(),
   /** Request body limit at the gateway; must stay below the NATS max_payload. */
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
+  /** Limit of a streamed upload (RouteDef.streamBody) at the gateway; services apply their own, lower ones. */
+  MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(512 * 1024 * 1024),
   /** Probe port of a service process (/-/liveness, /-/readiness); 0 disables it. */
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Prometheus metrics port of a process (/metrics); 0 disables the reporter. */

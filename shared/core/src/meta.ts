@@ -15,6 +15,18 @@ export interface Caller {
    * project, or its group's projects and subgroups. Actions check that with `deployTokenReaches`.
    */
   deployToken?: DeployTokenCaller;
+  /**
+   * Set when a CI/CD job token authenticated the request (only on routes with `jobToken`): the
+   * caller is the user who runs the job, with that user's roles, but the token reaches only the
+   * job's own project. Actions check that with `requireJobTokenReach`.
+   */
+  job?: JobTokenCaller;
+}
+
+export interface JobTokenCaller {
+  id: number;
+  projectId: number;
+  pipelineId: number;
 }
 
 export interface DeployTokenCaller {
@@ -72,4 +84,15 @@ export function deployTokenReaches(caller: Caller | null, target: { projectId?: 
 /** 404 `{Project,Group} Not Found` when a deploy token asks for something outside its reach. */
 export function requireDeployTokenReach(ctx: Context<unknown, Meta>, target: { projectId?: number; groupIds: readonly number[] }) {
   if (!deployTokenReaches(callerOf(ctx), target)) throw notFound(target.projectId !== undefined ? "Project" : "Group");
+}
+
+/** A job token reaches its job's project only; other callers reach everything here. */
+export function jobTokenReaches(caller: Caller | null, projectId: number): boolean {
+  const job = caller?.job;
+  return !job || job.projectId === projectId;
+}
+
+/** 404 `Project Not Found` when a job token asks for another project than its job's. */
+export function requireJobTokenReach(ctx: Context<unknown, Meta>, projectId: number) {
+  if (!jobTokenReaches(callerOf(ctx), projectId)) throw notFound("Project");
 }

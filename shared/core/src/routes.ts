@@ -35,6 +35,20 @@ export interface RouteDef {
    * and must keep it to its own project or group (`requireDeployTokenReach`).
    */
   deployTokenScopes?: readonly string[];
+  /**
+   * A CI/CD job token authenticates here too: the `JOB-TOKEN` header, the `job_token` param, or a
+   * Bearer/Basic secret with the job token prefix (Basic's username then `gitlab-ci-token`). The
+   * caller is the job's user with `ctx.meta.caller.job` set; keep it to the job's project with
+   * `requireJobTokenReach`. Without this field a job token is refused with 401.
+   */
+  jobToken?: boolean;
+  /**
+   * The body is not parsed: it reaches the action as a moleculer stream (`ctx.stream`, chunks sent
+   * as separate bus packets, so a file never travels as one message), bounded only by
+   * MAX_UPLOAD_BYTES at the gateway; the action counts bytes and applies its own limit. The params
+   * carry `headers`: the request's content-type and content-length when sent.
+   */
+  streamBody?: boolean;
   /** Media type of the answers, error answers included (`application/scim+json`); JSON otherwise. */
   contentType?: string;
   /**

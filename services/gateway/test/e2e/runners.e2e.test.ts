@@ -329,11 +329,18 @@ describe("jobs", () => {
     const r = ok(await W.users.maint.api.post("/user/runners", { json: { runner_type: "project_type", project_id: p.id } }), 201, "runner").body;
     const schedule = ok(await W.users.maint.api.post(`/projects/${p.id}/pipeline_schedules`, { json: { description: "s", ref: "main", cron: "0 1 * * *" } }), 201, "schedule").body;
     for (let i = 0; i < 3; i++) ok(await W.users.maint.api.post(`/projects/${p.id}/pipeline_schedules/${schedule.id}/play`), 201, "play");
-    const picked: { id: number }[] = [];
-    for (let i = 0; i < 3; i++) picked.push(await app.broker.call("runners.jobs.request", { token: r.token }));
-    expect(await app.broker.call("runners.jobs.request", { token: r.token })).toBeNull();
-    await app.broker.call("runners.jobs.finish", { token: r.token, job_id: picked[0].id, status: "success" });
-    await app.broker.call("runners.jobs.finish", { token: r.token, job_id: picked[1].id, status: "failed" });
+    // The runner's job API: each picked job carries its own job token, which reports its end.
+    const runnerApi = apiClient(app.url);
+    const picked: { id: number; token: string }[] = [];
+    for (let i = 0; i < 3; i++) picked.push(ok(await runnerApi.post("/jobs/request", { json: { token: r.token } }), 201, "request").body);
+    expect(new Set(picked.map((j) => j.token)).size).toBe(3);
+    expect(picked[0].token).toMatch(/^glcbt-/);
+    expect((await runnerApi.post("/jobs/request", { json: { token: r.token } })).status).toBe(204);
+    expect((await runnerApi.post("/jobs/request", { json: { token: "not-a-runner" } })).status).toBe(403);
+    expect((await runnerApi.put(`/jobs/${picked[0].id}`, { json: { token: picked[1].token, state: "success" } })).status).toBe(403);
+    expect(ok(await runnerApi.put(`/jobs/${picked[0].id}`, { json: { token: picked[0].token, state: "success" } }), 200, "finish").body).toEqual({ id: picked[0].id, status: "success" });
+    expect((await runnerApi.put(`/jobs/${picked[0].id}`, { json: { token: picked[0].token, state: "failed" } })).status).toBe(403);
+    ok(await runnerApi.put(`/jobs/${picked[1].id}`, { json: { token: picked[1].token, state: "failed" } }), 200, "fail");
 
     const list = ok(await W.users.maint.api.get(`/runners/${r.id}/jobs`), 200, "jobs").body;
     expect(list.map((j: { id: number }) => j.id)).toEqual(picked.map((j) => j.id).reverse());

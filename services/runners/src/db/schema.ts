@@ -103,11 +103,18 @@ export const jobs = runnersSchema.table(
     coverage: real("coverage"),
     allowFailure: boolean("allow_failure").notNull().default(false),
     userId: integer("user_id"),
+    /** Digest of the CI/CD job token, issued when a runner picks the job and cleared when it finishes. */
+    tokenDigest: text("token_digest"),
     createdAt: ts("created_at").notNull().defaultNow(),
     startedAt: ts("started_at"),
     finishedAt: ts("finished_at"),
   },
-  (t) => [index("jobs_runner_idx").on(t.runnerId, t.id), index("jobs_pipeline_idx").on(t.pipelineId), index("jobs_pending_idx").on(t.status, t.projectId)],
+  (t) => [
+    index("jobs_runner_idx").on(t.runnerId, t.id),
+    index("jobs_pipeline_idx").on(t.pipelineId),
+    index("jobs_pending_idx").on(t.status, t.projectId),
+    uniqueIndex("jobs_token_digest_idx").on(t.tokenDigest),
+  ],
 );
 
 export const pipelineSchedules = runnersSchema.table(

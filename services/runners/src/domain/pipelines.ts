@@ -1,5 +1,6 @@
 import { nextIid, type Db } from "@collab/db";
 import { and, asc, eq, inArray } from "drizzle-orm";
+import { digest, jobToken } from "./tokens";
 import { internalIds, jobs, pipelines, runnerProjects, runners, type JobRow, type PipelineRow } from "../db/schema";
 
 export interface NewPipeline {
@@ -27,8 +28,11 @@ export async function createPipeline(db: Db, p: NewPipeline): Promise<PipelineRo
   return pipeline;
 }
 
-/** The oldest pending job a runner may run: its own projects' for project runners, any project's otherwise. */
-export async function pickJob(db: Db, runnerId: number): Promise<JobRow | null> {
+/**
+ * The oldest pending job a runner may run (its own projects' for project runners, any project's
+ * otherwise), now running with a fresh job token: the clear token is returned once, to the runner.
+ */
+export async function pickJob(db: Db, runnerId: number): Promise<{ job: JobRow; token: string } | null> {
   return db.transaction(async (tx) => {
     const [runner] = await tx.select().from(runners).where(eq(runners.id, runnerId));
     if (!runner || !runner.active) return null;
@@ -37,10 +41,11 @@ export async function pickJob(db: Db, runnerId: number): Promise<JobRow | null> 
     const [job] = await tx.select().from(jobs).where(and(eq(jobs.status, "pending"), projectScope)).orderBy(asc(jobs.id)).limit(1).for("update", { skipLocked: true });
     if (!job) return null;
     const now = new Date();
-    const [row] = await tx.update(jobs).set({ status: "running", runnerId, startedAt: now }).where(eq(jobs.id, job.id)).returning();
+    const token = jobToken();
+    const [row] = await tx.update(jobs).set({ status: "running", runnerId, startedAt: now, tokenDigest: digest(token) }).where(eq(jobs.id, job.id)).returning();
     await tx.update(pipelines).set({ status: "running", updatedAt: now }).where(eq(pipelines.id, job.pipelineId));
     await tx.update(runners).set({ contactedAt: now }).where(eq(runners.id, runnerId));
-    return row;
+    return { job: row, token };
   });
 }
 
@@ -65,10 +70,23 @@ export async function finishJob(tx: Db, runnerId: number, jobId: number, status:
   const now = new Date();
   const [job] = await tx
     .update(jobs)
-    .set({ status, finishedAt: now })
+    .set({ status, finishedAt: now, tokenDigest: null })
     .where(and(eq(jobs.id, jobId), eq(jobs.runnerId, runnerId), eq(jobs.status, "running")))
     .returning();
   if (!job) return null;
   const [pipeline] = await tx.update(pipelines).set({ status, updatedAt: now }).where(eq(pipelines.id, job.pipelineId)).returning();
   return { job, pipeline };
+}
+
+/** The running job a job token belongs to; null for an unknown token or a job no longer running. */
+export async function runningJobOfToken(db: Db, token: string): Promise<JobRow | null> {
+  const [job] = await db.select().from(jobs).where(and(eq(jobs.tokenDigest, digest(token)), eq(jobs.status, "running")));
+  return job ?? null;
+}
+
+/** Finishes a running job by its own token (the runner's `PUT /jobs/:id`). */
+export async function finishJobByToken(tx: Db, jobId: number, token: string, status: "success" | "failed" | "canceled") {
+  const [job] = await tx.select().from(jobs).where(and(eq(jobs.id, jobId), eq(jobs.tokenDigest, digest(token)), eq(jobs.status, "running")));
+  if (!job || job.runnerId === null) return null;
+  return finishJob(tx, job.runnerId, jobId, status);
 }

@@ -11,3 +11,5 @@ export const createdRunnerToken = () => `glrt-${random(20)}`;
 export const registeredRunnerToken = () => random(20);
 /** Registration tokens carry GitLab's prefix. */
 export const registrationToken = () => `GR1348941${random(20)}`;
+/** CI/CD job token: valid while its job runs (GitLab's `glcbt-` prefix, which registries key on). */
+export const jobToken = () => `glcbt-${random(24)}`;

@@ -1,0 +1,88 @@
+import { action, forbidden, reply, unauthorized } from "@collab/core";
+import type { Announcement, ServiceKit } from "@collab/db";
+import { inArray } from "drizzle-orm";
+import type { ActionSchema } from "moleculer";
+import { z } from "zod";
+import { presentPipelineBasic } from "./api/runner.entity";
+import { pipelines } from "./db/schema";
+import { finishJob, finishJobByToken, pickJob, PIPELINE_EVENTS, pipelineFinishedPayload, runningJobOfToken } from "./domain/pipelines";
+import { runnerByToken } from "./domain/runners";
+
+const FinalStatus = z.enum(["success", "failed", "canceled"]);
+
+async function runnerFromToken(kit: ServiceKit, token: string) {
+  const runner = await runnerByToken(kit.db, token);
+  if (!runner) throw forbidden();
+  return runner;
+}
+
+/**
+ * The runner-facing job API (GitLab's /jobs/request and PUT /jobs/:id, authenticated by runner and
+ * job tokens in the params) and the job token lookups other services and the gateway rely on.
+ */
+export const jobsActions = (kit: ServiceKit): Record<string, ActionSchema> => {
+  /** Finishing a job finishes its pipeline (one job each): integrations and emails follow it. */
+  const announceFinish = (done: Awaited<ReturnType<typeof finishJob>>): Announcement[] => (done ? [[PIPELINE_EVENTS.finished, pipelineFinishedPayload(done.pipeline)]] : []);
+
+  return {
+    /** POST /jobs/request: a runner takes the oldest pending job it may run, with the job's token; 204 when none. */
+    "jobs.request": action({
+      input: () => z.object({ token: z.string().min(1) }),
+      async handler(ctx) {
+        const runner = await runnerFromToken(kit, ctx.params.token);
+        const picked = await pickJob(kit.db, runner.id);
+        if (!picked) return reply(204, null);
+        const { job, token } = picked;
+        return { id: job.id, token, pipeline_id: job.pipelineId, project_id: job.projectId, name: job.name, stage: job.stage, ref: job.ref, tag: job.tag, status: job.status };
+      },
+    }),
+
+    /** PUT /jobs/:id: the job's runner reports its final state with the job token. */
+    "jobs.update": action({
+      input: () => z.object({ id: z.coerce.number().int(), token: z.string().min(1), state: FinalStatus }),
+      async handler(ctx) {
+        const { id, token, state } = ctx.params;
+        const finished = await kit.events.transact((tx) => finishJobByToken(tx, id, token, state), announceFinish);
+        if (!finished) throw forbidden();
+        return { id: finished.job.id, status: finished.job.status };
+      },
+    }),
+
+    /** Bus only: finishes a job of the runner (tests and tools that drive runners without HTTP). */
+    "jobs.finish": action({
+      visibility: "public",
+      input: () => z.object({ token: z.string(), job_id: z.number().int(), status: FinalStatus }),
+      async handler(ctx) {
+        const runner = await runnerFromToken(kit, ctx.params.token);
+        const finished = await kit.events.transact((tx) => finishJob(tx, runner.id, ctx.params.job_id, ctx.params.status), announceFinish);
+        return finished ? { id: finished.job.id, status: finished.job.status } : null;
+      },
+    }),
+
+    /** The gateway's job token check: the running job a token belongs to, else 401. */
+    "jobs.authenticate": action({
+      visibility: "public",
+      input: () => z.object({ token: z.string().min(1) }),
+      async handler(ctx) {
+        const job = await runningJobOfToken(kit.db, ctx.params.token);
+        if (!job) throw unauthorized();
+        return { job_id: job.id, project_id: job.projectId, pipeline_id: job.pipelineId, user_id: job.userId };
+      },
+    }),
+
+    /** Pipelines by id (GitLab's PipelineBasic plus user_id), for other services' presenters; callers authorize. */
+    "pipelines.byIds": action({
+      idempotent: true,
+      visibility: "public",
+      input: () => z.object({ ids: z.array(z.number().int()).max(1000) }),
+      async handler(ctx) {
+        const ids = [...new Set(ctx.params.ids)];
+        if (!ids.length) return [];
+        const rows = await kit.db.select().from(pipelines).where(inArray(pipelines.id, ids));
+        const projects = await ctx.call<{ id: number; web_url: string }[], { ids: number[] }>("namespaces.projects.summaries", { ids: [...new Set(rows.map((p) => p.projectId))] });
+        const webUrls = new Map(projects.map((p) => [p.id, p.web_url]));
+        return rows.map((p) => ({ ...presentPipelineBasic(p, webUrls.get(p.projectId) ?? ""), user_id: p.userId }));
+      },
+    }),
+  };
+};
