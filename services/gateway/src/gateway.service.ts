@@ -54,7 +54,8 @@ function rawBodyParams(req: Req, headerNames: readonly string[]): { raw_body: Ra
 /** What a `streamBody` route's action learns of the body it streams: its declared type and length. */
 function streamHeaders(req: Req): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const name of ["content-type", "content-length"]) {
+  // npm-command: npm's publish and deprecate share PUT /…/npm/:package_name (the header tells them apart).
+  for (const name of ["content-type", "content-length", "npm-command"]) {
     const value = req.headers[name];
     if (typeof value === "string") headers[name] = value;
   }

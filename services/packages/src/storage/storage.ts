@@ -23,7 +23,7 @@ export interface StoredFile {
 }
 
 /** Cuts a stream of buffers of any size into chunks of exactly `size` bytes (the last one shorter). */
-export async function* rechunk(source: AsyncIterable<Buffer | Uint8Array | string>, size = CHUNK_BYTES): AsyncGenerator<Buffer> {
+export async function* rechunk(source: AsyncIterable<Buffer | Uint8Array | string> | Iterable<Buffer | Uint8Array | string>, size = CHUNK_BYTES): AsyncGenerator<Buffer> {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   for await (const piece of source) {
@@ -48,7 +48,7 @@ export async function* rechunk(source: AsyncIterable<Buffer | Uint8Array | strin
  * sha1 and sha256 on the way; the row then carries them. Run inside a transaction: over
  * `maxBytes` it throws 413 and the transaction's rollback removes whatever was written.
  */
-export async function storeFile(tx: Db, packageId: number, fileName: string, source: AsyncIterable<Buffer | Uint8Array | string>, maxBytes: number): Promise<PackageFileRow> {
+export async function storeFile(tx: Db, packageId: number, fileName: string, source: AsyncIterable<Buffer | Uint8Array | string> | Iterable<Buffer | Uint8Array | string>, maxBytes: number): Promise<PackageFileRow> {
   const [file] = await tx.insert(packageFiles).values({ packageId, fileName }).returning();
   const md5 = createHash("md5");
   const sha1 = createHash("sha1");
