@@ -9,8 +9,8 @@ import { registryAccess } from "./domain/access";
 import { DELETE_LEVELS, PROTECTED_TYPES, PUSH_LEVELS } from "./domain/protection";
 
 const projectRef = z.union([z.string(), z.number()]);
-const pushLevel = z.union([gEnum(Object.keys(PUSH_LEVELS) as [string, ...string[]]), z.null()]);
-const deleteLevel = z.union([gEnum(Object.keys(DELETE_LEVELS) as [string, ...string[]]), z.null()]);
+const pushLevel = gEnum(Object.keys(PUSH_LEVELS) as [string, ...string[]]).nullable();
+const deleteLevel = gEnum(Object.keys(DELETE_LEVELS) as [string, ...string[]]).nullable();
 
 const RuleFields = {
   package_name_pattern: gString(),

@@ -67,10 +67,10 @@ export const generic = (projectId: number, name: string, version: string, file: 
 
 /**
  * A running CI job of the project and its job token: a project runner, a pipeline schedule played
- * once (the pipeline runs as `as`), and the runner picking the job (POST /jobs/request).
+ * once by `as` (whose pipeline it is), and the runner picking the job (POST /jobs/request).
  */
-export async function runningJob(app: TestApp, as: ApiClient, projectId: number): Promise<{ id: number; token: string; pipeline_id: number }> {
-  const runner = assertStatus(await as.post("/user/runners", { json: { runner_type: "project_type", project_id: projectId } }), 201, "runner").body;
+export async function runningJob(app: TestApp, as: ApiClient, projectId: number, runnerOwner: ApiClient = as): Promise<{ id: number; token: string; pipeline_id: number }> {
+  const runner = assertStatus(await runnerOwner.post("/user/runners", { json: { runner_type: "project_type", project_id: projectId } }), 201, "runner").body;
   const schedule = assertStatus(await as.post(`/projects/${projectId}/pipeline_schedules`, { json: { description: "ci", ref: "main", cron: "0 1 * * *" } }), 201, "schedule").body;
   assertStatus(await as.post(`/projects/${projectId}/pipeline_schedules/${schedule.id}/play`), 201, "play");
   const job = assertStatus(await apiClient(app.url).post("/jobs/request", { json: { token: runner.token } }), 201, "job").body;
