@@ -60,7 +60,10 @@ export function packagesActions(kit: ServiceKit): Record<string, ActionSchema> {
         const { group } = await groupOf(ctx, ctx.params.id);
         const readable = await readableProjects(ctx, group.id);
         const levels = new Map(readable.projects.map((p) => [p.id, p.access_level]));
-        const summaries = await projectMap(ctx, levels.keys());
+        // namespaces.projects.summaries takes at most 1000 ids a call.
+        const ids = [...levels.keys()];
+        const summaries = new Map<number, Awaited<ReturnType<typeof projectMap>> extends Map<number, infer V> ? V : never>();
+        for (let i = 0; i < ids.length; i += 1000) for (const [id, p] of await projectMap(ctx, ids.slice(i, i + 1000))) summaries.set(id, p);
         const inScope = [...summaries.values()].filter((p) => !ctx.params.exclude_subgroups || p.namespace_id === group.id);
         const byPath = [...inScope].sort((a, b) => (a.path_with_namespace < b.path_with_namespace ? -1 : a.path_with_namespace > b.path_with_namespace ? 1 : 0)).map((p) => p.id);
         const { rows, total } = await listPackages(kit.db, inScope.map((p) => p.id), ctx.params, byPath);
