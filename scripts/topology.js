@@ -24,6 +24,8 @@ const SERVICES = [
   ["activity", 1],
   ["import-export", 1],
   ["error-tracking", 1],
+  // Twice: a file uploaded through one replica must download through the other (packages.dist.test.ts).
+  ["packages", 2],
 ];
 
 const freePort = () =>
@@ -195,6 +197,10 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
     PG_POOL_MAX: "5",
     PASSWORD_HASH_COST: "1024",
     NODE_OPTIONS: "",
+    // The package tests upload files of a few MiB: a small generic limit lets them check refusals,
+    // and the destruction worker runs when they tick it (packages.destruction.tick).
+    PACKAGES_GENERIC_MAX_FILE_SIZE: process.env.PACKAGES_GENERIC_MAX_FILE_SIZE ?? String(8 * 1024 * 1024),
+    PACKAGES_DESTRUCTION_TICK_MS: process.env.PACKAGES_DESTRUCTION_TICK_MS ?? "0",
   };
   delete common.PGLITE_DATA_DIR;
   const nodes = [];

@@ -1,4 +1,4 @@
-import { defaultStatus, isPage, type RawBody, isReply, isStream, loadConfig, settingsMixin, type FileMeta, type RouteDef } from "@collab/core";
+import { defaultStatus, isCursorPage, isPage, type RawBody, isReply, isStream, loadConfig, settingsMixin, type FileMeta, type RouteDef } from "@collab/core";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import type { Server } from "node:http";
 import ApiGateway from "moleculer-web";
@@ -7,7 +7,7 @@ import type { Duplex, Readable } from "node:stream";
 import { authenticateRequest, scimGroupOf, TokenCache, withoutSecrets } from "./auth";
 import { answerProbe, servicesOf } from "./health";
 import { toHttpError } from "./http-errors";
-import { paginationHeaders } from "./pagination";
+import { cursorLink, paginationHeaders } from "./pagination";
 import { multipartFields, type UploadedFile } from "./multipart";
 import { mountedRoutes, mountedWebRoutes } from "./routes";
 import { enforceRateLimits, ThrottledError } from "./rate-limits";
@@ -54,7 +54,8 @@ function rawBodyParams(req: Req, headerNames: readonly string[]): { raw_body: Ra
 /** What a `streamBody` route's action learns of the body it streams: its declared type and length. */
 function streamHeaders(req: Req): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const name of ["content-type", "content-length"]) {
+  // npm-command: npm's publish and deprecate share PUT /…/npm/:package_name (the header tells them apart).
+  for (const name of ["content-type", "content-length", "npm-command"]) {
     const value = req.headers[name];
     if (typeof value === "string") headers[name] = value;
   }
@@ -118,6 +119,7 @@ function sendFile(req: Req, res: ServerResponse, stream: Readable, file: FileMet
     const ascii = file.filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
     res.setHeader("Content-Disposition", `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
     if (file.size !== undefined) res.setHeader("Content-Length", String(file.size));
+    for (const [k, v] of Object.entries(file.headers ?? {})) res.setHeader(k, v);
   }
   res.setHeader("Content-Transfer-Encoding", "binary");
   if (req.method === "HEAD") {
@@ -238,6 +240,11 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
         if (isReply(data)) {
           status = data.status;
           body = data.body;
+        } else if (isCursorPage(data)) {
+          const url = new URL(req.originalUrl ?? req.url ?? "/", this.baseUrlFor(req));
+          const link = cursorLink(data, url);
+          if (link) res.setHeader("Link", link);
+          body = data.items;
         } else if (isPage(data)) {
           const url = new URL(req.originalUrl ?? req.url ?? "/", this.baseUrlFor(req));
           for (const [k, v] of Object.entries(paginationHeaders(data, url))) res.setHeader(k, v);

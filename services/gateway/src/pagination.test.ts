@@ -1,5 +1,5 @@
-import { page } from "@collab/core";
-import { paginationHeaders } from "./pagination";
+import { cursorPage, page } from "@collab/core";
+import { cursorLink, paginationHeaders } from "./pagination";
 
 /** Headers for `total` items seen at `pageNo` of `perPage`, requested at `url`. */
 const headersFor = (total: number, pageNo: number, perPage: number, url = "http://collab.test/api/v4/users") =>
@@ -77,5 +77,13 @@ describe("paginationHeaders", () => {
     expect(h.Link).toBeUndefined();
     expect(h).toMatchObject({ "X-Page": "2", "X-Next-Page": "3", "X-Prev-Page": "1", "X-Total": "100" });
     expect(headersFor(100, 2, 20, "http://collab.test/api/v4/issues?search=x").Link).toContain('rel="next"');
+  });
+});
+
+describe("cursorLink (keyset pages)", () => {
+  test("only rel=next, the request's params kept and the next page's merged, keys sorted; none on the last page", () => {
+    const url = new URL("https://collab.example/api/v4/projects/1/packages/2/pipelines?per_page=2&cursor=old");
+    expect(cursorLink(cursorPage([1, 2], { cursor: "abc", per_page: "2" }), url)).toBe('<https://collab.example/api/v4/projects/1/packages/2/pipelines?cursor=abc&per_page=2>; rel="next"');
+    expect(cursorLink(cursorPage([3], null), url)).toBeUndefined();
   });
 });

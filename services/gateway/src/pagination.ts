@@ -1,4 +1,4 @@
-import type { Page } from "@collab/core";
+import type { CursorPage, Page } from "@collab/core";
 
 /**
  * Above this a Link header is left out: the query is repeated in up to four links, and a client's
@@ -40,4 +40,16 @@ export function paginationHeaders(p: Page<unknown>, requestUrl: URL): Record<str
   const link = links.join(", ");
   if (link.length <= MAX_LINK_HEADER) headers.Link = link;
   return headers;
+}
+
+/**
+ * GitLab's keyset pagination header: only `rel="next"`, the request's URL with the next page's
+ * params (`cursor`, …) merged in, keys sorted; none on the last page.
+ */
+export function cursorLink(p: CursorPage<unknown>, requestUrl: URL): string | undefined {
+  if (!p.next) return undefined;
+  const url = new URL(requestUrl.toString());
+  for (const [k, v] of Object.entries(p.next)) url.searchParams.set(k, v);
+  url.searchParams.sort();
+  return `<${url.toString()}>; rel="next"`;
 }

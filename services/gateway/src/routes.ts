@@ -9,6 +9,7 @@ import { routes as integrations } from "@collab/integrations/routes";
 import { routes as activity } from "@collab/activity/routes";
 import { routes as importExport } from "@collab/import-export/routes";
 import { routes as errorTracking } from "@collab/error-tracking/routes";
+import { routes as packages } from "@collab/packages/routes";
 
 /** The gateway's own endpoints: GitLab's Metadata API, which read_user tokens may read. */
 const own: RouteDef[] = [
@@ -17,7 +18,7 @@ const own: RouteDef[] = [
 ];
 
 /** Every REST operation of /api/v4: the composition root, as GitLab's api.rb mounts its resources. */
-export const mountedRoutes: RouteDef[] = [...own, ...accounts, ...namespaces, ...issues, ...mergeRequests, ...admin, ...runners, ...importExport, ...errorTracking, ...integrations, ...activity];
+export const mountedRoutes: RouteDef[] = [...own, ...accounts, ...namespaces, ...issues, ...mergeRequests, ...admin, ...runners, ...importExport, ...errorTracking, ...integrations, ...activity, ...packages];
 
 /**
  * Endpoints outside /api/v4 (paths from the server root): the sign-up form's POST /users, the

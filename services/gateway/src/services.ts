@@ -8,6 +8,7 @@ import * as activity from "@collab/activity";
 import * as importExport from "@collab/import-export";
 import * as mergeRequests from "@collab/merge-requests";
 import * as errorTracking from "@collab/error-tracking";
+import * as packages from "@collab/packages";
 import type { ServiceSchema } from "moleculer";
 
 /**
@@ -15,6 +16,6 @@ import type { ServiceSchema } from "moleculer";
  * process, what the test app boots, what the migration entry migrates. Adding a service is one
  * line here plus its routes in routes.ts.
  */
-export const DOMAIN_SERVICES: readonly { schemas: ServiceSchema[]; migrations: { service: string; folder: string } }[] = [accounts, namespaces, issues, mergeRequests, admin, runners, importExport, errorTracking, integrations, activity];
+export const DOMAIN_SERVICES: readonly { schemas: ServiceSchema[]; migrations: { service: string; folder: string } }[] = [accounts, namespaces, issues, mergeRequests, admin, runners, importExport, errorTracking, integrations, activity, packages];
 
 export const domainSchemas = (): ServiceSchema[] => DOMAIN_SERVICES.flatMap((s) => s.schemas);

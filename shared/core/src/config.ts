@@ -32,6 +32,14 @@ export const ConfigSchema = z.object({
   DELETION_PURGE_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),
   /** How often the integrations service sends pending deliveries (chat webhooks, pipeline emails); 0 disables the timer. */
   INTEGRATIONS_DELIVERY_TICK_MS: z.coerce.number().int().min(0).default(2_000),
+  /**
+   * Package registry plan limits (GitLab's defaults): the largest generic package file (5 GiB) and
+   * npm tarball (500 MiB), in bytes. Streamed uploads are also bounded by the gateway's MAX_UPLOAD_BYTES.
+   */
+  PACKAGES_GENERIC_MAX_FILE_SIZE: z.coerce.number().int().positive().default(5 * 1024 * 1024 * 1024),
+  PACKAGES_NPM_MAX_FILE_SIZE: z.coerce.number().int().positive().default(500 * 1024 * 1024),
+  /** How often each packages replica removes packages and files marked for destruction; 0 disables the timer. */
+  PACKAGES_DESTRUCTION_TICK_MS: z.coerce.number().int().min(0).default(2_000),
   /** scrypt work factor for password digests; tests lower it, as Rails apps lower Devise stretches. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(1024).default(16384),
   LICENSE_TIER: z.enum(["free", "premium", "ultimate"]).default("ultimate"),

@@ -30,6 +30,20 @@ export const page = <T>(items: T[], total: number, p: { page: number; per_page: 
 export const reply = <T>(status: number, body: T): Reply<T> => ({ $reply: true, status, body });
 export const accepted = () => reply(202, { message: "202 Accepted" });
 
+/**
+ * A keyset page (GitLab's cursor pagination, e.g. package pipelines): the gateway answers the
+ * items with only a `Link: <…>; rel="next"` header, the request's URL with `next` merged into its
+ * query, when there is a next page; no X-* headers.
+ */
+export interface CursorPage<T> {
+  $cursorPage: true;
+  items: T[];
+  next: Record<string, string> | null;
+}
+
+export const cursorPage = <T>(items: T[], next: Record<string, string> | null): CursorPage<T> => ({ $cursorPage: true, items, next });
+export const isCursorPage = (v: unknown): v is CursorPage<unknown> => typeof v === "object" && v !== null && (v as CursorPage<unknown>).$cursorPage === true;
+
 export const isPage = (v: unknown): v is Page<unknown> => typeof v === "object" && v !== null && (v as Page<unknown>).$page === true;
 export const isReply = (v: unknown): v is Reply<unknown> => typeof v === "object" && v !== null && (v as Reply<unknown>).$reply === true;
 
@@ -42,6 +56,8 @@ export interface FileMeta {
   filename: string;
   contentType: string;
   size?: number;
+  /** Extra response headers of the download (e.g. `X-Checksum-SHA256`). */
+  headers?: Record<string, string>;
 }
 
 export function fileResponse(ctx: { meta: object }, bytes: Buffer, file: FileMeta): Readable {

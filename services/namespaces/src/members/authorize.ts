@@ -1,4 +1,4 @@
-import { AccessLevel, callerOf, notFound, type Ctx } from "@collab/core";
+import { AccessLevel, callerOf, deployTokenReaches, notFound, type Ctx } from "@collab/core";
 import type { Db } from "@collab/db";
 import type { NamespaceRow } from "../db/schema";
 import { canReadProject, groupAccessLevel, hasDescendantMembership, projectAccess, roleOf, visibleByLevel, type ProjectAccessDetail } from "./access";
@@ -15,6 +15,14 @@ export async function readableProject(db: Db, ctx: Ctx<unknown>, ref: string | n
   const found = await findProject(db, ref);
   if (!found) throw notFound("Project");
   const caller = callerOf(ctx);
+  // A deploy token (accepted only by routes that declare its scopes: the package registry) is no
+  // member: it reads its own project, or the projects of its group and subgroups, whatever their
+  // visibility, and nothing else (GitLab's DeployToken#has_access_to?).
+  if (caller?.deployToken) {
+    const groupIds = found.namespace.kind === "group" ? found.namespace.traversalIds : [];
+    if (!deployTokenReaches(caller, { projectId: found.project.id, groupIds })) throw notFound("Project");
+    return { ...found, access: { level: 0, projectLevel: null, groupLevel: null }, role: 0 };
+  }
   const access = caller ? await projectAccess(db, found.project, found.namespace, caller.id) : { level: 0, projectLevel: null, groupLevel: null };
   if (!canReadProject(found.project, caller, access.level)) throw notFound("Project");
   return { ...found, access, role: roleOf(caller, access.level) };
