@@ -151,7 +151,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
   const parsers = [...bodyParsers(config.MAX_BODY_BYTES), multipartFields(config.MAX_BODY_BYTES)];
 
   /** A moleculer-web route for /api/v4 routes (named, so that two blocks share the prefix). */
-  const apiRouteBlock = (name: string, defs: RouteDef[], use: unknown[]) => ({
+  const apiRouteBlock = (name: string, defs: RouteDef[], use: unknown[], timeout = config.REQUEST_TIMEOUT_MS) => ({
     name,
     path: "/api/v4",
     mappingPolicy: "restrict",
@@ -160,7 +160,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
     bodyParsers: false,
     use,
     aliases: aliasesFor(defs),
-    callOptions: { timeout: config.REQUEST_TIMEOUT_MS },
+    callOptions: { timeout },
     async onBeforeCall(this: unknown, ctx: Context, _route: unknown, req: Req, res: ServerResponse) {
       const def = req.$alias?.routeDef;
       if (!def) return;
@@ -197,7 +197,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
         // Routes taking their body as bytes (RouteDef.rawBody): same /api/v4 prefix, own reader.
         apiRouteBlock("api-raw", routes.filter((r) => r.rawBody), [rawBodyReader(config.MAX_BODY_BYTES)]),
         // Routes streaming their body to the action (RouteDef.streamBody): nothing reads it here.
-        apiRouteBlock("api-stream", routes.filter((r) => r.streamBody), [uploadLimit(config.MAX_UPLOAD_BYTES)]),
+        apiRouteBlock("api-stream", routes.filter((r) => r.streamBody), [uploadLimit(config.MAX_UPLOAD_BYTES)], config.UPLOAD_TIMEOUT_MS),
         ...webRouteBlocks(webRoutes, { mappingPolicy: "restrict", mergeParams: true, logging: false, bodyParsers: false, use: parsers, callOptions: { timeout: config.REQUEST_TIMEOUT_MS } }, tokens),
       ],
   };

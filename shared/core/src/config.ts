@@ -13,6 +13,8 @@ export const ConfigSchema = z.object({
   PGLITE_DATA_DIR: z.string().default("./data/pglite"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** Timeout of a streamed upload's call (RouteDef.streamBody): the body arrives at the client's pace. */
+  UPLOAD_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),
   NAMESPACE: z.string().default(""),
   NODE_ID: z.string().optional(),
   /** Creates admin user `root` with this personal access token at first start. */

@@ -19,39 +19,29 @@ export interface PipelineInfo {
   user_id: number | null;
 }
 
+/** PipelineBasic: what both pipeline presentations share. */
+const pipelineBasic = (p: PipelineInfo) => ({
+  id: p.id,
+  iid: p.iid,
+  project_id: p.project_id,
+  sha: p.sha,
+  ref: p.ref,
+  status: p.status,
+  source: p.source,
+  created_at: p.created_at,
+  updated_at: p.updated_at,
+  web_url: p.web_url,
+});
+
 /** The pipeline reference embedded in packages: PipelineBasic with the user's name and avatar only. */
 export function presentPipelineRef(p: PipelineInfo, users: Map<number, UserRef>) {
   const user = p.user_id !== null ? users.get(p.user_id) : undefined;
-  return {
-    id: p.id,
-    iid: p.iid,
-    project_id: p.project_id,
-    sha: p.sha,
-    ref: p.ref,
-    status: p.status,
-    source: p.source,
-    created_at: p.created_at,
-    updated_at: p.updated_at,
-    web_url: p.web_url,
-    user: user ? { name: user.name, avatar_url: user.avatar_url } : null,
-  };
+  return { ...pipelineBasic(p), user: user ? { name: user.name, avatar_url: user.avatar_url } : null };
 }
 
 /** An item of GET …/packages/:package_id/pipelines: PipelineBasic with the whole user reference. */
 export function presentPackagePipeline(p: PipelineInfo, users: Map<number, UserRef>) {
-  return {
-    id: p.id,
-    iid: p.iid,
-    project_id: p.project_id,
-    sha: p.sha,
-    ref: p.ref,
-    status: p.status,
-    source: p.source,
-    created_at: p.created_at,
-    updated_at: p.updated_at,
-    web_url: p.web_url,
-    user: p.user_id !== null ? (users.get(p.user_id) ?? null) : null,
-  };
+  return { ...pipelineBasic(p), user: p.user_id !== null ? (users.get(p.user_id) ?? null) : null };
 }
 
 export const presentTag = (t: TagRow) => ({ id: t.id, package_id: t.packageId, name: t.name, created_at: iso(t.createdAt), updated_at: iso(t.updatedAt) });

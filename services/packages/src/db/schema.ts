@@ -1,6 +1,6 @@
-import { eventTables } from "@collab/db";
+import { bytea, eventTables } from "@collab/db";
 import { sql } from "drizzle-orm";
-import { bigint, customType, index, integer, jsonb, pgSchema, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, index, integer, jsonb, pgSchema, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 export const packagesSchema = pgSchema("packages");
 
@@ -8,16 +8,6 @@ export const packagesSchema = pgSchema("packages");
 export const { outbox, processedEvents } = eventTables(packagesSchema);
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
-
-/** File bytes: node-postgres reads bytea as a Buffer, PGlite as a Uint8Array; both become a Buffer. */
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array | string }>({
-  dataType: () => "bytea",
-  toDriver: (value) => value,
-  fromDriver: (value) => {
-    if (typeof value === "string") return Buffer.from(value.startsWith("\\x") ? value.slice(2) : value, "hex");
-    return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-  },
-});
 
 /**
  * A package of a project: one name and version of one format (GitLab's packages_packages).
