@@ -62,6 +62,18 @@ function streamHeaders(req: Req): Record<string, string> {
   return headers;
 }
 
+/**
+ * A streamed upload the action answered without reading to the end (a limit passed, a refusal):
+ * the rest is read and dropped, or it would stay in the connection ahead of the client's next
+ * request on it (keep-alive), which would then never be parsed.
+ */
+function drainUnread(req: Req) {
+  if (!req.$alias?.routeDef?.streamBody || req.complete || req.destroyed) return;
+  req.removeAllListeners("readable"); // a half-used async iterator's listener would keep resume() from flowing
+  req.on("data", () => undefined);
+  req.resume();
+}
+
 /** Credentials and impersonation params never reach the services. */
 const STRIPPED_PARAMS = ["private_token", "access_token", "job_token", "sudo"];
 
@@ -231,6 +243,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
       sendResponse(this: { baseUrlFor(req: Req): string }, req: Req, res: ServerResponse, data: unknown) {
         if (res.headersSent) return;
         const def = req.$alias?.routeDef;
+        drainUnread(req);
         if (isStream(data)) {
           sendFile(req, res, data, (req.$ctx.meta as { $file?: FileMeta }).$file);
           return;
@@ -268,8 +281,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
           res.end(err.text);
           return;
         }
-        // A streamed upload the action refused unread: drain it, or the client waits to send it.
-        if (req.$alias?.routeDef?.streamBody && !req.readableEnded) req.resume();
+        drainUnread(req);
         const { status, body, internal } = toHttpError(notFoundForPathParam(err, req.$alias?.routeDef) ?? err);
         if (internal) this.logger.error({ err, url: withoutSecrets(req.originalUrl ?? req.url ?? "") }, "request failed");
         res.statusCode = status;

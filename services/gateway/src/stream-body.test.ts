@@ -1,4 +1,4 @@
-import { action, badRequest, type RouteDef } from "@collab/core";
+import { action, ApiError, badRequest, type RouteDef } from "@collab/core";
 import { createHash } from "node:crypto";
 import { ServiceBroker, type Context } from "moleculer";
 import type { Server } from "node:http";
@@ -15,6 +15,7 @@ import { createGatewayService } from "./gateway.service";
 const routes: RouteDef[] = [
   { method: "PUT", path: "/uploads/:name", action: "uploads.put", auth: "optional", streamBody: true },
   { method: "PUT", path: "/refused/:name", action: "uploads.refuse", auth: "optional", streamBody: true },
+  { method: "PUT", path: "/partial/:name", action: "uploads.partial", auth: "optional", streamBody: true },
 ];
 let broker: ServiceBroker;
 let url: string;
@@ -43,6 +44,15 @@ beforeAll(async () => {
         async handler(ctx: Context<{ name: string; headers: Record<string, string> }>) {
           calls++;
           return { name: ctx.params.name, headers: ctx.params.headers, ...(await digestOf(ctx.stream as Readable)) };
+        },
+      }),
+      /** Reads the first piece only, then gives up as an over-limit upload would. */
+      partial: action({
+        input: () => z.object({ name: z.string() }),
+        async handler(ctx: Context<{ name: string }>) {
+          const pieces = (ctx.stream as Readable)[Symbol.asyncIterator]();
+          await pieces.next();
+          throw new ApiError(413, { message: "413 Request Entity Too Large" }, "PAYLOAD_TOO_LARGE");
         },
       }),
       refuse: action({
@@ -87,4 +97,29 @@ test("a declared length over MAX_UPLOAD_BYTES is 413 and never reaches the actio
   const res = await fetch(`${url}/uploads/big`, { method: "PUT", body: Buffer.alloc(4 * 1024 * 1024 + 1) });
   expect({ status: res.status, body: await res.json() }).toEqual({ status: 413, body: { message: "413 Request Entity Too Large" } });
   expect(calls).toBe(before);
+});
+
+test("a body that is form-encoded and deeply nested still reaches the action unparsed", async () => {
+  const body = `headers${"[a]".repeat(2000)}=1`;
+  const res = await fetch(`${url}/uploads/x`, { method: "PUT", body, headers: { "content-type": "application/x-www-form-urlencoded" } });
+  expect(res.status).toBe(200);
+  expect((await res.json()).size).toBe(body.length);
+});
+
+test("a body the action stops reading half-way is drained: the next request on the same connection is answered", async () => {
+  const agent = new (await import("node:http")).Agent({ keepAlive: true, maxSockets: 1 });
+  const { request } = await import("node:http");
+  const send = (path: string, body: Buffer) =>
+    new Promise<number>((resolve, reject) => {
+      const r = request(`${url}${path}`, { method: "PUT", agent, headers: { "content-length": String(body.length) } }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      });
+      r.setTimeout(5000, () => reject(new Error("no answer")));
+      r.on("error", reject);
+      r.end(body);
+    });
+  expect(await send("/partial/x", Buffer.alloc(600_000))).toBe(413);
+  expect(await send("/uploads/y", Buffer.from("after"))).toBe(200);
+  agent.destroy();
 });

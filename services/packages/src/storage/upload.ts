@@ -4,8 +4,22 @@ import { tooLarge } from "./storage";
 /** The request body of a streamed upload (RouteDef.streamBody): `ctx.stream`, or nothing. */
 export function uploadBody(ctx: { stream?: unknown }): AsyncIterable<Buffer> {
   const stream = ctx.stream as Readable | null | undefined;
-  if (stream && typeof (stream as Readable)[Symbol.asyncIterator] === "function") return stream;
+  if (stream && typeof (stream as Readable)[Symbol.asyncIterator] === "function") return withoutDestroy(stream);
   return (async function* () {})();
+}
+
+/**
+ * The stream's pieces, without destroying it when the reader stops early (a limit passed, a bad
+ * document): in one process the stream is the HTTP request itself, and destroying it would close
+ * the connection the error answer must go back on. The gateway drains what is left.
+ */
+async function* withoutDestroy(stream: Readable): AsyncGenerator<Buffer> {
+  const pieces = stream[Symbol.asyncIterator]();
+  for (;;) {
+    const { value, done } = await pieces.next();
+    if (done) return;
+    yield value as Buffer;
+  }
 }
 
 /** The Content-Length the client declared, when it declared a valid one. */
