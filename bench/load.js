@@ -29,7 +29,13 @@ function optionsFor(job) {
     case "POST /projects/:id/issues": {
       let n = 0;
       const body = () =>
-        JSON.stringify({ title: `Benchmark issue ${job.tag}-${++n}`, description: "Created by the benchmark.\n\n- [ ] reproduce\n- [ ] fix", labels: "bug,priority::2" });
+        JSON.stringify({
+          title: `Benchmark issue ${job.tag}-${++n}`,
+          description: "Created by the benchmark.\n\n- [ ] reproduce\n- [ ] fix",
+          labels: "bug,priority::2",
+          assignee_ids: [job.assigneeId],
+          milestone_id: job.milestoneId,
+        });
       return { setupClient, requests: [{ method: "POST", path: `/api/v4/projects/${projectId}/issues`, setupRequest: (req) => ({ ...req, body: body() }) }] };
     }
     case "PUT /projects/:id/issues/:iid": {

@@ -130,7 +130,7 @@ async function startSingle(databaseUrl, rootToken) {
   const p = startNode("single", path.join(ROOT, "services/gateway/dist/embedded.js"), serviceEnv({ DATABASE_URL: databaseUrl, PORT: String(port), INITIAL_ROOT_TOKEN: rootToken }), args);
   const url = `http://127.0.0.1:${port}`;
   await waitFor("single-process API", () => ready(url), 120_000, p.proc);
-  return { url, stop: p.stop };
+  return { url, stop: p.stop, pids: { single: p.proc.pid } };
 }
 
 async function startBaseline(databaseUrl) {
@@ -138,7 +138,7 @@ async function startBaseline(databaseUrl) {
   const p = startNode("baseline", path.join(__dirname, "baseline-server.js"), serviceEnv({ DATABASE_URL: databaseUrl, PORT: String(port) }));
   const url = `http://127.0.0.1:${port}`;
   await waitFor("baseline server", () => ready(url), 30_000, p.proc);
-  return { url, stop: p.stop };
+  return { url, stop: p.stop, pids: { baseline: p.proc.pid } };
 }
 
 /** embedded.js on a PGlite folder: started once (migrations, root), stopped, seeded, started again. */
@@ -158,7 +158,7 @@ async function startPglite(rootToken) {
   p = startNode("pglite", path.join(ROOT, "services/gateway/dist/embedded.js"), second);
   const url = `http://127.0.0.1:${second.PORT}`;
   await waitFor("PGlite API", () => ready(url), 180_000, p.proc);
-  return { url, stop: p.stop, manifest };
+  return { url, stop: p.stop, manifest, pids: { pglite: p.proc.pid } };
 }
 
 // ---- checks before measuring ------------------------------------------------------------------------
@@ -204,6 +204,24 @@ async function checkModes(servers, manifests) {
   return checks;
 }
 
+// ---- memory ------------------------------------------------------------------------------------------
+
+/** Resident set size of a process in MiB (Linux /proc), null when it is gone. */
+function rssMb(pid) {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
+    return Number.isFinite(kb) ? Math.round(kb / 102.4) / 10 : null;
+  } catch {
+    return null;
+  }
+}
+/** Every process of a mode with its RSS, and their total (distributed: one process per service and nats-server). */
+function memoryOf(server) {
+  const processes = Object.fromEntries(Object.entries(server.pids ?? {}).map(([name, pid]) => [name, rssMb(pid)]));
+  const total = Object.values(processes).reduce((s, v) => s + (v ?? 0), 0);
+  return { processes, total: Math.round(total * 10) / 10 };
+}
+
 // ---- measuring ----------------------------------------------------------------------------------------
 
 let loader;
@@ -245,6 +263,8 @@ function aggregate(raw) {
     p90: median(c.runs.map((r) => r.p90)),
     p99: median(c.runs.map((r) => r.p99)),
     errors: c.runs.reduce((s, r) => s + r.non2xx + r.socketErrors + r.timeouts, 0),
+    // The mode's processes together, the most seen after any of the rounds.
+    rss_mb: Math.max(...c.runs.map((r) => r.memory.total)),
   }));
   for (const row of rows) {
     const base = rows.find((b) => b.mode === "baseline" && b.scenario === row.scenario && b.connections === row.connections);
@@ -258,7 +278,7 @@ function aggregate(raw) {
 }
 
 function table(rows) {
-  const head = ["scenario", "mode", "conns", "req/s", "p50 ms", "p90 ms", "p99 ms", "errors", "× baseline"];
+  const head = ["scenario", "mode", "conns", "req/s", "p50 ms", "p90 ms", "p99 ms", "errors", "× baseline", "RSS MiB"];
   const body = rows.map((r) => [
     LABELS[r.scenario],
     r.mode,
@@ -269,20 +289,36 @@ function table(rows) {
     r.p99.toFixed(1),
     String(r.errors),
     r.ratio_to_baseline === null ? "-" : r.ratio_to_baseline.toFixed(2),
+    r.rss_mb.toFixed(0),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const right = new Set([2, 3, 4, 5, 6, 7, 8]);
+  const right = new Set([2, 3, 4, 5, 6, 7, 8, 9]);
   const fmt = (cells) => `| ${cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(" | ")} |`;
   return [fmt(head), `|${widths.map((w, i) => (right.has(i) ? `${"-".repeat(w + 1)}:` : `:${"-".repeat(w + 1)}`)).join("|")}|`, ...body.map(fmt)].join("\n");
 }
 
+/** The targets of the performance work: ratio floors per scenario and mode at 32 connections. */
+const TARGETS = [
+  ["GET /projects/:id/issues", "single", 0.85],
+  ["GET /projects/:id/issues/:iid/notes", "single", 0.85],
+  ["POST /projects/:id/issues", "single", 0.6],
+  ["GET /projects/:id/merge_requests", "single", 0.8],
+  ["GET /projects/:id/issues", "distributed", 0.65],
+  ["GET /projects/:id/issues/:iid/notes", "distributed", 0.65],
+  ["POST /projects/:id/issues", "distributed", 0.4],
+];
+
 function targets(rows) {
-  const cell = (mode) => rows.find((r) => r.scenario === SCENARIOS[0] && r.mode === mode && r.connections === 32);
+  const cell = (scenario, mode) => rows.find((r) => r.scenario === scenario && r.mode === mode && r.connections === 32);
   const out = [];
-  const d = cell("distributed");
-  if (d) out.push(`distributed GET /projects/:id/issues?per_page=20 @32: ${d.ratio_to_baseline.toFixed(2)} of baseline (target ≥ 0.60), p90 ${d.p90.toFixed(1)} ms (target ≤ 100): ${d.ratio_to_baseline >= 0.6 && d.p90 <= 100 ? "MET" : "MISSED"}`);
-  const s = cell("single");
-  if (s) out.push(`single GET /projects/:id/issues?per_page=20 @32: ${s.ratio_to_baseline.toFixed(2)} of baseline (target ≥ 0.85): ${s.ratio_to_baseline >= 0.85 ? "MET" : "MISSED"}`);
+  for (const [scenario, mode, floor] of TARGETS) {
+    const c = cell(scenario, mode);
+    if (c) out.push(`${mode} ${LABELS[scenario]} @32: ${c.ratio_to_baseline.toFixed(2)} of baseline (target ≥ ${floor}): ${c.ratio_to_baseline >= floor ? "MET" : "MISSED"}`);
+  }
+  for (const c of rows.filter((r) => r.connections === 32 && r.mode !== "baseline" && r.mode !== "pglite")) {
+    const base = cell(c.scenario, "baseline");
+    if (base) out.push(`${c.mode} ${LABELS[c.scenario]} @32: p90 ${c.p90} ms vs baseline ${base.p90} ms (target ≤ 2×): ${c.p90 <= 2 * base.p90 ? "MET" : "MISSED"}`);
+  }
   const errors = rows.reduce((n, r) => n + r.errors, 0);
   out.push(`errors (non-2xx + socket errors + timeouts) over all runs: ${errors} (target 0): ${errors === 0 ? "MET" : "MISSED"}`);
   return out;
@@ -322,7 +358,8 @@ async function main() {
   cleanups.push(() => topology.stop());
   const processes = topology.nodes.reduce((m, n) => ((m[n.service] = (m[n.service] ?? 0) + 1), m), {});
   log(`topology: nats-server, ${Object.entries(processes).map(([s, n]) => (n > 1 ? `${s} ×${n}` : s)).join(", ")}`);
-  if (config.modes.includes("distributed")) servers.distributed = { url: topology.gatewayUrl };
+  if (config.modes.includes("distributed"))
+    servers.distributed = { url: topology.gatewayUrl, pids: { "nats-server": topology.natsPid, ...Object.fromEntries(topology.nodes.map((n) => [`${n.service}-${n.replica}`, n.pid])) } };
   const { Client } = require("pg");
   const client = new Client({ connectionString: topology.databaseUrl });
   await client.connect();
@@ -376,6 +413,8 @@ async function main() {
             tokens: m.users.map((u) => u.token),
             projectId: m.projectId,
             notesIid: m.notesIid,
+            assigneeId: m.assigneeId,
+            milestoneId: m.milestoneId,
             tag: `${mode}-${connections}-${round + 1}`,
           };
           if (scenario.startsWith("PUT")) {
@@ -383,6 +422,7 @@ async function main() {
             putNext += putSpan;
           }
           const result = await measure(job);
+          result.memory = memoryOf(servers[mode]);
           raw.push({ scenario, mode, connections, round: round + 1, result });
           const errors = result.non2xx + result.socketErrors + result.timeouts;
           log(
@@ -395,6 +435,7 @@ async function main() {
   }
 
   const rows = aggregate(raw);
+  const memory = Object.fromEntries(Object.entries(servers).map(([mode, server]) => [mode, memoryOf(server)]));
   const results = rows.map((r) => ({
     scenario: LABELS[r.scenario],
     mode: r.mode,
@@ -405,14 +446,18 @@ async function main() {
     p99: r.p99,
     errors: r.errors,
     ratio_to_baseline: r.ratio_to_baseline === null ? null : Math.round(r.ratio_to_baseline * 1000) / 1000,
+    rss_mb: r.rss_mb,
   }));
   fs.writeFileSync(path.join(RESULTS, "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(
     path.join(RESULTS, "latest-details.json"),
-    `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadavgBefore: loadBefore, loadavgAfter: os.loadavg() }, postgres: pg.version, config, dataset: manifest.counts, checks, raw }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version, loadavgBefore: loadBefore, loadavgAfter: os.loadavg() }, postgres: pg.version, config, dataset: manifest.counts, checks, memory, raw }, null, 2)}\n`,
   );
 
   process.stdout.write(`\n${table(rows)}\n\n`);
+  for (const [mode, m] of Object.entries(memory))
+    process.stdout.write(`RSS ${mode}: ${m.total} MiB (${Object.entries(m.processes).map(([p, v]) => `${p} ${v}`).join(", ")})\n`);
+  process.stdout.write("\n");
   for (const line of targets(rows)) process.stdout.write(`${line}\n`);
   process.stdout.write(
     `\nlatency in ms; req/s = requests / measured seconds over ${config.rounds} round(s), percentiles = median over rounds; ` +

@@ -231,7 +231,8 @@ async function seed(db, options = {}) {
       const n = r.next();
       const labelCount = n < 0.2 ? 0 : n < 0.6 ? 1 : n < 0.9 ? 2 : 3;
       const a = r.next();
-      const assignees = a < 0.25 ? [] : r.sample(memberIds, a < 0.9 ? 1 : 2);
+      // Ascending ids: the order both the services (insertion order) and the baseline (by id) read back.
+      const assignees = a < 0.25 ? [] : r.sample(memberIds, a < 0.9 ? 1 : 2).sort((x, y) => x - y);
       links.push({ labels: r.sample(p.labels, labelCount), assignees });
     }
   }
@@ -318,6 +319,9 @@ async function seed(db, options = {}) {
     notesOnHeavyIssue: o.notesOnHeavyIssue,
     /** Merge requests of the main project (X-Total of its merge-request list). */
     mergeRequests: mr.count,
+    /** What the create scenario sends: an active project milestone and a Developer to assign. */
+    milestoneId: projectMilestones[2].id,
+    assigneeId: users[5].id,
     users,
     counts,
     /** Initial state of an iid of the main project, so writers can alternate close/reopen. */

@@ -286,6 +286,7 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
     transporter: nats.url,
     databaseUrl: database.url,
     logDir: dir,
+    natsPid: nats.proc.pid,
     nodes: nodes.map((n) => ({ service: n.service, replica: n.replica, pid: n.proc.pid, ...(n.service === "gateway" ? {} : { healthPort: n.port }) })),
     stop,
   };
