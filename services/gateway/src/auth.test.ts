@@ -1,7 +1,7 @@
 import { errorBodyOf, invalidToken, type Caller, type RouteDef } from "@collab/core";
 import type { Context } from "moleculer";
 import type { IncomingMessage } from "node:http";
-import { acceptableScopes, authenticateRequest, credentialOf, bearerFrom, checkScopes, deployKey, deployTokenFrom, scimGroupOf, TokenCache, tokenKey, withoutSecrets, type Authentication } from "./auth";
+import { acceptableScopes, authenticateRequest, credentialOf, bearerFrom, checkScopes, deployTokenFrom, scimGroupOf, withoutSecrets, type Authentication } from "./auth";
 
 const caller = (id: number, admin = false): Caller => ({ id, username: `user${id}`, admin });
 const auth = (userId: number, tokenId: number, scopes = ["api"], admin = false): Authentication => ({ caller: caller(userId, admin), scopes, tokenId });
@@ -100,70 +100,6 @@ describe("acceptableScopes and checkScopes", () => {
   });
 });
 
-describe("TokenCache", () => {
-  let now = 1_000_000;
-  beforeEach(() => {
-    now = 1_000_000;
-    jest.spyOn(Date, "now").mockImplementation(() => now);
-  });
-  afterEach(() => jest.restoreAllMocks());
-
-  test("remembers an authentication for its time to live, then forgets it", () => {
-    const cache = new TokenCache(1000);
-    cache.set("t1", auth(2, 10));
-    expect(cache.get("t1")).toEqual(auth(2, 10));
-    expect(cache.get("other")).toBeUndefined();
-    now += 1000;
-    expect(cache.get("t1")).toEqual(auth(2, 10));
-    now += 1;
-    expect(cache.get("t1")).toBeUndefined();
-  });
-
-  test("holds at most `max` entries, evicting the oldest", () => {
-    const cache = new TokenCache(10_000, 2);
-    cache.set("a", auth(1, 1));
-    cache.set("b", auth(2, 2));
-    cache.set("c", auth(3, 3));
-    expect([cache.get("a"), cache.get("b"), cache.get("c")]).toEqual([undefined, auth(2, 2), auth(3, 3)]);
-  });
-
-  test("dropToken forgets that token only", () => {
-    const cache = new TokenCache();
-    cache.set("a", auth(2, 10));
-    cache.set("b", auth(2, 11));
-    cache.dropToken(10);
-    expect([cache.get("a"), cache.get("b")]).toEqual([undefined, auth(2, 11)]);
-  });
-
-  test("dropUser forgets every token of the user", () => {
-    const cache = new TokenCache();
-    cache.set("a", auth(2, 10));
-    cache.set("b", auth(2, 11));
-    cache.set("c", auth(3, 12));
-    cache.dropUser(2);
-    expect([cache.get("a"), cache.get("b"), cache.get("c")]).toEqual([undefined, undefined, auth(3, 12)]);
-  });
-
-  test("clear forgets everything", () => {
-    const cache = new TokenCache();
-    cache.set("a", auth(2, 10));
-    cache.clear();
-    expect(cache.get("a")).toBeUndefined();
-  });
-
-  test("an answer looked up before a drop is not cached after it", () => {
-    for (const drop of [(c: TokenCache) => c.dropToken(10), (c: TokenCache) => c.dropUser(2), (c: TokenCache) => c.clear()]) {
-      const cache = new TokenCache();
-      const before = cache.generation;
-      drop(cache); // the revocation event arrives while the lookup is in flight
-      cache.set("a", auth(2, 10), before);
-      expect(cache.get("a")).toBeUndefined();
-      cache.set("a", auth(2, 10), cache.generation);
-      expect(cache.get("a")).toEqual(auth(2, 10));
-    }
-  });
-});
-
 describe("authenticateRequest", () => {
   /** A context whose calls answer from `answers`; records every call. */
   function fakeCtx(answers: Record<string, (params: Record<string, unknown>) => unknown>) {
@@ -181,35 +117,28 @@ describe("authenticateRequest", () => {
 
   test("anonymous requests pass on optional routes and are 401 elsewhere", async () => {
     const { ctx, calls } = fakeCtx({});
-    expect(await authenticateRequest(ctx, new TokenCache(), route("GET", { auth: "optional" }), req(), {})).toBeNull();
-    expect(await failure(() => authenticateRequest(ctx, new TokenCache(), route("GET"), req(), {}))).toEqual({ status: 401, body: { message: "401 Unauthorized" } });
+    expect(await authenticateRequest(ctx, route("GET", { auth: "optional" }), req(), {})).toBeNull();
+    expect(await failure(() => authenticateRequest(ctx, route("GET"), req(), {}))).toEqual({ status: 401, body: { message: "401 Unauthorized" } });
     expect(calls).toEqual([]);
   });
 
-  test("a token is resolved by accounts once, then served from the cache", async () => {
-    const { ctx, calls } = fakeCtx({ "accounts.authenticate": () => auth(2, 10) });
-    const cache = new TokenCache();
-    for (let i = 0; i < 3; i++) expect(await authenticateRequest(ctx, cache, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {})).toEqual(auth(2, 10));
-    expect(calls).toEqual([["accounts.authenticate", { token: "t" }]]);
-  });
-
-  test("a revocation during the lookup keeps the answer out of the cache", async () => {
-    const cache = new TokenCache();
+  test("a token is resolved by accounts on every request: a revocation counts from the next one", async () => {
+    let revoked = false;
     const { ctx, calls } = fakeCtx({
       "accounts.authenticate": () => {
-        cache.dropToken(10); // the accounts.token.revoked event, delivered before the answer
+        if (revoked) throw Object.assign(new Error("revoked"), { code: 401 });
         return auth(2, 10);
       },
     });
-    await authenticateRequest(ctx, cache, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {});
-    expect(cache.get(tokenKey("t"))).toBeUndefined();
-    await authenticateRequest(ctx, cache, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {});
-    expect(calls).toHaveLength(2);
+    for (let i = 0; i < 2; i++) expect(await authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {})).toEqual(auth(2, 10));
+    revoked = true;
+    await expect(authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {})).rejects.toThrow("revoked");
+    expect(calls).toEqual(Array(3).fill(["accounts.authenticate", { token: "t" }]));
   });
 
   test("accounts' refusal reaches the caller unchanged", async () => {
     const { ctx } = fakeCtx({ "accounts.authenticate": () => Promise.reject(invalidToken("Token is expired.")) });
-    expect(await failure(() => authenticateRequest(ctx, new TokenCache(), route("GET"), req({ "PRIVATE-TOKEN": "t" }), {}))).toEqual({
+    expect(await failure(() => authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {}))).toEqual({
       status: 401,
       body: { error: "invalid_token", error_description: "Token is expired." },
     });
@@ -217,13 +146,13 @@ describe("authenticateRequest", () => {
 
   test("scopes are checked before anything else is done", async () => {
     const { ctx } = fakeCtx({ "accounts.authenticate": () => auth(2, 10, ["read_api"]) });
-    expect((await failure(() => authenticateRequest(ctx, new TokenCache(), route("POST"), req({ "PRIVATE-TOKEN": "t" }), {})))?.body.scope).toBe("api");
+    expect((await failure(() => authenticateRequest(ctx, route("POST"), req({ "PRIVATE-TOKEN": "t" }), {})))?.body.scope).toBe("api");
   });
 
   test("Sudo, by header or param, turns an administrator with the sudo scope into the target", async () => {
     const { ctx, calls } = fakeCtx({ "accounts.authenticate": () => root, "accounts.resolveSudo": () => alice });
-    expect(await authenticateRequest(ctx, new TokenCache(), route("GET"), req({ "PRIVATE-TOKEN": "t", Sudo: "alice" }), {})).toEqual({ ...root, caller: alice });
-    expect(await authenticateRequest(ctx, new TokenCache(), route("GET"), req({ "PRIVATE-TOKEN": "t" }), { sudo: 2 })).toEqual({ ...root, caller: alice });
+    expect(await authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t", Sudo: "alice" }), {})).toEqual({ ...root, caller: alice });
+    expect(await authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), { sudo: 2 })).toEqual({ ...root, caller: alice });
     expect(calls.filter(([a]) => a === "accounts.resolveSudo")).toEqual([
       ["accounts.resolveSudo", { ref: "alice" }],
       ["accounts.resolveSudo", { ref: "2" }],
@@ -232,24 +161,24 @@ describe("authenticateRequest", () => {
 
   test("an empty Sudo is no Sudo", async () => {
     const { ctx } = fakeCtx({ "accounts.authenticate": () => root });
-    expect(await authenticateRequest(ctx, new TokenCache(), route("GET"), req({ "PRIVATE-TOKEN": "t", Sudo: "" }), {})).toEqual(root);
+    expect(await authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t", Sudo: "" }), {})).toEqual(root);
   });
 
   test("Sudo refusals: non-administrators, tokens without the sudo scope, and no credentials at all", async () => {
     const user = fakeCtx({ "accounts.authenticate": () => auth(2, 10, ["api", "sudo"]) });
-    expect(await failure(() => authenticateRequest(user.ctx, new TokenCache(), route("GET"), req({ "PRIVATE-TOKEN": "t", Sudo: "root" }), {}))).toEqual({
+    expect(await failure(() => authenticateRequest(user.ctx, route("GET"), req({ "PRIVATE-TOKEN": "t", Sudo: "root" }), {}))).toEqual({
       status: 403,
       body: { message: "403 Forbidden - Must be admin to use sudo" },
     });
 
     const admin = fakeCtx({ "accounts.authenticate": () => auth(1, 1, ["api"], true) });
-    expect((await failure(() => authenticateRequest(admin.ctx, new TokenCache(), route("GET"), req({ "PRIVATE-TOKEN": "t", Sudo: "alice" }), {})))?.body).toMatchObject({
+    expect((await failure(() => authenticateRequest(admin.ctx, route("GET"), req({ "PRIVATE-TOKEN": "t", Sudo: "alice" }), {})))?.body).toMatchObject({
       error: "insufficient_scope",
       scope: "sudo",
     });
 
     const anon = fakeCtx({});
-    expect(await failure(() => authenticateRequest(anon.ctx, new TokenCache(), route("GET", { auth: "optional" }), req({ Sudo: "alice" }), {}))).toEqual({
+    expect(await failure(() => authenticateRequest(anon.ctx, route("GET", { auth: "optional" }), req({ Sudo: "alice" }), {}))).toEqual({
       status: 401,
       body: { message: "401 Unauthorized" },
     });
@@ -276,11 +205,10 @@ describe("deployTokenFrom", () => {
 
 describe("deploy tokens in authenticateRequest", () => {
   const deployCaller: Caller = { id: 0, username: "svc+deploy-token-7", admin: false, deployToken: { id: 7, projectId: 3, groupId: null, scopes: ["read_package_registry"] } };
-  const deployAuth = (scopes = ["read_package_registry"], validUntil?: number): Authentication => ({
+  const deployAuth = (scopes = ["read_package_registry"]): Authentication => ({
     caller: { ...deployCaller, deployToken: { ...deployCaller.deployToken!, scopes } },
     scopes,
     deployTokenId: 7,
-    ...(validUntil ? { validUntil } : {}),
   });
   /** A synthetic route that accepts deploy tokens, as the package registry's will. */
   const registry = route("GET", { auth: "optional", deployTokenScopes: ["read_package_registry", "write_package_registry"] });
@@ -296,26 +224,25 @@ describe("deploy tokens in authenticateRequest", () => {
     return { ctx, calls };
   }
 
-  test("a route that declares deploy token scopes accepts one, with the token as the caller; looked up once", async () => {
+  test("a route that declares deploy token scopes accepts one, with the token as the caller; looked up every time", async () => {
     const { ctx, calls } = fakeCtx(() => deployAuth());
-    const cache = new TokenCache();
     for (let i = 0; i < 2; i++) {
-      const auth = await authenticateRequest(ctx, cache, registry, req({ "Deploy-Token": "gldt-secret" }), {});
+      const auth = await authenticateRequest(ctx, registry, req({ "Deploy-Token": "gldt-secret" }), {});
       expect(auth).toEqual(deployAuth());
       expect(auth?.caller.deployToken).toEqual({ id: 7, projectId: 3, groupId: null, scopes: ["read_package_registry"] });
       expect(auth?.tokenId).toBeUndefined();
     }
-    expect(calls).toEqual([["accounts.deployTokens.authenticate", { token: "gldt-secret" }]]);
+    expect(calls).toEqual(Array(2).fill(["accounts.deployTokens.authenticate", { token: "gldt-secret" }]));
 
     const basic = fakeCtx(() => deployAuth());
-    await authenticateRequest(basic.ctx, new TokenCache(), registry, req({ Authorization: `Basic ${Buffer.from("svc+deploy-token-7:gldt-secret").toString("base64")}` }), {});
+    await authenticateRequest(basic.ctx, registry, req({ Authorization: `Basic ${Buffer.from("svc+deploy-token-7:gldt-secret").toString("base64")}` }), {});
     expect(basic.calls).toEqual([["accounts.deployTokens.authenticate", { username: "svc+deploy-token-7", token: "gldt-secret" }]]);
   });
 
   test("every other route answers a valid deploy token 401, even routes open to anonymous callers", async () => {
     const { ctx } = fakeCtx(() => deployAuth());
     for (const r of [route("GET"), route("GET", { auth: "optional" }), route("POST", { scopes: ["read_package_registry"] }), route("GET", { deployTokenScopes: [] })])
-      expect(await failure(() => authenticateRequest(ctx, new TokenCache(), r, req({ "Deploy-Token": "gldt-secret" }), {}))).toEqual({
+      expect(await failure(() => authenticateRequest(ctx, r, req({ "Deploy-Token": "gldt-secret" }), {}))).toEqual({
         status: 401,
         body: { message: "401 Unauthorized" },
       });
@@ -323,7 +250,7 @@ describe("deploy tokens in authenticateRequest", () => {
 
   test("a token without any of the route's deploy scopes is 403 insufficient_scope naming them", async () => {
     const { ctx } = fakeCtx(() => deployAuth(["read_repository"]));
-    expect(await failure(() => authenticateRequest(ctx, new TokenCache(), registry, req({ "Deploy-Token": "gldt-secret" }), {}))).toMatchObject({
+    expect(await failure(() => authenticateRequest(ctx, registry, req({ "Deploy-Token": "gldt-secret" }), {}))).toMatchObject({
       status: 403,
       body: { error: "insufficient_scope", scope: "read_package_registry write_package_registry" },
     });
@@ -333,12 +260,12 @@ describe("deploy tokens in authenticateRequest", () => {
     const revoked = invalidToken("Token was revoked. You have to re-authorize from the user.");
     const { ctx } = fakeCtx(() => Promise.reject(revoked));
     for (const r of [registry, route("GET")])
-      expect(await failure(() => authenticateRequest(ctx, new TokenCache(), r, req({ "Deploy-Token": "gldt-old" }), {}))).toEqual({
+      expect(await failure(() => authenticateRequest(ctx, r, req({ "Deploy-Token": "gldt-old" }), {}))).toEqual({
         status: 401,
         body: { error: "invalid_token", error_description: "Token was revoked. You have to re-authorize from the user." },
       });
     const none = fakeCtx(() => deployAuth());
-    expect(await failure(() => authenticateRequest(none.ctx, new TokenCache(), registry, req({ Authorization: `Basic ${Buffer.from("nocolon").toString("base64")}` }), {}))).toEqual({
+    expect(await failure(() => authenticateRequest(none.ctx, registry, req({ Authorization: `Basic ${Buffer.from("nocolon").toString("base64")}` }), {}))).toEqual({
       status: 401,
       body: { message: "401 Unauthorized" },
     });
@@ -347,27 +274,13 @@ describe("deploy tokens in authenticateRequest", () => {
 
   test("no Sudo with a deploy token; a personal token sent beside one wins", async () => {
     const { ctx } = fakeCtx(() => deployAuth());
-    expect(await failure(() => authenticateRequest(ctx, new TokenCache(), registry, req({ "Deploy-Token": "gldt-secret", Sudo: "root" }), {}))).toEqual({
+    expect(await failure(() => authenticateRequest(ctx, registry, req({ "Deploy-Token": "gldt-secret", Sudo: "root" }), {}))).toEqual({
       status: 403,
       body: { message: "403 Forbidden - Must be authenticated using an OAuth or personal access token to use sudo" },
     });
     const both = fakeCtx(() => auth(2, 10));
-    expect(await authenticateRequest(both.ctx, new TokenCache(), registry, req({ "PRIVATE-TOKEN": "glpat-x", "Deploy-Token": "gldt-secret" }), {})).toEqual(auth(2, 10));
+    expect(await authenticateRequest(both.ctx, registry, req({ "PRIVATE-TOKEN": "glpat-x", "Deploy-Token": "gldt-secret" }), {})).toEqual(auth(2, 10));
     expect(both.calls).toEqual([["accounts.authenticate", { token: "glpat-x" }]]);
-  });
-
-  test("deletion drops the cached token at once; a personal token's cache entry never serves a deploy token", async () => {
-    const cache = new TokenCache();
-    const { ctx, calls } = fakeCtx(() => deployAuth());
-    await authenticateRequest(ctx, cache, registry, req({ "Deploy-Token": "gldt-secret" }), {});
-    expect(cache.get(deployKey({ token: "gldt-secret" }))).toEqual(deployAuth());
-    expect(cache.get(tokenKey("gldt-secret"))).toBeUndefined();
-    cache.dropToken(7); // a personal token's id: not this one
-    expect(cache.get(deployKey({ token: "gldt-secret" }))).toEqual(deployAuth());
-    cache.dropDeployToken(7);
-    expect(cache.get(deployKey({ token: "gldt-secret" }))).toBeUndefined();
-    await authenticateRequest(ctx, cache, registry, req({ "Deploy-Token": "gldt-secret" }), {});
-    expect(calls).toHaveLength(2);
   });
 });
 
@@ -389,41 +302,25 @@ describe("job tokens in authenticateRequest", () => {
 
   test("a route that takes job tokens authenticates the job's user, marked with the job; never cached", async () => {
     const { ctx, calls } = fakeCtx();
-    const cache = new TokenCache();
     for (const r of [req({ "JOB-TOKEN": "glcbt-x" }), req({ Authorization: "Bearer glcbt-x" })]) {
-      const auth = await authenticateRequest(ctx, cache, jobRoute, r, {});
+      const auth = await authenticateRequest(ctx, jobRoute, r, {});
       expect(auth).toEqual({ caller: { ...caller(2), job: { id: 11, projectId: 3, pipelineId: 5 } }, scopes: ["api"] });
     }
-    await authenticateRequest(ctx, cache, jobRoute, req(), { job_token: "glcbt-x" });
+    await authenticateRequest(ctx, jobRoute, req(), { job_token: "glcbt-x" });
     expect(calls.filter((c) => c === "runners.jobs.authenticate")).toHaveLength(3);
   });
 
   test("routes without jobToken answer 401 without asking runners; Sudo is refused", async () => {
     const { ctx, calls } = fakeCtx();
     for (const r of [route("GET"), route("GET", { auth: "optional" }), route("GET", { deployTokenScopes: ["read_package_registry"] })])
-      expect(await failure(() => authenticateRequest(ctx, new TokenCache(), r, req({ "JOB-TOKEN": "glcbt-x" }), {}))).toEqual({ status: 401, body: { message: "401 Unauthorized" } });
+      expect(await failure(() => authenticateRequest(ctx, r, req({ "JOB-TOKEN": "glcbt-x" }), {}))).toEqual({ status: 401, body: { message: "401 Unauthorized" } });
     expect(calls).toEqual([]);
-    expect(await failure(() => authenticateRequest(ctx, new TokenCache(), jobRoute, req({ "JOB-TOKEN": "glcbt-x", Sudo: "1" }), {}))).toMatchObject({ status: 403 });
+    expect(await failure(() => authenticateRequest(ctx, jobRoute, req({ "JOB-TOKEN": "glcbt-x", Sudo: "1" }), {}))).toMatchObject({ status: 403 });
   });
 
   test("a job without a user cannot authenticate", async () => {
     const { ctx } = fakeCtx(() => ({ ...job, user_id: null }));
-    expect(await failure(() => authenticateRequest(ctx, new TokenCache(), jobRoute, req({ "JOB-TOKEN": "glcbt-x" }), {}))).toEqual({ status: 401, body: { message: "401 Unauthorized" } });
-  });
-});
-
-describe("TokenCache and expiry", () => {
-  afterEach(() => jest.restoreAllMocks());
-
-  test("an entry never outlives its credential's expiry", () => {
-    let now = 1_000_000;
-    jest.spyOn(Date, "now").mockImplementation(() => now);
-    const cache = new TokenCache(10_000);
-    const expiring: Authentication = { ...auth(2, 10), validUntil: now + 500 };
-    cache.set("a", expiring);
-    expect(cache.get("a")).toEqual(expiring);
-    now += 500;
-    expect(cache.get("a")).toBeUndefined();
+    expect(await failure(() => authenticateRequest(ctx, jobRoute, req({ "JOB-TOKEN": "glcbt-x" }), {}))).toEqual({ status: 401, body: { message: "401 Unauthorized" } });
   });
 });
 

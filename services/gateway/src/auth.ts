@@ -9,8 +9,6 @@ export interface Authentication {
   tokenId?: number;
   /** The deploy token used (the caller then carries `deployToken`). */
   deployTokenId?: number;
-  /** Epoch milliseconds at which the credential stops working: the cache keeps it no longer. */
-  validUntil?: number;
 }
 
 /** Deploy token credentials: the `Deploy-Token` header's secret, or HTTP Basic's username and secret. */
@@ -66,76 +64,13 @@ export function checkScopes(route: RouteDef, scopes: readonly string[]) {
 }
 
 /**
- * Short-lived token cache; entries are dropped at once on revocation or user change events, and
- * never outlive the credential's own expiry. Every drop bumps `generation`, so an answer fetched
- * before a revocation is never cached after it. Keys are the secrets as presented: personal tokens
- * under `tokenKey`, deploy tokens under `deployKey`, so neither kind can be served for the other.
- */
-export class TokenCache {
-  private entries = new Map<string, { auth: Authentication; expires: number }>();
-  /** Bumped by every drop: pass the value read before a lookup to `set`. */
-  generation = 0;
-  constructor(
-    private ttlMs = 10_000,
-    private max = 10_000,
-  ) {}
-
-  get(token: string): Authentication | undefined {
-    const hit = this.entries.get(token);
-    if (!hit) return undefined;
-    if (hit.expires < Date.now() || (hit.auth.validUntil !== undefined && hit.auth.validUntil <= Date.now())) {
-      this.entries.delete(token);
-      return undefined;
-    }
-    return hit.auth;
-  }
-
-  /** Caches `auth` unless something was dropped since `since` (the generation read before the lookup). */
-  set(token: string, auth: Authentication, since = this.generation) {
-    if (since !== this.generation) return;
-    if (this.entries.size >= this.max) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(token, { auth, expires: Math.min(Date.now() + this.ttlMs, auth.validUntil ?? Infinity) });
-  }
-
-  dropToken(tokenId: number) {
-    this.generation++;
-    for (const [k, v] of this.entries) if (v.auth.tokenId === tokenId) this.entries.delete(k);
-  }
-
-  dropDeployToken(deployTokenId: number) {
-    this.generation++;
-    for (const [k, v] of this.entries) if (v.auth.deployTokenId === deployTokenId) this.entries.delete(k);
-  }
-
-  dropUser(userId: number) {
-    this.generation++;
-    for (const [k, v] of this.entries) if (v.auth.caller.id === userId) this.entries.delete(k);
-  }
-
-  clear() {
-    this.generation++;
-    this.entries.clear();
-  }
-}
-
-/** Cache keys: a personal token's, and a deploy token's (its username too, when Basic gave one). */
-export const tokenKey = (token: string) => `pat\u0000${token}`;
-export const deployKey = (c: DeployTokenCredentials) => `deploy\u0000${c.username ?? ""}\u0000${c.token}`;
-
-/**
  * A deploy token authenticates only where the route declares deploy token scopes (one of them
  * needed), and never with Sudo. It is looked up first, so a revoked or expired one gets its own
  * answer everywhere; a valid one on any other route is a plain 401.
  */
-async function authenticateDeployToken(ctx: Context, cache: TokenCache, route: RouteDef, credentials: DeployTokenCredentials | null, sudo: string | undefined): Promise<Authentication> {
+async function authenticateDeployToken(ctx: Context, route: RouteDef, credentials: DeployTokenCredentials | null, sudo: string | undefined): Promise<Authentication> {
   if (credentials === null) throw unauthorized();
-  const key = deployKey(credentials);
-  let auth = cache.get(key);
-  if (!auth) {
-    const generation = cache.generation;
-    auth = await ctx.call<Authentication, DeployTokenCredentials>("accounts.deployTokens.authenticate", credentials);
-    cache.set(key, auth, generation);
-  }
+  const auth = await ctx.call<Authentication, DeployTokenCredentials>("accounts.deployTokens.authenticate", credentials);
   const accepted = route.deployTokenScopes;
   if (!accepted || accepted.length === 0 || auth.deployTokenId === undefined) throw unauthorized();
   if (!auth.scopes.some((s) => accepted.includes(s))) throw insufficientScope(accepted);
@@ -199,7 +134,6 @@ async function authenticateJobToken(ctx: Context, route: RouteDef, token: string
  */
 export async function authenticateRequest(
   ctx: Context,
-  cache: TokenCache,
   route: RouteDef,
   req: IncomingMessage,
   params: Record<string, unknown>,
@@ -207,18 +141,14 @@ export async function authenticateRequest(
   const credential = credentialOf(req, params, route);
   const sudo = (req.headers.sudo as string | undefined) ?? (typeof params.sudo === "string" || typeof params.sudo === "number" ? String(params.sudo) : undefined);
   if (credential.kind === "job") return authenticateJobToken(ctx, route, credential.token, sudo);
-  if (credential.kind === "deploy") return authenticateDeployToken(ctx, cache, route, credential.credentials, sudo);
+  if (credential.kind === "deploy") return authenticateDeployToken(ctx, route, credential.credentials, sudo);
   if (credential.kind === "none") {
     if (route.auth === "optional" && sudo === undefined) return null;
     throw unauthorized();
   }
-  const token = credential.token;
-  let auth = cache.get(tokenKey(token));
-  if (!auth) {
-    const generation = cache.generation;
-    auth = await ctx.call<Authentication, { token: string }>("accounts.authenticate", { token });
-    cache.set(tokenKey(token), auth, generation);
-  }
+  // Looked up on every request, never cached: a revoked token, a blocked user or a lowered scope
+  // takes effect on the very next request, on every gateway replica.
+  const auth = await ctx.call<Authentication, { token: string }>("accounts.authenticate", { token: credential.token });
   checkScopes(route, auth.scopes);
   if (sudo === undefined || sudo === "") return auth;
   if (!auth.caller.admin) throw forbidden("Must be admin to use sudo");

@@ -4,7 +4,7 @@ import type { Server } from "node:http";
 import ApiGateway from "moleculer-web";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex, Readable } from "node:stream";
-import { authenticateRequest, scimGroupOf, TokenCache, withoutSecrets } from "./auth";
+import { authenticateRequest, scimGroupOf, withoutSecrets } from "./auth";
 import { answerProbe, servicesOf } from "./health";
 import { toHttpError } from "./http-errors";
 import { cursorLink, paginationHeaders } from "./pagination";
@@ -84,7 +84,7 @@ const STRIPPED_PARAMS = ["private_token", "access_token", "job_token", "sudo"];
  * is the SCIM token of; the others authenticate as /api/v4 does (401 without a token), e.g.
  * accepting an invitation (the signed-in user of GitLab's web session is a token here).
  */
-function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>, tokens: TokenCache) {
+function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>) {
   const byPath = new Map<string, RouteDef[]>();
   for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   return [...byPath].map(([path, defs]) => ({
@@ -94,7 +94,7 @@ function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>, tok
     async onBeforeCall(ctx: Context, _route: unknown, req: Req) {
       guardRequest(req, req.$params);
       const def = req.$alias?.routeDef;
-      const auth = def && def.auth !== "optional" && def.auth !== "scim" ? await authenticateRequest(ctx, tokens, def, req, req.$params) : null;
+      const auth = def && def.auth !== "optional" && def.auth !== "scim" ? await authenticateRequest(ctx, def, req, req.$params) : null;
       for (const key of STRIPPED_PARAMS) delete req.$params[key];
       (ctx.meta as Record<string, unknown>).caller = auth?.caller ?? null;
       if (auth) (ctx.meta as Record<string, unknown>).tokenId = auth.tokenId;
@@ -151,7 +151,6 @@ function sendFile(req: Req, res: ServerResponse, stream: Readable, file: FileMet
 export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRoutes: RouteDef[] = mountedWebRoutes, schemas: ServiceSchema[] = domainSchemas()): ServiceSchema {
   const config = loadConfig();
   const serveApiDocs = createApiDocs(buildOpenApi({ routes, webRoutes, schemas, version: API_VERSION.version }));
-  const tokens = new TokenCache();
   const requiredServices = servicesOf(routes);
   const metadata = {
     ...API_VERSION,
@@ -177,7 +176,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
       const def = req.$alias?.routeDef;
       if (!def) return;
       guardRequest(req, req.$params, def);
-      const auth = await authenticateRequest(ctx, tokens, def, req, req.$params);
+      const auth = await authenticateRequest(ctx, def, req, req.$params);
       for (const key of STRIPPED_PARAMS) delete req.$params[key];
       if (def.params) Object.assign(req.$params, def.params);
       // Only a multipart file part is a file: any other value of the name (JSON, query, a
@@ -210,7 +209,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
         apiRouteBlock("api-raw", routes.filter((r) => r.rawBody), [rawBodyReader(config.MAX_BODY_BYTES)]),
         // Routes streaming their body to the action (RouteDef.streamBody): nothing reads it here.
         apiRouteBlock("api-stream", routes.filter((r) => r.streamBody), [uploadLimit(config.MAX_UPLOAD_BYTES)], config.UPLOAD_TIMEOUT_MS),
-        ...webRouteBlocks(webRoutes, { mappingPolicy: "restrict", mergeParams: true, logging: false, bodyParsers: false, use: parsers, callOptions: { timeout: config.REQUEST_TIMEOUT_MS } }, tokens),
+        ...webRouteBlocks(webRoutes, { mappingPolicy: "restrict", mergeParams: true, logging: false, bodyParsers: false, use: parsers, callOptions: { timeout: config.REQUEST_TIMEOUT_MS } }),
       ],
   };
 
@@ -218,21 +217,6 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
     name: "gateway",
     mixins: [ApiGateway as unknown as ServiceSchema, settingsMixin],
     settings: settings as ServiceSchema["settings"],
-    events: {
-      "accounts.token.revoked"(ctx: Context<{ tokenId?: number; deployTokenId?: number }>) {
-        if (typeof ctx.params.tokenId === "number") tokens.dropToken(ctx.params.tokenId);
-        if (typeof ctx.params.deployTokenId === "number") tokens.dropDeployToken(ctx.params.deployTokenId);
-      },
-      "accounts.user.changed"(ctx: Context<{ userId: number }>) {
-        tokens.dropUser(ctx.params.userId);
-      },
-      "accounts.user.deleted"(ctx: Context<{ userId: number }>) {
-        tokens.dropUser(ctx.params.userId);
-      },
-      "gateway.caches.clear"() {
-        tokens.clear();
-      },
-    },
     actions: {
       // GitLab answers the deprecated /version with the same metadata document as /metadata.
       version: { handler: () => metadata },

@@ -97,8 +97,6 @@ export interface DeployTokenAuthentication {
   caller: Caller;
   scopes: string[];
   deployTokenId: number;
-  /** Epoch milliseconds at which the token expires, if it does. */
-  validUntil?: number;
 }
 
 /**
@@ -115,6 +113,5 @@ export async function authenticateDeployToken(db: Db, secret: string, username?:
     caller: { id: 0, username: deployUsername(row), admin: false, deployToken: { id: row.id, projectId: row.projectId, groupId: row.groupId, scopes: row.scopes } },
     scopes: row.scopes,
     deployTokenId: row.id,
-    ...(row.expiresAt ? { validUntil: row.expiresAt.getTime() } : {}),
   };
 }

@@ -1,8 +1,8 @@
 import { presentTokenWithSecret } from "../api/token.entity";
 import { badRequest, currentSettings, forbidden, invalidToken, unauthorized, type Caller } from "@collab/core";
-import type { Db } from "@collab/db";
+import { preparedQuery, type Db } from "@collab/db";
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { isTokenExpired } from "../api/token.entity";
 import { personalAccessTokens, users, type TokenRow, type UserRow } from "../db/schema";
 
@@ -94,19 +94,26 @@ export interface Authentication {
   caller: Caller;
   scopes: string[];
   tokenId: number;
-  /** Epoch milliseconds at which the token expires (the start of its expiry day, UTC), if it does. */
-  validUntil?: number;
 }
 
 const LAST_USED_RESOLUTION_MS = 10 * 60_000;
 
-/** Resolves a token to its user, with GitLab's distinct answers for expired and revoked tokens. */
-export async function authenticateToken(db: Db, token: string): Promise<Authentication> {
-  const [hit] = await db
-    .select({ token: personalAccessTokens, user: users })
+/** The one statement behind every request's authentication: the token by its digest, with its user. */
+const tokenByDigest = preparedQuery((db: Db) =>
+  db
+    .select({
+      token: { id: personalAccessTokens.id, scopes: personalAccessTokens.scopes, expiresAt: personalAccessTokens.expiresAt, revoked: personalAccessTokens.revoked, lastUsedAt: personalAccessTokens.lastUsedAt },
+      user: { id: users.id, username: users.username, state: users.state, admin: users.admin, external: users.external, bot: users.bot },
+    })
     .from(personalAccessTokens)
     .innerJoin(users, eq(users.id, personalAccessTokens.userId))
-    .where(eq(personalAccessTokens.tokenDigest, digestToken(token)));
+    .where(eq(personalAccessTokens.tokenDigest, sql.placeholder("digest")))
+    .prepare("accounts_token_by_digest"),
+);
+
+/** Resolves a token to its user, with GitLab's distinct answers for expired and revoked tokens. */
+export async function authenticateToken(db: Db, token: string): Promise<Authentication> {
+  const [hit] = await tokenByDigest(db, { digest: digestToken(token) });
   if (!hit) throw unauthorized();
   if (hit.token.revoked) throw invalidToken("Token was revoked. You have to re-authorize from the user.");
   if (isTokenExpired(hit.token)) throw invalidToken("Token is expired. You can either do re-authorization or token refresh.");
@@ -117,18 +124,17 @@ export async function authenticateToken(db: Db, token: string): Promise<Authenti
       .update(personalAccessTokens)
       .set({ lastUsedAt: new Date() })
       .where(and(eq(personalAccessTokens.id, hit.token.id)));
-  const expiry = hit.token.expiresAt;
-  return { caller: callerFromUser(hit.user), scopes: hit.token.scopes, tokenId: hit.token.id, ...(expiry ? { validUntil: Date.parse(`${expiry}T00:00:00Z`) } : {}) };
+  return { caller: callerFromUser(hit.user), scopes: hit.token.scopes, tokenId: hit.token.id };
 }
 
-export function assertCanSignIn(user: UserRow) {
+export function assertCanSignIn(user: Pick<UserRow, "state">) {
   if (user.state === "blocked_pending_approval") throw forbidden("Your account is pending approval from your administrator and hence blocked.");
   if (user.state === "blocked" || user.state === "banned") throw forbidden("Your account has been blocked.");
   if (user.state === "deactivated")
     throw forbidden("Your account has been deactivated by your administrator. Please log back in to reactivate your account.");
 }
 
-export const callerFromUser = (u: UserRow): Caller => ({
+export const callerFromUser = (u: Pick<UserRow, "id" | "username" | "admin" | "external" | "bot">): Caller => ({
   id: u.id,
   username: u.username,
   admin: u.admin,
