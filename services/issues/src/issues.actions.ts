@@ -118,6 +118,14 @@ function tierFilter<T extends { weight?: unknown; epic_id?: unknown; epic_iid?: 
   return out;
 }
 
+/** The assignees (positive ids, once each; one on the free tier) who can read the project. */
+async function readersAmong(ctx: Ctx<unknown>, projectId: number, requested: number[], single: boolean): Promise<number[]> {
+  let ids = [...new Set(requested.filter((id) => id > 0))];
+  if (single) ids = ids.slice(0, 1);
+  const levels = await accessLevels(ctx, projectId, ids);
+  return ids.filter((id) => levels[id]?.can_read);
+}
+
 type WriteParams = z.output<typeof CreateIssueParams> | z.output<typeof UpdateIssueParams>;
 
 /**
@@ -161,18 +169,16 @@ async function buildInput(
   if (epic !== undefined && epic !== null) throw notFound("Epic");
   if (epic === null) input.epicId = null;
 
+  // Assignees, milestone and labels are checked by other services: in parallel, one call each.
   const assignees = p.assignee_ids ?? (p.assignee_id === undefined ? undefined : p.assignee_id === null ? [] : [p.assignee_id]);
-  if (assignees !== undefined) {
-    let ids = [...new Set(assignees.filter((id) => id > 0))];
-    if (kit.config.LICENSE_TIER === "free") ids = ids.slice(0, 1);
-    const levels = await accessLevels(ctx, access.project.id, ids);
-    input.assigneeIds = ids.filter((id) => levels[id]?.can_read);
-  }
-  if (p.milestone_id !== undefined) {
+  const [assigneeIds, milestoneId, labelIds] = await Promise.all([
+    assignees === undefined ? undefined : readersAmong(ctx, access.project.id, assignees, kit.config.LICENSE_TIER === "free"),
     // A milestone that is not the project's (or its groups') unassigns, as GitLab's filter_milestone does.
-    input.milestoneId = p.milestone_id === null ? null : ((await milestoneForProject(ctx, access.project.id, p.milestone_id))?.id ?? null);
-  }
-  const labelIds = await buildLabelSet(ctx, access.project.id, p, current?.labelIds);
+    p.milestone_id === undefined || p.milestone_id === null ? p.milestone_id : milestoneForProject(ctx, access.project.id, p.milestone_id).then((m) => m?.id ?? null),
+    buildLabelSet(ctx, access.project.id, p, current?.labelIds),
+  ]);
+  if (assigneeIds !== undefined) input.assigneeIds = assigneeIds;
+  if (milestoneId !== undefined) input.milestoneId = milestoneId;
   if (labelIds !== undefined) input.labelIds = labelIds;
   return input;
 }
@@ -262,7 +268,9 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
         (tx) => createIssue(tx, access.project.id, { id: caller.id, username: caller.username }, { ...input, title: ctx.params.title }),
         (created) => [[ISSUE_EVENTS.opened, eventPayload(created, caller.id)]],
       );
-      return (await presentIssues(kit, ctx, [issue], { context: { projectId: access.project.id }, knownProjects: [access.project], subscribed: true }))[0];
+      // Its links are what was just written: no need to read them back.
+      const created = { ...issue, labelIds: [...new Set(input.labelIds ?? [])], assigneeIds: input.assigneeIds ?? [] };
+      return (await presentIssues(kit, ctx, [created], { context: { projectId: access.project.id }, knownProjects: [access.project], subscribed: true }))[0];
     },
   }),
 

@@ -1,11 +1,23 @@
 import { action } from "@collab/core";
-import type { ServiceKit } from "@collab/db";
+import { preparedQuery, type Db, type ServiceKit } from "@collab/db";
 import { sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
 import { closingIssueRefs } from "./db/schema";
 
 const Refs = z.object({ refs: z.array(z.object({ project_id: z.number().int(), iid: z.number().int() })).max(1000) });
+
+/** Closing merge requests per (project, iid): asked for every page of issues, so prepared. */
+const closingCounts = preparedQuery((db: Db) =>
+  db
+    .select({ projectId: closingIssueRefs.issueProjectId, iid: closingIssueRefs.issueIid, count: sql<number>`count(*)::int` })
+    .from(closingIssueRefs)
+    .where(
+      sql`(${closingIssueRefs.issueProjectId}, ${closingIssueRefs.issueIid}) IN (SELECT * FROM unnest(${sql.placeholder("projectIds")}::int[], ${sql.placeholder("iids")}::int[]))`,
+    )
+    .groupBy(closingIssueRefs.issueProjectId, closingIssueRefs.issueIid)
+    .prepare("merge_requests_closing_counts"),
+);
 
 /** What the issues service asks about the merge requests that close its issues. */
 export const closingIssuesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
@@ -22,13 +34,7 @@ export const closingIssuesActions = (kit: ServiceKit): Record<string, ActionSche
       if (!refs.length) return [];
       const projectIds = refs.map((r) => r.project_id);
       const iids = refs.map((r) => r.iid);
-      const rows = await kit.db
-        .select({ projectId: closingIssueRefs.issueProjectId, iid: closingIssueRefs.issueIid, count: sql<number>`count(*)::int` })
-        .from(closingIssueRefs)
-        .where(
-          sql`(${closingIssueRefs.issueProjectId}, ${closingIssueRefs.issueIid}) IN (SELECT * FROM unnest(${sql.param(projectIds)}::int[], ${sql.param(iids)}::int[]))`,
-        )
-        .groupBy(closingIssueRefs.issueProjectId, closingIssueRefs.issueIid);
+      const rows = await closingCounts(kit.db, { projectIds, iids });
       const found = new Map(rows.map((r) => [`${r.projectId}:${r.iid}`, r.count]));
       return refs.map((r) => ({ project_id: r.project_id, iid: r.iid, count: found.get(`${r.project_id}:${r.iid}`) ?? 0 }));
     },

@@ -26,6 +26,7 @@ import { protectedBranchesActions } from "./protected-branches/protected-branche
 import { storageActions } from "./storage/storage.actions";
 import { accountsEvents } from "./user-namespaces/accounts.events";
 import { userNamespacesActions } from "./user-namespaces/user-namespaces.actions";
+import { workItemRefActions } from "./work-items/work-item-refs.actions";
 
 /** One Moleculer service, `namespaces`, composed of its subdomains' actions, events and workers. */
 export const namespacesService: ServiceSchema = defineService({
@@ -47,6 +48,7 @@ export const namespacesService: ServiceSchema = defineService({
     ...billableMembersActions(kit),
     ...invitationsActions(kit),
     ...accessActions(kit),
+    ...workItemRefActions(kit),
     ...batchLookupActions(kit),
     ...provisioningActions(kit),
     ...userNamespacesActions(kit),

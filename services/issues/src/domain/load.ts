@@ -1,8 +1,7 @@
 import { callerOf, notFound, recordNotFound, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { IssueRow } from "../db/schema";
-import { findIssueByIid } from "../finders/issues.finder";
-import { assigneeIdsOf } from "./issues";
+import { findIssueWithAssignees } from "../finders/issues.finder";
 import { canReadIssue, type IssueActor } from "./permissions";
 import { authorizeProject, type ProjectAccess } from "./remote";
 
@@ -24,10 +23,10 @@ export async function issuesProject(ctx: Ctx<unknown>, ref: string | number): Pr
 /** An issue the caller may read; 404 "Not found" for missing and hidden alike. */
 export async function loadIssue(kit: ServiceKit, ctx: Ctx<unknown>, projectRef: string | number, iid: number, missing = recordNotFound): Promise<LoadedIssue> {
   const access = await issuesProject(ctx, projectRef);
-  const issue = await findIssueByIid(kit.db, access.project.id, iid);
-  if (!issue) throw missing();
+  const found = await findIssueWithAssignees(kit.db, access.project.id, iid);
+  if (!found) throw missing();
+  const { issue, assigneeIds } = found;
   const caller = callerOf(ctx);
-  const assigneeIds = await assigneeIdsOf(kit.db, issue.id);
   const actor: IssueActor = { caller, role: access.role, assigned: caller !== null && assigneeIds.includes(caller.id) };
   if (!canReadIssue(actor, issue)) throw missing();
   return { access, issue, actor, assigneeIds };

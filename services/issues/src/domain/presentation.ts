@@ -2,8 +2,8 @@ import type { Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { presentIssue, type IssuePresentation, type ProjectSummary } from "../api/issue.entity";
 import type { IssueRow } from "../db/schema";
-import { issueLinks } from "../finders/issues.finder";
-import { labelMap, milestoneMap, projectMap, userMap } from "./remote";
+import { issueLinks, type IssueWithLinks } from "../finders/issues.finder";
+import { labelAndMilestoneMaps, projectMap, userMap } from "./remote";
 
 export interface PresentOptions {
   context: IssuePresentation["context"];
@@ -14,17 +14,17 @@ export interface PresentOptions {
 }
 
 /**
- * Presents a page of issues with a fixed number of queries and bus calls whatever its size:
- * two local queries (labels, assignees) and at most four batched calls (users, labels, milestones, projects).
+ * Presents a page of issues with a fixed number of queries and bus calls whatever its size: the
+ * links (read with the page by list queries, else two local queries) and at most four batched
+ * calls (users, labels with milestones, projects, merge request counts).
  */
-export async function presentIssues(kit: ServiceKit, ctx: Ctx<unknown>, rows: IssueRow[], o: PresentOptions) {
-  const { labelIds, assigneeIds } = await issueLinks(kit.db, rows.map((r) => r.id));
+export async function presentIssues(kit: ServiceKit, ctx: Ctx<unknown>, rows: (IssueRow | IssueWithLinks)[], o: PresentOptions) {
+  const { labelIds, assigneeIds } = linksOf(rows) ?? (await issueLinks(kit.db, rows.map((r) => r.id)));
   const known = new Map((o.knownProjects ?? []).map((p) => [p.id, p]));
   const missingProjects = rows.map((r) => r.projectId).filter((id) => !known.has(id));
-  const [users, labels, milestones, projects, mergeRequestsCounts] = await Promise.all([
+  const [users, { labels, milestones }, projects, mergeRequestsCounts] = await Promise.all([
     userMap(ctx, rows.flatMap((r) => [r.authorId, r.closedById, ...(assigneeIds.get(r.id) ?? [])])),
-    labelMap(ctx, [...labelIds.values()].flat()),
-    milestoneMap(ctx, rows.map((r) => r.milestoneId)),
+    labelAndMilestoneMaps(ctx, [...labelIds.values()].flat(), rows.map((r) => r.milestoneId)),
     projectMap(ctx, missingProjects),
     mergeRequestCounts(ctx, rows),
   ]);
@@ -44,6 +44,12 @@ export async function presentIssues(kit: ServiceKit, ctx: Ctx<unknown>, rows: Is
     mergeRequestsCounts,
   };
   return rows.map((r) => presentIssue(r, presentation));
+}
+
+/** The links list queries read with the rows (findIssues), when every row has them. */
+function linksOf(rows: (IssueRow | IssueWithLinks)[]) {
+  if (!rows.every((r): r is IssueWithLinks => "labelIds" in r && "assigneeIds" in r)) return undefined;
+  return { labelIds: new Map(rows.map((r) => [r.id, r.labelIds])), assigneeIds: new Map(rows.map((r) => [r.id, r.assigneeIds])) };
 }
 
 /**

@@ -8,6 +8,7 @@ export {
   accessLevels,
   authorizeProject,
   groupOf,
+  labelAndMilestoneMaps,
   labelIdsByTitles,
   labelMap,
   milestoneByTitle,

@@ -1,6 +1,6 @@
 import { AccessLevel, offsetOf, type Caller } from "@collab/core";
 import { preparedQuery, type Db } from "@collab/db";
-import { and, asc, count, desc, eq, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { ListIssuesParams, NotParams } from "../api/issues.params";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { issueAssignees, issueLabels, issues, type IssueRow } from "../db/schema";
@@ -292,15 +292,30 @@ function valuesCase(column: typeof issues.milestoneId, map: Record<number, strin
   return sql`(CASE ${column} ${sql.join(entries.map(([k, v]) => sql`WHEN ${Number(k)} THEN ${v}::date`), sql` `)} END)`;
 }
 
+/** An issue row with its label and assignee ids, as list queries read them in one statement. */
+export type IssueWithLinks = IssueRow & { labelIds: number[]; assigneeIds: number[] };
+
+/** The links of each row, as subqueries of the page query (the links are this service's own tables). */
+const linkColumns = {
+  labelIds: sql<number[]>`array(SELECT l.label_id FROM issues.issue_labels l WHERE l.issue_id = ${issues.id})`.as("label_ids"),
+  assigneeIds: sql<number[]>`array(SELECT a.user_id FROM issues.issue_assignees a WHERE a.issue_id = ${issues.id})`.as("assignee_ids"),
+};
+
 export async function findIssues(
   db: Db,
   p: ListIssuesParams,
   scope: IssueScope,
   names: ResolvedNames,
-): Promise<{ rows: IssueRow[]; total: number }> {
+): Promise<{ rows: IssueWithLinks[]; total: number }> {
   const condition = and(...issueConditions(p, scope, names));
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(issues).where(condition).orderBy(...issueOrder(p, names)).limit(p.per_page).offset(offsetOf(p)),
+    db
+      .select({ ...getTableColumns(issues), ...linkColumns })
+      .from(issues)
+      .where(condition)
+      .orderBy(...issueOrder(p, names))
+      .limit(p.per_page)
+      .offset(offsetOf(p)),
     db.select({ total: count() }).from(issues).where(condition),
   ]);
   return { rows, total };
@@ -332,6 +347,22 @@ const issueByIid = preparedQuery((db: Db) =>
     .where(and(eq(issues.projectId, sql.placeholder("projectId")), eq(issues.iid, sql.placeholder("iid"))))
     .prepare("issues_issue_by_iid"),
 );
+
+const issueWithAssigneesByIid = preparedQuery((db: Db) =>
+  db
+    .select({ ...getTableColumns(issues), assigneeIds: linkColumns.assigneeIds })
+    .from(issues)
+    .where(and(eq(issues.projectId, sql.placeholder("projectId")), eq(issues.iid, sql.placeholder("iid"))))
+    .prepare("issues_issue_with_assignees_by_iid"),
+);
+
+/** An issue by iid with its assignee ids (who may read or edit it depends on them): one statement. */
+export async function findIssueWithAssignees(db: Db, projectId: number, iid: number): Promise<{ issue: IssueRow; assigneeIds: number[] } | undefined> {
+  const [row] = await issueWithAssigneesByIid(db, { projectId, iid });
+  if (!row) return undefined;
+  const { assigneeIds, ...issue } = row;
+  return { issue, assigneeIds };
+}
 
 export async function findIssueByIid(db: Db, projectId: number, iid: number): Promise<IssueRow | undefined> {
   const [row] = await issueByIid(db, { projectId, iid });

@@ -7,7 +7,7 @@ import { labels, namespaces, projects } from "../db/schema";
 import { projectAccess, roleOf } from "../members/access";
 import { projectGroupIds } from "../shared/labels-milestones-parent";
 import { findProject } from "../shared/lookup";
-import { presentLabelBasic } from "./label.entity";
+import { presentLabelBasic, presentLabelLookup } from "./label.entity";
 import { labelsByIds } from "./labels.finder";
 import { resolveProjectLabels } from "./labels";
 
@@ -51,7 +51,7 @@ export const labelLookupActions = (kit: ServiceKit): Record<string, ActionSchema
     visibility: "public",
     input: () => z.object({ ids: z.array(z.number().int()).max(1000) }),
     async handler(ctx) {
-      return (await labelsByIds(kit.db, [...new Set(ctx.params.ids)])).map((l) => ({ ...presentLabelBasic(l), priority: l.projectId !== null ? l.priority : null }));
+      return (await labelsByIds(kit.db, [...new Set(ctx.params.ids)])).map(presentLabelLookup);
     },
   }),
 

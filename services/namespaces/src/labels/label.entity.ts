@@ -17,6 +17,9 @@ export const presentLabelBasic = (l: LabelRow) => ({
   description_html: labelDescriptionHtml(l.description),
 });
 
+/** A label as other services' pages need it: LabelBasic with its priority (project labels only). */
+export const presentLabelLookup = (l: LabelRow) => ({ ...presentLabelBasic(l), priority: l.projectId !== null ? l.priority : null });
+
 export interface LabelCounts {
   open_issues_count: number;
   closed_issues_count: number;

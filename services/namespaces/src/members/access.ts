@@ -32,11 +32,40 @@ const memberLevels = preparedQuery((db: Db) =>
 /** What access user U has on a project: one query over the project and every ancestor group. */
 export async function projectAccess(db: Db, project: ProjectRow, ns: NamespaceRow, userId: number): Promise<ProjectAccessDetail> {
   const rows = await memberLevels(db, { userId, projectId: project.id, groupIds: ns.traversalIds });
-  const projectLevel = rows.find((r) => r.sourceType === "Project")?.level ?? null;
-  const groupLevel = rows.find((r) => r.sourceType === "Namespace")?.level ?? null;
+  return accessDetail(ns, userId, rows.find((r) => r.sourceType === "Project")?.level ?? null, rows.find((r) => r.sourceType === "Namespace")?.level ?? null);
+}
+
+/** The effective level from the direct project and inherited group levels, and personal-namespace ownership. */
+function accessDetail(ns: Pick<NamespaceRow, "kind" | "ownerId">, userId: number, projectLevel: number | null, groupLevel: number | null): ProjectAccessDetail {
   let level = Math.max(projectLevel ?? 0, groupLevel ?? 0);
   if (ns.kind === "user" && ns.ownerId === userId) level = Math.max(level, AccessLevel.OWNER);
   return { level, projectLevel, groupLevel };
+}
+
+/**
+ * A project by id with the user's levels on it and its ancestor groups: the one statement behind
+ * every project-scoped request of another service (access.project).
+ */
+const projectWithLevels = preparedQuery((db: Db) =>
+  db
+    .select({
+      project: projects,
+      namespace: namespaces,
+      projectLevel: sql<number | null>`(SELECT max(m.access_level)::int FROM ${members} m WHERE m.user_id = ${sql.placeholder("userId")}
+        AND (m.expires_at IS NULL OR m.expires_at > current_date) AND m.source_type = 'Project' AND m.source_id = ${projects.id})`,
+      groupLevel: sql<number | null>`(SELECT max(m.access_level)::int FROM ${members} m WHERE m.user_id = ${sql.placeholder("userId")}
+        AND (m.expires_at IS NULL OR m.expires_at > current_date) AND m.source_type = 'Namespace' AND m.source_id = ANY(${namespaces.traversalIds}))`,
+    })
+    .from(projects)
+    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .where(eq(projects.id, sql.placeholder("id")))
+    .prepare("namespaces_project_with_levels"),
+);
+
+/** A project by id with `userId`'s access on it, in one statement; undefined when there is none. */
+export async function findProjectWithAccess(db: Db, id: number, userId: number) {
+  const [row] = await projectWithLevels(db, { id, userId });
+  return row && { project: row.project, namespace: row.namespace, access: accessDetail(row.namespace, userId, row.projectLevel, row.groupLevel) };
 }
 
 /** What access user U has on a group, inherited from its ancestors. */

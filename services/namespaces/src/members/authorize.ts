@@ -1,7 +1,7 @@
-import { AccessLevel, callerOf, deployTokenReaches, notFound, type Ctx } from "@collab/core";
+import { AccessLevel, callerOf, deployTokenReaches, notFound, recordId, type Ctx } from "@collab/core";
 import type { Db } from "@collab/db";
 import type { NamespaceRow } from "../db/schema";
-import { canReadProject, groupAccessLevel, hasDescendantMembership, projectAccess, roleOf, visibleByLevel, type ProjectAccessDetail } from "./access";
+import { canReadProject, findProjectWithAccess, groupAccessLevel, hasDescendantMembership, projectAccess, roleOf, visibleByLevel, type ProjectAccessDetail } from "./access";
 import { findGroup, findProject, type ProjectAndNamespace } from "../shared/lookup";
 
 export interface ReadableProject extends ProjectAndNamespace {
@@ -12,9 +12,16 @@ export interface ReadableProject extends ProjectAndNamespace {
 
 /** Loads a project the caller may read, or answers 404 exactly as for a missing one. */
 export async function readableProject(db: Db, ctx: Ctx<unknown>, ref: string | number): Promise<ReadableProject> {
+  const caller = callerOf(ctx);
+  const id = recordId(ref);
+  // The common case, a member's request by project id: the project and their levels in one statement.
+  if (caller && !caller.deployToken && typeof id === "number") {
+    const withAccess = await findProjectWithAccess(db, id, caller.id);
+    if (!withAccess || !canReadProject(withAccess.project, caller, withAccess.access.level)) throw notFound("Project");
+    return { ...withAccess, role: roleOf(caller, withAccess.access.level) };
+  }
   const found = await findProject(db, ref);
   if (!found) throw notFound("Project");
-  const caller = callerOf(ctx);
   // A deploy token (accepted only by routes that declare its scopes: the package registry) is no
   // member: it reads its own project, or the projects of its group and subgroups, whatever their
   // visibility, and nothing else (GitLab's DeployToken#has_access_to?).

@@ -113,6 +113,26 @@ export async function milestoneMap(ctx: Ctx<unknown>, ids: Iterable<number | nul
   return new Map(rows.map((m) => [m.id, m]));
 }
 
+/**
+ * The labels and milestones a page names, in one call (namespaces.workItems.refs): what labelMap
+ * and milestoneMap give, for pages that need both.
+ */
+export async function labelAndMilestoneMaps(
+  ctx: Ctx<unknown>,
+  labelIds: Iterable<number>,
+  milestoneIds: Iterable<number | null>,
+): Promise<{ labels: Map<number, LabelDetail>; milestones: Map<number, MilestoneDetail> }> {
+  const label_ids = [...new Set(labelIds)];
+  const milestone_ids = [...new Set([...milestoneIds].filter((i): i is number => typeof i === "number"))];
+  if (!label_ids.length && !milestone_ids.length) return { labels: new Map(), milestones: new Map() };
+  const found = await ctx.call<{ labels: LabelDetail[]; milestones: MilestoneDetail[] }, { label_ids: number[]; milestone_ids: number[] }>("namespaces.workItems.refs", {
+    label_ids,
+    milestone_ids,
+  });
+  return { labels: new Map(found.labels.map((l) => [l.id, l])), milestones: new Map(found.milestones.map((m) => [m.id, m])) };
+}
+type MilestoneDetail = { id: number; due_date: string | null } & Record<string, unknown>;
+
 /** Label ids for names on a project; unknown names become project labels when `create` is set. */
 export const resolveLabels = (ctx: Ctx<unknown>, projectId: number, names: string[], create: boolean) =>
   names.length
