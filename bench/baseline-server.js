@@ -302,10 +302,14 @@ function pageHeaders(res, url, p, total) {
 
 // ---- the endpoints ----------------------------------------------------------------------------------
 
-const pageSql = (filtered, offset) => `select ${ISSUE_FIELDS} from "issues"."issues" i ${WITH_MILESTONE}
-  where i."project_id" = $1 ${filtered ? CONFIDENTIAL_FILTER : ""} order by i."created_at" desc, i."id" desc limit $3${offset ? " offset $4" : ""}`;
+/** The page: $1 project, then (filtered) $2 the caller, then the limit and offset. */
+const pageSql = (filtered, offset) => {
+  const n = filtered ? 3 : 2;
+  return `select ${ISSUE_FIELDS} from "issues"."issues" i ${WITH_MILESTONE}
+  where i."project_id" = $1 ${filtered ? CONFIDENTIAL_FILTER : ""} order by i."created_at" desc, i."id" desc limit $${n}${offset ? ` offset $${n + 1}` : ""}`;
+};
 /** An index serves it: (project_id, …) only, unless the confidentiality filter is needed. */
-const countSql = (filtered) => `select count(*) from "issues"."issues" i where i."project_id" = $1 ${filtered ? CONFIDENTIAL_FILTER : "and $2::int is not null"}`;
+const countSql = (filtered) => `select count(*) from "issues"."issues" i where i."project_id" = $1 ${filtered ? CONFIDENTIAL_FILTER : ""}`;
 
 /** GET /projects/:id/issues: auth, project and level, then the page and its count, then the users. */
 async function projectIssues(caller, id, url, res) {
@@ -313,8 +317,8 @@ async function projectIssues(caller, id, url, res) {
   const p = pagination(url);
   const filtered = a.role < ACCESS.REPORTER;
   const [rows, [{ count }]] = await Promise.all([
-    q(pageSql(filtered, p.offset > 0), [a.project.id, caller.id, p.perPage, ...(p.offset ? [p.offset] : [])]),
-    q(countSql(filtered), [a.project.id, caller.id]),
+    q(pageSql(filtered, p.offset > 0), [a.project.id, ...(filtered ? [caller.id] : []), p.perPage, ...(p.offset ? [p.offset] : [])]),
+    q(countSql(filtered), [a.project.id, ...(filtered ? [caller.id] : [])]),
   ]);
   const users = await userRefs(issueUserIds(rows));
   pageHeaders(res, url, p, count);

@@ -6,6 +6,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { mkdirSync } from "node:fs";
 import pg from "pg";
+import { NamingClient } from "./statement-naming";
 
 // count(*) and other int8 values as numbers: ids and counts here stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
@@ -68,7 +69,8 @@ export function openDatabase(location: DatabaseLocation): Promise<Database> {
 }
 
 async function openPostgres(url: string): Promise<Shared> {
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX ?? 10) });
+  // NamingClient: every parameterised statement is prepared once per connection (statement-naming.ts).
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX ?? 10), Client: NamingClient });
   pool.on("error", () => undefined); // idle client errors surface on the next query instead
   const db = drizzlePg(pool) as unknown as Db;
   const database: Database = {

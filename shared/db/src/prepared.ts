@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { Db } from "./database";
 
 interface Executable<P, R> {
@@ -18,6 +19,27 @@ export function preparedQuery<P extends Record<string, unknown>, R>(build: (db: 
       query = build(db);
       byDb.set(db, query);
     }
+    return query.execute(params);
+  };
+}
+
+/**
+ * Prepared statements for a query whose text depends on a few switches (a sort order, whether a
+ * filter applies): one statement per shape, built the first time that shape runs on a database
+ * handle. `shape` must name everything the text depends on (including the tables, when one
+ * builder serves several services' tables); `build` receives it with a statement name unique to it.
+ */
+export function preparedByShape<S, P extends Record<string, unknown>, R>(
+  keyOf: (shape: S) => string,
+  build: (db: Db, shape: S, name: string) => Executable<P, R>,
+): (db: Db, shape: S, params: P) => Promise<R> {
+  const byDb = new WeakMap<Db, Map<string, Executable<P, R>>>();
+  return (db, shape, params) => {
+    let statements = byDb.get(db);
+    if (!statements) byDb.set(db, (statements = new Map()));
+    const key = keyOf(shape);
+    let query = statements.get(key);
+    if (!query) statements.set(key, (query = build(db, shape, `shape_${createHash("sha1").update(key).digest("hex").slice(0, 20)}`)));
     return query.execute(params);
   };
 }

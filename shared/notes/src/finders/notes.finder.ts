@@ -1,6 +1,7 @@
 import { offsetOf } from "@collab/core";
-import type { Db } from "@collab/db";
+import { preparedByShape, type Db } from "@collab/db";
 import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { getTableConfig } from "drizzle-orm/pg-core";
 import type { ListNotesFilters } from "../api/params";
 import type { NoteRow, NotesTables, StateEventRow } from "../db/tables";
 import type { NoteableType } from "../kind";
@@ -21,20 +22,53 @@ export interface NoteableScope {
 const noteableIs = ({ tables: { notes }, type, id }: NoteableScope) => and(eq(notes.noteableType, type), eq(notes.noteableId, id))!;
 const visible = ({ tables: { notes } }: NoteableScope, v: NoteVisibility): SQL | undefined => (v.internal ? undefined : eq(notes.internal, false));
 
+/** What the text of a notes list depends on; everything else is a parameter. */
+interface NotesListShape {
+  notes: NotesTables["notes"];
+  internal: boolean;
+  activity: ListNotesFilters["activity_filter"];
+  sort: ListNotesFilters["sort"];
+  orderBy: ListNotesFilters["order_by"];
+}
+
+/** Comments and system notes of one noteable, not the replies inside threads ($type, $id). */
+function listCondition({ notes, internal, activity }: NotesListShape): SQL {
+  const where: (SQL | undefined)[] = [
+    eq(notes.noteableType, sql.placeholder("type")),
+    eq(notes.noteableId, sql.placeholder("id")),
+    internal ? undefined : eq(notes.internal, false),
+    or(sql`${notes.type} IS NULL`, ne(notes.type, "DiscussionNote")),
+  ];
+  if (activity === "only_comments") where.push(eq(notes.system, false));
+  if (activity === "only_activity") where.push(eq(notes.system, true));
+  return and(...where)!;
+}
+
+// Every notes list of every service runs through these: prepared once per shape and database.
+const listKey = (x: NotesListShape) => `${getTableConfig(x.notes).schema}|${x.internal}|${x.activity}|${x.sort}|${x.orderBy}`;
+const notesPage = preparedByShape(listKey, (db, x, name) => {
+  const dir = x.sort === "asc" ? asc : desc;
+  const column = x.orderBy === "updated_at" ? x.notes.updatedAt : x.notes.createdAt;
+  return db
+    .select()
+    .from(x.notes)
+    .where(listCondition(x))
+    .orderBy(dir(column), dir(x.notes.id))
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"))
+    .prepare(`${name}_page`);
+});
+const notesCount = preparedByShape(listKey, (db, x, name) => db.select({ total: count() }).from(x.notes).where(listCondition(x)).prepare(`${name}_count`));
+
 /** Notes API list: comments and system notes, not the replies inside threads. */
 export async function findNotes(db: Db, s: NoteableScope, p: ListNotesFilters, v: NoteVisibility): Promise<{ rows: NoteRow[]; total: number }> {
-  const { notes } = s.tables;
-  const where: (SQL | undefined)[] = [noteableIs(s), visible(s, v), or(sql`${notes.type} IS NULL`, ne(notes.type, "DiscussionNote"))];
-  if (p.activity_filter === "only_comments") where.push(eq(notes.system, false));
-  if (p.activity_filter === "only_activity") where.push(eq(notes.system, true));
-  const condition = and(...where);
-  const dir = p.sort === "asc" ? asc : desc;
-  const column = p.order_by === "updated_at" ? notes.updatedAt : notes.createdAt;
+  const shape: NotesListShape = { notes: s.tables.notes, internal: v.internal, activity: p.activity_filter, sort: p.sort, orderBy: p.order_by };
+  const key = { type: s.type, id: s.id };
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(notes).where(condition).orderBy(dir(column), dir(notes.id)).limit(p.per_page).offset(offsetOf(p)),
-    db.select({ total: count() }).from(notes).where(condition),
+    notesPage(db, shape, { ...key, limit: p.per_page, offset: offsetOf(p) }),
+    notesCount(db, shape, key),
   ]);
-  return { rows, total };
+  return { rows: rows as NoteRow[], total };
 }
 
 export async function findNote(db: Db, s: NoteableScope, noteId: number, v: NoteVisibility): Promise<NoteRow | undefined> {
