@@ -1,0 +1,93 @@
+// `node bench/statements.js`: how many SQL statements each benchmark request costs, in the single
+// process and in the baseline, counted by PostgreSQL itself (pg_stat_statements) — the other half
+// of "where the time goes" next to --cpu-prof (bench/README.md). Runs the built dist
+// (`npm run build` first) on a throw-away PostgreSQL server with the benchmark's dataset.
+//
+//   STATEMENTS_REQUESTS=50 (requests per scenario)   STATEMENTS_TOP=12 (statements listed)
+"use strict";
+const path = require("node:path");
+const { spawn } = require("node:child_process");
+const { startPostgres, freePort } = require("./postgres");
+const { seed } = require("./seed");
+
+const ROOT = path.join(__dirname, "..");
+const N = Number(process.env.STATEMENTS_REQUESTS ?? 50);
+const TOP = Number(process.env.STATEMENTS_TOP ?? 12);
+const ROOT_TOKEN = "glpat-root-token-for-tests-0001";
+
+async function serve(script, env) {
+  const port = await freePort();
+  const childEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", EXTERNAL_URL: "http://collab.test", LOG_LEVEL: "warn", ...env };
+  for (const k of ["TRANSPORTER", "PGLITE_DATA_DIR", "NODE_ID", "HEALTH_PORT", "METRICS_PORT"]) delete childEnv[k];
+  const proc = spawn(process.execPath, [script], { cwd: ROOT, env: childEnv, stdio: ["ignore", "ignore", "inherit"] });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/-/readiness`)).ok) return { url, proc };
+    } catch {
+      if (i > 600) throw new Error(`${script} did not start`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function main() {
+  const pg = await startPostgres({ settings: { shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track": "all" } });
+  const { Client } = require("pg");
+  const admin = new Client({ connectionString: pg.url });
+  await admin.connect();
+  await admin.query("CREATE DATABASE bench_statements");
+  await admin.end();
+  const databaseUrl = pg.url.replace(/\/[^/]*$/, "/bench_statements");
+  const single = await serve(path.join(ROOT, "services/gateway/dist/embedded.js"), { DATABASE_URL: databaseUrl, INITIAL_ROOT_TOKEN: ROOT_TOKEN });
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  const m = await seed(db);
+  await db.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+  const baseline = await serve(path.join(__dirname, "baseline-server.js"), { DATABASE_URL: databaseUrl });
+
+  const headers = { "PRIVATE-TOKEN": m.users[6].token };
+  const scenarios = {
+    "GET /projects/:id/issues?per_page=20": () => ({ path: `/api/v4/projects/${m.projectId}/issues?per_page=20` }),
+    "GET /projects/:id/issues/:iid/notes": () => ({ path: `/api/v4/projects/${m.projectId}/issues/${m.notesIid}/notes` }),
+    "GET /projects/:id/merge_requests?per_page=20": () => ({ path: `/api/v4/projects/${m.projectId}/merge_requests?per_page=20` }),
+    "POST /projects/:id/issues": (i) => ({
+      path: `/api/v4/projects/${m.projectId}/issues`,
+      method: "POST",
+      body: JSON.stringify({ title: `Counted ${i}`, description: "- [ ] one", labels: "bug,priority::2", assignee_ids: [m.assigneeId], milestone_id: m.milestoneId }),
+    }),
+  };
+  let k = 0;
+  for (const [label, request] of Object.entries(scenarios)) {
+    for (const [mode, server] of Object.entries({ single, baseline })) {
+      const send = async () => {
+        const r = request(k++);
+        const res = await fetch(server.url + r.path, { method: r.method ?? "GET", headers: { ...headers, ...(r.body ? { "Content-Type": "application/json" } : {}) }, body: r.body });
+        await res.text();
+        if (!res.ok) throw new Error(`${mode} ${label}: ${res.status}`);
+      };
+      for (let i = 0; i < 5; i++) await send(); // warm: prepared statements, first-use lookups
+      await new Promise((r) => setTimeout(r, 300));
+      await db.query("SELECT pg_stat_statements_reset()");
+      for (let i = 0; i < N; i++) await send();
+      const { rows } = await db.query(
+        `SELECT calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query FROM pg_stat_statements
+         WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC, query`,
+      );
+      const total = rows.reduce((s, r) => s + Number(r.calls), 0);
+      process.stdout.write(`\n${label} — ${mode}: ${(total / N).toFixed(1)} statements per request (${N} requests; background workers included)\n`);
+      for (const r of rows.slice(0, TOP)) process.stdout.write(`  ${(r.calls / N).toFixed(2).padStart(6)}  ${r.query}\n`);
+    }
+  }
+  await db.end();
+  await Promise.all([single, baseline].map((s) => new Promise((resolve) => (s.proc.once("exit", resolve), s.proc.kill("SIGTERM")))));
+  await pg.stop();
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`${err.stack ?? err}\n`);
+    process.exit(1);
+  },
+);
