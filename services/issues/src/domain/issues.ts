@@ -1,5 +1,5 @@
 import { conflict, validationFailed } from "@collab/core";
-import { nextIid, preparedQuery, trackIid, type Db } from "@collab/db";
+import { nextIid, trackIid, type Db } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import { addSystemNote, recordStateEvent, removeConversation } from "@collab/notes";
 import { issueAssignees, issueLabels, issues, noteTables, subscriptions, type IssueRow } from "../db/schema";
@@ -235,14 +235,6 @@ export async function isSubscribed(db: Db, issueId: number, userId: number | und
     .from(subscriptions)
     .where(and(eq(subscriptions.subscribableType, "Issue"), eq(subscriptions.subscribableId, issueId), eq(subscriptions.userId, userId)));
   return row?.subscribed ?? false;
-}
-
-const assigneesOfIssue = preparedQuery((db: Db) =>
-  db.select({ id: issueAssignees.userId }).from(issueAssignees).where(eq(issueAssignees.issueId, sql.placeholder("issueId"))).prepare("issues_assignee_ids"),
-);
-
-export async function assigneeIdsOf(db: Db, issueId: number): Promise<number[]> {
-  return (await assigneesOfIssue(db, { issueId })).map((r) => r.id);
 }
 
 export async function labelIdsOf(db: Db, issueId: number): Promise<number[]> {

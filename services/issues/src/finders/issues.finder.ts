@@ -340,14 +340,6 @@ export async function issueLinks(db: Db, issueIds: number[]) {
   return { labelIds: group(labelRows, (r) => r.labelId), assigneeIds: group(assigneeRows, (r) => r.userId) };
 }
 
-const issueByIid = preparedQuery((db: Db) =>
-  db
-    .select()
-    .from(issues)
-    .where(and(eq(issues.projectId, sql.placeholder("projectId")), eq(issues.iid, sql.placeholder("iid"))))
-    .prepare("issues_issue_by_iid"),
-);
-
 const issueWithAssigneesByIid = preparedQuery((db: Db) =>
   db
     .select({ ...getTableColumns(issues), assigneeIds: linkColumns.assigneeIds })
@@ -362,9 +354,4 @@ export async function findIssueWithAssignees(db: Db, projectId: number, iid: num
   if (!row) return undefined;
   const { assigneeIds, ...issue } = row;
   return { issue, assigneeIds };
-}
-
-export async function findIssueByIid(db: Db, projectId: number, iid: number): Promise<IssueRow | undefined> {
-  const [row] = await issueByIid(db, { projectId, iid });
-  return row;
 }

@@ -51,10 +51,10 @@ const projectWithLevels = preparedQuery((db: Db) =>
     .select({
       project: projects,
       namespace: namespaces,
-      projectLevel: sql<number | null>`(SELECT max(m.access_level)::int FROM ${members} m WHERE m.user_id = ${sql.placeholder("userId")}
-        AND (m.expires_at IS NULL OR m.expires_at > current_date) AND m.source_type = 'Project' AND m.source_id = ${projects.id})`,
-      groupLevel: sql<number | null>`(SELECT max(m.access_level)::int FROM ${members} m WHERE m.user_id = ${sql.placeholder("userId")}
-        AND (m.expires_at IS NULL OR m.expires_at > current_date) AND m.source_type = 'Namespace' AND m.source_id = ANY(${namespaces.traversalIds}))`,
+      projectLevel: sql<number | null>`(SELECT max(${members.accessLevel})::int FROM ${members} WHERE ${members.userId} = ${sql.placeholder("userId")}
+        AND ${activeMember} AND ${members.sourceType} = 'Project' AND ${members.sourceId} = ${projects.id})`,
+      groupLevel: sql<number | null>`(SELECT max(${members.accessLevel})::int FROM ${members} WHERE ${members.userId} = ${sql.placeholder("userId")}
+        AND ${activeMember} AND ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${namespaces.traversalIds}))`,
     })
     .from(projects)
     .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
