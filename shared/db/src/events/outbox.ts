@@ -17,14 +17,15 @@ export interface EventBus {
   /** Writes the event in `tx`, the transaction of the change it announces. */
   publish(tx: Db, name: string, payload: object): Promise<void>;
   /**
-   * Hands over every pending event, resolving once a pass that started after this call has run:
-   * call (and await) it after the commit, so that in one process the consumers have run when the
-   * request answers. Without it the relay's timer still delivers them within its interval.
+   * Hands over the events this process has written, resolving once a pass that started after this
+   * call has run (at once when it has written none). Without it the relay's timer still delivers
+   * them within its interval.
    */
   flush(): Promise<void>;
   /**
    * Runs a change in one transaction with the events it announces (`announce` maps its result to
-   * `[name, payload]` pairs, none to skip), then hands them over: the usual way to publish.
+   * `[name, payload]` pairs, none to skip), then starts handing them over without waiting for the
+   * consumers: the usual way to publish.
    */
   transact<T>(change: (tx: Db) => Promise<T>, announce: (result: T) => Announcement[]): Promise<T>;
 }
@@ -54,6 +55,8 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
   let running: Promise<void> | null = null;
   let queued: Promise<void> | null = null;
   let lastPurge = 0;
+  /** Set when this process writes an outbox row; a pass clears it when it starts. */
+  let pending = false;
 
   async function deliver(event: EventEnvelope) {
     if (broker.sendToChannel) {
@@ -68,17 +71,15 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
 
   /** One batch: claim, deliver, delete what went out, back off what did not. Answers whether more may wait. */
   async function step(): Promise<boolean> {
-    const claimed = await kit.db.transaction(async (tx) => {
-      const ids = await tx
-        .select({ id: outbox.id })
-        .from(outbox)
-        .where(or(isNull(outbox.claimedUntil), lt(outbox.claimedUntil, sql`now()`)))
-        .orderBy(asc(outbox.id))
-        .limit(BATCH)
-        .for("update", { skipLocked: true });
-      if (!ids.length) return [];
-      return tx.update(outbox).set({ claimedUntil: LEASE }).where(inArray(outbox.id, ids.map((r) => r.id))).returning();
-    });
+    // One statement claims the batch: no transaction around it, so an empty pass is one round trip.
+    const due = kit.db
+      .select({ id: outbox.id })
+      .from(outbox)
+      .where(or(isNull(outbox.claimedUntil), lt(outbox.claimedUntil, sql`now()`)))
+      .orderBy(asc(outbox.id))
+      .limit(BATCH)
+      .for("update", { skipLocked: true });
+    const claimed = await kit.db.update(outbox).set({ claimedUntil: LEASE }).where(inArray(outbox.id, due)).returning();
     claimed.sort((a, b) => a.id - b.id);
     const done: number[] = [];
     for (const row of claimed) {
@@ -101,6 +102,7 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
   }
 
   async function pass() {
+    pending = false;
     try {
       while (!stopped && (await step()));
       if (Date.now() - lastPurge > 3_600_000) {
@@ -112,33 +114,43 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
     }
   }
 
-  function flush(): Promise<void> {
+  /** Runs a pass now, or once more after the running one. */
+  function schedule(): Promise<void> {
     if (stopped) return Promise.resolve();
     if (queued) return queued;
     if (!running) return (running = pass().finally(() => (running = null)));
     queued = running.then(() => {
       queued = null;
-      return flush();
+      return schedule();
     });
     return queued;
   }
 
-  const timer = everyMs > 0 ? setInterval(() => void flush(), everyMs) : undefined;
+  // Rows written by other replicas (or left by a crash) wait for the timer; this process's own go at once.
+  const flush = (): Promise<void> => (pending ? schedule() : Promise.resolve());
+
+  const timer = everyMs > 0 ? setInterval(() => void schedule(), everyMs) : undefined;
   timer?.unref();
-  void flush();
+  void schedule();
 
   return {
     async publish(tx, name, payload) {
       await tx.insert(outbox).values({ eventId: randomUUID(), name, payload });
+      pending = true;
     },
     flush,
     async transact(change, announce) {
       const result = await kit.db.transaction(async (tx) => {
         const r = await change(tx);
-        for (const [name, payload] of announce(r)) await tx.insert(outbox).values({ eventId: randomUUID(), name, payload });
+        const rows = announce(r).map(([name, payload]) => ({ eventId: randomUUID(), name, payload }));
+        if (rows.length) {
+          await tx.insert(outbox).values(rows);
+          pending = true;
+        }
         return r;
       });
-      await flush();
+      // Not awaited: the answer does not wait on the consumers, in one process as across processes.
+      void flush();
       return result;
     },
     stop() {
