@@ -28,6 +28,22 @@ export async function nextIid(db: Db, table: InternalIdsTable, projectId: number
   return row.value;
 }
 
+/**
+ * nextIid as a CTE, for an insert that takes its iid in the same statement (one round trip):
+ * `db.with(cte).insert(t).values({ iid: NEXT_IID, … })`.
+ */
+export const nextIidCte = (db: Db, table: InternalIdsTable, projectId: number, usage: string) =>
+  db.$with("next_iid").as(
+    db
+      .insert(table)
+      .values({ projectId, usage, lastValue: 1 })
+      .onConflictDoUpdate({ target: [table.projectId, table.usage], set: { lastValue: sql`${table.lastValue} + 1` } })
+      .returning({ lastValue: table.lastValue }),
+  );
+
+/** The iid nextIidCte allocated, as a value of the insert it prefixes (the CTE's column keeps the table's name). */
+export const NEXT_IID = sql<number>`(SELECT last_value FROM next_iid)`;
+
 /** An explicit iid (set by admins/owners) moves the sequence past it. */
 export async function trackIid(db: Db, table: InternalIdsTable, projectId: number, usage: string, iid: number): Promise<void> {
   await db
