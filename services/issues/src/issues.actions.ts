@@ -1,4 +1,4 @@
-import { AccessLevel, action, assertWritable, buildLabelSet, callerOf, forbidden, notFound, notModified, page, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx } from "@collab/core";
+import { AccessLevel, action, assertWritable, callerOf, forbidden, notFound, notModified, page, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
@@ -27,11 +27,11 @@ import {
   labelIdsByTitles,
   labelMap,
   milestoneByTitle,
-  milestoneForProject,
   milestoneIdsFor,
   milestoneMap,
   readableProjects,
   resolveLabels,
+  resolveWorkItemInput,
   targetProject,
   userMap,
   usersByUsername,
@@ -118,14 +118,6 @@ function tierFilter<T extends { weight?: unknown; epic_id?: unknown; epic_iid?: 
   return out;
 }
 
-/** The assignees (positive ids, once each; one on the free tier) who can read the project. */
-async function readersAmong(ctx: Ctx<unknown>, projectId: number, requested: number[], single: boolean): Promise<number[]> {
-  let ids = [...new Set(requested.filter((id) => id > 0))];
-  if (single) ids = ids.slice(0, 1);
-  const levels = await accessLevels(ctx, projectId, ids);
-  return ids.filter((id) => levels[id]?.can_read);
-}
-
 type WriteParams = z.output<typeof CreateIssueParams> | z.output<typeof UpdateIssueParams>;
 
 /**
@@ -169,14 +161,13 @@ async function buildInput(
   if (epic !== undefined && epic !== null) throw notFound("Epic");
   if (epic === null) input.epicId = null;
 
-  // Assignees, milestone and labels are checked by other services: in parallel, one call each.
+  // Assignees, milestone and labels are the namespaces service's to check: one call for the three.
   const assignees = p.assignee_ids ?? (p.assignee_id === undefined ? undefined : p.assignee_id === null ? [] : [p.assignee_id]);
-  const [assigneeIds, milestoneId, labelIds] = await Promise.all([
-    assignees === undefined ? undefined : readersAmong(ctx, access.project.id, assignees, kit.config.LICENSE_TIER === "free"),
-    // A milestone that is not the project's (or its groups') unassigns, as GitLab's filter_milestone does.
-    p.milestone_id === undefined || p.milestone_id === null ? p.milestone_id : milestoneForProject(ctx, access.project.id, p.milestone_id).then((m) => m?.id ?? null),
-    buildLabelSet(ctx, access.project.id, p, current?.labelIds),
-  ]);
+  // Positive ids, once each; one on the free tier.
+  const wanted = assignees && [...new Set(assignees.filter((id) => id > 0))].slice(0, kit.config.LICENSE_TIER === "free" ? 1 : undefined);
+  const resolved = await resolveWorkItemInput(ctx, access.project.id, { userIds: wanted, milestoneId: p.milestone_id, labels: p }, current?.labelIds);
+  const assigneeIds = wanted?.filter((id) => resolved.levels[id]?.can_read);
+  const { milestoneId, labelIds } = resolved;
   if (assigneeIds !== undefined) input.assigneeIds = assigneeIds;
   if (milestoneId !== undefined) input.milestoneId = milestoneId;
   if (labelIds !== undefined) input.labelIds = labelIds;

@@ -26,6 +26,7 @@ import { protectedBranchesActions } from "./protected-branches/protected-branche
 import { storageActions } from "./storage/storage.actions";
 import { accountsEvents } from "./user-namespaces/accounts.events";
 import { userNamespacesActions } from "./user-namespaces/user-namespaces.actions";
+import { workItemInputActions } from "./work-items/work-item-input.actions";
 import { workItemRefActions } from "./work-items/work-item-refs.actions";
 
 /** One Moleculer service, `namespaces`, composed of its subdomains' actions, events and workers. */
@@ -49,6 +50,7 @@ export const namespacesService: ServiceSchema = defineService({
     ...invitationsActions(kit),
     ...accessActions(kit),
     ...workItemRefActions(kit),
+    ...workItemInputActions(kit),
     ...batchLookupActions(kit),
     ...provisioningActions(kit),
     ...userNamespacesActions(kit),

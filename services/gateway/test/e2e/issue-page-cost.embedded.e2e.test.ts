@@ -81,3 +81,28 @@ test("a page of 20 issues with labels, assignees and a milestone costs a fixed n
     spy.mockRestore();
   }
 });
+
+test("creating an issue checks its assignees, milestone and labels in one call to namespaces", async () => {
+  const project = await createProject(root, { name: "api" });
+  const alice = await createUser(app, "alice");
+  await addMember(app, "projects", project.id, alice.id, 30);
+  const milestone = ok(await root.post(`/projects/${project.id}/milestones`, { json: { title: "v1" } }), 201, "milestone").body;
+  const spy = jest.spyOn(app.broker, "call");
+  try {
+    const issue = ok(
+      await root.post(`/projects/${project.id}/issues`, { json: { title: "Checked once", labels: "bug,new-one", assignee_ids: [alice.id], milestone_id: milestone.id } }),
+      201,
+      "issue",
+    ).body;
+    expect(issue.labels).toEqual(["bug", "new-one"]);
+    expect(issue.assignees.map((a: { id: number }) => a.id)).toEqual([alice.id]);
+    expect(issue.milestone.id).toBe(milestone.id);
+    const names = spy.mock.calls.map(([name]) => String(name));
+    expect(names.filter((n) => n === "namespaces.workItems.resolveInput")).toHaveLength(1);
+    expect(names).not.toEqual(expect.arrayContaining(["namespaces.labels.resolveForProject"]));
+    expect(names).not.toEqual(expect.arrayContaining(["namespaces.milestones.findForProject"]));
+    expect(names).not.toEqual(expect.arrayContaining(["namespaces.access.levelsOnProject"]));
+  } finally {
+    spy.mockRestore();
+  }
+});

@@ -1,4 +1,4 @@
-import { accessLevels, buildLabelSet, milestoneForProject, type Ctx, type ProjectAccess } from "@collab/core";
+import { resolveWorkItemInput, type Ctx, type ProjectAccess } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { visibleProjectId } from "../domain/remote";
 import { closingIssueRefs as parseClosingRefs } from "./closing-pattern";
@@ -46,19 +46,17 @@ export async function buildInput(kit: ServiceKit, ctx: Ctx<unknown>, access: Pro
   if ("discussion_locked" in p && p.discussion_locked !== undefined) input.discussionLocked = p.discussion_locked;
 
   const assignees = p.assignee_ids ?? (p.assignee_id === undefined ? undefined : p.assignee_id === null ? [] : [p.assignee_id]);
-  const wanted = [...new Set([...(assignees ?? []), ...(p.reviewer_ids ?? [])].filter((id) => id > 0))];
-  const levels = await accessLevels(ctx, access.project.id, wanted);
-  const readable = (ids: number[]) => [...new Set(ids.filter((id) => id > 0 && levels[id]?.can_read))];
+  // Assignees, reviewers, milestone and labels are the namespaces service's to check: one call.
+  const wanted = [...(assignees ?? []), ...(p.reviewer_ids ?? [])];
+  const resolved = await resolveWorkItemInput(ctx, access.project.id, { userIds: wanted, milestoneId: p.milestone_id, labels: p }, current?.labelIds);
+  const readable = (ids: number[]) => [...new Set(ids.filter((id) => id > 0 && resolved.levels[id]?.can_read))];
   if (assignees !== undefined) {
     const ids = readable(assignees);
     input.assigneeIds = kit.config.LICENSE_TIER === "free" ? ids.slice(0, 1) : ids;
   }
   if (p.reviewer_ids !== undefined) input.reviewerIds = readable(p.reviewer_ids);
-  if (p.milestone_id !== undefined) {
-    // A milestone that is not the project's (or its groups') unassigns, as GitLab's filter_milestone does.
-    input.milestoneId = p.milestone_id === null ? null : ((await milestoneForProject(ctx, access.project.id, p.milestone_id))?.id ?? null);
-  }
-  const labelIds = await buildLabelSet(ctx, access.project.id, p, current?.labelIds);
-  if (labelIds !== undefined) input.labelIds = labelIds;
+  // A milestone that is not the project's (or its groups') unassigns, as GitLab's filter_milestone does.
+  if (resolved.milestoneId !== undefined) input.milestoneId = resolved.milestoneId;
+  if (resolved.labelIds !== undefined) input.labelIds = resolved.labelIds;
   return input;
 }

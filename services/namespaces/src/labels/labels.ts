@@ -174,6 +174,29 @@ export async function resolveProjectLabels(db: Db, container: LabelContainer & {
   return [...found.values()].sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id));
 }
 
+/** The label names of a work item edit: replace, add, remove (GitLab's labels / add_labels / remove_labels). */
+export interface LabelChanges {
+  labels?: string[];
+  add_labels?: string[];
+  remove_labels?: string[];
+}
+
+/**
+ * The labels each list of `changes` names, as resolveProjectLabels finds them: `labels` and
+ * `add_labels` first (creating missing ones when `create`), then `remove_labels`, which may name
+ * what they created. Names already resolved are not looked up again.
+ */
+export async function resolveLabelChanges(db: Db, container: LabelContainer & { kind: "project" }, changes: LabelChanges, create: boolean) {
+  const found = new Map((await resolveProjectLabels(db, container, [...(changes.labels ?? []), ...(changes.add_labels ?? [])], create)).map((l) => [l.title, l]));
+  const unresolved = (changes.remove_labels ?? []).filter((n) => { const t = titleOf(n); return t !== null && !found.has(t); });
+  for (const l of await resolveProjectLabels(db, container, unresolved, false)) found.set(l.title, l);
+  const pick = (names: string[]) => {
+    const titles = new Set(names.map(titleOf));
+    return [...found.values()].filter((l) => titles.has(l.title)).sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id));
+  };
+  return { labels: changes.labels === undefined ? null : pick(changes.labels), add_labels: pick(changes.add_labels ?? []), remove_labels: pick(changes.remove_labels ?? []) };
+}
+
 /** One label per title: the project's own, else the nearest group's. */
 function pickNearest(scope: LabelScope, rows: LabelRow[]): Map<string, LabelRow> {
   const rank = (l: LabelRow) => (l.projectId !== null ? -1 : scope.groupIds.length - scope.groupIds.indexOf(l.groupId!));

@@ -5,7 +5,7 @@ import type { ActionSchema } from "moleculer";
 import { z } from "zod";
 import { presentGroup } from "../groups/group.entity";
 import { findGroup, findProject } from "../shared/lookup";
-import { groupAccessLevel, projectAccess } from "./access";
+import { groupAccessLevel, projectAccess, readAccessOfUsers } from "./access";
 import { projectSummary } from "./access.entity";
 import { readableGroup, readableProject } from "./authorize";
 
@@ -63,15 +63,7 @@ export const accessActions = (kit: ServiceKit): Record<string, ActionSchema> => 
     async handler(ctx) {
       const found = await findProject(kit.db, ctx.params.project_id);
       if (!found) return {};
-      const out: Record<number, { access_level: number; can_read: boolean }> = {};
-      const publicish = found.project.visibility !== "private";
-      await Promise.all(
-        [...new Set(ctx.params.user_ids)].map(async (userId) => {
-          const { level } = await projectAccess(kit.db, found.project, found.namespace, userId);
-          out[userId] = { access_level: level, can_read: publicish || level >= AccessLevel.GUEST };
-        }),
-      );
-      return out;
+      return readAccessOfUsers(kit.db, found.project, found.namespace, ctx.params.user_ids);
     },
   }),
 

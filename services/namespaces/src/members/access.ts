@@ -35,6 +35,38 @@ export async function projectAccess(db: Db, project: ProjectRow, ns: NamespaceRo
   return accessDetail(ns, userId, rows.find((r) => r.sourceType === "Project")?.level ?? null, rows.find((r) => r.sourceType === "Namespace")?.level ?? null);
 }
 
+/** Several users' highest levels on a project and on its ancestor groups: one prepared statement for the set. */
+const usersMemberLevels = preparedQuery((db: Db) =>
+  db
+    .select({ userId: members.userId, sourceType: members.sourceType, level: sql<number>`max(${members.accessLevel})::int` })
+    .from(members)
+    .where(
+      and(
+        sql`${members.userId} = ANY(${sql.placeholder("userIds")}::int[])`,
+        activeMember,
+        sql`((${members.sourceType} = 'Project' AND ${members.sourceId} = ${sql.placeholder("projectId")}) OR (${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${sql.placeholder("groupIds")}::int[])))`,
+      ),
+    )
+    .groupBy(members.userId, members.sourceType)
+    .prepare("namespaces_project_users_member_levels"),
+);
+
+/** projectAccess for several users at once, keyed by user id (every requested id present). */
+export async function projectAccessOfUsers(db: Db, project: ProjectRow, ns: NamespaceRow, userIds: number[]): Promise<Map<number, ProjectAccessDetail>> {
+  const ids = [...new Set(userIds)];
+  const rows = ids.length ? await usersMemberLevels(db, { userIds: ids, projectId: project.id, groupIds: ns.traversalIds }) : [];
+  const levelOf = (userId: number, source: string) => rows.find((r) => r.userId === userId && r.sourceType === source)?.level ?? null;
+  return new Map(ids.map((id) => [id, accessDetail(ns, id, levelOf(id, "Project"), levelOf(id, "Namespace"))]));
+}
+
+/** Users' levels on a project and whether they can read it (assignee checks): `{[id]: {access_level, can_read}}`. */
+export async function readAccessOfUsers(db: Db, project: ProjectRow, ns: NamespaceRow, userIds: number[]) {
+  const out: Record<number, { access_level: number; can_read: boolean }> = {};
+  const publicish = project.visibility !== "private";
+  for (const [userId, { level }] of await projectAccessOfUsers(db, project, ns, userIds)) out[userId] = { access_level: level, can_read: publicish || level >= AccessLevel.GUEST };
+  return out;
+}
+
 /** The effective level from the direct project and inherited group levels, and personal-namespace ownership. */
 function accessDetail(ns: Pick<NamespaceRow, "kind" | "ownerId">, userId: number, projectLevel: number | null, groupLevel: number | null): ProjectAccessDetail {
   let level = Math.max(projectLevel ?? 0, groupLevel ?? 0);

@@ -147,10 +147,6 @@ export const labelIdsByTitles = (ctx: Ctx<unknown>, titles: string[], projectIds
 export const milestoneIdsFor = (ctx: Ctx<unknown>, filter: { titles?: string[]; sentinel?: "Any" | "Upcoming" | "Started" }) =>
   ctx.call<number[], typeof filter>("namespaces.milestones.idsMatching", filter);
 
-/** A milestone usable on the project (its own or an ancestor group's), or null. */
-export const milestoneForProject = (ctx: Ctx<unknown>, projectId: number, id: number) =>
-  ctx.call<{ id: number } | null, { project_id: number; id: number }>("namespaces.milestones.findForProject", { project_id: projectId, id });
-
 /** The project's milestone with this title (its own or an ancestor group's), or null. */
 export const milestoneByTitle = (ctx: Ctx<unknown>, projectId: number, title: string) =>
   ctx.call<{ id: number } | null, { project_id: number; title: string }>("namespaces.milestones.findForProject", { project_id: projectId, title });
@@ -168,4 +164,4 @@ export const accessLevels = (ctx: Ctx<unknown>, projectId: number, userIds: numb
 export function assertWritable(access: ProjectAccess) {
   if (access.project.repository_read_only) throw forbidden("The repository is temporarily read-only. Please try again later.");
 }
-export * from "./label-set";
+export * from "./work-item-input";

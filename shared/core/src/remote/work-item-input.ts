@@ -1,5 +1,5 @@
 import type { Ctx } from "../meta";
-import { resolveLabels } from "./index";
+import type { LabelDetail } from "./index";
 
 export interface LabelParams {
   labels?: string[];
@@ -7,20 +7,54 @@ export interface LabelParams {
   remove_labels?: string[];
 }
 
+export type AccessOnProject = Record<number, { access_level: number; can_read: boolean }>;
+
+export interface WorkItemInputRefs {
+  /** Users whose access to the project is asked (assignees, reviewers). */
+  userIds?: number[];
+  /** null unassigns without a lookup. */
+  milestoneId?: number | null;
+  labels?: LabelParams;
+}
+
+export interface ResolvedWorkItemInput {
+  levels: AccessOnProject;
+  /** The milestone when it is the project's or an ancestor group's, else null (GitLab's filter_milestone); undefined when not asked. */
+  milestoneId?: number | null;
+  /** The work item's label ids after the edit (see labelSetAfter); undefined when no label param was given. */
+  labelIds?: number[];
+}
+
 /**
- * The label ids a work item ends up with after `labels` / `add_labels` / `remove_labels`, or
- * undefined when none was given. Unknown names in `labels` and `add_labels` become project
- * labels; then GitLab's order applies: replace first, then add, then remove.
+ * What a work item write checks in the namespaces service — users' access, the milestone and the
+ * labels its names resolve to (creating unknown ones) — in one call (namespaces.workItems.resolveInput),
+ * or none when nothing is asked.
  */
-export async function buildLabelSet(ctx: Ctx<unknown>, projectId: number, p: LabelParams, currentIds: number[] = []): Promise<number[] | undefined> {
-  if (p.labels === undefined && p.add_labels === undefined && p.remove_labels === undefined) return undefined;
-  const [set, add] = await Promise.all([
-    p.labels !== undefined ? resolveLabels(ctx, projectId, p.labels, true) : Promise.resolve(null),
-    resolveLabels(ctx, projectId, p.add_labels ?? [], true),
-  ]);
-  // Only once labels and add_labels have created their missing labels: remove_labels may name them.
-  const remove = await resolveLabels(ctx, projectId, p.remove_labels ?? [], false);
-  const base = set ? set.map((l) => l.id) : currentIds;
-  const removeIds = new Set(remove.map((l) => l.id));
-  return [...new Set([...base, ...add.map((l) => l.id)])].filter((id) => !removeIds.has(id));
+export async function resolveWorkItemInput(ctx: Ctx<unknown>, projectId: number, refs: WorkItemInputRefs, currentLabelIds: number[] = []): Promise<ResolvedWorkItemInput> {
+  const userIds = [...new Set((refs.userIds ?? []).filter((id) => id > 0))];
+  const l = refs.labels;
+  const labels = l && (l.labels !== undefined || l.add_labels !== undefined || l.remove_labels !== undefined) ? { labels: l.labels, add_labels: l.add_labels, remove_labels: l.remove_labels } : undefined;
+  const milestoneId = typeof refs.milestoneId === "number" ? refs.milestoneId : undefined;
+  if (!userIds.length && milestoneId === undefined && !labels) return { levels: {}, ...(refs.milestoneId === null && { milestoneId: null }) };
+  const found = await ctx.call<
+    { assignee_levels?: AccessOnProject; milestone_id?: number | null; labels?: { labels: LabelDetail[] | null; add_labels: LabelDetail[]; remove_labels: LabelDetail[] } },
+    { project_id: number; assignee_ids?: number[]; milestone_id?: number; labels?: LabelParams }
+  >("namespaces.workItems.resolveInput", {
+    project_id: projectId,
+    ...(userIds.length ? { assignee_ids: userIds } : {}),
+    ...(milestoneId !== undefined && { milestone_id: milestoneId }),
+    ...(labels && { labels }),
+  });
+  return {
+    levels: found.assignee_levels ?? {},
+    ...(refs.milestoneId !== undefined && { milestoneId: refs.milestoneId === null ? null : (found.milestone_id ?? null) }),
+    ...(found.labels && { labelIds: labelSetAfter(found.labels, currentLabelIds) }),
+  };
+}
+
+/** GitLab's order for label params: replace first, then add, then remove. */
+export function labelSetAfter(found: { labels: { id: number }[] | null; add_labels: { id: number }[]; remove_labels: { id: number }[] }, currentIds: number[]): number[] {
+  const base = found.labels ? found.labels.map((l) => l.id) : currentIds;
+  const removeIds = new Set(found.remove_labels.map((l) => l.id));
+  return [...new Set([...base, ...found.add_labels.map((l) => l.id)])].filter((id) => !removeIds.has(id));
 }
