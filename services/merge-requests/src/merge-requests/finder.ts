@@ -1,8 +1,7 @@
 import { offsetOf, type Caller, type ReadableProjectRef } from "@collab/core";
-import type { Db } from "@collab/db";
+import { preparedQuery, type Db } from "@collab/db";
 import { and, asc, count, desc, eq, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, type MergeRequestRow } from "../db/schema";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { canReadMergeRequests } from "../domain/permissions";
 import type { ListMergeRequestsParams, NotParams } from "./params";
 
@@ -264,20 +263,23 @@ export async function orderingIds(db: Db, p: ListMergeRequestsParams, scope: Mer
   return { milestoneIds: ms.map((m) => m.id!), labelIds: ls.map((l) => l.id) };
 }
 
-const group = <T extends { mergeRequestId: number }>(rows: T[], pick: (r: T) => number) => {
-  const m = new Map<number, number[]>();
-  for (const r of rows) m.set(r.mergeRequestId, [...(m.get(r.mergeRequestId) ?? []), pick(r)]);
-  return m;
-};
+/** Label, assignee (ascending) and reviewer (in the order they were asked) ids per merge request: one prepared statement. */
+const pageLinks = preparedQuery((db: Db) =>
+  db
+    .select({
+      id: sql<number>`page.id`,
+      labelIds: sql<number[]>`ARRAY(SELECT ${mergeRequestLabels.labelId} FROM ${mergeRequestLabels} WHERE ${mergeRequestLabels.mergeRequestId} = page.id ORDER BY 1)`,
+      assigneeIds: sql<number[]>`ARRAY(SELECT ${mergeRequestAssignees.userId} FROM ${mergeRequestAssignees} WHERE ${mergeRequestAssignees.mergeRequestId} = page.id ORDER BY 1)`,
+      reviewerIds: sql<number[]>`ARRAY(SELECT ${mergeRequestReviewers.userId} FROM ${mergeRequestReviewers} WHERE ${mergeRequestReviewers.mergeRequestId} = page.id
+        ORDER BY ${mergeRequestReviewers.createdAt}, ${mergeRequestReviewers.userId})`,
+    })
+    .from(sql`unnest(${sql.placeholder("ids")}::int[]) AS page(id)`)
+    .prepare("merge_requests_page_links"),
+);
 
-/** Labels, assignees and reviewers of a page of merge requests: three queries whatever the page holds. */
+/** Labels, assignees and reviewers of a page of merge requests: one statement whatever the page holds. */
 export async function mergeRequestLinks(db: Db, ids: number[]) {
-  if (!ids.length) return { labelIds: new Map<number, number[]>(), assigneeIds: new Map<number, number[]>(), reviewerIds: new Map<number, number[]>() };
-  const any = (col: AnyPgColumn) => sql`${col} = ANY(${sql.param(ids)}::int[])`;
-  const [labels, assignees, reviewers] = await Promise.all([
-    db.select().from(mergeRequestLabels).where(any(mergeRequestLabels.mergeRequestId)),
-    db.select().from(mergeRequestAssignees).where(any(mergeRequestAssignees.mergeRequestId)).orderBy(asc(mergeRequestAssignees.userId)),
-    db.select().from(mergeRequestReviewers).where(any(mergeRequestReviewers.mergeRequestId)).orderBy(asc(mergeRequestReviewers.createdAt), asc(mergeRequestReviewers.userId)),
-  ]);
-  return { labelIds: group(labels, (r) => r.labelId), assigneeIds: group(assignees, (r) => r.userId), reviewerIds: group(reviewers, (r) => r.userId) };
+  const rows = ids.length ? await pageLinks(db, { ids }) : [];
+  const byId = (pick: (r: (typeof rows)[number]) => number[]) => new Map(rows.filter((r) => pick(r).length).map((r) => [r.id, pick(r)]));
+  return { labelIds: byId((r) => r.labelIds), assigneeIds: byId((r) => r.assigneeIds), reviewerIds: byId((r) => r.reviewerIds) };
 }

@@ -1,4 +1,4 @@
-import { labelMap, milestoneMap, projectMap, userMap, type Ctx, type ProjectSummary } from "@collab/core";
+import { labelAndMilestoneMaps, projectMap, userMap, type Ctx, type ProjectSummary } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, count, eq, sql } from "drizzle-orm";
 import { approvalsLeftFor } from "../approvals/gate";
@@ -47,10 +47,9 @@ export async function presentMergeRequests(kit: ServiceKit, ctx: Ctx<unknown>, r
   const ids = rows.map((r) => r.id);
   const [links, unresolved] = await Promise.all([mergeRequestLinks(kit.db, ids), unresolvedCounts(kit, ids)]);
   const openRefs = rows.filter((r) => r.state !== "merged").map((r) => ({ project_id: r.sourceProjectId, branch: r.sourceBranch }));
-  const [users, labels, milestones, projects, heads, approvalsLeft] = await Promise.all([
+  const [users, { labels, milestones }, projects, heads, approvalsLeft] = await Promise.all([
     userMap(ctx, rows.flatMap((r) => [r.authorId, r.closedById, r.mergeUserId, ...(links.assigneeIds.get(r.id) ?? []), ...(links.reviewerIds.get(r.id) ?? [])])),
-    labelMap(ctx, [...links.labelIds.values()].flat()),
-    milestoneMap(ctx, rows.map((r) => r.milestoneId)),
+    labelAndMilestoneMaps(ctx, [...links.labelIds.values()].flat(), rows.map((r) => r.milestoneId)),
     projectMap(ctx, rows.map((r) => r.projectId).filter((id) => !known.has(id))),
     branchHeads(ctx, uniqueRefs(openRefs), o.ensureDefaultBranch),
     approvalsLeftFor(kit, ctx, rows),
