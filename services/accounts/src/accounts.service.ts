@@ -15,7 +15,7 @@ import { signUp } from "./domain/registrations";
 import { approveUser, changeState, createUser, deleteUser, rejectUser, updateUser } from "./domain/users";
 import { announceUserUpdate, namespacePathCheck, USER_UPDATED_EVENT, userCreatedEvent } from "./domain/personal-namespaces";
 import { findTokens, findTokenById } from "./finders/tokens.finder";
-import { findUserByIdOrUsername, findUsers, usersByIds } from "./finders/users.finder";
+import { findUserByIdOrUsername, findUsers, userRefsByIds, userRefsByIdsOrNames, usersByIds } from "./finders/users.finder";
 import { serviceAccountsActions } from "./service-accounts.actions";
 import { resourceTokensActions } from "./resource-tokens.actions";
 import { deployTokensActions } from "./deploy-tokens.actions";
@@ -109,14 +109,8 @@ export const accountsService: ServiceSchema = defineService({
         const ids = [...new Set(ctx.params.ids)];
         const names = [...new Set(ctx.params.usernames.map((u) => u.toLowerCase()))];
         if (ids.length === 0 && names.length === 0) return [];
-        const rows =
-          names.length === 0
-            ? await usersByIds(kit.db, { ids })
-            : await kit.db
-                .select()
-                .from(users)
-                .where(or(ids.length ? inArray(users.id, ids) : undefined, names.length ? inArray(sql`lower(${users.username})`, names) : undefined));
-        return rows.map((u) => presentUserRef({ id: u.id, username: u.username, name: u.name, state: u.state }, kit.baseUrl));
+        const rows = names.length === 0 ? await userRefsByIds(kit.db, { ids }) : await userRefsByIdsOrNames(kit.db, { ids, names });
+        return rows.map((u) => presentUserRef(u, kit.baseUrl));
       },
     }),
 

@@ -112,3 +112,17 @@ export async function findUserByIdOrUsername(db: Db, ref: string | number): Prom
 export const usersByIds = preparedQuery((db: Db) =>
   db.select().from(users).where(sql`${users.id} = ANY(${sql.placeholder("ids")}::int[])`).prepare("accounts_users_by_ids"),
 );
+
+const refColumns = { id: users.id, username: users.username, name: users.name, state: users.state };
+
+/** What a user reference shows (UserBasic), for these ids or lower-cased usernames: one statement. */
+export const userRefsByIds = preparedQuery((db: Db) =>
+  db.select(refColumns).from(users).where(sql`${users.id} = ANY(${sql.placeholder("ids")}::int[])`).prepare("accounts_user_refs_by_ids"),
+);
+export const userRefsByIdsOrNames = preparedQuery((db: Db) =>
+  db
+    .select(refColumns)
+    .from(users)
+    .where(sql`${users.id} = ANY(${sql.placeholder("ids")}::int[]) OR lower(${users.username}) = ANY(${sql.placeholder("names")}::text[])`)
+    .prepare("accounts_user_refs_by_ids_or_names"),
+);
