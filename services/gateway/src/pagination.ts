@@ -17,12 +17,13 @@ export function paginationHeaders(p: Page<unknown>, requestUrl: URL): Record<str
   const outOfRange = p.page > totalPages;
   const next = !outOfRange && p.page < totalPages ? p.page + 1 : null;
   const prev = !outOfRange && p.page > 1 ? p.page - 1 : null;
+  // The request's params without page/per_page, parsed once for the four links.
+  const kept = [...requestUrl.searchParams].filter(([k]) => k !== "page" && k !== "per_page");
+  const base = `${requestUrl.origin}${requestUrl.pathname}?`;
   const linkTo = (pageNo: number) => {
-    const url = new URL(requestUrl.toString());
-    url.searchParams.set("page", String(pageNo));
-    url.searchParams.set("per_page", String(p.perPage));
-    url.searchParams.sort();
-    return url.toString();
+    const query = new URLSearchParams([...kept, ["page", String(pageNo)], ["per_page", String(p.perPage)]]);
+    query.sort();
+    return base + query.toString();
   };
   const links: string[] = [];
   if (prev) links.push(`<${linkTo(prev)}>; rel="prev"`);
