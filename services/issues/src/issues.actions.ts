@@ -20,7 +20,7 @@ import { createIssue, deleteIssue, isSubscribed, labelIdsOf, setSubscription, up
 import { issuesProject, loadIssue } from "./domain/load";
 import { cloneIssue, moveIssue } from "./domain/move";
 import { canAdminIssue, canCreateIssue, canDestroyIssue, canSetTimestamps, canUpdateIssue } from "./domain/permissions";
-import { presentIssues } from "./domain/presentation";
+import { NO_KNOWN_REFS, presentIssues, type KnownRefs } from "./domain/presentation";
 import {
   accessLevels,
   groupOf,
@@ -123,7 +123,8 @@ type WriteParams = z.output<typeof CreateIssueParams> | z.output<typeof UpdateIs
 /**
  * Turns request params into an IssueInput: resolves label names (creating unknown ones), keeps
  * assignees who can see the project, validates the milestone and epic, and drops what the caller
- * may not set — all before the write transaction.
+ * may not set — all before the write transaction. `known`: the labels and milestone looked up on
+ * the way, which the answer needs not ask for again.
  */
 async function buildInput(
   kit: ServiceKit,
@@ -133,7 +134,7 @@ async function buildInput(
   admin: boolean,
   owner: boolean,
   current?: { labelIds: number[] },
-): Promise<IssueInput> {
+): Promise<{ input: IssueInput; known: KnownRefs }> {
   const p = tierFilter(kit, raw);
   const input: IssueInput = {};
   if ("title" in p && p.title !== undefined) input.title = p.title;
@@ -147,7 +148,7 @@ async function buildInput(
   if (!admin) {
     // Authors below Planner may still file confidential issues of their own.
     if (!current && p.confidential !== undefined) input.confidential = p.confidential;
-    return input;
+    return { input, known: NO_KNOWN_REFS };
   }
   if (p.confidential !== undefined) input.confidential = p.confidential;
   if (p.discussion_locked !== undefined) input.discussionLocked = p.discussion_locked;
@@ -171,7 +172,7 @@ async function buildInput(
   if (assigneeIds !== undefined) input.assigneeIds = assigneeIds;
   if (milestoneId !== undefined) input.milestoneId = milestoneId;
   if (labelIds !== undefined) input.labelIds = labelIds;
-  return input;
+  return { input, known: { labels: resolved.labels, milestones: resolved.milestone ? [resolved.milestone] : [] } };
 }
 
 export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
@@ -254,14 +255,14 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       if (!canCreateIssue(caller, access.role, access.project.visibility)) throw forbidden();
       assertWritable(access);
       const admin = access.role >= AccessLevel.PLANNER;
-      const input = await buildInput(kit, ctx, access, ctx.params, admin, access.role >= AccessLevel.OWNER);
+      const { input, known } = await buildInput(kit, ctx, access, ctx.params, admin, access.role >= AccessLevel.OWNER);
       const issue = await kit.events.transact(
         (tx) => createIssue(tx, access.project.id, { id: caller.id, username: caller.username }, { ...input, title: ctx.params.title }),
         (created) => [[ISSUE_EVENTS.opened, eventPayload(created, caller.id)]],
       );
       // Its links are what was just written: no need to read them back.
       const created = { ...issue, labelIds: [...new Set(input.labelIds ?? [])], assigneeIds: input.assigneeIds ?? [] };
-      return (await presentIssues(kit, ctx, [created], { context: { projectId: access.project.id }, knownProjects: [access.project], subscribed: true }))[0];
+      return (await presentIssues(kit, ctx, [created], { context: { projectId: access.project.id }, knownProjects: [access.project], knownRefs: known, subscribed: true }))[0];
     },
   }),
 
@@ -274,7 +275,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       assertWritable(loaded.access);
       // updated_at (and created_at) from anyone but administrators and owners is dropped in buildInput.
       const labelIds = await labelIdsOf(kit.db, loaded.issue.id);
-      const input = await buildInput(kit, ctx, loaded.access, ctx.params, canAdminIssue(loaded.actor), canSetTimestamps(loaded.actor), { labelIds });
+      const { input, known } = await buildInput(kit, ctx, loaded.access, ctx.params, canAdminIssue(loaded.actor), canSetTimestamps(loaded.actor), { labelIds });
       const usernames = new Map([...(await userMap(ctx, [...loaded.assigneeIds, ...(input.assigneeIds ?? [])])).values()].map((u) => [u.id, u.username]));
       const { issue } = await kit.events.transact(
         (tx) => updateIssue(tx, loaded.issue, input, { actor: { id: caller.id, username: caller.username }, assigneeIds: loaded.assigneeIds, labelIds, usernames }),
@@ -284,7 +285,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
         ],
       );
       const subscribed = await isSubscribed(kit.db, issue.id, caller.id);
-      return (await presentIssues(kit, ctx, [issue], { context: { projectId: loaded.access.project.id }, knownProjects: [loaded.access.project], subscribed }))[0];
+      return (await presentIssues(kit, ctx, [issue], { context: { projectId: loaded.access.project.id }, knownProjects: [loaded.access.project], knownRefs: known, subscribed }))[0];
     },
   }),
 

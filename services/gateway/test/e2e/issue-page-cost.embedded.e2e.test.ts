@@ -1,3 +1,4 @@
+import { settleOutboxes } from "@collab/db";
 import { addMember, apiClient, assertStatus as ok, createProject, createUser, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 
@@ -42,7 +43,9 @@ test("a page of 20 issues with labels, assignees and a milestone costs a fixed n
   }
 
   // Every ctx.call of a service goes through broker.call (Context#call delegates to it), so a spy
-  // on the broker counts the calls one HTTP request makes, by action.
+  // on the broker counts the calls one HTTP request makes, by action — once the setup's events
+  // have been applied (they are handed over after each answer).
+  await settleOutboxes(app.database.db);
   const spy = jest.spyOn(app.broker, "call");
   const callsFor = async (query: Query) => {
     spy.mockClear();
@@ -82,7 +85,7 @@ test("a page of 20 issues with labels, assignees and a milestone costs a fixed n
   }
 });
 
-test("creating an issue checks its assignees, milestone and labels in one call to namespaces", async () => {
+test("creating an issue checks its assignees, milestone and labels in one call to namespaces, and presents them from it", async () => {
   const project = await createProject(root, { name: "api" });
   const alice = await createUser(app, "alice");
   await addMember(app, "projects", project.id, alice.id, 30);
@@ -102,6 +105,9 @@ test("creating an issue checks its assignees, milestone and labels in one call t
     expect(names).not.toEqual(expect.arrayContaining(["namespaces.labels.resolveForProject"]));
     expect(names).not.toEqual(expect.arrayContaining(["namespaces.milestones.findForProject"]));
     expect(names).not.toEqual(expect.arrayContaining(["namespaces.access.levelsOnProject"]));
+    // The answer's labels and milestone come from that call: not asked for again.
+    expect(names).not.toEqual(expect.arrayContaining(["namespaces.workItems.refs"]));
+    expect(issue.milestone).toMatchObject({ title: "v1", project_id: project.id, web_url: expect.stringContaining("/-/milestones/") });
   } finally {
     spy.mockRestore();
   }

@@ -1,4 +1,4 @@
-import type { Ctx } from "@collab/core";
+import type { Ctx, LabelDetail, MilestoneDetail } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { presentIssue, type IssuePresentation, type ProjectSummary } from "../api/issue.entity";
 import type { IssueRow } from "../db/schema";
@@ -10,8 +10,17 @@ export interface PresentOptions {
   withLabelsDetails?: boolean;
   /** Summaries already known (the project of a project-scoped request). */
   knownProjects?: ProjectSummary[];
+  /** Labels and milestones already looked up (a write's input checks): only the others are asked for. */
+  knownRefs?: KnownRefs;
   subscribed?: boolean;
 }
+
+export interface KnownRefs {
+  labels: LabelDetail[];
+  milestones: MilestoneDetail[];
+}
+
+export const NO_KNOWN_REFS: KnownRefs = { labels: [], milestones: [] };
 
 /**
  * Presents a page of issues with a fixed number of queries and bus calls whatever its size: the
@@ -24,7 +33,7 @@ export async function presentIssues(kit: ServiceKit, ctx: Ctx<unknown>, rows: (I
   const missingProjects = rows.map((r) => r.projectId).filter((id) => !known.has(id));
   const [users, { labels, milestones }, projects, mergeRequestsCounts] = await Promise.all([
     userMap(ctx, rows.flatMap((r) => [r.authorId, r.closedById, ...(assigneeIds.get(r.id) ?? [])])),
-    labelAndMilestoneMaps(ctx, [...labelIds.values()].flat(), rows.map((r) => r.milestoneId)),
+    knownOrAsked(ctx, [...labelIds.values()].flat(), rows.map((r) => r.milestoneId), o.knownRefs ?? NO_KNOWN_REFS),
     projectMap(ctx, missingProjects),
     mergeRequestCounts(ctx, rows),
   ]);
@@ -44,6 +53,20 @@ export async function presentIssues(kit: ServiceKit, ctx: Ctx<unknown>, rows: (I
     mergeRequestsCounts,
   };
   return rows.map((r) => presentIssue(r, presentation));
+}
+
+/** The labels and milestones of the rows: those known, and the others in one call (none when all are known). */
+async function knownOrAsked(ctx: Ctx<unknown>, labelIds: number[], milestoneIds: (number | null)[], known: KnownRefs) {
+  const labels = new Map(known.labels.map((l) => [l.id, l]));
+  const milestones = new Map(known.milestones.map((m) => [m.id, m]));
+  const asked = await labelAndMilestoneMaps(
+    ctx,
+    labelIds.filter((id) => !labels.has(id)),
+    milestoneIds.filter((id) => id !== null && !milestones.has(id)),
+  );
+  for (const [id, l] of asked.labels) labels.set(id, l);
+  for (const [id, m] of asked.milestones) milestones.set(id, m);
+  return { labels, milestones };
 }
 
 /** The links list queries read with the rows (findIssues), when every row has them. */

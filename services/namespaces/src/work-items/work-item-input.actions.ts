@@ -2,9 +2,10 @@ import { AccessLevel, action, callerOf, notFound } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
-import { presentLabelBasic } from "../labels/label.entity";
+import { presentLabelLookup } from "../labels/label.entity";
 import { resolveLabelChanges } from "../labels/labels";
 import { findProjectWithAccess, readAccessOfUsers, roleOf } from "../members/access";
+import { presentMilestones } from "../milestones/milestone.entity";
 import { findMilestoneInScope } from "../milestones/milestones.finder";
 import { projectGroupIds } from "../shared/labels-milestones-parent";
 
@@ -44,9 +45,10 @@ export const workItemInputActions = (kit: ServiceKit): Record<string, ActionSche
       ]);
       return {
         ...(assigneeLevels && { assignee_levels: assigneeLevels }),
-        ...(p.milestone_id !== undefined && { milestone_id: milestone?.milestone.id ?? null }),
+        // The milestone and labels as workItems.refs gives them: the answer can be presented without asking again.
+        ...(p.milestone_id !== undefined && { milestone: milestone ? presentMilestones([milestone], kit.baseUrl)[0] : null }),
         ...(labels && {
-          labels: { labels: labels.labels?.map(presentLabelBasic) ?? null, add_labels: labels.add_labels.map(presentLabelBasic), remove_labels: labels.remove_labels.map(presentLabelBasic) },
+          labels: { labels: labels.labels?.map(presentLabelLookup) ?? null, add_labels: labels.add_labels.map(presentLabelLookup), remove_labels: labels.remove_labels.map(presentLabelLookup) },
         }),
       };
     },

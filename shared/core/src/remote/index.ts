@@ -131,7 +131,7 @@ export async function labelAndMilestoneMaps(
   });
   return { labels: new Map(found.labels.map((l) => [l.id, l])), milestones: new Map(found.milestones.map((m) => [m.id, m])) };
 }
-type MilestoneDetail = { id: number; due_date: string | null } & Record<string, unknown>;
+export type MilestoneDetail = { id: number; due_date: string | null } & Record<string, unknown>;
 
 /** Label ids for names on a project; unknown names become project labels when `create` is set. */
 export const resolveLabels = (ctx: Ctx<unknown>, projectId: number, names: string[], create: boolean) =>

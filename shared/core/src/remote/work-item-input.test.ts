@@ -26,19 +26,26 @@ describe("resolveWorkItemInput", () => {
 
   test("asks nothing when there is nothing to check; a null milestone unassigns without a lookup", async () => {
     const { ctx, calls } = ctxAnswering({});
-    expect(await resolveWorkItemInput(ctx, 1, { userIds: [0, -1], milestoneId: null, labels: {} })).toEqual({ levels: {}, milestoneId: null });
+    expect(await resolveWorkItemInput(ctx, 1, { userIds: [0, -1], milestoneId: null, labels: {} })).toEqual({ levels: {}, labels: [], milestoneId: null });
     expect(calls).toEqual([]);
   });
 
   test("one call for users, milestone and labels; only the label params travel", async () => {
     const { ctx, calls } = ctxAnswering({
       assignee_levels: { 5: { access_level: 30, can_read: true } },
-      milestone_id: null,
+      milestone: null,
       labels: { labels: null, add_labels: ids(9), remove_labels: [] },
     });
     const got = await resolveWorkItemInput(ctx, 1, { userIds: [5, 5, 0], milestoneId: 77, labels: { add_labels: ["x"], title: "not a label" } as never }, [2]);
     expect(calls).toEqual([["namespaces.workItems.resolveInput", { project_id: 1, assignee_ids: [5], milestone_id: 77, labels: { labels: undefined, add_labels: ["x"], remove_labels: undefined } }]]);
     // A milestone outside the project's hierarchy comes back null: it unassigns.
-    expect(got).toEqual({ levels: { 5: { access_level: 30, can_read: true } }, milestoneId: null, labelIds: [2, 9] });
+    expect(got).toEqual({ levels: { 5: { access_level: 30, can_read: true } }, milestoneId: null, labelIds: [2, 9], labels: ids(9) });
+  });
+
+  test("answers the milestone and every label it looked up, for presenting the result", async () => {
+    const milestone = { id: 4, due_date: null, title: "v1" };
+    const { ctx } = ctxAnswering({ milestone, labels: { labels: ids(1, 2), add_labels: ids(3), remove_labels: ids(2) } });
+    const got = await resolveWorkItemInput(ctx, 1, { milestoneId: 4, labels: { labels: ["a", "b"], add_labels: ["c"], remove_labels: ["b"] } });
+    expect(got).toMatchObject({ milestoneId: 4, milestone, labelIds: [1, 3], labels: ids(1, 2, 3, 2) });
   });
 });

@@ -1,5 +1,5 @@
 import type { Ctx } from "../meta";
-import type { LabelDetail } from "./index";
+import type { LabelDetail, MilestoneDetail } from "./index";
 
 export interface LabelParams {
   labels?: string[];
@@ -23,6 +23,9 @@ export interface ResolvedWorkItemInput {
   milestoneId?: number | null;
   /** The work item's label ids after the edit (see labelSetAfter); undefined when no label param was given. */
   labelIds?: number[];
+  /** Every label and the milestone looked up, as labelAndMilestoneMaps gives them: known to present the answer. */
+  labels: LabelDetail[];
+  milestone?: MilestoneDetail;
 }
 
 /**
@@ -32,12 +35,15 @@ export interface ResolvedWorkItemInput {
  */
 export async function resolveWorkItemInput(ctx: Ctx<unknown>, projectId: number, refs: WorkItemInputRefs, currentLabelIds: number[] = []): Promise<ResolvedWorkItemInput> {
   const userIds = [...new Set((refs.userIds ?? []).filter((id) => id > 0))];
-  const l = refs.labels;
-  const labels = l && (l.labels !== undefined || l.add_labels !== undefined || l.remove_labels !== undefined) ? { labels: l.labels, add_labels: l.add_labels, remove_labels: l.remove_labels } : undefined;
+  const asked = refs.labels;
+  const labels =
+    asked && (asked.labels !== undefined || asked.add_labels !== undefined || asked.remove_labels !== undefined)
+      ? { labels: asked.labels, add_labels: asked.add_labels, remove_labels: asked.remove_labels }
+      : undefined;
   const milestoneId = typeof refs.milestoneId === "number" ? refs.milestoneId : undefined;
-  if (!userIds.length && milestoneId === undefined && !labels) return { levels: {}, ...(refs.milestoneId === null && { milestoneId: null }) };
+  if (!userIds.length && milestoneId === undefined && !labels) return { levels: {}, labels: [], ...(refs.milestoneId === null && { milestoneId: null }) };
   const found = await ctx.call<
-    { assignee_levels?: AccessOnProject; milestone_id?: number | null; labels?: { labels: LabelDetail[] | null; add_labels: LabelDetail[]; remove_labels: LabelDetail[] } },
+    { assignee_levels?: AccessOnProject; milestone?: MilestoneDetail | null; labels?: { labels: LabelDetail[] | null; add_labels: LabelDetail[]; remove_labels: LabelDetail[] } },
     { project_id: number; assignee_ids?: number[]; milestone_id?: number; labels?: LabelParams }
   >("namespaces.workItems.resolveInput", {
     project_id: projectId,
@@ -45,10 +51,13 @@ export async function resolveWorkItemInput(ctx: Ctx<unknown>, projectId: number,
     ...(milestoneId !== undefined && { milestone_id: milestoneId }),
     ...(labels && { labels }),
   });
+  const l = found.labels;
   return {
     levels: found.assignee_levels ?? {},
-    ...(refs.milestoneId !== undefined && { milestoneId: refs.milestoneId === null ? null : (found.milestone_id ?? null) }),
-    ...(found.labels && { labelIds: labelSetAfter(found.labels, currentLabelIds) }),
+    ...(refs.milestoneId !== undefined && { milestoneId: refs.milestoneId === null ? null : (found.milestone?.id ?? null) }),
+    ...(l && { labelIds: labelSetAfter(l, currentLabelIds) }),
+    labels: l ? [...(l.labels ?? []), ...l.add_labels, ...l.remove_labels] : [],
+    ...(found.milestone && { milestone: found.milestone }),
   };
 }
 
