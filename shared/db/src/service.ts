@@ -2,7 +2,7 @@ import { loadConfig, externalUrl, type Config } from "@collab/core";
 import type { Logger, ServiceBroker, ServiceSchema } from "moleculer";
 import { openDatabase, type Database, type Db } from "./database";
 import { startWorkers, type Worker } from "./workers";
-import { applyEvent, registerLocalConsumer, unregisterLocalConsumers, type Consumers } from "./events/consumers";
+import { applyEvent, applyEvents, registerLocalConsumer, unregisterLocalConsumers, type Consumers } from "./events/consumers";
 import { eventSubject } from "./events/envelope";
 import { startRelay, type EventBus, type Relay } from "./events/outbox";
 import type { EventTables } from "./events/tables";
@@ -95,7 +95,8 @@ export function defineService(def: ServiceDefinition): ServiceSchema {
       if (tables) {
         relay = startRelay(kit, tables, config.EVENTS_RELAY_INTERVAL_MS);
         kit.events = relay;
-        for (const [name, c] of Object.entries(consumers)) registerLocalConsumer(kit.broker, def.name, name, (event) => applyEvent(kit, tables, c, event));
+        const applyBatch = (events: import("./events/envelope").EventEnvelope[]) => applyEvents(kit, tables, consumers, events);
+        for (const name of Object.keys(consumers)) registerLocalConsumer(kit.broker, def.name, name, applyBatch);
       }
       await def.started?.(kit);
       if (def.workers) stopWorkers = startWorkers(def.workers(kit), kit.logger);

@@ -9,6 +9,23 @@ const causeCode = (err: unknown): string | undefined => {
 };
 
 /**
+ * Waits (up to `timeoutMs`) until no service's outbox holds an event still on its way: a request
+ * answers before its events are applied, and the previous test's would otherwise land in the next
+ * one's fresh data. Events that already failed (backing off) do not count.
+ */
+export async function settleOutboxes(db: Db, timeoutMs = 10_000): Promise<void> {
+  const rows = await db.execute<{ name: string }>(sql`SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables WHERE tablename = 'outbox' ORDER BY 1`);
+  const names = (rows as unknown as { rows: { name: string }[] }).rows.map((r) => r.name);
+  if (names.length === 0) return;
+  const pending = sql.raw(`SELECT ${names.map((n) => `(SELECT count(*) FROM ${n} WHERE attempts = 0)`).join(" + ")} AS n`);
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
+    const result = (await db.execute<{ n: string | number }>(pending)) as unknown as { rows: { n: string | number }[] };
+    if (Number(result.rows[0].n) === 0) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
  * Empties every application table (all schemas but the system ones and drizzle's) and restarts
  * sequences. The previous test's bus events may still be applying (a project's removal clears
  * its issues and pipelines in other services), and their transactions can deadlock with the

@@ -1,5 +1,5 @@
 import { createBroker, loadConfig } from "@collab/core";
-import { createScratchDatabase, openDatabase, truncateAll, type Database } from "@collab/db";
+import { createScratchDatabase, openDatabase, settleOutboxes, truncateAll, type Database } from "@collab/db";
 import type { ServiceBroker, ServiceSchema } from "moleculer";
 import type { AddressInfo } from "node:net";
 
@@ -21,6 +21,7 @@ export interface TestApp {
 }
 
 async function resetter(database: Database, broker: ServiceBroker) {
+  await settleOutboxes(database.db);
   await truncateAll(database.db);
   await broker.call("accounts.bootstrap", { token: ROOT_TOKEN });
   await broker.broadcast("gateway.caches.clear", {});

@@ -21,7 +21,10 @@ interface ChannelsBroker extends ServiceBroker {
 export async function redeliver(app: { broker: ServiceBroker; distributed: boolean }, seen: SeenEvent): Promise<void> {
   const broker = app.broker as ChannelsBroker;
   if (!app.distributed) {
-    for (const apply of localConsumersOf(broker, seen.envelope.name)) await apply(seen.envelope);
+    for (const apply of localConsumersOf(broker, seen.envelope.name)) {
+      const failed = await apply([seen.envelope]);
+      if (failed.size) throw new Error(`redelivering ${seen.envelope.name} failed`);
+    }
     return;
   }
   await broker.sendToChannel!(eventSubject(seen.envelope.name), seen.envelope);

@@ -1,7 +1,7 @@
 /**
  * Retries `check` until it stops throwing (or rejecting) and answers its value; after `timeoutMs`
- * it throws the last failure. For effects that travel over the bus as events: in one process they
- * have usually happened when the request answers, in the distributed topology a little later.
+ * it throws the last failure. For effects that travel over the bus as events: they are applied
+ * shortly after the request answers (in one process as across processes).
  * (No jest globals: `check` may use expect(), whose failure is what gets retried.)
  */
 export async function eventually<T>(check: () => T | Promise<T>, opts: { timeoutMs?: number; intervalMs?: number } = {}): Promise<T> {

@@ -68,7 +68,53 @@ export async function applyEvent(kit: ServiceKit, tables: EventTables, c: Consum
   }
 }
 
-type LocalApply = (event: EventEnvelope) => Promise<void>;
+/**
+ * Applies a batch of events to this service's consumers, in one transaction (one BEGIN/COMMIT and
+ * one processed_events insert for the batch). Should any fail, each is applied on its own, as a
+ * transport would deliver them, so one bad event holds back only itself. Answers the ids that
+ * could not be applied (they stay in the outbox and come again).
+ */
+export async function applyEvents(kit: ServiceKit, tables: EventTables, consumers: Consumers, events: EventEnvelope[]): Promise<Set<string>> {
+  const failedAlone = async (batch: EventEnvelope[]) => {
+    const failed = new Set<string>();
+    for (const e of batch) await applyEvent(kit, tables, consumers[e.name], e).catch(() => failed.add(e.id));
+    return failed;
+  };
+  const batch = events.filter((e) => consumers[e.name]);
+  if (batch.length <= 1) return failedAlone(batch);
+  const parsed: { event: EventEnvelope; consumer: Consumer; data: unknown }[] = [];
+  for (const event of batch) {
+    const result = consumers[event.name].schema.safeParse(event.payload);
+    if (result.success) parsed.push({ event, consumer: consumers[event.name], data: result.data });
+    else kit.logger.warn({ event: event.name, id: event.id, payload: event.payload }, "dropped an event with an invalid payload");
+  }
+  if (!parsed.length) return new Set();
+  const after: { work: () => Promise<unknown>; event: EventEnvelope }[] = [];
+  try {
+    await kit.db.transaction(async (tx) => {
+      const { processedEvents } = tables;
+      const rows = await tx
+        .insert(processedEvents)
+        .values(parsed.map(({ event }) => ({ eventId: event.id, name: event.name })))
+        .onConflictDoNothing()
+        .returning({ id: processedEvents.eventId });
+      const fresh = new Set(rows.map((r) => r.id));
+      for (const { event, consumer, data } of parsed) {
+        if (!fresh.has(event.id)) continue;
+        const meta: EventMeta = { id: event.id, name: event.name, occurredAt: event.occurredAt };
+        await consumer.handle(data, tx, meta, (work) => after.push({ work, event }));
+      }
+    });
+  } catch {
+    return failedAlone(parsed.map((p) => p.event));
+  }
+  for (const { work, event } of after) await work().catch((err: Error) => kit.logger.warn({ err: err.message, event: event.name, id: event.id }, "work after applying an event failed"));
+  if (kit.events) void kit.events.flush();
+  return new Set();
+}
+
+/** A service's in-process consumers: applies a batch, answering the ids that failed. */
+type LocalApply = (events: EventEnvelope[]) => Promise<Set<string>>;
 
 /** In embedded mode (no transporter) the relay hands events to the consumers registered on its broker. */
 const localConsumers = new WeakMap<ServiceBroker, Map<string, Map<string, LocalApply>>>();
@@ -86,6 +132,25 @@ export function unregisterLocalConsumers(broker: ServiceBroker, service: string)
 }
 
 export const localConsumersOf = (broker: ServiceBroker, eventName: string): LocalApply[] => [...(localConsumers.get(broker)?.get(eventName)?.values() ?? [])];
+
+/**
+ * Hands a batch of events to the consumers registered on this (embedded) broker: each service gets
+ * its events of the batch together, in order; observers see each event its consumers applied.
+ * Answers the ids of the events some consumer could not apply.
+ */
+export async function deliverLocally(broker: ServiceBroker, events: EventEnvelope[]): Promise<Set<string>> {
+  const byService = new Map<LocalApply, EventEnvelope[]>();
+  for (const event of events)
+    for (const apply of localConsumersOf(broker, event.name)) {
+      const list = byService.get(apply);
+      if (list) list.push(event);
+      else byService.set(apply, [event]);
+    }
+  const failed = new Set<string>();
+  for (const [apply, list] of byService) for (const id of await apply(list)) failed.add(id);
+  for (const event of events) if (!failed.has(event.id)) notifyObservers(broker, event);
+  return failed;
+}
 
 type Observer = (event: EventEnvelope) => void;
 const observers = new WeakMap<ServiceBroker, Set<Observer>>();

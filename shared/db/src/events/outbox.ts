@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import { asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { ServiceBroker } from "moleculer";
 import type { Db } from "../database";
 import type { ServiceKit } from "../service";
-import { localConsumersOf, notifyObservers } from "./consumers";
+import { deliverLocally } from "./consumers";
 import { eventSubject, type EventEnvelope } from "./envelope";
 import type { EventTables } from "./tables";
 
@@ -17,8 +17,8 @@ export interface EventBus {
   /** Writes the event in `tx`, the transaction of the change it announces. */
   publish(tx: Db, name: string, payload: object): Promise<void>;
   /**
-   * Hands over the events this process has written, resolving once a pass that started after this
-   * call has run (at once when it has written none). Without it the relay's timer still delivers
+   * Hands over the events this process has written, resolving once they have been through a pass
+   * (at once when there are none). Without it the relay's timer still delivers
    * them within its interval.
    */
   flush(): Promise<void>;
@@ -44,10 +44,15 @@ export interface Relay extends EventBus {
 /**
  * The relay of a service's outbox. Over NATS it publishes each event to JetStream (subject
  * `collab.<name>`, the event id as the message id, so a publish repeated after a crash is
- * dropped by the stream's duplicate window); in one process it runs the consumers registered on
- * the broker and only then deletes the row. Rows are claimed with a lease under
+ * dropped by the stream's duplicate window); in one process it hands a claimed batch to the
+ * consumers registered on the broker (each service's share in one transaction, see applyEvents)
+ * and only then deletes the rows. Rows are claimed with a lease under
  * FOR UPDATE SKIP LOCKED, so replicas share the work and a dead replica's rows come back.
  */
+type OutboxRow = EventTables["outbox"]["$inferSelect"];
+
+const envelopeOf = (row: OutboxRow): EventEnvelope => ({ id: row.eventId, name: row.name, occurredAt: row.occurredAt.toISOString(), payload: row.payload });
+
 export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number): Relay {
   const { outbox, processedEvents } = tables;
   const broker = kit.broker as ChannelsBroker;
@@ -58,15 +63,29 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
   /** Set when this process writes an outbox row; a pass clears it when it starts. */
   let pending = false;
 
-  async function deliver(event: EventEnvelope) {
-    if (broker.sendToChannel) {
-      const adapter = broker.channelAdapter;
-      if (!adapter?.connected || adapter.stopping) throw new Error("the channel adapter is not connected");
-      await broker.sendToChannel(eventSubject(event.name), event, { msgID: event.id });
-      return;
+  /** Publishes to JetStream one by one; answers the row ids that went out and the errors of the others. */
+  async function publish(rows: OutboxRow[]) {
+    const done: number[] = [];
+    const failed = new Map<number, string>();
+    const adapter = broker.channelAdapter;
+    for (const row of rows) {
+      if (stopped) break;
+      try {
+        if (!adapter?.connected || adapter.stopping) throw new Error("the channel adapter is not connected");
+        await broker.sendToChannel!(eventSubject(row.name), envelopeOf(row), { msgID: row.eventId });
+        done.push(row.id);
+      } catch (err) {
+        failed.set(row.id, (err as Error).message);
+      }
     }
-    for (const apply of localConsumersOf(broker, event.name)) await apply(event);
-    notifyObservers(broker, event);
+    return { done, failed };
+  }
+
+  /** In one process: the batch to the registered consumers, each service's share in one transaction. */
+  async function handOver(rows: OutboxRow[]) {
+    const notApplied = await deliverLocally(broker, rows.map(envelopeOf));
+    const failed = new Map(rows.filter((r) => notApplied.has(r.eventId)).map((r) => [r.id, "a consumer could not apply it"]));
+    return { done: rows.filter((r) => !failed.has(r.id)).map((r) => r.id), failed };
   }
 
   /** One batch: claim, deliver, delete what went out, back off what did not. Answers whether more may wait. */
@@ -80,22 +99,18 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
       .limit(BATCH)
       .for("update", { skipLocked: true });
     const claimed = await kit.db.update(outbox).set({ claimedUntil: LEASE }).where(inArray(outbox.id, due)).returning();
+    if (!claimed.length || stopped) return false;
     claimed.sort((a, b) => a.id - b.id);
-    const done: number[] = [];
+    const { done, failed } = broker.sendToChannel ? await publish(claimed) : await handOver(claimed);
     for (const row of claimed) {
-      if (stopped) break;
-      const event: EventEnvelope = { id: row.eventId, name: row.name, occurredAt: row.occurredAt.toISOString(), payload: row.payload };
-      try {
-        await deliver(event);
-        done.push(row.id);
-      } catch (err) {
-        // Backs off up to a minute; the row stays until it is delivered.
-        const delay = Math.min(60, 2 ** Math.min(row.attempts, 6));
-        await kit.db
-          .update(outbox)
-          .set({ attempts: row.attempts + 1, lastError: (err as Error).message.slice(0, 1000), claimedUntil: sql`now() + make_interval(secs => ${delay})` })
-          .where(and(inArray(outbox.id, [row.id])));
-      }
+      const error = failed.get(row.id);
+      if (error === undefined) continue;
+      // Backs off up to a minute; the row stays until it is delivered.
+      const delay = Math.min(60, 2 ** Math.min(row.attempts, 6));
+      await kit.db
+        .update(outbox)
+        .set({ attempts: row.attempts + 1, lastError: error.slice(0, 1000), claimedUntil: sql`now() + make_interval(secs => ${delay})` })
+        .where(eq(outbox.id, row.id));
     }
     if (done.length) await kit.db.delete(outbox).where(inArray(outbox.id, done));
     return claimed.length === BATCH && done.length === claimed.length;
@@ -126,8 +141,9 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
     return queued;
   }
 
-  // Rows written by other replicas (or left by a crash) wait for the timer; this process's own go at once.
-  const flush = (): Promise<void> => (pending ? schedule() : Promise.resolve());
+  // Rows written by other replicas (or left by a crash) wait for the timer; this process's own go at
+  // once. A running pass started after the last write of this process: waiting for it is enough.
+  const flush = (): Promise<void> => (pending ? schedule() : (running ?? Promise.resolve()));
 
   const timer = everyMs > 0 ? setInterval(() => void schedule(), everyMs) : undefined;
   timer?.unref();

@@ -1,0 +1,108 @@
+import { sql } from "drizzle-orm";
+import { pgSchema } from "drizzle-orm/pg-core";
+import type { ServiceBroker } from "moleculer";
+import { z } from "zod";
+import { openDatabase, type Database } from "../database";
+import type { ServiceKit } from "../service";
+import { applyEvents, consumer, observeEvents, registerLocalConsumer, unregisterLocalConsumers, type Consumers } from "./consumers";
+import type { EventEnvelope } from "./envelope";
+import { startRelay, type Relay } from "./outbox";
+import { eventTables } from "./tables";
+
+// The embedded relay end to end on PGlite: a producing service's outbox, a consuming service's
+// processed_events and the table its consumer writes, on one broker (a plain object is enough:
+// the relay hands events to the consumers registered on it).
+const producer = eventTables(pgSchema("relay_producer"));
+const consumerTables = eventTables(pgSchema("relay_consumer"));
+
+let database: Database;
+let relay: Relay;
+const broker = {} as ServiceBroker;
+const warnings: string[] = [];
+const logger = { warn: (_o: object, m: string) => warnings.push(m), error: (_o: object, m: string) => warnings.push(m), info: () => undefined, debug: () => undefined };
+const kit = (tables: "producer" | "consumer") =>
+  ({ db: database.db, database, broker, logger, config: {}, baseUrl: "http://collab.test", events: tables === "producer" ? relay : undefined }) as unknown as ServiceKit;
+
+const applied: { id: string; n: number }[] = [];
+const consumers: Consumers = {
+  "demo.thing.happened": consumer(z.object({ n: z.number() }), async (p, tx, event) => {
+    if (p.n < 0) throw new Error("negative");
+    await tx.execute(sql`INSERT INTO relay_consumer.things (event_id, n) VALUES (${event.id}, ${p.n})`);
+    applied.push({ id: event.id, n: p.n });
+  }),
+};
+
+beforeAll(async () => {
+  database = await openDatabase({});
+  for (const schema of ["relay_producer", "relay_consumer"])
+    for (const ddl of [
+      `CREATE SCHEMA ${schema}`,
+      `CREATE TABLE ${schema}.outbox (id bigserial PRIMARY KEY, event_id uuid NOT NULL UNIQUE, name text NOT NULL, payload jsonb NOT NULL,
+        occurred_at timestamptz NOT NULL DEFAULT now(), claimed_until timestamptz, attempts integer NOT NULL DEFAULT 0, last_error text)`,
+      `CREATE TABLE ${schema}.processed_events (event_id uuid PRIMARY KEY, name text NOT NULL, processed_at timestamptz NOT NULL DEFAULT now())`,
+    ])
+      await database.db.execute(sql.raw(ddl));
+  await database.db.execute(sql`CREATE TABLE relay_consumer.things (event_id uuid NOT NULL, n integer NOT NULL)`);
+  const consuming = kit("consumer");
+  registerLocalConsumer(broker, "consumer", "demo.thing.happened", (events) => applyEvents(consuming, consumerTables, consumers, events));
+}, 60_000);
+
+afterAll(async () => {
+  unregisterLocalConsumers(broker, "consumer");
+  await database.release();
+});
+
+beforeEach(async () => {
+  relay = startRelay(kit("producer"), producer, 0);
+  applied.length = 0;
+  warnings.length = 0;
+  await database.db.execute(sql`TRUNCATE relay_producer.outbox, relay_consumer.processed_events, relay_consumer.things`);
+});
+afterEach(() => relay.stop());
+
+const outboxRows = async () => (await database.db.execute<{ name: string; attempts: number; last_error: string | null }>(sql`SELECT name, attempts, last_error FROM relay_producer.outbox ORDER BY id`)).rows;
+const things = async () => (await database.db.execute<{ n: number }>(sql`SELECT n FROM relay_consumer.things ORDER BY n`)).rows.map((r) => r.n);
+
+async function announce(...ns: number[]) {
+  await Promise.all(ns.map((n) => relay.transact(async () => n, (x) => [["demo.thing.happened", { n: x }]])));
+}
+
+test("a change's event is written with it and applied by the consumer after the answer; the outbox is emptied", async () => {
+  const seen: EventEnvelope[] = [];
+  const unobserve = observeEvents(broker, (e) => seen.push(e));
+  try {
+    const answer = await relay.transact(async () => "done", () => [["demo.thing.happened", { n: 1 }]]);
+    expect(answer).toBe("done");
+    await relay.flush();
+    expect(await things()).toEqual([1]);
+    expect(await outboxRows()).toEqual([]);
+    expect(seen.map((e) => [e.name, e.payload])).toEqual([["demo.thing.happened", { n: 1 }]]);
+  } finally {
+    unobserve();
+  }
+});
+
+test("a batch is applied in order, once; one event that fails stays in the outbox and holds back only itself", async () => {
+  await announce(1, 2, -3, 4);
+  await relay.flush();
+  expect(await things()).toEqual([1, 2, 4]);
+  expect(applied.map((a) => a.n)).toEqual(expect.arrayContaining([1, 2, 4]));
+  expect(await outboxRows()).toEqual([{ name: "demo.thing.happened", attempts: 1, last_error: "a consumer could not apply it" }]);
+}, 20_000);
+
+test("an event delivered twice is applied once", async () => {
+  const event: EventEnvelope = { id: "0e6f8a8e-4a4b-4d0c-9d8e-2b6c1f3e5a71", name: "demo.thing.happened", occurredAt: new Date().toISOString(), payload: { n: 7 } };
+  const consuming = kit("consumer");
+  expect(await applyEvents(consuming, consumerTables, consumers, [event, { ...event, id: "5b1c2d3e-0000-4000-8000-000000000001", payload: { n: 8 } }])).toEqual(new Set());
+  expect(await applyEvents(consuming, consumerTables, consumers, [event])).toEqual(new Set());
+  expect(await things()).toEqual([7, 8]);
+});
+
+test("an invalid payload is dropped with a warning, not retried", async () => {
+  const consuming = kit("consumer");
+  const bad: EventEnvelope = { id: "9d4c2a1b-1111-4000-8000-000000000002", name: "demo.thing.happened", occurredAt: new Date().toISOString(), payload: { n: "x" } };
+  const good = { ...bad, id: "9d4c2a1b-1111-4000-8000-000000000003", payload: { n: 5 } };
+  expect(await applyEvents(consuming, consumerTables, consumers, [bad, good])).toEqual(new Set());
+  expect(await things()).toEqual([5]);
+  expect(warnings).toContain("dropped an event with an invalid payload");
+});
