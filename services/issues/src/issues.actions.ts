@@ -32,6 +32,10 @@ import {
   readableProjects,
   resolveLabels,
   resolveWorkItemInput,
+  resolvedWorkItemInput,
+  workItemInputRequest,
+  type ResolvedWorkItemInput,
+  type WorkItemInputRefs,
   targetProject,
   userMap,
   usersByUsername,
@@ -120,6 +124,17 @@ function tierFilter<T extends { weight?: unknown; epic_id?: unknown; epic_iid?: 
 
 type WriteParams = z.output<typeof CreateIssueParams> | z.output<typeof UpdateIssueParams>;
 
+const namesIteration = (p: WriteParams) => p.iteration_id !== undefined && p.iteration_id !== null;
+const namesEpic = (p: WriteParams) => (p.epic_id ?? p.epic_iid) !== undefined && (p.epic_id ?? p.epic_iid) !== null;
+
+/** The assignees (positive ids, once each; one on the free tier), milestone and label names a write asks for. */
+function inputRefsOf(kit: ServiceKit, raw: WriteParams): WorkItemInputRefs {
+  const p = tierFilter(kit, raw);
+  const assignees = p.assignee_ids ?? (p.assignee_id === undefined ? undefined : p.assignee_id === null ? [] : [p.assignee_id]);
+  const userIds = assignees && [...new Set(assignees.filter((id) => id > 0))].slice(0, kit.config.LICENSE_TIER === "free" ? 1 : undefined);
+  return { userIds, milestoneId: p.milestone_id, labels: p };
+}
+
 /**
  * Turns request params into an IssueInput: resolves label names (creating unknown ones), keeps
  * assignees who can see the project, validates the milestone and epic, and drops what the caller
@@ -134,6 +149,7 @@ async function buildInput(
   admin: boolean,
   owner: boolean,
   current?: { labelIds: number[] },
+  checked?: ResolvedWorkItemInput,
 ): Promise<{ input: IssueInput; known: KnownRefs }> {
   const p = tierFilter(kit, raw);
   const input: IssueInput = {};
@@ -156,18 +172,17 @@ async function buildInput(
   if (p.issue_type !== undefined) input.issueType = p.issue_type;
   if (p.weight !== undefined) input.weight = p.weight;
   if (p.health_status !== undefined) input.healthStatus = p.health_status;
-  if (p.iteration_id !== undefined && p.iteration_id !== null) throw notFound("Iteration");
+  // No iterations or epics exist here: naming one is 404 (GitLab's find of the record).
+  if (namesIteration(p)) throw notFound("Iteration");
   if (p.iteration_id === null) input.iterationId = null;
-  const epic = p.epic_id ?? p.epic_iid;
-  if (epic !== undefined && epic !== null) throw notFound("Epic");
-  if (epic === null) input.epicId = null;
+  if (namesEpic(p)) throw notFound("Epic");
+  if ((p.epic_id ?? p.epic_iid) === null) input.epicId = null;
 
-  // Assignees, milestone and labels are the namespaces service's to check: one call for the three.
-  const assignees = p.assignee_ids ?? (p.assignee_id === undefined ? undefined : p.assignee_id === null ? [] : [p.assignee_id]);
-  // Positive ids, once each; one on the free tier.
-  const wanted = assignees && [...new Set(assignees.filter((id) => id > 0))].slice(0, kit.config.LICENSE_TIER === "free" ? 1 : undefined);
-  const resolved = await resolveWorkItemInput(ctx, access.project.id, { userIds: wanted, milestoneId: p.milestone_id, labels: p }, current?.labelIds);
-  const assigneeIds = wanted?.filter((id) => resolved.levels[id]?.can_read);
+  // Assignees, milestone and labels are the namespaces service's to check: one call for the three
+  // (made already, with the project's, on create).
+  const refs = inputRefsOf(kit, p);
+  const resolved = checked ?? (await resolveWorkItemInput(ctx, access.project.id, refs, current?.labelIds));
+  const assigneeIds = refs.userIds?.filter((id) => resolved.levels[id]?.can_read);
   const { milestoneId, labelIds } = resolved;
   if (assigneeIds !== undefined) input.assigneeIds = assigneeIds;
   if (milestoneId !== undefined) input.milestoneId = milestoneId;
@@ -251,11 +266,18 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
     input: () => CreateIssueParams,
     async handler(ctx) {
       const caller = requireCaller(ctx);
-      const access = await issuesProject(ctx, ctx.params.id);
+      // The project and the input's assignees, milestone and labels in one call — unless the
+      // params name an epic or iteration, which Planners are refused before anything is checked.
+      const refs = inputRefsOf(kit, ctx.params);
+      const filtered = tierFilter(kit, ctx.params);
+      const request = namesIteration(filtered) || namesEpic(filtered) ? undefined : workItemInputRequest(refs);
+      const access = await issuesProject(ctx, ctx.params.id, request);
       if (!canCreateIssue(caller, access.role, access.project.visibility)) throw forbidden();
       assertWritable(access);
       const admin = access.role >= AccessLevel.PLANNER;
-      const { input, known } = await buildInput(kit, ctx, access, ctx.params, admin, access.role >= AccessLevel.OWNER);
+      // Checked already, unless a namespaces replica that predates issue_input answered without it.
+      const checked = request === undefined || access.issue_input ? resolvedWorkItemInput(access.issue_input, refs) : undefined;
+      const { input, known } = await buildInput(kit, ctx, access, ctx.params, admin, access.role >= AccessLevel.OWNER, undefined, checked);
       const issue = await kit.events.transact(
         (tx) => createIssue(tx, access.project.id, { id: caller.id, username: caller.username }, { ...input, title: ctx.params.title }),
         (created) => [[ISSUE_EVENTS.opened, eventPayload(created, caller.id)]],

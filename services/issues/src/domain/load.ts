@@ -1,4 +1,4 @@
-import { callerOf, notFound, recordNotFound, type Ctx } from "@collab/core";
+import { callerOf, notFound, recordNotFound, type Ctx, type WorkItemInputAnswer, type WorkItemInputRequest } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { IssueRow } from "../db/schema";
 import { findIssueWithAssignees } from "../finders/issues.finder";
@@ -12,9 +12,12 @@ export interface LoadedIssue {
   assigneeIds: number[];
 }
 
-/** The project, when its issues are readable by the caller (issues feature on, or private to members). */
-export async function issuesProject(ctx: Ctx<unknown>, ref: string | number): Promise<ProjectAccess> {
-  const access = await authorizeProject(ctx, ref);
+/**
+ * The project, when its issues are readable by the caller (issues feature on, or private to
+ * members); with `input`, an issue write's input checked in the same call.
+ */
+export async function issuesProject(ctx: Ctx<unknown>, ref: string | number, input?: WorkItemInputRequest): Promise<ProjectAccess & { issue_input?: WorkItemInputAnswer }> {
+  const access = await authorizeProject(ctx, ref, input);
   const feature = access.project.issues_access_level;
   if (feature === "disabled" || (feature === "private" && access.role < 10)) throw notFound("Project");
   return access;

@@ -8,6 +8,7 @@ import { findGroup, findProject } from "../shared/lookup";
 import { groupAccessLevel, projectAccess, readAccessOfUsers } from "./access";
 import { projectSummary } from "./access.entity";
 import { readableGroup, readableProject } from "./authorize";
+import { resolveWorkItemInputOn, WorkItemInputParams } from "../work-items/work-item-input";
 
 /**
  * What other services ask before acting: a project or group as the caller may see it, and access
@@ -15,13 +16,26 @@ import { readableGroup, readableProject } from "./authorize";
  */
 export const accessActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   /** The project as the caller may see it, with their access: 404 when hidden, like the API. */
+  /**
+   * The project as the caller may read it, with their level and role (404 otherwise). With
+   * `issue_input`, an issue write's input checked there too (resolveWorkItemInputOn), when the
+   * caller may reach the project's issues: an issue create makes one call here, not two.
+   */
   "access.project": action({
     idempotent: true,
     visibility: "public",
-    input: () => z.object({ project: z.union([z.string(), z.number()]) }),
+    input: () => z.object({ project: z.union([z.string(), z.number()]), issue_input: WorkItemInputParams.optional() }),
     async handler(ctx) {
       const p = await readableProject(kit.db, ctx, ctx.params.project);
-      return { project: projectSummary(kit, p.project, p.namespace), access_level: p.access.level, role: p.role };
+      const wanted = ctx.params.issue_input;
+      const issues = p.project.issuesAccessLevel;
+      const issuesReachable = issues !== "disabled" && !(issues === "private" && p.role < AccessLevel.GUEST);
+      return {
+        project: projectSummary(kit, p.project, p.namespace),
+        access_level: p.access.level,
+        role: p.role,
+        ...(wanted && issuesReachable && { issue_input: await resolveWorkItemInputOn(kit, callerOf(ctx), p, wanted) }),
+      };
     },
   }),
 

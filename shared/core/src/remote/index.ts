@@ -60,8 +60,15 @@ export interface ReadableProjectRef {
 }
 
 /** The project as the caller sees it; rejects with 404 Project Not Found when hidden. */
-export const authorizeProject = (ctx: Ctx<unknown>, ref: string | number) =>
-  ctx.call<ProjectAccess, { project: string | number }>("namespaces.access.project", { project: ref });
+/**
+ * The project as the caller may read it (404 otherwise). With `issueInput`, an issue write's input
+ * is checked in the same call (answered as `issue_input` when the caller may reach the issues).
+ */
+export const authorizeProject = (ctx: Ctx<unknown>, ref: string | number, issueInput?: WorkItemInputRequest) =>
+  ctx.call<ProjectAccess & { issue_input?: WorkItemInputAnswer }, { project: string | number; issue_input?: WorkItemInputRequest }>("namespaces.access.project", {
+    project: ref,
+    ...(issueInput && { issue_input: issueInput }),
+  });
 
 /**
  * A project by id as the caller sees it, or null when it exists but is hidden from them;
@@ -165,3 +172,4 @@ export function assertWritable(access: ProjectAccess) {
   if (access.project.repository_read_only) throw forbidden("The repository is temporarily read-only. Please try again later.");
 }
 export * from "./work-item-input";
+import type { WorkItemInputAnswer, WorkItemInputRequest } from "./work-item-input";

@@ -28,12 +28,22 @@ export interface ResolvedWorkItemInput {
   milestone?: MilestoneDetail;
 }
 
-/**
- * What a work item write checks in the namespaces service — users' access, the milestone and the
- * labels its names resolve to (creating unknown ones) — in one call (namespaces.workItems.resolveInput),
- * or none when nothing is asked.
- */
-export async function resolveWorkItemInput(ctx: Ctx<unknown>, projectId: number, refs: WorkItemInputRefs, currentLabelIds: number[] = []): Promise<ResolvedWorkItemInput> {
+/** What namespaces is asked for a work item write (workItems.resolveInput, access.project's issue_input). */
+export interface WorkItemInputRequest {
+  assignee_ids?: number[];
+  milestone_id?: number;
+  labels?: LabelParams;
+}
+
+/** What namespaces answers to a WorkItemInputRequest. */
+export interface WorkItemInputAnswer {
+  assignee_levels?: AccessOnProject;
+  milestone?: MilestoneDetail | null;
+  labels?: { labels: LabelDetail[] | null; add_labels: LabelDetail[]; remove_labels: LabelDetail[] };
+}
+
+/** The request for these refs, or undefined when nothing needs a lookup. */
+export function workItemInputRequest(refs: WorkItemInputRefs): WorkItemInputRequest | undefined {
   const userIds = [...new Set((refs.userIds ?? []).filter((id) => id > 0))];
   const asked = refs.labels;
   const labels =
@@ -41,24 +51,31 @@ export async function resolveWorkItemInput(ctx: Ctx<unknown>, projectId: number,
       ? { labels: asked.labels, add_labels: asked.add_labels, remove_labels: asked.remove_labels }
       : undefined;
   const milestoneId = typeof refs.milestoneId === "number" ? refs.milestoneId : undefined;
-  if (!userIds.length && milestoneId === undefined && !labels) return { levels: {}, labels: [], ...(refs.milestoneId === null && { milestoneId: null }) };
-  const found = await ctx.call<
-    { assignee_levels?: AccessOnProject; milestone?: MilestoneDetail | null; labels?: { labels: LabelDetail[] | null; add_labels: LabelDetail[]; remove_labels: LabelDetail[] } },
-    { project_id: number; assignee_ids?: number[]; milestone_id?: number; labels?: LabelParams }
-  >("namespaces.workItems.resolveInput", {
-    project_id: projectId,
-    ...(userIds.length ? { assignee_ids: userIds } : {}),
-    ...(milestoneId !== undefined && { milestone_id: milestoneId }),
-    ...(labels && { labels }),
-  });
-  const l = found.labels;
+  if (!userIds.length && milestoneId === undefined && !labels) return undefined;
+  return { ...(userIds.length ? { assignee_ids: userIds } : {}), ...(milestoneId !== undefined && { milestone_id: milestoneId }), ...(labels && { labels }) };
+}
+
+/** The refs as checked, from namespaces' answer (none when nothing was asked). */
+export function resolvedWorkItemInput(found: WorkItemInputAnswer | undefined, refs: WorkItemInputRefs, currentLabelIds: number[] = []): ResolvedWorkItemInput {
+  const l = found?.labels;
   return {
-    levels: found.assignee_levels ?? {},
-    ...(refs.milestoneId !== undefined && { milestoneId: refs.milestoneId === null ? null : (found.milestone?.id ?? null) }),
+    levels: found?.assignee_levels ?? {},
+    ...(refs.milestoneId !== undefined && { milestoneId: refs.milestoneId === null ? null : (found?.milestone?.id ?? null) }),
     ...(l && { labelIds: labelSetAfter(l, currentLabelIds) }),
     labels: l ? [...(l.labels ?? []), ...l.add_labels, ...l.remove_labels] : [],
-    ...(found.milestone && { milestone: found.milestone }),
+    ...(found?.milestone && { milestone: found.milestone }),
   };
+}
+
+/**
+ * What a work item write checks in the namespaces service — users' access, the milestone and the
+ * labels its names resolve to (creating unknown ones) — in one call (namespaces.workItems.resolveInput),
+ * or none when nothing is asked.
+ */
+export async function resolveWorkItemInput(ctx: Ctx<unknown>, projectId: number, refs: WorkItemInputRefs, currentLabelIds: number[] = []): Promise<ResolvedWorkItemInput> {
+  const request = workItemInputRequest(refs);
+  const found = request && (await ctx.call<WorkItemInputAnswer, WorkItemInputRequest & { project_id: number }>("namespaces.workItems.resolveInput", { project_id: projectId, ...request }));
+  return resolvedWorkItemInput(found, refs, currentLabelIds);
 }
 
 /** GitLab's order for label params: replace first, then add, then remove. */

@@ -1,0 +1,53 @@
+import { AccessLevel, type Caller } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import { z } from "zod";
+import type { NamespaceRow, ProjectRow } from "../db/schema";
+import { presentLabelLookup } from "../labels/label.entity";
+import { resolveLabelChanges } from "../labels/labels";
+import { readAccessOfUsers, roleOf, type ProjectAccessDetail } from "../members/access";
+import { presentMilestones } from "../milestones/milestone.entity";
+import { findMilestoneInScope } from "../milestones/milestones.finder";
+import { projectGroupIds } from "../shared/labels-milestones-parent";
+
+const names = () => z.array(z.string()).max(1000).optional();
+
+/** What a work item write asks to check here: assignees' access, a milestone, label names. */
+export const WorkItemInputParams = z.object({
+  assignee_ids: z.array(z.number().int()).max(1000).optional(),
+  milestone_id: z.number().int().optional(),
+  labels: z.object({ labels: names(), add_labels: names(), remove_labels: names() }).optional(),
+});
+export type WorkItemInputParams = z.output<typeof WorkItemInputParams>;
+
+/**
+ * Checks a work item write's input on a project the caller was found with: the assignees' access
+ * to it, whether the milestone is its own or an ancestor group's (GitLab's filter_milestone), and
+ * the labels the names resolve to — unknown names in `labels` / `add_labels` become project
+ * labels when the caller may manage labels there (or the call carries no caller: a system
+ * action) and the project takes writes. Only the parts asked for are answered; the milestone and
+ * labels as workItems.refs gives them, so the write's answer needs not ask again.
+ */
+export async function resolveWorkItemInputOn(
+  kit: ServiceKit,
+  caller: Caller | null,
+  found: { project: ProjectRow; namespace: NamespaceRow; access: ProjectAccessDetail },
+  p: WorkItemInputParams,
+) {
+  const { project, namespace } = found;
+  const groupIds = projectGroupIds(namespace);
+  const writable = !project.archived && !project.repositoryReadOnly;
+  const mayCreateLabels = writable && (!caller || caller.admin || roleOf(caller, found.access.level) >= AccessLevel.PLANNER);
+  const container = { kind: "project" as const, id: project.id, ancestorGroupIds: groupIds, parentGroup: namespace.kind === "group" ? { id: namespace.id, name: namespace.name } : null };
+  const [assigneeLevels, milestone, labels] = await Promise.all([
+    p.assignee_ids && readAccessOfUsers(kit.db, project, namespace, p.assignee_ids),
+    p.milestone_id === undefined ? undefined : findMilestoneInScope(kit.db, { projectIds: [project.id], groupIds }, p.milestone_id),
+    p.labels && resolveLabelChanges(kit.db, container, p.labels, mayCreateLabels),
+  ]);
+  return {
+    ...(assigneeLevels && { assignee_levels: assigneeLevels }),
+    ...(p.milestone_id !== undefined && { milestone: milestone ? presentMilestones([milestone], kit.baseUrl)[0] : null }),
+    ...(labels && {
+      labels: { labels: labels.labels?.map(presentLabelLookup) ?? null, add_labels: labels.add_labels.map(presentLabelLookup), remove_labels: labels.remove_labels.map(presentLabelLookup) },
+    }),
+  };
+}
