@@ -1,7 +1,7 @@
 import { offsetOf, type Caller, type ReadableProjectRef } from "@collab/core";
 import { preparedQuery, type Db } from "@collab/db";
 import { and, asc, count, desc, eq, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
-import { mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, type MergeRequestRow } from "../db/schema";
+import { mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, notes, type MergeRequestRow } from "../db/schema";
 import { canReadMergeRequests } from "../domain/permissions";
 import type { ListMergeRequestsParams, NotParams } from "./params";
 
@@ -263,7 +263,10 @@ export async function orderingIds(db: Db, p: ListMergeRequestsParams, scope: Mer
   return { milestoneIds: ms.map((m) => m.id!), labelIds: ls.map((l) => l.id) };
 }
 
-/** Label, assignee (ascending) and reviewer (in the order they were asked) ids per merge request: one prepared statement. */
+/**
+ * Label, assignee (ascending) and reviewer (in the order they were asked) ids per merge request,
+ * and its unresolved threads' notes: one prepared statement.
+ */
 const pageLinks = preparedQuery((db: Db) =>
   db
     .select({
@@ -272,14 +275,21 @@ const pageLinks = preparedQuery((db: Db) =>
       assigneeIds: sql<number[]>`ARRAY(SELECT ${mergeRequestAssignees.userId} FROM ${mergeRequestAssignees} WHERE ${mergeRequestAssignees.mergeRequestId} = page.id ORDER BY 1)`,
       reviewerIds: sql<number[]>`ARRAY(SELECT ${mergeRequestReviewers.userId} FROM ${mergeRequestReviewers} WHERE ${mergeRequestReviewers.mergeRequestId} = page.id
         ORDER BY ${mergeRequestReviewers.createdAt}, ${mergeRequestReviewers.userId})`,
+      unresolved: sql<number>`(SELECT count(*)::int FROM ${notes} WHERE ${notes.noteableType} = 'MergeRequest' AND ${notes.noteableId} = page.id
+        AND ${notes.resolvable} AND ${notes.resolvedAt} IS NULL)`,
     })
     .from(sql`unnest(${sql.placeholder("ids")}::int[]) AS page(id)`)
     .prepare("merge_requests_page_links"),
 );
 
-/** Labels, assignees and reviewers of a page of merge requests: one statement whatever the page holds. */
+/** Labels, assignees, reviewers and unresolved notes of a page of merge requests: one statement whatever the page holds. */
 export async function mergeRequestLinks(db: Db, ids: number[]) {
   const rows = ids.length ? await pageLinks(db, { ids }) : [];
   const byId = (pick: (r: (typeof rows)[number]) => number[]) => new Map(rows.filter((r) => pick(r).length).map((r) => [r.id, pick(r)]));
-  return { labelIds: byId((r) => r.labelIds), assigneeIds: byId((r) => r.assigneeIds), reviewerIds: byId((r) => r.reviewerIds) };
+  return {
+    labelIds: byId((r) => r.labelIds),
+    assigneeIds: byId((r) => r.assigneeIds),
+    reviewerIds: byId((r) => r.reviewerIds),
+    unresolved: new Map(rows.filter((r) => r.unresolved > 0).map((r) => [r.id, r.unresolved])),
+  };
 }

@@ -33,8 +33,8 @@ export async function unresolvedCounts(kit: ServiceKit, ids: number[]): Promise<
 
 /**
  * Presents a page of merge requests with a fixed number of queries and bus calls whatever its
- * size: four local queries (labels, assignees, reviewers, unresolved notes) and at most five
- * batched calls (users, labels, milestones, projects, branch heads) plus the approvals gate.
+ * size: one local query (labels, assignees, reviewers, unresolved notes) and at most four
+ * batched calls (users, labels with milestones, projects, branch heads) plus the approvals gate.
  */
 export async function presentMergeRequests(kit: ServiceKit, ctx: Ctx<unknown>, rows: MergeRequestRow[], o: PresentOptions) {
   const known = new Map((o.knownProjects ?? []).map((p) => [p.id, p]));
@@ -45,7 +45,7 @@ export async function presentMergeRequests(kit: ServiceKit, ctx: Ctx<unknown>, r
     return rows.map((r) => presentSimple(r, p));
   }
   const ids = rows.map((r) => r.id);
-  const [links, unresolved] = await Promise.all([mergeRequestLinks(kit.db, ids), unresolvedCounts(kit, ids)]);
+  const { unresolved, ...links } = await mergeRequestLinks(kit.db, ids);
   const openRefs = rows.filter((r) => r.state !== "merged").map((r) => ({ project_id: r.sourceProjectId, branch: r.sourceBranch }));
   const [users, { labels, milestones }, projects, heads, approvalsLeft] = await Promise.all([
     userMap(ctx, rows.flatMap((r) => [r.authorId, r.closedById, r.mergeUserId, ...(links.assigneeIds.get(r.id) ?? []), ...(links.reviewerIds.get(r.id) ?? [])])),
