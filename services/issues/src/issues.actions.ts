@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { AccessLevel, action, assertWritable, callerOf, forbidden, notFound, notModified, page, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
@@ -278,9 +279,9 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       // Checked already, unless a namespaces replica that predates issue_input answered without it.
       const checked = request === undefined || access.issue_input ? resolvedWorkItemInput(access.issue_input, refs) : undefined;
       const { input, known } = await buildInput(kit, ctx, access, ctx.params, admin, access.role >= AccessLevel.OWNER, undefined, checked);
-      const issue = await kit.events.transact(
-        (tx) => createIssue(tx, access.project.id, { id: caller.id, username: caller.username }, { ...input, title: ctx.params.title }),
-        (created) => [[ISSUE_EVENTS.opened, eventPayload(created, caller.id)]],
+      // One statement writes the issue, its links and its `opened` event (eventPayload's fields).
+      const issue = await kit.events.announced(
+        createIssue(kit.db, access.project.id, { id: caller.id, username: caller.username }, { ...input, title: ctx.params.title }, { id: randomUUID(), name: ISSUE_EVENTS.opened }),
       );
       // Its links are what was just written: no need to read them back.
       const created = { ...issue, labelIds: [...new Set(input.labelIds ?? [])], assigneeIds: input.assigneeIds ?? [] };

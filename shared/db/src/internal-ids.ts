@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import { integer, primaryKey, text, type PgSchema } from "drizzle-orm/pg-core";
 import type { Db } from "./database";
 
@@ -29,20 +29,24 @@ export async function nextIid(db: Db, table: InternalIdsTable, projectId: number
 }
 
 /**
- * nextIid as a CTE, for an insert that takes its iid in the same statement (one round trip):
- * `db.with(cte).insert(t).values({ iid: NEXT_IID, … })`.
+ * The iid step of an insert that takes its iid in the same statement (one round trip), as a CTE
+ * named `next_iid`: with `explicit` NULL the sequence's next value, else the explicit iid, which
+ * moves the sequence past it (as trackIid). Use it as `db.with(cte).insert(t).values({ iid: iidOf(explicit) })`.
  */
-export const nextIidCte = (db: Db, table: InternalIdsTable, projectId: number, usage: string) =>
+export const iidCte = (db: Db, table: InternalIdsTable, projectId: number | SQL | Placeholder, usage: string, explicit: SQL) =>
   db.$with("next_iid").as(
     db
       .insert(table)
-      .values({ projectId, usage, lastValue: 1 })
-      .onConflictDoUpdate({ target: [table.projectId, table.usage], set: { lastValue: sql`${table.lastValue} + 1` } })
+      .values({ projectId, usage, lastValue: sql`COALESCE(${explicit}, 1)` })
+      .onConflictDoUpdate({
+        target: [table.projectId, table.usage],
+        set: { lastValue: sql`CASE WHEN ${explicit} IS NULL THEN ${table.lastValue} + 1 ELSE GREATEST(${table.lastValue}, ${explicit}) END` },
+      })
       .returning({ lastValue: table.lastValue }),
   );
 
-/** The iid nextIidCte allocated, as a value of the insert it prefixes (the CTE's column keeps the table's name). */
-export const NEXT_IID = sql<number>`(SELECT last_value FROM next_iid)`;
+/** The iid iidCte settled on (its CTE's column keeps the table's name). */
+export const iidOf = (explicit: SQL) => sql<number>`COALESCE(${explicit}, (SELECT last_value FROM next_iid))`;
 
 /** An explicit iid (set by admins/owners) moves the sequence past it. */
 export async function trackIid(db: Db, table: InternalIdsTable, projectId: number, usage: string, iid: number): Promise<void> {

@@ -1,8 +1,8 @@
 import { conflict, validationFailed } from "@collab/core";
-import { NEXT_IID, nextIidCte, trackIid, type Db } from "@collab/db";
+import { iidCte, iidOf, preparedQuery, type Db } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import { addSystemNote, recordStateEvent, removeConversation } from "@collab/notes";
-import { issueAssignees, issueLabels, issues, noteTables, subscriptions, type IssueRow } from "../db/schema";
+import { issueAssignees, issueLabels, issues, noteTables, outbox, subscriptions, type IssueRow } from "../db/schema";
 import { IssueSystemNote, issueTarget } from "./system-notes";
 
 /** Issue fields after names were resolved to ids and permissions applied. */
@@ -60,57 +60,107 @@ export function checkIssueInput<T extends IssueInput>(input: T): T {
   return out;
 }
 
-/** Writes a new issue with its links and followers in the caller's transaction: two statements. */
-export async function createIssue(tx: Db, projectId: number, actor: Actor, raw: IssueInput & { title: string }): Promise<IssueRow> {
-  const input = checkIssueInput(raw);
-  const now = input.createdAt ?? new Date();
-  const row = {
-    projectId,
-    title: input.title,
-    description: input.description ?? null,
-    confidential: input.confidential ?? false,
-    milestoneId: input.milestoneId ?? null,
-    dueDate: input.dueDate ?? null,
-    discussionLocked: input.discussionLocked ?? null,
-    issueType: input.issueType ?? "issue",
-    weight: input.weight ?? null,
-    healthStatus: input.healthStatus ?? null,
-    epicId: input.epicId ?? null,
-    iterationId: input.iterationId ?? null,
-    authorId: actor.id,
-    // New issues go to the end of the board order.
-    relativePosition: sql`(SELECT COALESCE(max(relative_position), 0) + 1024 FROM issues.issues WHERE project_id = ${projectId})`,
-    createdAt: now,
-    updatedAt: now,
-  };
-  let issue: IssueRow;
-  if (input.iid !== undefined) {
-    const [taken] = await tx.select({ id: issues.id }).from(issues).where(and(eq(issues.projectId, projectId), eq(issues.iid, input.iid)));
-    if (taken) throw conflict("Duplicated issue");
-    await trackIid(tx, noteTables.internalIds, projectId, "issues", input.iid);
-    [issue] = await tx.insert(issues).values({ ...row, iid: input.iid }).returning();
-  } else {
-    // The iid is allocated in the insert's own statement.
-    [issue] = await tx.with(nextIidCte(tx, noteTables.internalIds, projectId, "issues")).insert(issues).values({ ...row, iid: NEXT_IID }).returning();
-  }
-  // The author and assignees follow the issue.
-  const followers = [...new Set([actor.id, ...(input.assigneeIds ?? [])])];
-  await addLinksAndFollowers(tx, issue.id, input.assigneeIds ?? [], [...new Set(input.labelIds ?? [])], followers);
-  return issue;
-}
-
 const column = (c: { name: string }) => sql.identifier(c.name);
+const param = (name: string) => sql.placeholder(name);
 
-/** A new issue's assignee and label links and its followers' subscriptions, in one statement. */
-async function addLinksAndFollowers(tx: Db, issueId: number, assigneeIds: number[], labelIds: number[], followerIds: number[]) {
-  await tx.execute(sql`WITH assigned AS (
-      INSERT INTO ${issueAssignees} (${column(issueAssignees.issueId)}, ${column(issueAssignees.userId)}) SELECT ${issueId}, unnest(${sql.param(assigneeIds)}::int[])
-    ), labelled AS (
-      INSERT INTO ${issueLabels} (${column(issueLabels.issueId)}, ${column(issueLabels.labelId)}) SELECT ${issueId}, unnest(${sql.param(labelIds)}::int[])
-    )
-    INSERT INTO ${subscriptions} (${column(subscriptions.subscribableType)}, ${column(subscriptions.subscribableId)}, ${column(subscriptions.userId)}, ${column(subscriptions.subscribed)})
-    SELECT 'Issue', ${issueId}, unnest(${sql.param(followerIds)}::int[]), true
-    ON CONFLICT DO NOTHING`);
+/**
+ * A new issue with everything that comes with it, in one prepared statement (atomic on its own,
+ * built once per database): the iid (allocated from the project's sequence, or an owner's
+ * explicit one, which moves the sequence past it), the row at the end of the board order, its
+ * assignee and label links, its followers' subscriptions, and its `opened` event in the outbox
+ * (eventPayload's fields in issues.actions.ts, built from the inserted row).
+ */
+const createStatement = preparedQuery((db: Db) => {
+  const explicitIid = sql`${param("iid")}::int`;
+  const nextIid = iidCte(db, noteTables.internalIds, param("projectId"), "issues", explicitIid);
+  const created = db.$with("created").as(
+    db
+      .insert(issues)
+      .values({
+        projectId: param("projectId"),
+        iid: iidOf(explicitIid),
+        title: param("title"),
+        description: param("description"),
+        confidential: param("confidential"),
+        milestoneId: param("milestoneId"),
+        dueDate: param("dueDate"),
+        discussionLocked: param("discussionLocked"),
+        issueType: param("issueType"),
+        weight: param("weight"),
+        healthStatus: param("healthStatus"),
+        epicId: param("epicId"),
+        iterationId: param("iterationId"),
+        authorId: param("authorId"),
+        relativePosition: sql`(SELECT COALESCE(max(relative_position), 0) + 1024 FROM ${issues} WHERE ${issues.projectId} = ${param("projectId")})`,
+        createdAt: param("createdAt"),
+        updatedAt: param("createdAt"),
+      })
+      .returning(),
+  );
+  const written = { n: sql<number>`n` };
+  const assigned = db.$with("assigned", written).as(
+    sql`INSERT INTO ${issueAssignees} (${column(issueAssignees.issueId)}, ${column(issueAssignees.userId)})
+      SELECT c.id, unnest(${param("assigneeIds")}::int[]) FROM created c RETURNING 1 AS n`,
+  );
+  const labelled = db.$with("labelled", written).as(
+    sql`INSERT INTO ${issueLabels} (${column(issueLabels.issueId)}, ${column(issueLabels.labelId)})
+      SELECT c.id, unnest(${param("labelIds")}::int[]) FROM created c RETURNING 1 AS n`,
+  );
+  const followed = db.$with("followed", written).as(
+    sql`INSERT INTO ${subscriptions} (${column(subscriptions.subscribableType)}, ${column(subscriptions.subscribableId)}, ${column(subscriptions.userId)}, ${column(subscriptions.subscribed)})
+      SELECT 'Issue', c.id, unnest(${param("followerIds")}::int[]), true FROM created c ON CONFLICT DO NOTHING RETURNING 1 AS n`,
+  );
+  const announced = db.$with("announced", written).as(
+    sql`INSERT INTO ${outbox} (${column(outbox.eventId)}, ${column(outbox.name)}, ${column(outbox.payload)})
+      SELECT ${param("eventId")}::uuid, ${param("eventName")}::text, jsonb_build_object('id', c.id, 'iid', c.iid, 'project_id', c.project_id,
+        'actor_id', ${param("authorId")}::int, 'title', c.title, 'confidential', c.confidential)
+      FROM created c RETURNING 1 AS n`,
+  );
+  return db.with(nextIid, created, assigned, labelled, followed, announced).select().from(created).prepare("issues_create");
+});
+
+const isTakenIid = (err: unknown) => {
+  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+  const pgError = e?.cause ?? e;
+  return pgError?.code === "23505" && pgError?.constraint === "issues_project_iid_idx";
+};
+
+/**
+ * Writes a new issue, its links and followers and its `opened` event (`event`: the outbox row's
+ * id and name) in one statement; answers the row. A taken explicit iid is 409 Duplicated issue.
+ */
+export async function createIssue(db: Db, projectId: number, actor: Actor, raw: IssueInput & { title: string }, event: { id: string; name: string }): Promise<IssueRow> {
+  const input = checkIssueInput(raw);
+  const createdAt = input.createdAt ?? new Date();
+  try {
+    const [issue] = await createStatement(db, {
+      projectId,
+      iid: input.iid ?? null,
+      title: input.title,
+      description: input.description ?? null,
+      confidential: input.confidential ?? false,
+      milestoneId: input.milestoneId ?? null,
+      dueDate: input.dueDate ?? null,
+      discussionLocked: input.discussionLocked ?? null,
+      issueType: input.issueType ?? "issue",
+      weight: input.weight ?? null,
+      healthStatus: input.healthStatus ?? null,
+      epicId: input.epicId ?? null,
+      iterationId: input.iterationId ?? null,
+      authorId: actor.id,
+      createdAt,
+      assigneeIds: input.assigneeIds ?? [],
+      labelIds: [...new Set(input.labelIds ?? [])],
+      // The author and assignees follow the issue.
+      followerIds: [...new Set([actor.id, ...(input.assigneeIds ?? [])])],
+      eventId: event.id,
+      eventName: event.name,
+    });
+    return issue as IssueRow;
+  } catch (err) {
+    if (isTakenIid(err)) throw conflict("Duplicated issue");
+    throw err;
+  }
 }
 
 export interface UpdateContext {

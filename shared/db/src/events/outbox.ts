@@ -28,6 +28,11 @@ export interface EventBus {
    * consumers: the usual way to publish.
    */
   transact<T>(change: (tx: Db) => Promise<T>, announce: (result: T) => Announcement[]): Promise<T>;
+  /**
+   * For a single statement that writes its change and its own outbox rows (atomic without a
+   * transaction): once it has run, starts handing the events over, as transact does.
+   */
+  announced<T>(write: Promise<T>): Promise<T>;
 }
 
 export type Announcement = readonly [name: string, payload: object];
@@ -166,6 +171,12 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
         return r;
       });
       // Not awaited: the answer does not wait on the consumers, in one process as across processes.
+      void flush();
+      return result;
+    },
+    async announced(write) {
+      const result = await write;
+      pending = true;
       void flush();
       return result;
     },

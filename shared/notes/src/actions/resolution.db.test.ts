@@ -54,7 +54,7 @@ beforeAll(async () => {
   for (const statement of await generateMigration(generateDrizzleJson({}), generateDrizzleJson({ schema, ...tables })))
     await database.db.execute(sql.raw(statement));
   // These tests are about resolution rules: the events the actions announce are not kept.
-  const events: EventBus = { publish: async () => undefined, flush: async () => undefined, transact: (change) => database.db.transaction(change) };
+  const events: EventBus = { publish: async () => undefined, flush: async () => undefined, transact: (change) => database.db.transaction(change), announced: (write) => write };
   const kit = { db: database.db, events } as ServiceKit;
   mr = notesActions(kit, kindOf(true));
   issue = notesActions(kit, kindOf(false));
