@@ -47,9 +47,23 @@ export async function findLabelByRef(db: Db, scope: LabelScope, ref: string): Pr
 const rank = (scope: LabelScope, l: LabelRow) => (l.projectId !== null ? -1 : scope.groupIds.length - scope.groupIds.indexOf(l.groupId!));
 
 /** Labels with these exact titles in the scope (one query for a whole set of names). */
+const labelsWithTitles = preparedQuery((db: Db) =>
+  db
+    .select()
+    .from(labels)
+    .where(
+      and(
+        sql`${labels.title} = ANY(${sql.placeholder("titles")}::text[])`,
+        sql`(${labels.projectId} = ANY(${sql.placeholder("projectIds")}::int[]) OR ${labels.groupId} = ANY(${sql.placeholder("groupIds")}::int[]))`,
+      ),
+    )
+    .orderBy(asc(labels.title), asc(labels.id))
+    .prepare("namespaces_labels_by_titles"),
+);
+
 export async function labelsByTitles(db: Db, scope: LabelScope, titles: string[]): Promise<LabelRow[]> {
   if (titles.length === 0) return [];
-  return db.select().from(labels).where(and(labelScopeSql(scope), inArray(labels.title, titles))).orderBy(asc(labels.title), asc(labels.id));
+  return labelsWithTitles(db, { titles, projectIds: scope.projectIds, groupIds: scope.groupIds });
 }
 
 const labelsWithIds = preparedQuery((db: Db) =>

@@ -68,9 +68,20 @@ export async function findMilestones(db: Db, scope: MilestoneScope, filters: Mil
   return { rows, total };
 }
 
-/** One milestone by global id, only if it belongs to the scope. */
+const milestoneInScope = preparedQuery((db: Db) =>
+  selectWithPaths(db)
+    .where(
+      and(
+        eq(milestones.id, sql.placeholder("id")),
+        sql`(${milestones.projectId} = ANY(${sql.placeholder("projectIds")}::int[]) OR ${milestones.groupId} = ANY(${sql.placeholder("groupIds")}::int[]))`,
+      ),
+    )
+    .prepare("namespaces_milestone_in_scope"),
+);
+
+/** One milestone by global id, only if it belongs to the scope: a prepared statement (work item writes check one each). */
 export async function findMilestoneInScope(db: Db, scope: MilestoneScope, id: number): Promise<MilestoneWithPaths | undefined> {
-  const [row] = await selectWithPaths(db).where(and(scopeSql(scope), eq(milestones.id, id)));
+  const [row] = await milestoneInScope(db, { id, projectIds: scope.projectIds, groupIds: scope.groupIds });
   return row;
 }
 
