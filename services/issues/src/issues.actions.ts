@@ -128,9 +128,8 @@ type WriteParams = z.output<typeof CreateIssueParams> | z.output<typeof UpdateIs
 const namesIteration = (p: WriteParams) => p.iteration_id !== undefined && p.iteration_id !== null;
 const namesEpic = (p: WriteParams) => (p.epic_id ?? p.epic_iid) !== undefined && (p.epic_id ?? p.epic_iid) !== null;
 
-/** The assignees (positive ids, once each; one on the free tier), milestone and label names a write asks for. */
-function inputRefsOf(kit: ServiceKit, raw: WriteParams): WorkItemInputRefs {
-  const p = tierFilter(kit, raw);
+/** The assignees (positive ids, once each; one on the free tier), milestone and label names a write (tier-filtered) asks for. */
+function inputRefsOf(kit: ServiceKit, p: WriteParams): WorkItemInputRefs {
   const assignees = p.assignee_ids ?? (p.assignee_id === undefined ? undefined : p.assignee_id === null ? [] : [p.assignee_id]);
   const userIds = assignees && [...new Set(assignees.filter((id) => id > 0))].slice(0, kit.config.LICENSE_TIER === "free" ? 1 : undefined);
   return { userIds, milestoneId: p.milestone_id, labels: p };
@@ -269,15 +268,17 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       const caller = requireCaller(ctx);
       // The project and the input's assignees, milestone and labels in one call — unless the
       // params name an epic or iteration, which Planners are refused before anything is checked.
-      const refs = inputRefsOf(kit, ctx.params);
       const filtered = tierFilter(kit, ctx.params);
-      const request = namesIteration(filtered) || namesEpic(filtered) ? undefined : workItemInputRequest(refs);
+      const refs = inputRefsOf(kit, filtered);
+      const refusable = namesIteration(filtered) || namesEpic(filtered);
+      const request = refusable ? undefined : workItemInputRequest(refs);
       const access = await issuesProject(ctx, ctx.params.id, request);
       if (!canCreateIssue(caller, access.role, access.project.visibility)) throw forbidden();
       assertWritable(access);
       const admin = access.role >= AccessLevel.PLANNER;
-      // Checked already, unless a namespaces replica that predates issue_input answered without it.
-      const checked = request === undefined || access.issue_input ? resolvedWorkItemInput(access.issue_input, refs) : undefined;
+      // Checked with the project (or nothing to check); otherwise buildInput checks: after refusing
+      // an epic or iteration, or when a namespaces replica that predates issue_input answered.
+      const checked = access.issue_input || (!refusable && request === undefined) ? resolvedWorkItemInput(access.issue_input, refs) : undefined;
       const { input, known } = await buildInput(kit, ctx, access, ctx.params, admin, access.role >= AccessLevel.OWNER, undefined, checked);
       // One statement writes the issue, its links and its `opened` event (eventPayload's fields).
       const issue = await kit.events.announced(

@@ -12,6 +12,12 @@ export const AccessLevel = {
 } as const;
 export type AccessLevelValue = (typeof AccessLevel)[keyof typeof AccessLevel];
 
+/**
+ * A project feature (issues, merge requests, …) by its access level setting: hidden when disabled,
+ * or private to members and the caller is below Guest.
+ */
+export const featureHidden = (featureAccessLevel: string, role: number) => featureAccessLevel === "disabled" || (featureAccessLevel === "private" && role < AccessLevel.GUEST);
+
 /** Levels a membership may hold. */
 export const MEMBER_ACCESS_LEVELS = [0, 5, 10, 15, 20, 30, 40, 50] as const;
 

@@ -1,4 +1,4 @@
-import { AccessLevel, action, authorizeProject, callerOf, notFound, page, requireCaller, userMap, type Caller, type Ctx, type ReadableProjectRef } from "@collab/core";
+import { AccessLevel, action, authorizeProject, featureHidden, callerOf, notFound, page, requireCaller, userMap, type Caller, type Ctx, type ReadableProjectRef } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import type { EventRow } from "../db/schema";
@@ -12,7 +12,6 @@ type Readable = { all: boolean; projects: ReadableProjectRef[] };
 type FeatureLevels = Pick<ReadableProjectRef, "id" | "access_level" | "issues_access_level" | "merge_requests_access_level">;
 
 /** A project feature the caller may not read: disabled, or private and they are not a member (administrators are). */
-const featureHidden = (level: string, accessLevel: number) => level === "disabled" || (level === "private" && accessLevel < AccessLevel.GUEST);
 
 const hiddenFeatures = (projects: FeatureLevels[]) => ({
   Issue: projects.filter((p) => featureHidden(p.issues_access_level, p.access_level)).map((p) => p.id),

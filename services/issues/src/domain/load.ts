@@ -1,4 +1,4 @@
-import { callerOf, notFound, recordNotFound, type Ctx, type WorkItemInputAnswer, type WorkItemInputRequest } from "@collab/core";
+import { callerOf, featureHidden, notFound, recordNotFound, type Ctx, type WorkItemInputAnswer, type WorkItemInputRequest } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { IssueRow } from "../db/schema";
 import { findIssueWithAssignees } from "../finders/issues.finder";
@@ -18,8 +18,7 @@ export interface LoadedIssue {
  */
 export async function issuesProject(ctx: Ctx<unknown>, ref: string | number, input?: WorkItemInputRequest): Promise<ProjectAccess & { issue_input?: WorkItemInputAnswer }> {
   const access = await authorizeProject(ctx, ref, input);
-  const feature = access.project.issues_access_level;
-  if (feature === "disabled" || (feature === "private" && access.role < 10)) throw notFound("Project");
+  if (featureHidden(access.project.issues_access_level, access.role)) throw notFound("Project");
   return access;
 }
 

@@ -1,4 +1,4 @@
-import { AccessLevel, offsetOf, type Caller } from "@collab/core";
+import { AccessLevel, featureHidden, offsetOf, type Caller } from "@collab/core";
 import { preparedQuery, type Db } from "@collab/db";
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { ListIssuesParams, NotParams } from "../api/issues.params";
@@ -77,7 +77,7 @@ export function issueConditions(p: ListIssuesParams, scope: IssueScope, names: R
 function byProjects(where: SQL[], scope: IssueScope) {
   if (scope.projects === null) return;
   const ids = scope.projects
-    .filter((pr) => pr.issues_access_level !== "disabled" && (pr.issues_access_level !== "private" || pr.access_level >= AccessLevel.GUEST))
+    .filter((pr) => !featureHidden(pr.issues_access_level, pr.access_level))
     .map((pr) => pr.id);
   where.push(ids.length ? inArray(issues.projectId, ids) : sql`FALSE`);
 }

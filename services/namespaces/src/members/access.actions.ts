@@ -1,4 +1,4 @@
-import { AccessLevel, action, callerOf, forbidden, notFound } from "@collab/core";
+import { action, callerOf, featureHidden, forbidden, notFound } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
@@ -15,7 +15,6 @@ import { resolveWorkItemInputOn, WorkItemInputParams } from "../work-items/work-
  * levels of users on projects and groups (inherited down the hierarchy).
  */
 export const accessActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  /** The project as the caller may see it, with their access: 404 when hidden, like the API. */
   /**
    * The project as the caller may read it, with their level and role (404 otherwise). With
    * `issue_input`, an issue write's input checked there too (resolveWorkItemInputOn), when the
@@ -28,13 +27,11 @@ export const accessActions = (kit: ServiceKit): Record<string, ActionSchema> => 
     async handler(ctx) {
       const p = await readableProject(kit.db, ctx, ctx.params.project);
       const wanted = ctx.params.issue_input;
-      const issues = p.project.issuesAccessLevel;
-      const issuesReachable = issues !== "disabled" && !(issues === "private" && p.role < AccessLevel.GUEST);
       return {
         project: projectSummary(kit, p.project, p.namespace),
         access_level: p.access.level,
         role: p.role,
-        ...(wanted && issuesReachable && { issue_input: await resolveWorkItemInputOn(kit, callerOf(ctx), p, wanted) }),
+        ...(wanted && !featureHidden(p.project.issuesAccessLevel, p.role) && { issue_input: await resolveWorkItemInputOn(kit, callerOf(ctx), p, wanted) }),
       };
     },
   }),

@@ -13,28 +13,6 @@ export interface ProjectAccessDetail {
   groupLevel: number | null;
 }
 
-/** A user's highest membership level on a project and on its ancestor groups: a prepared statement. */
-const memberLevels = preparedQuery((db: Db) =>
-  db
-    .select({ sourceType: members.sourceType, level: sql<number>`max(${members.accessLevel})::int` })
-    .from(members)
-    .where(
-      and(
-        eq(members.userId, sql.placeholder("userId")),
-        activeMember,
-        sql`((${members.sourceType} = 'Project' AND ${members.sourceId} = ${sql.placeholder("projectId")}) OR (${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${sql.placeholder("groupIds")}::int[])))`,
-      ),
-    )
-    .groupBy(members.sourceType)
-    .prepare("namespaces_project_member_levels"),
-);
-
-/** What access user U has on a project: one query over the project and every ancestor group. */
-export async function projectAccess(db: Db, project: ProjectRow, ns: NamespaceRow, userId: number): Promise<ProjectAccessDetail> {
-  const rows = await memberLevels(db, { userId, projectId: project.id, groupIds: ns.traversalIds });
-  return accessDetail(ns, userId, rows.find((r) => r.sourceType === "Project")?.level ?? null, rows.find((r) => r.sourceType === "Namespace")?.level ?? null);
-}
-
 /** Several users' highest levels on a project and on its ancestor groups: one prepared statement for the set. */
 const usersMemberLevels = preparedQuery((db: Db) =>
   db
@@ -51,12 +29,17 @@ const usersMemberLevels = preparedQuery((db: Db) =>
     .prepare("namespaces_project_users_member_levels"),
 );
 
-/** projectAccess for several users at once, keyed by user id (every requested id present). */
+/** What access users have on a project, keyed by user id (every requested id present): one query over the project and every ancestor group. */
 export async function projectAccessOfUsers(db: Db, project: ProjectRow, ns: NamespaceRow, userIds: number[]): Promise<Map<number, ProjectAccessDetail>> {
   const ids = [...new Set(userIds)];
   const rows = ids.length ? await usersMemberLevels(db, { userIds: ids, projectId: project.id, groupIds: ns.traversalIds }) : [];
   const levelOf = (userId: number, source: string) => rows.find((r) => r.userId === userId && r.sourceType === source)?.level ?? null;
   return new Map(ids.map((id) => [id, accessDetail(ns, id, levelOf(id, "Project"), levelOf(id, "Namespace"))]));
+}
+
+/** What access user U has on a project (projectAccessOfUsers for one). */
+export async function projectAccess(db: Db, project: ProjectRow, ns: NamespaceRow, userId: number): Promise<ProjectAccessDetail> {
+  return (await projectAccessOfUsers(db, project, ns, [userId])).get(userId)!;
 }
 
 /** Users' levels on a project and whether they can read it (assignee checks): `{[id]: {access_level, can_read}}`. */

@@ -59,7 +59,6 @@ export interface ReadableProjectRef {
   archived?: boolean;
 }
 
-/** The project as the caller sees it; rejects with 404 Project Not Found when hidden. */
 /**
  * The project as the caller may read it (404 otherwise). With `issueInput`, an issue write's input
  * is checked in the same call (answered as `issue_input` when the caller may reach the issues).

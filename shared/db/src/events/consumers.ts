@@ -35,29 +35,57 @@ export type Consumers = Record<string, Consumer<any>>;
 
 const ATTEMPTS = 3;
 
+interface Parsed {
+  event: EventEnvelope;
+  consumer: Consumer;
+  data: unknown;
+}
+
+/** The event with its consumer's parse of the payload; an invalid payload is logged and dropped (no retry can fix it). */
+function parse(kit: ServiceKit, consumer: Consumer, event: EventEnvelope): Parsed | undefined {
+  const result = consumer.schema.safeParse(event.payload);
+  if (result.success) return { event, consumer, data: result.data };
+  kit.logger.warn({ event: event.name, id: event.id, payload: event.payload }, "dropped an event with an invalid payload");
+  return undefined;
+}
+
 /**
- * Applies one delivered event: an invalid payload is logged and dropped (no retry can fix it);
- * a transient failure is retried a couple of times here, then thrown so the transport redelivers.
+ * Applies events in one transaction with their processed_events rows (only those not applied
+ * before are handled), then the work registered for after the commit. Throws when the
+ * transaction fails: nothing of it stays.
+ */
+async function applyTogether(kit: ServiceKit, tables: EventTables, items: Parsed[]): Promise<void> {
+  const after: { work: () => Promise<unknown>; event: EventEnvelope }[] = [];
+  await kit.db.transaction(async (tx) => {
+    const { processedEvents } = tables;
+    const rows = await tx
+      .insert(processedEvents)
+      .values(items.map(({ event }) => ({ eventId: event.id, name: event.name })))
+      .onConflictDoNothing()
+      .returning({ id: processedEvents.eventId });
+    const fresh = new Set(rows.map((r) => r.id));
+    for (const { event, consumer, data } of items) {
+      if (!fresh.has(event.id)) continue;
+      const meta: EventMeta = { id: event.id, name: event.name, occurredAt: event.occurredAt };
+      await consumer.handle(data, tx, meta, (work) => after.push({ work, event }));
+    }
+  });
+  for (const { work, event } of after) await work().catch((err: Error) => kit.logger.warn({ err: err.message, event: event.name, id: event.id }, "work after applying an event failed"));
+  // Events the handlers published go out now rather than on the relay's next tick (not awaited:
+  // the relay delivering these very events may be this service's own).
+  if (kit.events) void kit.events.flush();
+}
+
+/**
+ * Applies one delivered event: an invalid payload is logged and dropped; a transient failure is
+ * retried a couple of times here, then thrown so the transport redelivers.
  */
 export async function applyEvent(kit: ServiceKit, tables: EventTables, c: Consumer, event: EventEnvelope): Promise<void> {
-  const parsed = c.schema.safeParse(event.payload);
-  if (!parsed.success) {
-    kit.logger.warn({ event: event.name, id: event.id, payload: event.payload }, "dropped an event with an invalid payload");
-    return;
-  }
-  const meta: EventMeta = { id: event.id, name: event.name, occurredAt: event.occurredAt };
+  const item = parse(kit, c, event);
+  if (!item) return;
   for (let attempt = 1; ; attempt++) {
     try {
-      const after: (() => Promise<unknown>)[] = [];
-      await kit.db.transaction(async (tx) => {
-        const fresh = await tx.insert(tables.processedEvents).values({ eventId: event.id, name: event.name }).onConflictDoNothing().returning({ id: tables.processedEvents.eventId });
-        if (fresh.length) await c.handle(parsed.data, tx, meta, (work) => after.push(work));
-      });
-      for (const work of after) await work().catch((err: Error) => kit.logger.warn({ err: err.message, event: event.name, id: event.id }, "work after applying an event failed"));
-      // Events the handler published go out now rather than on the relay's next tick (not awaited:
-      // the relay delivering this very event may be this service's own).
-      if (kit.events) void kit.events.flush();
-      return;
+      return await applyTogether(kit, tables, [item]);
     } catch (err) {
       if (attempt >= ATTEMPTS) {
         kit.logger.error({ err: (err as Error).message, event: event.name, id: event.id }, "failed to apply an event; it will be redelivered");
@@ -70,47 +98,23 @@ export async function applyEvent(kit: ServiceKit, tables: EventTables, c: Consum
 
 /**
  * Applies a batch of events to this service's consumers, in one transaction (one BEGIN/COMMIT and
- * one processed_events insert for the batch). Should any fail, each is applied on its own, as a
- * transport would deliver them, so one bad event holds back only itself. Answers the ids that
- * could not be applied (they stay in the outbox and come again).
+ * one processed_events insert for the batch). Should it fail, each is applied on its own (with
+ * applyEvent's retries), as a transport would deliver them, so one bad event holds back only
+ * itself. Answers the ids that could not be applied (they stay in the outbox and come again).
  */
 export async function applyEvents(kit: ServiceKit, tables: EventTables, consumers: Consumers, events: EventEnvelope[]): Promise<Set<string>> {
-  const failedAlone = async (batch: EventEnvelope[]) => {
-    const failed = new Set<string>();
-    for (const e of batch) await applyEvent(kit, tables, consumers[e.name], e).catch(() => failed.add(e.id));
-    return failed;
-  };
-  const batch = events.filter((e) => consumers[e.name]);
-  if (batch.length <= 1) return failedAlone(batch);
-  const parsed: { event: EventEnvelope; consumer: Consumer; data: unknown }[] = [];
-  for (const event of batch) {
-    const result = consumers[event.name].schema.safeParse(event.payload);
-    if (result.success) parsed.push({ event, consumer: consumers[event.name], data: result.data });
-    else kit.logger.warn({ event: event.name, id: event.id, payload: event.payload }, "dropped an event with an invalid payload");
+  const items = events.flatMap((e) => (consumers[e.name] ? (parse(kit, consumers[e.name], e) ?? []) : []));
+  if (items.length > 1) {
+    try {
+      await applyTogether(kit, tables, items);
+      return new Set();
+    } catch {
+      // Each on its own below.
+    }
   }
-  if (!parsed.length) return new Set();
-  const after: { work: () => Promise<unknown>; event: EventEnvelope }[] = [];
-  try {
-    await kit.db.transaction(async (tx) => {
-      const { processedEvents } = tables;
-      const rows = await tx
-        .insert(processedEvents)
-        .values(parsed.map(({ event }) => ({ eventId: event.id, name: event.name })))
-        .onConflictDoNothing()
-        .returning({ id: processedEvents.eventId });
-      const fresh = new Set(rows.map((r) => r.id));
-      for (const { event, consumer, data } of parsed) {
-        if (!fresh.has(event.id)) continue;
-        const meta: EventMeta = { id: event.id, name: event.name, occurredAt: event.occurredAt };
-        await consumer.handle(data, tx, meta, (work) => after.push({ work, event }));
-      }
-    });
-  } catch {
-    return failedAlone(parsed.map((p) => p.event));
-  }
-  for (const { work, event } of after) await work().catch((err: Error) => kit.logger.warn({ err: err.message, event: event.name, id: event.id }, "work after applying an event failed"));
-  if (kit.events) void kit.events.flush();
-  return new Set();
+  const failed = new Set<string>();
+  for (const { event, consumer } of items) await applyEvent(kit, tables, consumer, event).catch(() => failed.add(event.id));
+  return failed;
 }
 
 /** A service's in-process consumers: applies a batch, answering the ids that failed. */

@@ -69,7 +69,7 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
   let pending = false;
 
   /** Publishes to JetStream one by one; answers the row ids that went out and the errors of the others. */
-  async function publish(rows: OutboxRow[]) {
+  async function publishToStream(rows: OutboxRow[]) {
     const done: number[] = [];
     const failed = new Map<number, string>();
     const adapter = broker.channelAdapter;
@@ -106,7 +106,7 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
     const claimed = await kit.db.update(outbox).set({ claimedUntil: LEASE }).where(inArray(outbox.id, due)).returning();
     if (!claimed.length || stopped) return false;
     claimed.sort((a, b) => a.id - b.id);
-    const { done, failed } = broker.sendToChannel ? await publish(claimed) : await handOver(claimed);
+    const { done, failed } = broker.sendToChannel ? await publishToStream(claimed) : await handOver(claimed);
     for (const row of claimed) {
       const error = failed.get(row.id);
       if (error === undefined) continue;
