@@ -17,7 +17,7 @@
 // Knobs (environment): BENCH_MODES=baseline,single,distributed,pglite  BENCH_CONNECTIONS=32,8
 // BENCH_DURATION=10,5 (measured seconds per cell, per connection count, split over the rounds)
 // BENCH_ROUNDS=2  BENCH_WARMUP=1 (seconds before each measured run)  BENCH_SCENARIOS=<substring,…>
-// BENCH_CPU_PROF=1 (single mode runs with --cpu-prof into bench/results/profiles)
+// BENCH_CPU_PROF=1 (single mode and baseline run with --cpu-prof into bench/results/profiles)
 "use strict";
 const { spawn, spawnSync, fork } = require("node:child_process");
 const fs = require("node:fs");
@@ -124,10 +124,15 @@ function serviceEnv(extra) {
   return env;
 }
 
+/** --cpu-prof for a profiled mode: one .cpuprofile per process, named after the mode. */
+function cpuProfArgs(mode) {
+  if (!config.cpuProf) return [];
+  return ["--cpu-prof", `--cpu-prof-dir=${path.join(RESULTS, "profiles")}`, `--cpu-prof-name=${mode}.${process.pid}.cpuprofile`];
+}
+
 async function startSingle(databaseUrl, rootToken) {
   const port = await freePort();
-  const args = config.cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${path.join(RESULTS, "profiles")}`] : [];
-  const p = startNode("single", path.join(ROOT, "services/gateway/dist/embedded.js"), serviceEnv({ DATABASE_URL: databaseUrl, PORT: String(port), INITIAL_ROOT_TOKEN: rootToken }), args);
+  const p = startNode("single", path.join(ROOT, "services/gateway/dist/embedded.js"), serviceEnv({ DATABASE_URL: databaseUrl, PORT: String(port), INITIAL_ROOT_TOKEN: rootToken }), cpuProfArgs("single"));
   const url = `http://127.0.0.1:${port}`;
   await waitFor("single-process API", () => ready(url), 120_000, p.proc);
   return { url, stop: p.stop, pids: { single: p.proc.pid } };
@@ -135,7 +140,7 @@ async function startSingle(databaseUrl, rootToken) {
 
 async function startBaseline(databaseUrl) {
   const port = await freePort();
-  const p = startNode("baseline", path.join(__dirname, "baseline-server.js"), serviceEnv({ DATABASE_URL: databaseUrl, PORT: String(port) }));
+  const p = startNode("baseline", path.join(__dirname, "baseline-server.js"), serviceEnv({ DATABASE_URL: databaseUrl, PORT: String(port) }), cpuProfArgs("baseline"));
   const url = `http://127.0.0.1:${port}`;
   await waitFor("baseline server", () => ready(url), 30_000, p.proc);
   return { url, stop: p.stop, pids: { baseline: p.proc.pid } };

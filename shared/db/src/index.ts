@@ -6,3 +6,5 @@ export * from "./events";
 export * from "./workers";
 export * from "./internal-ids";
 export * from "./columns";
+export * from "./list-total";
+export * from "./list-query";

@@ -188,6 +188,9 @@ describe("project list filters", () => {
     expect(simple.headers.get("x-total")).toBe("4");
     expect(simple.headers.get("x-total-pages")).toBe("4");
     expect(simple.headers.get("x-next-page")).toBe("2");
+    const past = ok(await root.get(`/projects/${w.project.id}/merge_requests`, { query: { per_page: 2, page: 5 } }), 200, "past the end");
+    expect(past.body).toEqual([]);
+    expect(past.headers.get("x-total")).toBe("4");
     const detailed = ok(await root.get(`/projects/${w.project.id}/merge_requests`, { query: { with_labels_details: true, iids: [1] } }), 200, "labels").body[0];
     expect(detailed.labels.map((l: { name: string }) => l.name)).toEqual(["bug", "ui"]);
     expect(detailed.labels[0]).toMatchObject({ id: expect.any(Number), color: "#FF0000", text_color: expect.any(String) });

@@ -106,6 +106,7 @@ describe("GET /projects/:id/issues/:issue_iid/notes", () => {
     const past = await root.get(path, { query: { per_page: 3, page: 3 } });
     expect(past.status).toBe(200);
     expect(past.body).toEqual([]);
+    expect(past.headers.get("x-total")).toBe("4");
   });
 
   test("internal notes are listed for Reporters and above, hidden from Guests", async () => {

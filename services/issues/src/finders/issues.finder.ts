@@ -1,5 +1,5 @@
 import { AccessLevel, featureHidden, offsetOf, type Caller } from "@collab/core";
-import { preparedQuery, type Db } from "@collab/db";
+import { preparedList, preparedQuery, type Db } from "@collab/db";
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { ListIssuesParams, NotParams } from "../api/issues.params";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
@@ -301,22 +301,28 @@ const linkColumns = {
   assigneeIds: sql<number[]>`array(SELECT a.user_id FROM issues.issue_assignees a WHERE a.issue_id = ${issues.id})`.as("assignee_ids"),
 };
 
+/** The page of a list with its links and total: prepared per shape of its filters and order. */
+const issuesPage = preparedList((db, where, order, name) =>
+  db
+    .select({ ...getTableColumns(issues), ...linkColumns })
+    .from(issues)
+    .where(where)
+    .orderBy(order)
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"))
+    .prepare(name),
+);
+
 export async function findIssues(
   db: Db,
   p: ListIssuesParams,
   scope: IssueScope,
   names: ResolvedNames,
 ): Promise<{ rows: IssueWithLinks[]; total: number }> {
-  const condition = and(...issueConditions(p, scope, names));
+  const where = and(...issueConditions(p, scope, names));
   const [rows, [{ total }]] = await Promise.all([
-    db
-      .select({ ...getTableColumns(issues), ...linkColumns })
-      .from(issues)
-      .where(condition)
-      .orderBy(...issueOrder(p, names))
-      .limit(p.per_page)
-      .offset(offsetOf(p)),
-    db.select({ total: count() }).from(issues).where(condition),
+    issuesPage(db, { where, order: issueOrder(p, names) }, { limit: p.per_page, offset: offsetOf(p) }),
+    db.select({ total: count() }).from(issues).where(where),
   ]);
   return { rows, total };
 }

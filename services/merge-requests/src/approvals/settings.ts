@@ -1,5 +1,5 @@
-import type { Db } from "@collab/db";
-import { inArray } from "drizzle-orm";
+import { preparedQuery, type Db } from "@collab/db";
+import { sql } from "drizzle-orm";
 import { approvalProjectSettings, type ApprovalSettingsRow } from "../db/schema";
 
 /** GitLab's defaults for a project that never changed its approval settings. */
@@ -14,9 +14,18 @@ export const defaultSettings = (projectId: number): ApprovalSettingsRow => ({
   requireReauthenticationToApprove: false,
 });
 
+const settingsRows = preparedQuery((db: Db) =>
+  db
+    .select()
+    .from(approvalProjectSettings)
+    .where(sql`${approvalProjectSettings.projectId} = ANY(${sql.placeholder("ids")}::int[])`)
+    .prepare("merge_requests_approval_settings_of"),
+);
+
+/** Each project's approval settings (GitLab's defaults where none were saved): a prepared statement. */
 export async function settingsOf(db: Db, projectIds: number[]): Promise<Map<number, ApprovalSettingsRow>> {
   const ids = [...new Set(projectIds)];
-  const rows = ids.length ? await db.select().from(approvalProjectSettings).where(inArray(approvalProjectSettings.projectId, ids)) : [];
+  const rows = ids.length ? await settingsRows(db, { ids }) : [];
   const out = new Map(ids.map((id) => [id, defaultSettings(id)]));
   for (const r of rows) out.set(r.projectId, r);
   return out;

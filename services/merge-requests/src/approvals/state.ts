@@ -1,6 +1,6 @@
 import { callerOf, type Ctx } from "@collab/core";
-import type { ServiceKit } from "@collab/db";
-import { asc, inArray } from "drizzle-orm";
+import { preparedQuery, type Db, type ServiceKit } from "@collab/db";
+import { asc, sql } from "drizzle-orm";
 import { approvals, type ApprovalSettingsRow, type MergeRequestRow } from "../db/schema";
 import { evaluate, ruleAppliesTo, type ApprovalPolicy, type Evaluation, type RuleLike } from "./compute";
 import { groupUserIds, levelsOnProjects, matchingProtectedBranches } from "./remote";
@@ -36,6 +36,15 @@ const view = (source: RuleView["source"], r: { id: number; name: string; ruleTyp
   approverIds: [...new Set([...r.userIds, ...r.groupIds.flatMap((g) => members.get(g) ?? [])])],
 });
 
+const approvalsOf = preparedQuery((db: Db) =>
+  db
+    .select()
+    .from(approvals)
+    .where(sql`${approvals.mergeRequestId} = ANY(${sql.placeholder("ids")}::int[])`)
+    .orderBy(asc(approvals.createdAt), asc(approvals.userId))
+    .prepare("merge_requests_approvals_of"),
+);
+
 /**
  * The approval state of several merge requests with a fixed number of queries and bus calls:
  * settings, approvals, both kinds of rules, then one call each for protected branch matching,
@@ -49,7 +58,7 @@ export async function approvalStates(kit: ServiceKit, ctx: Ctx<unknown>, rows: M
   const mrIds = rows.map((r) => r.id);
   const [settings, given, mrRules, projectRules] = await Promise.all([
     settingsOf(kit.db, projectIds),
-    kit.db.select().from(approvals).where(inArray(approvals.mergeRequestId, mrIds)).orderBy(asc(approvals.createdAt), asc(approvals.userId)),
+    approvalsOf(kit.db, { ids: mrIds }),
     premium ? mergeRequestRulesOf(kit.db, mrIds) : Promise.resolve([]),
     premium ? projectRulesOf(kit.db, projectIds) : Promise.resolve([]),
   ]);

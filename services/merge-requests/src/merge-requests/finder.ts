@@ -1,5 +1,5 @@
 import { offsetOf, type Caller, type ReadableProjectRef } from "@collab/core";
-import { preparedQuery, type Db } from "@collab/db";
+import { preparedList, preparedQuery, type Db } from "@collab/db";
 import { and, asc, count, desc, eq, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, notes, type MergeRequestRow } from "../db/schema";
 import { canReadMergeRequests } from "../domain/permissions";
@@ -244,11 +244,23 @@ function caseOf(column: typeof M.milestoneId, map: Record<number, string | null>
   return sql`(CASE ${column} ${sql.join(entries.map(([k, v]) => sql`WHEN ${Number(k)} THEN ${v}::date`), sql` `)} END)`;
 }
 
+/** The page of a list with its total: prepared per shape of its filters and order. */
+const mergeRequestsPage = preparedList((db, where, order, name) =>
+  db
+    .select()
+    .from(M)
+    .where(where)
+    .orderBy(order)
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"))
+    .prepare(name),
+);
+
 export async function findMergeRequests(db: Db, p: ListMergeRequestsParams, scope: MergeRequestScope, names: ResolvedNames): Promise<{ rows: MergeRequestRow[]; total: number }> {
-  const condition = and(...mergeRequestConditions(p, scope, names));
+  const where = and(...mergeRequestConditions(p, scope, names));
   const [rows, [{ total }]] = await Promise.all([
-    db.select().from(M).where(condition).orderBy(...mergeRequestOrder(p, names)).limit(p.per_page).offset(offsetOf(p)),
-    db.select({ total: count() }).from(M).where(condition),
+    mergeRequestsPage(db, { where, order: mergeRequestOrder(p, names) }, { limit: p.per_page, offset: offsetOf(p) }),
+    db.select({ total: count() }).from(M).where(where),
   ]);
   return { rows, total };
 }

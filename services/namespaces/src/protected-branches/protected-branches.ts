@@ -1,6 +1,6 @@
 import { conflict, isUniqueViolation } from "@collab/core";
-import type { Db } from "@collab/db";
-import { and, asc, eq, ilike, inArray } from "drizzle-orm";
+import { preparedQuery, type Db } from "@collab/db";
+import { and, asc, eq, ilike, inArray, sql } from "drizzle-orm";
 import { protectedBranchDefaults, protectedBranches, type ProjectRow, type ProtectedBranchRow } from "../db/schema";
 import type { ProtectBranchInput } from "./protected-branches.params";
 
@@ -29,10 +29,19 @@ export async function findProtectedBranch(db: Db, projectId: number, name: strin
   return row;
 }
 
-/** Protected branches of several projects at once (for batched callers). */
+const protectionsOfProjects = preparedQuery((db: Db) =>
+  db
+    .select()
+    .from(protectedBranches)
+    .where(sql`${protectedBranches.projectId} = ANY(${sql.placeholder("projectIds")}::int[])`)
+    .orderBy(asc(protectedBranches.id))
+    .prepare("namespaces_protections_of"),
+);
+
+/** Protected branches of several projects at once (for batched callers): a prepared statement. */
 export async function protectionsOf(db: Db, projectIds: number[]): Promise<ProtectedBranchRow[]> {
   if (!projectIds.length) return [];
-  return db.select().from(protectedBranches).where(inArray(protectedBranches.projectId, projectIds)).orderBy(asc(protectedBranches.id));
+  return protectionsOfProjects(db, { projectIds });
 }
 
 export async function protectBranch(db: Db, projectId: number, p: ProtectBranchInput): Promise<ProtectedBranchRow> {

@@ -1,6 +1,6 @@
 import { badRequestMessage, conflict, unprocessable } from "@collab/core";
-import type { Db } from "@collab/db";
-import { and, eq, inArray } from "drizzle-orm";
+import { preparedQuery, type Db } from "@collab/db";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { repositoryCommits, repositoryRefs, type RepositoryCommitRow } from "../db/schema";
 import { newSha, validRefName } from "./refs";
 
@@ -113,15 +113,26 @@ export async function mergeBranches(db: Db, projectId: number, m: MergeRequestMe
   });
 }
 
-/** Heads of branches of any projects (sha null for a missing one), in one query. */
+const headsOf = preparedQuery((db: Db) =>
+  db
+    .select({ projectId: repositoryRefs.projectId, name: repositoryRefs.name, sha: repositoryRefs.sha })
+    .from(repositoryRefs)
+    .where(
+      and(
+        sql`${repositoryRefs.projectId} = ANY(${sql.placeholder("projectIds")}::int[])`,
+        eq(repositoryRefs.kind, "branch"),
+        sql`${repositoryRefs.name} = ANY(${sql.placeholder("names")}::text[])`,
+      ),
+    )
+    .prepare("namespaces_branch_heads"),
+);
+
+/** Heads of branches of any projects (sha null for a missing one), in one prepared statement. */
 export async function branchHeads(db: Db, refs: { project_id: number; branch: string }[]): Promise<{ project_id: number; branch: string; sha: string | null }[]> {
   if (!refs.length) return [];
   const projectIds = [...new Set(refs.map((r) => r.project_id))];
   const names = [...new Set(refs.map((r) => r.branch))];
-  const rows = await db
-    .select({ projectId: repositoryRefs.projectId, name: repositoryRefs.name, sha: repositoryRefs.sha })
-    .from(repositoryRefs)
-    .where(and(inArray(repositoryRefs.projectId, projectIds), eq(repositoryRefs.kind, "branch"), inArray(repositoryRefs.name, names)));
+  const rows = await headsOf(db, { projectIds, names });
   const found = new Map(rows.map((r) => [`${r.projectId}:${r.name}`, r.sha]));
   return refs.map((r) => ({ project_id: r.project_id, branch: r.branch, sha: found.get(`${r.project_id}:${r.branch}`) ?? null }));
 }

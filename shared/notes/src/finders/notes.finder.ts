@@ -1,6 +1,6 @@
 import { offsetOf } from "@collab/core";
-import { preparedByShape, type Db } from "@collab/db";
-import { and, asc, count, desc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { pageTotal, preparedByShape, totalColumn, type Db } from "@collab/db";
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { getTableConfig } from "drizzle-orm/pg-core";
 import type { ListNotesFilters } from "../api/params";
 import type { NoteRow, NotesTables, StateEventRow } from "../db/tables";
@@ -50,7 +50,7 @@ const notesPage = preparedByShape(listKey, (db, x, name) => {
   const dir = x.sort === "asc" ? asc : desc;
   const column = x.orderBy === "updated_at" ? x.notes.updatedAt : x.notes.createdAt;
   return db
-    .select()
+    .select({ ...getTableColumns(x.notes), listTotal: totalColumn(db.select({ total: count() }).from(x.notes).where(listCondition(x))) })
     .from(x.notes)
     .where(listCondition(x))
     .orderBy(dir(column), dir(x.notes.id))
@@ -64,11 +64,11 @@ const notesCount = preparedByShape(listKey, (db, x, name) => db.select({ total: 
 export async function findNotes(db: Db, s: NoteableScope, p: ListNotesFilters, v: NoteVisibility): Promise<{ rows: NoteRow[]; total: number }> {
   const shape: NotesListShape = { notes: s.tables.notes, internal: v.internal, activity: p.activity_filter, sort: p.sort, orderBy: p.order_by };
   const key = { type: s.type, id: s.id };
-  const [rows, [{ total }]] = await Promise.all([
-    notesPage(db, shape, { ...key, limit: p.per_page, offset: offsetOf(p) }),
-    notesCount(db, shape, key),
-  ]);
-  return { rows: rows as NoteRow[], total };
+  // One noteable's notes are few: their count rides with the page (one round trip, not two).
+  const offset = offsetOf(p);
+  const rows = await notesPage(db, shape, { ...key, limit: p.per_page, offset });
+  const total = await pageTotal(rows, offset, async () => (await notesCount(db, shape, key))[0].total);
+  return { rows, total };
 }
 
 export async function findNote(db: Db, s: NoteableScope, noteId: number, v: NoteVisibility): Promise<NoteRow | undefined> {

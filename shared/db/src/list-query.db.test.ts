@@ -1,0 +1,80 @@
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, sql } from "drizzle-orm";
+import { integer, pgSchema, text } from "drizzle-orm/pg-core";
+import { openDatabase, type Database, type Db } from "./database";
+import { preparedList, type ListFilters } from "./list-query";
+import { pageTotal, totalColumn } from "./list-total";
+
+// A finder's page through preparedList on PGlite: the filters' values reach the statement, each
+// shape gets its own statement, and the total rides along with the page.
+const s = pgSchema("list_query");
+const things = s.table("things", { id: integer("id").primaryKey(), kind: text("kind").notNull(), size: integer("size").notNull() });
+
+let database: Database;
+let db: Db;
+const built: string[] = [];
+const page = preparedList((d, where, order, name) => {
+  built.push(name);
+  return d
+    .select({ ...getTableColumns(things), listTotal: totalColumn(d.select({ total: count() }).from(things).where(where)) })
+    .from(things)
+    .where(where)
+    .orderBy(order)
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"))
+    .prepare(name);
+}, 2);
+
+const list = async (filters: ListFilters, limit = 3, offset = 0) => {
+  const rows = await page(db, filters, { limit, offset });
+  return { ids: rows.map((r) => r.id), total: await pageTotal(rows, offset, async () => -1) };
+};
+
+beforeAll(async () => {
+  database = await openDatabase({});
+  db = database.db;
+  await db.execute(sql`CREATE SCHEMA list_query`);
+  await db.execute(sql`CREATE TABLE list_query.things (id int PRIMARY KEY, kind text NOT NULL, size int NOT NULL)`);
+  await db.insert(things).values(Array.from({ length: 10 }, (_, i) => ({ id: i + 1, kind: i % 2 ? "odd" : "even", size: (i * 7) % 10 })));
+}, 60_000);
+
+afterAll(() => database.release());
+
+test("the filters' values and the page reach the statement; the total is the whole list's", async () => {
+  expect(await list({ where: eq(things.kind, "odd"), order: [asc(things.id)] })).toEqual({ ids: [2, 4, 6], total: 5 });
+  expect(await list({ where: eq(things.kind, "even"), order: [asc(things.id)] }, 3, 3)).toEqual({ ids: [7, 9], total: 5 });
+  expect(await list({ where: and(eq(things.kind, "even"), gte(things.size, 4)), order: [desc(things.size), desc(things.id)] })).toEqual({ ids: [5, 9, 3], total: 3 });
+});
+
+test("one statement per shape: other values reuse it, another filter or order builds one", async () => {
+  built.length = 0;
+  await list({ where: inArray(things.id, [1, 2, 3]), order: [asc(things.id)] });
+  await list({ where: inArray(things.id, [4, 5, 6]), order: [asc(things.id)] });
+  expect(built).toHaveLength(1);
+  expect(await list({ where: inArray(things.id, [4, 5, 6]), order: [desc(things.id)] })).toEqual({ ids: [6, 5, 4], total: 3 });
+  expect(built).toHaveLength(2);
+});
+
+test("past maxShapes the least recently used shape is dropped and built again when it returns", async () => {
+  built.length = 0;
+  const byKind = { where: eq(things.kind, "odd"), order: [asc(things.id)] };
+  const bySize = { where: gte(things.size, 5), order: [asc(things.id)] };
+  const all = { where: undefined, order: [desc(things.id)] };
+  await list(byKind);
+  await list(bySize);
+  await list(byKind); // most recent again: bySize is now the oldest
+  await list(all); // evicts bySize
+  expect(built).toHaveLength(3);
+  expect(await list(byKind)).toEqual({ ids: [2, 4, 6], total: 5 });
+  expect(built).toHaveLength(3);
+  expect(await list(bySize)).toEqual({ ids: [2, 5, 6], total: 5 });
+  expect(built).toHaveLength(4);
+});
+
+test("an empty page carries no total: none on the first page, asked for past it", async () => {
+  expect(await list({ where: eq(things.kind, "none"), order: [asc(things.id)] })).toEqual({ ids: [], total: 0 });
+  expect(await list({ where: eq(things.kind, "odd"), order: [asc(things.id)] }, 3, 9)).toEqual({ ids: [], total: -1 });
+});
+
+test("text that looks like a parameter inside a value stays a value", async () => {
+  expect(await list({ where: sql`${things.kind} <> ${"$1"}`, order: [asc(things.id)] }, 2)).toEqual({ ids: [1, 2], total: 10 });
+});
