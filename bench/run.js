@@ -17,7 +17,8 @@
 // Knobs (environment): BENCH_MODES=baseline,single,distributed,pglite  BENCH_CONNECTIONS=32,8
 // BENCH_DURATION=10,5 (measured seconds per cell, per connection count, split over the rounds)
 // BENCH_ROUNDS=2  BENCH_WARMUP=1 (seconds before each measured run)  BENCH_SCENARIOS=<substring,…>
-// BENCH_CPU_PROF=1 (single mode and baseline run with --cpu-prof into bench/results/profiles)
+// BENCH_CPU_PROF=1 (the baseline, the single process and every distributed service process run with
+// --cpu-prof into bench/results/profiles)
 "use strict";
 const { spawn, spawnSync, fork } = require("node:child_process");
 const fs = require("node:fs");
@@ -359,12 +360,14 @@ async function main() {
   const manifests = {};
   process.env.EXTERNAL_URL = EXTERNAL_URL; // topology.js passes it on
   log("starting the distributed topology (scripts/topology.js)");
+  if (config.cpuProf) process.env.TOPOLOGY_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${path.join(RESULTS, "profiles")}`;
   const topology = await startTopology({ databaseServer: pg.url });
   cleanups.push(() => topology.stop());
   const processes = topology.nodes.reduce((m, n) => ((m[n.service] = (m[n.service] ?? 0) + 1), m), {});
   log(`topology: nats-server, ${Object.entries(processes).map(([s, n]) => (n > 1 ? `${s} ×${n}` : s)).join(", ")}`);
   if (config.modes.includes("distributed"))
     servers.distributed = { url: topology.gatewayUrl, pids: { "nats-server": topology.natsPid, ...Object.fromEntries(topology.nodes.map((n) => [`${n.service}-${n.replica}`, n.pid])) } };
+    if (config.cpuProf) log(`distributed profiles (CPU.<date>.<pid>.…): ${topology.nodes.map((n) => `${n.service}-${n.replica} ${n.pid}`).join(", ")}`);
   const { Client } = require("pg");
   const client = new Client({ connectionString: topology.databaseUrl });
   await client.connect();

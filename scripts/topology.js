@@ -176,7 +176,9 @@ function startProcess(svc, replica, env, logDir) {
   const entry = path.join(ROOT, "services", svc, "dist", "main.js");
   if (!fs.existsSync(entry)) throw new Error(`${entry} is missing: run npm run build first`);
   const log = fs.openSync(path.join(logDir, `${svc}-${replica}.log`), "a");
-  const proc = spawn(process.execPath, [entry], { env, stdio: ["ignore", log, log] });
+  // TOPOLOGY_NODE_ARGS: node flags for every service process (the benchmark's --cpu-prof).
+  const flags = (process.env.TOPOLOGY_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const proc = spawn(process.execPath, [...flags, entry], { env, stdio: ["ignore", log, log] });
   return proc;
 }
 

@@ -45,7 +45,14 @@ function listCondition({ notes, internal, activity }: NotesListShape): SQL {
 }
 
 // Every notes list of every service runs through these: prepared once per shape and database.
-const listKey = (x: NotesListShape) => `${getTableConfig(x.notes).schema}|${x.internal}|${x.activity}|${x.sort}|${x.orderBy}`;
+const schemas = new WeakMap<NotesTables["notes"], string>();
+/** The notes table's schema, looked up once per table (getTableConfig rebuilds its whole config). */
+const schemaOf = (notes: NotesTables["notes"]) => {
+  let schema = schemas.get(notes);
+  if (schema === undefined) schemas.set(notes, (schema = getTableConfig(notes).schema ?? "public"));
+  return schema;
+};
+const listKey = (x: NotesListShape) => `${schemaOf(x.notes)}|${x.internal}|${x.activity}|${x.sort}|${x.orderBy}`;
 const notesPage = preparedByShape(listKey, (db, x, name) => {
   const dir = x.sort === "asc" ? asc : desc;
   const column = x.orderBy === "updated_at" ? x.notes.updatedAt : x.notes.createdAt;
