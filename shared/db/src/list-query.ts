@@ -23,29 +23,37 @@ function withPlaceholders(text: string): SQL {
 }
 
 /**
- * A list query whose filters vary per request (a finder's steps), prepared once per shape. Only
- * the filters and the order are rendered per request — a small part of what drizzle renders for
- * a whole page statement (its select list of every column, the joined subqueries) — and their
- * text picks the prepared statement, which `build` made with them as raw SQL (values as
- * placeholders `p1…`, the page as `limit`/`offset`). One statement per distinct text and
- * database handle, the least recently used dropped past `maxShapes`.
+ * A list whose filters vary per request (a finder's steps): its page and its count, prepared once
+ * per shape. Only the filters and the order are rendered per request — a small part of what
+ * drizzle renders for a whole page statement (its select list of every column, the joined
+ * subqueries) — and their text picks the shape's two statements, which `page` and `count` made
+ * with them as raw SQL (values as placeholders `p1…`, the page as `limit`/`offset`). The two run
+ * in parallel: on PostgreSQL's other core a count over many rows overlaps with the page. One pair
+ * per distinct text and database handle, the least recently used dropped past `maxShapes`.
  */
-export function preparedList<R>(build: (db: Db, where: SQL, order: SQL, name: string) => Executable<R>, maxShapes = 200) {
-  const byDb = new WeakMap<Db, Map<string, Executable<R>>>();
-  return (db: Db, filters: ListFilters, page: { limit: number; offset: number }): Promise<R> => {
+export function preparedList<R>(
+  page: (db: Db, where: SQL, order: SQL, name: string) => Executable<R>,
+  count: (db: Db, where: SQL, name: string) => Executable<{ total: number }[]>,
+  maxShapes = 200,
+) {
+  const byDb = new WeakMap<Db, Map<string, { page: Executable<R>; count: Executable<{ total: number }[]> }>>();
+  return async (db: Db, filters: ListFilters, window: { limit: number; offset: number }): Promise<{ rows: R; total: number }> => {
     const rendered = dialect.sqlToQuery(sql`${filters.where ?? sql`TRUE`}${sql.raw(ORDER_MARK)}${sql.join(filters.order, sql`, `)}`);
     let statements = byDb.get(db);
     if (!statements) byDb.set(db, (statements = new Map()));
-    let query = statements.get(rendered.sql);
-    if (query) statements.delete(rendered.sql);
+    let shape = statements.get(rendered.sql);
+    if (shape) statements.delete(rendered.sql);
     else {
-      const [where, order] = rendered.sql.split(ORDER_MARK);
-      query = build(db, withPlaceholders(where), withPlaceholders(order), `list_${createHash("sha1").update(rendered.sql).digest("hex").slice(0, 24)}`);
+      const [whereText, orderText] = rendered.sql.split(ORDER_MARK);
+      const where = withPlaceholders(whereText);
+      const name = `list_${createHash("sha1").update(rendered.sql).digest("hex").slice(0, 24)}`;
+      shape = { page: page(db, where, withPlaceholders(orderText), name), count: count(db, where, `${name}_count`) };
       if (statements.size >= maxShapes) statements.delete(statements.keys().next().value!);
     }
-    statements.set(rendered.sql, query);
-    const values: Record<string, unknown> = { limit: page.limit, offset: page.offset };
+    statements.set(rendered.sql, shape);
+    const values: Record<string, unknown> = { limit: window.limit, offset: window.offset };
     rendered.params.forEach((v, i) => (values[`p${i + 1}`] = v));
-    return query.execute(values);
+    const [rows, [{ total }]] = await Promise.all([shape.page.execute(values), shape.count.execute(values)]);
+    return { rows, total };
   };
 }

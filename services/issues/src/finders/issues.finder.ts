@@ -301,16 +301,18 @@ const linkColumns = {
   assigneeIds: sql<number[]>`array(SELECT a.user_id FROM issues.issue_assignees a WHERE a.issue_id = ${issues.id})`.as("assignee_ids"),
 };
 
-/** The page of a list with its links and total: prepared per shape of its filters and order. */
-const issuesPage = preparedList((db, where, order, name) =>
-  db
-    .select({ ...getTableColumns(issues), ...linkColumns })
-    .from(issues)
-    .where(where)
-    .orderBy(order)
-    .limit(sql.placeholder("limit"))
-    .offset(sql.placeholder("offset"))
-    .prepare(name),
+/** The page of a list with its links, and its count: prepared per shape of its filters and order. */
+const issuesList = preparedList(
+  (db, where, order, name) =>
+    db
+      .select({ ...getTableColumns(issues), ...linkColumns })
+      .from(issues)
+      .where(where)
+      .orderBy(order)
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare(name),
+  (db, where, name) => db.select({ total: count() }).from(issues).where(where).prepare(name),
 );
 
 export async function findIssues(
@@ -320,11 +322,7 @@ export async function findIssues(
   names: ResolvedNames,
 ): Promise<{ rows: IssueWithLinks[]; total: number }> {
   const where = and(...issueConditions(p, scope, names));
-  const [rows, [{ total }]] = await Promise.all([
-    issuesPage(db, { where, order: issueOrder(p, names) }, { limit: p.per_page, offset: offsetOf(p) }),
-    db.select({ total: count() }).from(issues).where(where),
-  ]);
-  return { rows, total };
+  return issuesList(db, { where, order: issueOrder(p, names) }, { limit: p.per_page, offset: offsetOf(p) });
 }
 
 const labelLinks = preparedQuery((db: Db) =>

@@ -244,25 +244,15 @@ function caseOf(column: typeof M.milestoneId, map: Record<number, string | null>
   return sql`(CASE ${column} ${sql.join(entries.map(([k, v]) => sql`WHEN ${Number(k)} THEN ${v}::date`), sql` `)} END)`;
 }
 
-/** The page of a list with its total: prepared per shape of its filters and order. */
-const mergeRequestsPage = preparedList((db, where, order, name) =>
-  db
-    .select()
-    .from(M)
-    .where(where)
-    .orderBy(order)
-    .limit(sql.placeholder("limit"))
-    .offset(sql.placeholder("offset"))
-    .prepare(name),
+/** The page of a list and its count: prepared per shape of its filters and order. */
+const mergeRequestsList = preparedList(
+  (db, where, order, name) => db.select().from(M).where(where).orderBy(order).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare(name),
+  (db, where, name) => db.select({ total: count() }).from(M).where(where).prepare(name),
 );
 
 export async function findMergeRequests(db: Db, p: ListMergeRequestsParams, scope: MergeRequestScope, names: ResolvedNames): Promise<{ rows: MergeRequestRow[]; total: number }> {
   const where = and(...mergeRequestConditions(p, scope, names));
-  const [rows, [{ total }]] = await Promise.all([
-    mergeRequestsPage(db, { where, order: mergeRequestOrder(p, names) }, { limit: p.per_page, offset: offsetOf(p) }),
-    db.select({ total: count() }).from(M).where(where),
-  ]);
-  return { rows, total };
+  return mergeRequestsList(db, { where, order: mergeRequestOrder(p, names) }, { limit: p.per_page, offset: offsetOf(p) });
 }
 
 /** Milestones and labels of the matching merge requests, for the cross-service orders. */
