@@ -16,42 +16,37 @@ export const internalIdsTable = (schema: PgSchema<string>) =>
 export type InternalIdsTable = ReturnType<typeof internalIdsTable>;
 
 /**
- * Next per-project iid for a usage, atomically: the upsert takes a row lock, so concurrent
+ * The one upsert behind every iid: with `explicit` NULL the sequence's next value, else the
+ * explicit iid, which moves the sequence past it. The upsert takes a row lock, so concurrent
  * creations in the same project (or replicas) never share an iid.
  */
-export async function nextIid(db: Db, table: InternalIdsTable, projectId: number, usage: string): Promise<number> {
-  const [row] = await db
+const iidUpsert = (db: Db, table: InternalIdsTable, projectId: number | SQL | Placeholder, usage: string, explicit: SQL) =>
+  db
     .insert(table)
-    .values({ projectId, usage, lastValue: 1 })
-    .onConflictDoUpdate({ target: [table.projectId, table.usage], set: { lastValue: sql`${table.lastValue} + 1` } })
-    .returning({ value: table.lastValue });
-  return row.value;
+    .values({ projectId, usage, lastValue: sql`COALESCE(${explicit}, 1)` })
+    .onConflictDoUpdate({
+      target: [table.projectId, table.usage],
+      set: { lastValue: sql`CASE WHEN ${explicit} IS NULL THEN ${table.lastValue} + 1 ELSE GREATEST(${table.lastValue}, ${explicit}) END` },
+    })
+    .returning({ lastValue: table.lastValue });
+
+/** Next per-project iid for a usage, atomically. */
+export async function nextIid(db: Db, table: InternalIdsTable, projectId: number, usage: string): Promise<number> {
+  const [row] = await iidUpsert(db, table, projectId, usage, sql`NULL::int`);
+  return row.lastValue;
 }
 
 /**
  * The iid step of an insert that takes its iid in the same statement (one round trip), as a CTE
- * named `next_iid`: with `explicit` NULL the sequence's next value, else the explicit iid, which
- * moves the sequence past it (as trackIid). Use it as `db.with(cte).insert(t).values({ iid: iidOf(explicit) })`.
+ * named `next_iid` (iidUpsert's): use it as `db.with(cte).insert(t).values({ iid: iidOf(explicit) })`.
  */
 export const iidCte = (db: Db, table: InternalIdsTable, projectId: number | SQL | Placeholder, usage: string, explicit: SQL) =>
-  db.$with("next_iid").as(
-    db
-      .insert(table)
-      .values({ projectId, usage, lastValue: sql`COALESCE(${explicit}, 1)` })
-      .onConflictDoUpdate({
-        target: [table.projectId, table.usage],
-        set: { lastValue: sql`CASE WHEN ${explicit} IS NULL THEN ${table.lastValue} + 1 ELSE GREATEST(${table.lastValue}, ${explicit}) END` },
-      })
-      .returning({ lastValue: table.lastValue }),
-  );
+  db.$with("next_iid").as(iidUpsert(db, table, projectId, usage, explicit));
 
 /** The iid iidCte settled on (its CTE's column keeps the table's name). */
 export const iidOf = (explicit: SQL) => sql<number>`COALESCE(${explicit}, (SELECT last_value FROM next_iid))`;
 
 /** An explicit iid (set by admins/owners) moves the sequence past it. */
 export async function trackIid(db: Db, table: InternalIdsTable, projectId: number, usage: string, iid: number): Promise<void> {
-  await db
-    .insert(table)
-    .values({ projectId, usage, lastValue: iid })
-    .onConflictDoUpdate({ target: [table.projectId, table.usage], set: { lastValue: sql`GREATEST(${table.lastValue}, ${iid})` } });
+  await iidUpsert(db, table, projectId, usage, sql`${iid}::int`);
 }

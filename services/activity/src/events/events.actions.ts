@@ -11,8 +11,6 @@ type Readable = { all: boolean; projects: ReadableProjectRef[] };
 
 type FeatureLevels = Pick<ReadableProjectRef, "id" | "access_level" | "issues_access_level" | "merge_requests_access_level">;
 
-/** A project feature the caller may not read: disabled, or private and they are not a member (administrators are). */
-
 const hiddenFeatures = (projects: FeatureLevels[]) => ({
   Issue: projects.filter((p) => featureHidden(p.issues_access_level, p.access_level)).map((p) => p.id),
   MergeRequest: projects.filter((p) => featureHidden(p.merge_requests_access_level, p.access_level)).map((p) => p.id),
