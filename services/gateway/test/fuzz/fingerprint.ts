@@ -2,7 +2,7 @@
  * A fingerprint of every table of every service schema: md5 of each table's rows (as jsonb text,
  * volatile columns removed). Two equal fingerprints mean no row changed.
  */
-import type { Database } from "@collab/db";
+import { settleOutboxes, type Database } from "@collab/db";
 import { sql } from "drizzle-orm";
 
 /** The schemas the services own (a table in any other schema is not theirs). */
@@ -114,6 +114,9 @@ export async function writeMark(database: Database): Promise<string> {
  */
 export async function settle(database: Database, opts: { quietMs?: number; timeoutMs?: number } = {}): Promise<string> {
   const { quietMs = 30, timeoutMs = 3_000 } = opts;
+  // Events an earlier write left in an outbox are delivered in the background (after its answer):
+  // wait for them too, or their delivery lands in the next request's before/after comparison.
+  await settleOutboxes(database.db, timeoutMs);
   const deadline = Date.now() + timeoutMs;
   let mark = await writeMark(database);
   for (;;) {
