@@ -70,6 +70,8 @@ const run = (opts) =>
 async function measure(job) {
   const base = { url: job.url, connections: job.connections, timeout: 10, pipelining: 1, ...optionsFor(job) };
   if (job.warmupSeconds > 0) await run({ ...base, duration: job.warmupSeconds });
+  // bench/run.js reads the processes' CPU counters here and again after the measured run.
+  await new Promise((resolve) => process.send({ id: job.id, measuring: true }, resolve));
   const r = await run({ ...base, duration: job.durationSeconds });
   return {
     requests: r.requests.total,

@@ -83,7 +83,9 @@ async function startPostgres({ settings = {} } = {}) {
           }
           fs.rmSync(root, { recursive: true, force: true });
         };
-        return { url, port, root, version: spawnSync(path.join(bin, "postgres"), ["--version"], { encoding: "utf8" }).stdout.trim(), stop };
+        // The postmaster's own pid (the spawned process may be a runuser wrapper), for CPU accounting.
+        const postmasterPid = () => Number(fs.readFileSync(path.join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+        return { url, port, root, postmasterPid, version: spawnSync(path.join(bin, "postgres"), ["--version"], { encoding: "utf8" }).stdout.trim(), stop };
       }
       await new Promise((r) => setTimeout(r, 100)); // poll interval
     }

@@ -228,15 +228,64 @@ function memoryOf(server) {
   return { processes, total: Math.round(total * 10) / 10 };
 }
 
+// ---- CPU ---------------------------------------------------------------------------------------------
+
+const TICK_MS = 1000 / 100; // USER_HZ: /proc counts CPU time in 1/100 s on Linux
+/** User + system CPU time of a process in ms (Linux /proc), null when it is gone. */
+function cpuMs(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // the name may hold spaces
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime, stime
+  } catch {
+    return null;
+  }
+}
+/** The postmaster and its children (backends, background workers): PostgreSQL's CPU time in ms. */
+function postgresCpuMs(postmasterPid) {
+  let total = cpuMs(postmasterPid) ?? 0;
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[1]) === postmasterPid) total += (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+    } catch {
+      // gone between readdir and read
+    }
+  }
+  return total;
+}
+/**
+ * CPU counters of everything on the machine's cores during a measurement: the mode's processes,
+ * PostgreSQL and the load generator (a backend that exits in between takes its time with it).
+ */
+function cpuSnapshot(server, extra) {
+  const out = Object.fromEntries(Object.entries(server.pids ?? {}).map(([name, pid]) => [name, cpuMs(pid)]));
+  for (const [name, read] of Object.entries(extra)) out[name] = read();
+  return out;
+}
+/** CPU ms per request of each process between two snapshots. */
+function cpuPerRequest(before, after, requests) {
+  const out = {};
+  for (const [name, b] of Object.entries(before)) {
+    if (b === null || after[name] === null || after[name] === undefined || !requests) continue;
+    out[name] = Math.round(((after[name] - b) / requests) * 1000) / 1000;
+  }
+  return out;
+}
+
 // ---- measuring ----------------------------------------------------------------------------------------
 
 let loader;
 let jobId = 0;
-function measure(job) {
+/** One load job; `onMeasuring` runs when the warm-up is over and the measured run starts. */
+function measure(job, onMeasuring = () => undefined) {
   return new Promise((resolve, reject) => {
     const id = ++jobId;
     const onMessage = (msg) => {
       if (msg.id !== id) return;
+      if (msg.measuring) return void onMeasuring();
       loader.off("message", onMessage);
       if (msg.error) reject(new Error(msg.error));
       else resolve(msg.result);
@@ -251,6 +300,20 @@ const median = (xs) => {
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 };
+
+/** CPU ms per request of each process over the rounds (weighted by their requests), and their sum. */
+function meanCpu(runs) {
+  const sums = {};
+  let requests = 0;
+  for (const r of runs) {
+    if (!r.cpuMsPerRequest || !r.requests) continue;
+    requests += r.requests;
+    for (const [name, ms] of Object.entries(r.cpuMsPerRequest)) sums[name] = (sums[name] ?? 0) + ms * r.requests;
+  }
+  const processes = Object.fromEntries(Object.entries(sums).map(([name, v]) => [name, Math.round((v / requests) * 1000) / 1000]));
+  const total = Object.values(processes).reduce((s, v) => s + v, 0);
+  return { processes, total: Math.round(total * 1000) / 1000 };
+}
 
 function aggregate(raw) {
   const cells = new Map();
@@ -271,6 +334,7 @@ function aggregate(raw) {
     errors: c.runs.reduce((s, r) => s + r.non2xx + r.socketErrors + r.timeouts, 0),
     // The mode's processes together, the most seen after any of the rounds.
     rss_mb: Math.max(...c.runs.map((r) => r.memory.total)),
+    cpu: meanCpu(c.runs),
   }));
   for (const row of rows) {
     const base = rows.find((b) => b.mode === "baseline" && b.scenario === row.scenario && b.connections === row.connections);
@@ -429,7 +493,10 @@ async function main() {
             job.put = { first: putNext, count: putSpan, closedIids: m.closedIids.filter((i) => i >= putNext && i < putNext + putSpan) };
             putNext += putSpan;
           }
-          const result = await measure(job);
+          const cpuExtra = { postgres: () => postgresCpuMs(pg.postmasterPid()), load: () => cpuMs(loader.pid) };
+          let cpuBefore = null;
+          const result = await measure(job, () => (cpuBefore = cpuSnapshot(servers[mode], cpuExtra)));
+          result.cpuMsPerRequest = cpuBefore ? cpuPerRequest(cpuBefore, cpuSnapshot(servers[mode], cpuExtra), result.requests) : {};
           result.memory = memoryOf(servers[mode]);
           raw.push({ scenario, mode, connections, round: round + 1, result });
           const errors = result.non2xx + result.socketErrors + result.timeouts;
@@ -455,6 +522,7 @@ async function main() {
     errors: r.errors,
     ratio_to_baseline: r.ratio_to_baseline === null ? null : Math.round(r.ratio_to_baseline * 1000) / 1000,
     rss_mb: r.rss_mb,
+    cpu_ms_per_request: r.cpu.total,
   }));
   fs.writeFileSync(path.join(RESULTS, "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(
@@ -465,6 +533,9 @@ async function main() {
   process.stdout.write(`\n${table(rows)}\n\n`);
   for (const [mode, m] of Object.entries(memory))
     process.stdout.write(`RSS ${mode}: ${m.total} MiB (${Object.entries(m.processes).map(([p, v]) => `${p} ${v}`).join(", ")})\n`);
+  process.stdout.write("\nCPU ms per request (the mode's processes, PostgreSQL and the load generator) at 32 connections:\n");
+  for (const r of rows.filter((x) => x.connections === 32))
+    process.stdout.write(`${LABELS[r.scenario]} ${r.mode}: ${r.cpu.total} (${Object.entries(r.cpu.processes).sort((a, b) => b[1] - a[1]).map(([p, v]) => `${p} ${v}`).join(", ")})\n`);
   process.stdout.write("\n");
   for (const line of targets(rows)) process.stdout.write(`${line}\n`);
   process.stdout.write(
