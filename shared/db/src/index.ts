@@ -8,3 +8,4 @@ export * from "./internal-ids";
 export * from "./columns";
 export * from "./list-total";
 export * from "./list-query";
+export * from "./row-mapper";

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { Db } from "./database";
+import { withCompiledRows } from "./row-mapper";
 
 interface Executable<R> {
   execute(params: Record<string, unknown>): Promise<R>;
@@ -47,7 +48,7 @@ export function preparedList<R>(
       const [whereText, orderText] = rendered.sql.split(ORDER_MARK);
       const where = withPlaceholders(whereText);
       const name = `list_${createHash("sha1").update(rendered.sql).digest("hex").slice(0, 24)}`;
-      shape = { page: page(db, where, withPlaceholders(orderText), name), count: count(db, where, `${name}_count`) };
+      shape = { page: withCompiledRows(page(db, where, withPlaceholders(orderText), name)), count: withCompiledRows(count(db, where, `${name}_count`)) };
       if (statements.size >= maxShapes) statements.delete(statements.keys().next().value!);
     }
     statements.set(rendered.sql, shape);

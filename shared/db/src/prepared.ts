@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Db } from "./database";
+import { withCompiledRows } from "./row-mapper";
 
 interface Executable<P, R> {
   execute(params: P): Promise<R>;
@@ -16,7 +17,7 @@ export function preparedQuery<P extends Record<string, unknown>, R>(build: (db: 
   return (db, params) => {
     let query = byDb.get(db);
     if (!query) {
-      query = build(db);
+      query = withCompiledRows(build(db));
       byDb.set(db, query);
     }
     return query.execute(params);
@@ -39,7 +40,7 @@ export function preparedByShape<S, P extends Record<string, unknown>, R>(
     if (!statements) byDb.set(db, (statements = new Map()));
     const key = keyOf(shape);
     let query = statements.get(key);
-    if (!query) statements.set(key, (query = build(db, shape, `shape_${createHash("sha1").update(key).digest("hex").slice(0, 20)}`)));
+    if (!query) statements.set(key, (query = withCompiledRows(build(db, shape, `shape_${createHash("sha1").update(key).digest("hex").slice(0, 20)}`))));
     return query.execute(params);
   };
 }
