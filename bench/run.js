@@ -231,34 +231,38 @@ function memoryOf(server) {
 // ---- CPU ---------------------------------------------------------------------------------------------
 
 const TICK_MS = 1000 / 100; // USER_HZ: /proc counts CPU time in 1/100 s on Linux
-/** User + system CPU time of a process in ms (Linux /proc), null when it is gone. */
-function cpuMs(pid) {
+/** A process's /proc/<pid>/stat fields after the name (field 3 on), null when it is gone. */
+function statFields(pid) {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // the name may hold spaces
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime, stime
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" "); // the name may hold spaces
   } catch {
     return null;
   }
 }
-/** The postmaster and its children (backends, background workers): PostgreSQL's CPU time in ms. */
+/** User + system CPU time of a process in ms (Linux /proc), null when it is gone. */
+function cpuMs(pid) {
+  const f = statFields(pid);
+  return f ? (Number(f[11]) + Number(f[12])) * TICK_MS : null; // utime, stime
+}
+/**
+ * PostgreSQL's CPU time in ms: the postmaster's own, its live children's (backends, background
+ * workers) and its reaped children's (cutime, cstime: a backend that exited keeps counting).
+ */
 function postgresCpuMs(postmasterPid) {
-  let total = cpuMs(postmasterPid) ?? 0;
+  const own = statFields(postmasterPid);
+  if (!own) return null;
+  let total = (Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14])) * TICK_MS;
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[1]) === postmasterPid) total += (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-    } catch {
-      // gone between readdir and read
-    }
+    const f = statFields(entry);
+    if (f && Number(f[1]) === postmasterPid) total += (Number(f[11]) + Number(f[12])) * TICK_MS;
   }
   return total;
 }
 /**
  * CPU counters of everything on the machine's cores during a measurement: the mode's processes,
- * PostgreSQL and the load generator (a backend that exits in between takes its time with it).
+ * PostgreSQL and the load generator.
  */
 function cpuSnapshot(server, extra) {
   const out = Object.fromEntries(Object.entries(server.pids ?? {}).map(([name, pid]) => [name, cpuMs(pid)]));
