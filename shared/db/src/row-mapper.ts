@@ -1,4 +1,6 @@
-import { Column, getTableName, is, SQL, Subquery } from "drizzle-orm";
+import { Column, getTableName, is, SQL, Subquery, type ColumnBaseConfig } from "drizzle-orm";
+import { PgTimestamp } from "drizzle-orm/pg-core";
+import { parsePgTimestamp } from "./pg-timestamp";
 
 interface Decoder {
   mapFromDriverValue(value: unknown): unknown;
@@ -20,7 +22,14 @@ interface MappableQuery {
 /** SQL's decoder (what `.mapWith` set) is not in its public type. */
 const decoderOfSql = (value: SQL) => (value as unknown as { decoder: Decoder }).decoder;
 
+/** A timestamp column's decoding, its text read by parsePgTimestamp rather than Date's slow parser. */
+function timestampDecoder(column: PgTimestamp<ColumnBaseConfig<"date", "PgTimestamp">>): Decoder {
+  const zonelessIsUtc = !column.withTimezone;
+  return { mapFromDriverValue: (value) => (typeof value === "string" && parsePgTimestamp(value, zonelessIsUtc)) || column.mapFromDriverValue(value as string | Date) };
+}
+
 function decoderOf(field: unknown): Decoder {
+  if (is(field, PgTimestamp)) return timestampDecoder(field);
   if (is(field, Column)) return field as unknown as Decoder;
   if (is(field, SQL)) return decoderOfSql(field);
   if (is(field, Subquery)) return decoderOfSql((field as unknown as { _: { sql: SQL } })._.sql);
@@ -32,7 +41,7 @@ function decoderOf(field: unknown): Decoder {
  * path and the table of each column. drizzle looks all of that up again for every cell (class
  * checks through CommonJS getters, a path iterator), which was most of its time in a list request
  * (bench/README.md). Same objects, same key order, same rule for a left-joined table whose first
- * column is null (the whole object becomes null).
+ * column is null (the whole object becomes null); timestamp columns read with parsePgTimestamp.
  */
 export function compileRowMapper(fields: SelectedField[], joinsNotNullableMap?: Record<string, boolean>): (row: unknown[]) => Record<string, unknown> {
   const count = fields.length;
