@@ -17,6 +17,7 @@
 // Knobs (environment): BENCH_MODES=baseline,single,distributed,pglite  BENCH_CONNECTIONS=32,8
 // BENCH_DURATION=10,5 (measured seconds per cell, per connection count, split over the rounds)
 // BENCH_ROUNDS=2  BENCH_WARMUP=1 (seconds before each measured run)  BENCH_SCENARIOS=<substring,…>
+// BENCH_PRIME=2 (seconds of each read scenario on every mode before the first measurement)
 // BENCH_CPU_PROF=1 (the baseline, the single process and every distributed service process run with
 // --cpu-prof into bench/results/profiles)
 "use strict";
@@ -56,6 +57,7 @@ const config = {
   durations: list(process.env.BENCH_DURATION, ["10", "5"]).map(Number),
   rounds: Number(process.env.BENCH_ROUNDS ?? 2),
   warmup: Number(process.env.BENCH_WARMUP ?? 1),
+  prime: Number(process.env.BENCH_PRIME ?? 2),
   scenarios: (() => {
     const filters = list(process.env.BENCH_SCENARIOS, null);
     // A filter naming a scenario exactly selects just it; anything else matches as a substring.
@@ -469,6 +471,19 @@ async function main() {
   const putRuns = config.modes.length * config.connections.length * config.rounds;
   const putSpan = Math.floor((manifest.mainIssues - 500) / putRuns);
   let putNext = 200;
+
+  // Every mode answers each read for a while before anything is measured: a process's first
+  // seconds (JIT, pool connections opening, each connection preparing its statements) would
+  // otherwise fall into the first scenario's first round, and hit the modes with more processes
+  // and statements hardest. Reads only: the writes' data stays as seeded.
+  if (config.prime > 0) {
+    log(`priming: ${config.prime} s of each read scenario on every mode`);
+    for (const mode of config.modes)
+      for (const scenario of SCENARIOS.filter((x) => x.startsWith("GET"))) {
+        const m = manifests[mode];
+        await measure({ scenario, url: servers[mode].url, connections: Math.max(...config.connections), warmupSeconds: 0, durationSeconds: config.prime, tokens: m.users.map((u) => u.token), projectId: m.projectId, notesIid: m.notesIid, tag: `${mode}-prime` });
+      }
+  }
 
   const raw = [];
   const loadSince = Date.now();
