@@ -242,10 +242,12 @@ function statFields(pid) {
     return null;
   }
 }
+/** utime + stime of stat fields, in ms. */
+const ownCpuMs = (f) => (Number(f[11]) + Number(f[12])) * TICK_MS;
 /** User + system CPU time of a process in ms (Linux /proc), null when it is gone. */
 function cpuMs(pid) {
   const f = statFields(pid);
-  return f ? (Number(f[11]) + Number(f[12])) * TICK_MS : null; // utime, stime
+  return f ? ownCpuMs(f) : null;
 }
 /**
  * PostgreSQL's CPU time in ms: the postmaster's own, its live children's (backends, background
@@ -254,11 +256,11 @@ function cpuMs(pid) {
 function postgresCpuMs(postmasterPid) {
   const own = statFields(postmasterPid);
   if (!own) return null;
-  let total = (Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14])) * TICK_MS;
+  let total = ownCpuMs(own) + (Number(own[13]) + Number(own[14])) * TICK_MS; // + cutime, cstime
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     const f = statFields(entry);
-    if (f && Number(f[1]) === postmasterPid) total += (Number(f[11]) + Number(f[12])) * TICK_MS;
+    if (f && Number(f[1]) === postmasterPid) total += ownCpuMs(f); // a child: ppid is field 4
   }
   return total;
 }
@@ -476,14 +478,29 @@ async function main() {
   // seconds (JIT, pool connections opening, each connection preparing its statements) would
   // otherwise fall into the first scenario's first round, and hit the modes with more processes
   // and statements hardest. Reads only: the writes' data stays as seeded.
+  const jobFor = (mode, scenario, connections, warmupSeconds, durationSeconds, tag) => {
+    const m = manifests[mode];
+    return {
+      scenario,
+      url: servers[mode].url,
+      connections,
+      warmupSeconds,
+      durationSeconds,
+      tokens: m.users.map((u) => u.token),
+      projectId: m.projectId,
+      notesIid: m.notesIid,
+      assigneeId: m.assigneeId,
+      milestoneId: m.milestoneId,
+      tag,
+    };
+  };
   if (config.prime > 0) {
     log(`priming: ${config.prime} s of each read scenario on every mode`);
     for (const mode of config.modes)
-      for (const scenario of SCENARIOS.filter((x) => x.startsWith("GET"))) {
-        const m = manifests[mode];
-        await measure({ scenario, url: servers[mode].url, connections: Math.max(...config.connections), warmupSeconds: 0, durationSeconds: config.prime, tokens: m.users.map((u) => u.token), projectId: m.projectId, notesIid: m.notesIid, tag: `${mode}-prime` });
-      }
+      for (const scenario of SCENARIOS.filter((x) => x.startsWith("GET")))
+        await measure(jobFor(mode, scenario, Math.max(...config.connections), 0, config.prime, `${mode}-prime`));
   }
+  const cpuSources = { postgres: () => postgresCpuMs(pg.postmasterPid()), load: () => cpuMs(loader.pid) };
 
   const raw = [];
   const loadSince = Date.now();
@@ -494,28 +511,14 @@ async function main() {
         const shift = (si + round) % config.modes.length;
         const order = [...config.modes.slice(shift), ...config.modes.slice(0, shift)];
         for (const mode of order) {
-          const m = manifests[mode];
-          const job = {
-            scenario,
-            url: servers[mode].url,
-            connections,
-            warmupSeconds: config.warmup,
-            durationSeconds: seconds,
-            tokens: m.users.map((u) => u.token),
-            projectId: m.projectId,
-            notesIid: m.notesIid,
-            assigneeId: m.assigneeId,
-            milestoneId: m.milestoneId,
-            tag: `${mode}-${connections}-${round + 1}`,
-          };
+          const job = jobFor(mode, scenario, connections, config.warmup, seconds, `${mode}-${connections}-${round + 1}`);
           if (scenario.startsWith("PUT")) {
-            job.put = { first: putNext, count: putSpan, closedIids: m.closedIids.filter((i) => i >= putNext && i < putNext + putSpan) };
+            job.put = { first: putNext, count: putSpan, closedIids: manifests[mode].closedIids.filter((i) => i >= putNext && i < putNext + putSpan) };
             putNext += putSpan;
           }
-          const cpuExtra = { postgres: () => postgresCpuMs(pg.postmasterPid()), load: () => cpuMs(loader.pid) };
           let cpuBefore = null;
-          const result = await measure(job, () => (cpuBefore = cpuSnapshot(servers[mode], cpuExtra)));
-          result.cpuMsPerRequest = cpuBefore ? cpuPerRequest(cpuBefore, cpuSnapshot(servers[mode], cpuExtra), result.requests) : {};
+          const result = await measure(job, () => (cpuBefore = cpuSnapshot(servers[mode], cpuSources)));
+          result.cpuMsPerRequest = cpuBefore ? cpuPerRequest(cpuBefore, cpuSnapshot(servers[mode], cpuSources), result.requests) : {};
           result.memory = memoryOf(servers[mode]);
           raw.push({ scenario, mode, connections, round: round + 1, result });
           const errors = result.non2xx + result.socketErrors + result.timeouts;

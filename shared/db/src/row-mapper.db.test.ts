@@ -49,6 +49,7 @@ const nested = (d: Db) =>
     .orderBy(things.id);
 
 const nestedPrepared = preparedQuery((d: Db) => nested(d).prepare("row_mapper_nested"));
+const innerPrepared = preparedQuery((d: Db) => d.select({ thing: things, owner: owners }).from(things).innerJoin(owners, eq(owners.id, things.ownerId)).prepare("row_mapper_inner"));
 const flatPrepared = preparedQuery((d: Db) => d.select().from(things).where(eq(things.id, sql.placeholder("id"))).prepare("row_mapper_flat"));
 
 test("a left join, SQL fields, decoders and nested objects map as drizzle maps them", async () => {
@@ -72,4 +73,12 @@ test("a whole-table select maps to its columns' keys in table order", async () =
   expect(Object.keys(got)).toEqual(["id", "ownerId", "title", "done", "meta", "dueAt"]);
   expect(got).toEqual(expected);
   expect(got.meta).toEqual({ tags: ["a"] });
+});
+
+test("an inner join's objects map as drizzle maps them (no table of it can be null)", async () => {
+  const expected = await db.select({ thing: things, owner: owners }).from(things).innerJoin(owners, eq(owners.id, things.ownerId));
+  const got = await innerPrepared(db, {});
+  expect(JSON.stringify(got)).toBe(JSON.stringify(expected));
+  expect(got).toHaveLength(1);
+  expect(got[0].owner.name).toBe("ada");
 });

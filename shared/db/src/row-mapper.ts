@@ -48,7 +48,8 @@ export function compileRowMapper(fields: SelectedField[], joinsNotNullableMap?: 
   const decoders = fields.map((f) => decoderOf(f.field));
   const paths = fields.map((f) => f.path);
   const tables = fields.map((f) => (joinsNotNullableMap && f.path.length === 2 && is(f.field, Column) ? getTableName((f.field as Column).table) : undefined));
-  const nullable = tables.some((t) => t !== undefined);
+  // Only a table joined as nullable (a left join's) can turn an object null: with none, no bookkeeping.
+  const nullable = tables.some((t) => t !== undefined && !joinsNotNullableMap![t]);
   return (row) => {
     const result: Record<string, unknown> = {};
     const nullify: Record<string, string | false> | undefined = nullable ? {} : undefined;
@@ -60,8 +61,8 @@ export function compileRowMapper(fields: SelectedField[], joinsNotNullableMap?: 
       const raw = row[i];
       const value = raw === null ? null : decoders[i].mapFromDriverValue(raw);
       node[path[last]] = value;
-      const table = tables[i];
-      if (table !== undefined) {
+      const table = nullify && tables[i];
+      if (table) {
         const seen = nullify![path[0]];
         if (seen === undefined) nullify![path[0]] = value === null ? table : false;
         else if (typeof seen === "string" && seen !== table) nullify![path[0]] = false;
