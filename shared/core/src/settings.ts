@@ -92,10 +92,19 @@ export function resetSettings() {
   snapshot = { version: 0, settings: { ...ENFORCED_SETTINGS_DEFAULTS } };
 }
 
-/** Loads the snapshot from the admin service once it is reachable; never blocks a service's start. */
+/**
+ * Loads the snapshot from the admin service once it is reachable; never blocks a service's start.
+ * The wait ends with the broker: moleculer's waitForServices would hold the process open for its
+ * whole timeout after a stop.
+ */
 export async function loadSettings(broker: ServiceBroker, timeoutMs = 60_000): Promise<void> {
   try {
-    await broker.waitForServices(["admin"], timeoutMs);
+    const available = () => broker.registry.getServiceList({ onlyAvailable: true }).some((s) => s.name === "admin");
+    for (const deadline = Date.now() + timeoutMs; !available(); ) {
+      if (broker.stopping) return;
+      if (Date.now() > deadline) throw new Error(`admin not reachable within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 100).unref());
+    }
     const msg = await broker.call<SettingsMessage, object>("admin.settings.current", {});
     applySettings(msg);
   } catch (err) {
