@@ -6,15 +6,16 @@
 //   3. distributed: scripts/topology.js (nats-server, one process per service it lists, gateway);
 //      its scratch database is the benchmark's database
 //   4. seeds it (bench/seed.js), then starts single (services/gateway/dist/embedded.js on the same
-//      database), baseline (bench/baseline-server.js, same database) and pglite (embedded.js on its
-//      own PGlite folder, seeded with the same generator)
+//      database), baseline (bench/baseline-server.js, same database) and embedded (embedded.js as
+//      `npm start` runs it: its own embedded PostgreSQL with default settings, in its own folder,
+//      seeded with the same generator)
 //   5. checks that every mode answers the read scenarios, and that single and distributed answer
 //      them byte for byte like the baseline
 //   6. for each scenario and connection count, rounds of: a warm-up, then a measured run, one mode
 //      after the other (the order rotates), by autocannon in a separate process (bench/load.js)
 //   7. prints the table, writes bench/results/latest.json (and latest-details.json), stops everything
 //
-// Knobs (environment): BENCH_MODES=baseline,single,distributed,pglite  BENCH_CONNECTIONS=32,8
+// Knobs (environment): BENCH_MODES=baseline,single,distributed,embedded  BENCH_CONNECTIONS=32,8
 // BENCH_DURATION=10,5 (measured seconds per cell, per connection count, split over the rounds)
 // BENCH_ROUNDS=2  BENCH_WARMUP=1 (seconds before each measured run)  BENCH_SCENARIOS=<substring,…>
 // BENCH_PRIME=2 (seconds of each read scenario on every mode before the first measurement)
@@ -52,7 +53,7 @@ const LABELS = {
 
 const list = (v, d) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : d);
 const config = {
-  modes: list(process.env.BENCH_MODES, ["baseline", "single", "distributed", "pglite"]),
+  modes: list(process.env.BENCH_MODES, ["baseline", "single", "distributed", "embedded"]),
   connections: list(process.env.BENCH_CONNECTIONS, ["32", "8"]).map(Number),
   durations: list(process.env.BENCH_DURATION, ["10", "5"]).map(Number),
   rounds: Number(process.env.BENCH_ROUNDS ?? 2),
@@ -149,24 +150,33 @@ async function startBaseline(databaseUrl) {
   return { url, stop: p.stop, pids: { baseline: p.proc.pid } };
 }
 
-/** embedded.js on a PGlite folder: started once (migrations, root), stopped, seeded, started again. */
-async function startPglite(rootToken) {
-  const dataDir = path.join(workDir, "pglite");
-  const env = async () => serviceEnv({ PGLITE_DATA_DIR: dataDir, PORT: String(await freePort()), INITIAL_ROOT_TOKEN: rootToken });
+/**
+ * The `npm start` path: embedded.js without DATABASE_URL, on its own embedded PostgreSQL in
+ * EMBEDDED_PG_DIR (default settings). Started once (initdb, migrations, root), stopped; that
+ * server is started alone to seed it (same generator as the others); then embedded.js again.
+ */
+async function startEmbedded(rootToken) {
+  const dir = path.join(workDir, "embedded-postgres");
+  const env = async () => serviceEnv({ EMBEDDED_PG_DIR: dir, PORT: String(await freePort()), INITIAL_ROOT_TOKEN: rootToken });
   const first = await env();
-  let p = startNode("pglite-init", path.join(ROOT, "services/gateway/dist/embedded.js"), first);
-  await waitFor("PGlite API (migrations)", () => ready(`http://127.0.0.1:${first.PORT}`), 180_000, p.proc);
+  let p = startNode("embedded-init", path.join(ROOT, "services/gateway/dist/embedded.js"), first);
+  await waitFor("embedded API (initdb, migrations)", () => ready(`http://127.0.0.1:${first.PORT}`), 180_000, p.proc);
   await p.stop();
-  const { PGlite } = await import("@electric-sql/pglite");
-  const db = new PGlite(dataDir);
-  await db.waitReady;
-  const manifest = await seed(db);
-  await db.close();
+  const { startEmbeddedPostgres } = require(path.join(ROOT, "shared/db/dist"));
+  const server = await startEmbeddedPostgres({ dir });
+  const { Client } = require("pg");
+  const client = new Client({ connectionString: server.url });
+  await client.connect();
+  const manifest = await seed(client);
+  await client.end();
+  await server.stop();
   const second = await env();
-  p = startNode("pglite", path.join(ROOT, "services/gateway/dist/embedded.js"), second);
+  p = startNode("embedded", path.join(ROOT, "services/gateway/dist/embedded.js"), second);
   const url = `http://127.0.0.1:${second.PORT}`;
-  await waitFor("PGlite API", () => ready(url), 180_000, p.proc);
-  return { url, stop: p.stop, manifest, pids: { pglite: p.proc.pid } };
+  await waitFor("embedded API", () => ready(url), 180_000, p.proc);
+  const postmaster = Number(fs.readFileSync(path.join(dir, "pgdata", "postmaster.pid"), "utf8").split("\n")[0]);
+  // Its PostgreSQL is its own: CPU is counted from that server, not the shared one.
+  return { url, stop: p.stop, manifest, pids: { embedded: p.proc.pid }, cpuSources: { postgres: () => postgresCpuMs(postmaster) } };
 }
 
 // ---- checks before measuring ------------------------------------------------------------------------
@@ -270,7 +280,7 @@ function postgresCpuMs(postmasterPid) {
  */
 function cpuSnapshot(server, extra) {
   const out = Object.fromEntries(Object.entries(server.pids ?? {}).map(([name, pid]) => [name, cpuMs(pid)]));
-  for (const [name, read] of Object.entries(extra)) out[name] = read();
+  for (const [name, read] of Object.entries({ ...extra, ...server.cpuSources })) out[name] = read();
   return out;
 }
 /** CPU ms per request of each process between two snapshots. */
@@ -393,7 +403,7 @@ function targets(rows) {
     const c = cell(scenario, mode);
     if (c) out.push(`${mode} ${LABELS[scenario]} @32: ${c.ratio_to_baseline.toFixed(2)} of baseline (target ≥ ${floor}): ${c.ratio_to_baseline >= floor ? "MET" : "MISSED"}`);
   }
-  for (const c of rows.filter((r) => r.connections === 32 && r.mode !== "baseline" && r.mode !== "pglite")) {
+  for (const c of rows.filter((r) => r.connections === 32 && r.mode !== "baseline")) {
     const base = cell(c.scenario, "baseline");
     if (base) out.push(`${c.mode} ${LABELS[c.scenario]} @32: p90 ${c.p90} ms vs baseline ${base.p90} ms (target ≤ 2×): ${c.p90 <= 2 * base.p90 ? "MET" : "MISSED"}`);
   }
@@ -454,13 +464,13 @@ async function main() {
     cleanups.push(servers.single.stop);
   }
   for (const m of ["baseline", "single", "distributed"]) manifests[m] = manifest;
-  if (config.modes.includes("pglite")) {
+  if (config.modes.includes("embedded")) {
     t = Date.now();
-    log("starting the PGlite mode (start, stop, seed, start)");
-    servers.pglite = await startPglite(ROOT_TOKEN);
-    cleanups.push(servers.pglite.stop);
-    manifests.pglite = servers.pglite.manifest;
-    log(`PGlite mode ready in ${Date.now() - t} ms`);
+    log("starting the embedded mode (start, stop, seed, start)");
+    servers.embedded = await startEmbedded(ROOT_TOKEN);
+    cleanups.push(servers.embedded.stop);
+    manifests.embedded = servers.embedded.manifest;
+    log(`embedded mode ready in ${Date.now() - t} ms`);
   }
   const checks = await checkModes(servers, manifests);
   log(`answers: ${Object.entries(checks).map(([m, c]) => `${m} ${c.ok ? "OK" : "DIFFERENT"} (${c.comparison})`).join(", ")}`);

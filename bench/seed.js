@@ -6,8 +6,7 @@
 // services read them exactly as their own; `npm run bench` then checks the result through the API.
 //
 // Deterministic (seeded PRNG); bulk inserts through unnest() of array parameters, so it runs in
-// seconds on PostgreSQL and in PGlite alike. `db` is anything with query(text, params) → {rows}
-// (a pg Client or a PGlite instance).
+// seconds. `db` is anything with query(text, params) → {rows} (a pg Client).
 "use strict";
 const { createHash } = require("node:crypto");
 
