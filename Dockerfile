@@ -27,8 +27,11 @@ RUN (npm ci || npm install) \
 
 # ---- runtime: compiled code, production dependencies, drizzle migrations --------------------
 FROM node:22-slim AS runtime
+# Without DATABASE_URL, embedded.js runs its own PostgreSQL in /app/data/postgres (a volume
+# there keeps it; the image runs as a normal user, as PostgreSQL requires).
 ENV NODE_ENV=production \
     PORT=3000 \
+    EMBEDDED_PG_DIR=/app/data/postgres \
     PGLITE_DATA_DIR=/app/data/pglite
 WORKDIR /app
 # Workspace links in node_modules/@collab point into shared/ and services/, copied alongside.

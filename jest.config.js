@@ -21,16 +21,19 @@ const common = {
 };
 
 module.exports = {
-  // Global only (jest ignores it per project). An e2e file's beforeAll boots PGlite, migrates and
-  // starts a broker: ~4-5 s with 2 workers on 2 cores, too close to jest's 5 s default.
+  // Global only (jest ignores it per project). An e2e file's beforeAll makes its scratch database,
+  // migrates it and starts a broker: seconds with 2 workers on 2 cores, close to jest's 5 s default.
   testTimeout: 30_000,
+  // One embedded PostgreSQL for the run (TEST_DATABASE_SERVER); each file makes a scratch database.
+  globalSetup: "<rootDir>/shared/testing/jest/global-setup.ts",
+  globalTeardown: "<rootDir>/shared/testing/jest/global-teardown.ts",
   projects: [
     { ...common, displayName: "unit", testMatch: ["<rootDir>/{shared,services}/*/src/**/*.test.ts"] },
     {
       ...common,
       displayName: "e2e",
       testMatch: ["<rootDir>/services/*/test/**/*.e2e.test.ts"],
-      setupFiles: ["<rootDir>/shared/testing/src/jest-env.ts"],
+      setupFiles: ["<rootDir>/shared/testing/jest/env.ts"],
       slowTestThreshold: 30,
     },
   ],

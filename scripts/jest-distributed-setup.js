@@ -1,5 +1,6 @@
-// globalSetup of the distributed pass: starts the topology and hands its addresses to the test
-// workers through the environment (workers are spawned after this runs, and inherit it).
+// globalSetup of the distributed pass: starts PostgreSQL (the embedded server, unless
+// TEST_DATABASE_SERVER names one) and the topology, and hands their addresses to the test workers
+// through the environment (workers are spawned after this runs, and inherit it).
 "use strict";
 const fs = require("node:fs");
 const os = require("node:os");
@@ -8,6 +9,13 @@ const { startMailSink } = require("./mail-sink");
 const { startTopology } = require("./topology");
 
 module.exports = async function setup() {
+  if (!process.env.TEST_DATABASE_SERVER) {
+    // Built by the pass before this runs (scripts/test.sh builds every package).
+    const { startTestDatabaseServer } = require("../shared/db/dist");
+    const database = await startTestDatabaseServer();
+    globalThis.__COLLAB_TEST_PG__ = database;
+    process.env.TEST_DATABASE_SERVER = database.url;
+  }
   // The services' mail goes to a receiver on loopback; the workers read it from its folder.
   const mail = await startMailSink(fs.mkdtempSync(path.join(os.tmpdir(), "collab-mail-")));
   globalThis.__COLLAB_MAIL__ = mail;
@@ -18,6 +26,7 @@ module.exports = async function setup() {
     topology = await startTopology();
   } catch (err) {
     await mail.stop();
+    await globalThis.__COLLAB_TEST_PG__?.stop();
     throw err;
   }
   globalThis.__COLLAB_TOPOLOGY__ = topology;

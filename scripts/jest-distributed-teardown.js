@@ -9,4 +9,5 @@ module.exports = async function teardown() {
     await mail.stop();
     fs.rmSync(mail.dir, { recursive: true, force: true });
   }
+  await globalThis.__COLLAB_TEST_PG__?.stop();
 };

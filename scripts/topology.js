@@ -1,7 +1,8 @@
 // The distributed topology on loopback: nats-server, one process per service (issues twice) on a
 // scratch database of a PostgreSQL server, gateway in front. Used by the distributed jest pass
 // (jest.distributed.config.js) and usable by hand:
-//   TEST_DATABASE_SERVER=postgres://… node scripts/topology.js   (Ctrl-C stops everything)
+//   node scripts/topology.js   (Ctrl-C stops everything; TEST_DATABASE_SERVER=postgres://… to use
+//                               a server of yours, else a throw-away embedded one is started)
 // Services must be built first (npm run build): processes run services/<svc>/dist/main.js.
 "use strict";
 const { spawn, execFileSync } = require("node:child_process");
@@ -204,7 +205,6 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
     PACKAGES_GENERIC_MAX_FILE_SIZE: process.env.PACKAGES_GENERIC_MAX_FILE_SIZE ?? String(8 * 1024 * 1024),
     PACKAGES_DESTRUCTION_TICK_MS: process.env.PACKAGES_DESTRUCTION_TICK_MS ?? "0",
   };
-  delete common.PGLITE_DATA_DIR;
   const nodes = [];
   /**
    * (Re)starts a node on fresh ports. A port found free can be taken by another process before the
@@ -297,10 +297,17 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
 module.exports = { startTopology, topologyControl, ROOT_TOKEN };
 
 if (require.main === module) {
-  startTopology()
+  let database;
+  (async () => {
+    if (!process.env.TEST_DATABASE_SERVER) {
+      database = await require("../shared/db/dist").startTestDatabaseServer();
+      process.env.TEST_DATABASE_SERVER = database.url;
+    }
+    return startTopology();
+  })()
     .then((t) => {
       console.log(JSON.stringify({ gatewayUrl: t.gatewayUrl, transporter: t.transporter, logDir: t.logDir, nodes: t.nodes }, null, 2));
-      const bye = () => t.stop().then(() => process.exit(0));
+      const bye = () => t.stop().then(() => database?.stop()).then(() => process.exit(0));
       process.once("SIGINT", bye);
       process.once("SIGTERM", bye);
     })

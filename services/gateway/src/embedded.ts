@@ -1,14 +1,21 @@
-import { createBroker, loadConfig, stopOnSignals } from "@collab/core";
-import { createGatewayService } from "./gateway.service";
-import { domainSchemas } from "./services";
+import { loadConfig } from "@collab/core";
+import { startStandalone } from "./standalone";
 
-/** `npm start`: the whole API in one process, services calling each other in memory. */
+/** `npm start`: the whole API in one process (standalone.ts); SIGINT/SIGTERM stop it cleanly. */
 async function main() {
-  const config = loadConfig();
-  const broker = createBroker({ config, services: [createGatewayService(), ...domainSchemas()] });
-  stopOnSignals(broker);
-  await broker.start();
-  broker.logger.info({ port: config.PORT, database: config.DATABASE_URL ? "postgresql" : `pglite:${config.PGLITE_DATA_DIR}` }, "Collab API listening");
+  const app = await startStandalone(loadConfig());
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.broker.logger.info({ signal }, "shutting down");
+    app.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
 }
 
 main().catch((err) => {

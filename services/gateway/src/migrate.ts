@@ -1,5 +1,5 @@
 import { loadConfig, type Config } from "@collab/core";
-import { openDatabase, type DatabaseLocation } from "@collab/db";
+import { openDatabase } from "@collab/db";
 import { DOMAIN_SERVICES } from "./services";
 
 /**
@@ -26,8 +26,8 @@ type Log = (msg: string, fields?: Record<string, unknown>) => void;
 /** JSON lines on stdout, like the services' pino logs. */
 const jsonLog: Log = (msg, fields = {}) => console.log(JSON.stringify({ level: "info", time: Date.now(), msg, ...fields }));
 
-export async function migrateAll(location: DatabaseLocation, list: readonly ServiceMigrations[] = SERVICE_MIGRATIONS, log: Log = jsonLog): Promise<void> {
-  const database = await openDatabase(location);
+export async function migrateAll(url: string, list: readonly ServiceMigrations[] = SERVICE_MIGRATIONS, log: Log = jsonLog): Promise<void> {
+  const database = await openDatabase(url);
   try {
     for (const { service, folder } of list) {
       const started = Date.now();
@@ -40,9 +40,9 @@ export async function migrateAll(location: DatabaseLocation, list: readonly Serv
 }
 
 async function main(config: Config = loadConfig()) {
-  // Without DATABASE_URL the services each embed PGlite: there is no shared database to prepare.
+  // Without DATABASE_URL there is no server to prepare: npm start migrates its embedded one itself.
   if (!config.DATABASE_URL) throw new Error("DATABASE_URL is required: the migration entry prepares a PostgreSQL database");
-  await migrateAll({ url: config.DATABASE_URL });
+  await migrateAll(config.DATABASE_URL);
   jsonLog("migrations applied", { services: SERVICE_MIGRATIONS.map((m) => m.service) });
 }
 

@@ -8,8 +8,13 @@ export const ConfigSchema = z.object({
   EXTERNAL_URL: z.url().optional(),
   /** nats://host:port for distributed mode; empty means all services in this process. */
   TRANSPORTER: z.string().default(""),
-  /** PostgreSQL connection string; without it each process embeds PGlite in PGLITE_DATA_DIR. */
+  /** PostgreSQL connection string; without it `npm start` runs an embedded PostgreSQL (EMBEDDED_PG_DIR). */
   DATABASE_URL: z.string().optional(),
+  /** Folder of the embedded PostgreSQL (cluster, password, log) when DATABASE_URL is unset. */
+  EMBEDDED_PG_DIR: z.string().default("./data/postgres"),
+  /** Loopback port of the embedded PostgreSQL; 0: a free one at every start. */
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** Where versions before the embedded PostgreSQL kept their PGlite data: imported at the first start. */
   PGLITE_DATA_DIR: z.string().default("./data/pglite"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),

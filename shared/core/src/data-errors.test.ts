@@ -2,7 +2,7 @@ import { ServiceBroker } from "moleculer";
 import { DataExceptionMiddleware, inputFault, sqlStateOf } from "./data-errors";
 import { errorBodyOf } from "./errors";
 
-/** A database error as pg and PGlite raise it, optionally wrapped as drizzle does. */
+/** A database error as pg raises it, optionally wrapped as drizzle does. */
 const dbError = (code: string) => Object.assign(new Error(`db error ${code}`), { code });
 const wrapped = (code: string) => Object.assign(new Error("Failed query: insert …"), { cause: dbError(code) });
 

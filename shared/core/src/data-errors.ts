@@ -14,7 +14,7 @@ const REASONS: Record<string, string> = {
   "54000": "Value is too long",
 };
 
-/** The driver's error (pg or PGlite) behind drizzle's DrizzleQueryError wrapper, which keeps it as `cause`. */
+/** The driver's error (pg's) behind drizzle's DrizzleQueryError wrapper, which keeps it as `cause`. */
 export function pgErrorOf(err: unknown): { code?: string; constraint?: string; message?: string } {
   for (let e = err as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
     if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code)) return e as { code: string; constraint?: string; message?: string };

@@ -1,10 +1,6 @@
-import { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import { mkdirSync } from "node:fs";
 import pg from "pg";
 import { NamingClient } from "./statement-naming";
 
@@ -13,15 +9,7 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
 export type Db = PgDatabase<PgQueryResultHKT>;
 
-export interface DatabaseLocation {
-  /** postgres://… ; when absent PGlite is embedded. */
-  url?: string;
-  /** PGlite data folder, or "memory://" for an in-memory database (tests). */
-  dataDir?: string;
-}
-
 export interface Database {
-  readonly driver: "pg" | "pglite";
   readonly db: Db;
   /** Applies a service's migrations under the migrations advisory lock, in the service's own migrations table. */
   migrate(opts: { folder: string; table: string }): Promise<void>;
@@ -36,15 +24,18 @@ interface Shared {
   close(): Promise<void>;
 }
 
-// One connection (pool or PGlite instance) per location and process: services in the same process
-// share it, which is the only safe way to share a PGlite directory (it is single-connection).
+// One pool per database URL and process: services in the same process share it.
 const open = new Map<string, Promise<Shared>>();
 
-export function openDatabase(location: DatabaseLocation): Promise<Database> {
-  const key = location.url ?? `pglite:${location.dataDir ?? "memory://"}`;
+/** A reference to the pool of `url` (PostgreSQL), opened on first use and closed with its last release. */
+export function openDatabase(url: string | undefined): Promise<Database> {
+  if (!url) {
+    return Promise.reject(new Error("DATABASE_URL is not set: a service started on its own needs a PostgreSQL server (npm start runs an embedded one)"));
+  }
+  const key = url;
   let shared = open.get(key);
   if (!shared) {
-    shared = (location.url ? openPostgres(location.url) : openPglite(location.dataDir ?? "memory://")).catch((err) => {
+    shared = openPostgres(url).catch((err) => {
       open.delete(key);
       throw err;
     });
@@ -74,7 +65,6 @@ async function openPostgres(url: string): Promise<Shared> {
   pool.on("error", () => undefined); // idle client errors surface on the next query instead
   const db = drizzlePg(pool) as unknown as Db;
   const database: Database = {
-    driver: "pg",
     db,
     async migrate({ folder, table }) {
       const client = await pool.connect();
@@ -98,31 +88,4 @@ async function openPostgres(url: string): Promise<Shared> {
   };
   await database.ping();
   return { database, refs: 0, close: () => pool.end() };
-}
-
-async function openPglite(dataDir: string): Promise<Shared> {
-  const memory = dataDir.startsWith("memory://");
-  // PGlite creates only the last folder of the path: a fresh checkout has no ./data yet.
-  if (!memory) mkdirSync(dataDir, { recursive: true });
-  const client = memory ? new PGlite() : new PGlite(dataDir);
-  await client.waitReady;
-  const db = drizzlePglite(client) as unknown as Db;
-  // PGlite is one connection in this process: migrations of several services run one after another.
-  let chain: Promise<unknown> = Promise.resolve();
-  const database: Database = {
-    driver: "pglite",
-    db,
-    migrate({ folder, table }) {
-      const next = chain.then(() =>
-        migratePglite(drizzlePglite(client), { migrationsFolder: folder, migrationsTable: table, migrationsSchema: "drizzle" }),
-      );
-      chain = next.catch(() => undefined);
-      return next;
-    },
-    async ping() {
-      await client.query("SELECT 1");
-    },
-    release: async () => undefined,
-  };
-  return { database, refs: 0, close: () => client.close() };
 }

@@ -9,3 +9,4 @@ export * from "./columns";
 export * from "./list-total";
 export * from "./list-query";
 export * from "./row-mapper";
+export * from "./embedded";

@@ -1,14 +1,16 @@
 import { and, asc, count, desc, eq, gte, inArray, sql } from "drizzle-orm";
 import { integer, pgSchema, text } from "drizzle-orm/pg-core";
-import { openDatabase, type Database, type Db } from "./database";
+import { type Database, type Db } from "./database";
+import { openScratchDatabase } from "./testing";
 import { preparedList, type ListFilters } from "./list-query";
 
-// A finder's page and count through preparedList on PGlite: the filters' values reach both
+// A finder's page and count through preparedList on a scratch PostgreSQL database: the filters' values reach both
 // statements, and each shape gets its own pair.
 const s = pgSchema("list_query");
 const things = s.table("things", { id: integer("id").primaryKey(), kind: text("kind").notNull(), size: integer("size").notNull() });
 
 let database: Database;
+let dispose: () => Promise<void>;
 let db: Db;
 const built: string[] = [];
 const page = preparedList(
@@ -26,14 +28,14 @@ const list = async (filters: ListFilters, limit = 3, offset = 0) => {
 };
 
 beforeAll(async () => {
-  database = await openDatabase({});
+  ({ database, dispose } = await openScratchDatabase("list-query"));
   db = database.db;
   await db.execute(sql`CREATE SCHEMA list_query`);
   await db.execute(sql`CREATE TABLE list_query.things (id int PRIMARY KEY, kind text NOT NULL, size int NOT NULL)`);
   await db.insert(things).values(Array.from({ length: 10 }, (_, i) => ({ id: i + 1, kind: i % 2 ? "odd" : "even", size: (i * 7) % 10 })));
 }, 60_000);
 
-afterAll(() => database.release());
+afterAll(() => dispose?.());
 
 test("the filters' values and the page reach the statement; the total is the whole list's", async () => {
   expect(await list({ where: eq(things.kind, "odd"), order: [asc(things.id)] })).toEqual({ ids: [2, 4, 6], total: 5 });

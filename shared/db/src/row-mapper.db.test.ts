@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { boolean, integer, jsonb, pgSchema, text, timestamp } from "drizzle-orm/pg-core";
-import { openDatabase, type Database, type Db } from "./database";
+import { type Database, type Db } from "./database";
+import { openScratchDatabase } from "./testing";
 import { preparedQuery } from "./prepared";
 
 // The compiled row mapping must give what drizzle's own gives, object for object and key for key
@@ -18,10 +19,11 @@ const things = s.table("things", {
 });
 
 let database: Database;
+let dispose: () => Promise<void>;
 let db: Db;
 
 beforeAll(async () => {
-  database = await openDatabase({});
+  ({ database, dispose } = await openScratchDatabase("row-mapper"));
   db = database.db;
   await db.execute(sql`CREATE SCHEMA row_mapper`);
   await db.execute(sql`CREATE TABLE row_mapper.owners (id int PRIMARY KEY, name text NOT NULL, since timestamptz NOT NULL)`);
@@ -34,7 +36,7 @@ beforeAll(async () => {
   ]);
 }, 60_000);
 
-afterAll(() => database.release());
+afterAll(() => dispose?.());
 
 const nested = (d: Db) =>
   d

@@ -12,7 +12,7 @@ interface SelectedField {
   field: unknown;
 }
 
-/** The parts of drizzle's prepared query (node-postgres and PGlite alike) its result mapping reads. */
+/** The parts of drizzle's prepared query (node-postgres) its result mapping reads. */
 interface MappableQuery {
   fields?: SelectedField[];
   joinsNotNullableMap?: Record<string, boolean>;

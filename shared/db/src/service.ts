@@ -88,7 +88,7 @@ export function defineService(def: ServiceDefinition): ServiceSchema {
       kit.broker = this.broker;
       kit.logger = this.logger;
       if (def.migrations) {
-        kit.database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.PGLITE_DATA_DIR });
+        kit.database = await openDatabase(config.DATABASE_URL);
         kit.db = kit.database.db;
         await kit.database.migrate({ folder: def.migrations, table: `__migrations_${def.name}` });
       }

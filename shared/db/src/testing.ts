@@ -1,6 +1,10 @@
 import { sql } from "drizzle-orm";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import pg from "pg";
-import type { Db } from "./database";
+import { openDatabase, type Database, type Db } from "./database";
+import { startEmbeddedPostgres } from "./embedded/server";
 
 const DEADLOCK = "40P01";
 const causeCode = (err: unknown): string | undefined => {
@@ -75,6 +79,48 @@ export async function createScratchDatabase(serverUrl: string, label: string): P
       } finally {
         await c.end();
       }
+    },
+  };
+}
+
+/**
+ * The suite's PostgreSQL: the embedded server (as `npm start` runs it) in a temp folder, with
+ * durability off (a throw-away cluster) and room for a whole distributed topology's pools. jest's
+ * global setup starts one per run and hands its URL to the workers as TEST_DATABASE_SERVER.
+ */
+export async function startTestDatabaseServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "collab-test-pg-"));
+  try {
+    const server = await startEmbeddedPostgres({ dir, durable: false, database: "postgres", settings: { max_connections: 400 } });
+    return {
+      url: server.url,
+      async stop() {
+        await server.stop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** TEST_DATABASE_SERVER, or a message saying how tests get one. */
+export function testDatabaseServer(): string {
+  const url = process.env.TEST_DATABASE_SERVER;
+  if (!url) throw new Error("TEST_DATABASE_SERVER is not set: run tests through jest (its global setup starts PostgreSQL) or npm test");
+  return url;
+}
+
+/** A scratch database for one test file (unit tests of finders, consumers…), dropped by dispose(). */
+export async function openScratchDatabase(label: string): Promise<{ database: Database; dispose: () => Promise<void> }> {
+  const scratch = await createScratchDatabase(testDatabaseServer(), label);
+  const database = await openDatabase(scratch.url);
+  return {
+    database,
+    async dispose() {
+      await database.release();
+      await scratch.drop();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { createBroker, loadConfig } from "@collab/core";
-import { createScratchDatabase, openDatabase, settleOutboxes, truncateAll, type Database } from "@collab/db";
+import { createScratchDatabase, openDatabase, settleOutboxes, testDatabaseServer, truncateAll, type Database } from "@collab/db";
 import type { ServiceBroker, ServiceSchema } from "moleculer";
 import type { AddressInfo } from "node:net";
 
@@ -33,7 +33,7 @@ async function resetter(database: Database, broker: ServiceBroker) {
 
 /**
  * Starts the given services (gateway included) in one broker on a random port, against a fresh
- * database: in-memory PGlite by default, or a scratch database on TEST_DATABASE_SERVER (PostgreSQL).
+ * scratch database on TEST_DATABASE_SERVER (the run's PostgreSQL, see shared/testing/jest).
  *
  * With TEST_GATEWAY_URL set (the distributed pass, see scripts/topology.js) nothing is started:
  * the tests drive the already running processes through their gateway, and this process joins
@@ -42,15 +42,12 @@ async function resetter(database: Database, broker: ServiceBroker) {
 export async function startTestApp(makeServices: () => ServiceSchema[], label = "e2e"): Promise<TestApp> {
   if (process.env.TEST_GATEWAY_URL) return attachToTopology(process.env.TEST_GATEWAY_URL);
   process.env.INITIAL_ROOT_TOKEN = ROOT_TOKEN;
-  let scratch: { url: string; drop: () => Promise<void> } | undefined;
-  if (process.env.TEST_DATABASE_SERVER) {
-    scratch = await createScratchDatabase(process.env.TEST_DATABASE_SERVER, label);
-    process.env.DATABASE_URL = scratch.url;
-  }
+  const scratch = await createScratchDatabase(testDatabaseServer(), label);
+  process.env.DATABASE_URL = scratch.url;
   const config = loadConfig();
   const broker = createBroker({ config, services: makeServices() });
   await broker.start();
-  const database: Database = await openDatabase({ url: config.DATABASE_URL, dataDir: config.PGLITE_DATA_DIR });
+  const database: Database = await openDatabase(config.DATABASE_URL);
   const gateway = broker.getLocalService("gateway") as unknown as { server: { address(): AddressInfo } };
   const url = `http://127.0.0.1:${gateway.server.address().port}`;
   return {
@@ -63,7 +60,7 @@ export async function startTestApp(makeServices: () => ServiceSchema[], label = 
     async stop() {
       await database.release();
       await broker.stop();
-      await scratch?.drop();
+      await scratch.drop();
     },
   };
 }
@@ -74,7 +71,7 @@ async function attachToTopology(url: string): Promise<TestApp> {
   await broker.start();
   const nodes: { service: string }[] = JSON.parse(process.env.TEST_TOPOLOGY_NODES ?? "[]");
   await broker.waitForServices([...new Set(["gateway", ...nodes.map((n) => n.service)])], 30_000);
-  const database = await openDatabase({ url: config.DATABASE_URL });
+  const database = await openDatabase(config.DATABASE_URL);
   return {
     url,
     broker,

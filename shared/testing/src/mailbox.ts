@@ -29,7 +29,7 @@ async function parse(raw: Buffer): Promise<ReceivedMail> {
 }
 
 /**
- * A real SMTP receiver for tests that check mail. In one process (the pglite and postgres passes)
+ * A real SMTP receiver for tests that check mail. In one process (the e2e pass)
  * it listens on loopback and sets SMTP_URL, so call it BEFORE starting the app (services read their
  * configuration when created); `stop` restores SMTP_URL. In the distributed pass the services run
  * elsewhere with the SMTP_URL of the receiver the jest globalSetup started

@@ -1,19 +1,20 @@
-import { openDatabase, type Database } from "@collab/db";
+import { openScratchDatabase, type Database } from "@collab/db";
 import { asc } from "drizzle-orm";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { events } from "../db/schema";
 import { consumers, derivedId, pushData } from "./consumers";
 
-/** The consumers on in-memory PGlite with this service's migration: what each domain event records. */
+/** The consumers on a scratch database with this service's migration: what each domain event records. */
 let database: Database;
+let dispose: () => Promise<void>;
 const at = "2026-01-02T03:04:05.000Z";
 
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
+  ({ database, dispose } = await openScratchDatabase("activity-consumers"));
   await database.migrate({ folder: path.join(__dirname, "../../drizzle"), table: "__migrations_activity_test" });
 }, 120_000);
-afterAll(() => database?.release());
+afterAll(() => dispose?.());
 beforeEach(() => database.db.delete(events));
 
 async function deliver(name: string, payload: unknown, id = randomUUID()) {

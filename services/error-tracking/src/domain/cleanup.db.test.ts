@@ -1,16 +1,17 @@
-import { openDatabase, type Database } from "@collab/db";
+import { openScratchDatabase, type Database } from "@collab/db";
 import path from "node:path";
 import { clientKeys, errorEvents, settings } from "../db/schema";
 import { removeProjectData } from "./cleanup";
 
-/** The project-deletion consumer against the service's own migrated tables (in-memory PGlite). */
+/** The project-deletion consumer against the service's own migrated tables (a scratch database). */
 let database: Database;
+let dispose: () => Promise<void>;
 
 beforeAll(async () => {
-  database = await openDatabase({});
+  ({ database, dispose } = await openScratchDatabase("error-tracking-cleanup"));
   await database.migrate({ folder: path.join(__dirname, "../../drizzle"), table: "__migrations_error-tracking" });
 });
-afterAll(() => database.release());
+afterAll(() => dispose?.());
 
 test("removes the project's setting, keys and events, in its transaction, and nothing of other projects; repeating removes nothing", async () => {
   const db = database.db;

@@ -29,7 +29,7 @@ import { closeAgent } from "../fuzz/send";
  *
  * Budget: about FUZZ_BUDGET requests in all (default 20000, ~18,800 sent; see runsFor), at least
  * one per parameter plus the six fixed mutations of every path parameter. Measured on 2 busy
- * cores: ~50 s on PostgreSQL, ~80 s on PGlite. Run with LOG_LEVEL=error to see, in the gateway's
+ * cores: ~50 s. Run with LOG_LEVEL=error to see, in the gateway's
  * "request failed" lines, the error behind each 500.
  *
  * The distributed pass (TEST_GATEWAY_URL) runs it unchanged: everything goes through HTTP, and the

@@ -47,11 +47,11 @@ async function raw(path: string, init: RequestInit = {}) {
 }
 const withRoot = (init: RequestInit = {}): RequestInit => ({ ...init, headers: { "PRIVATE-TOKEN": app.rootToken, ...(init.headers as Record<string, string>) } });
 
-/** The database the app's services use: the topology's, or this process's (PGlite or a scratch PostgreSQL). */
+/** The database the app's services use: the topology's, or this process's scratch database. */
 function openAppDatabase() {
   const config = loadConfig();
   const url = process.env.TEST_TOPOLOGY_DATABASE_URL ?? config.DATABASE_URL;
-  return openDatabase(url ? { url } : { dataDir: config.PGLITE_DATA_DIR });
+  return openDatabase(url);
 }
 
 async function createUsers(...names: string[]) {

@@ -48,12 +48,8 @@ test("a page of 20 merge requests costs a fixed number of bus calls and queries"
   // Every ctx.call goes through broker.call; every query of any service through the one client.
   await settleOutboxes(app.database.db); // the setup's events are applied after their answers
   const calls = jest.spyOn(app.broker, "call");
-  // Every query of any service in this process: through pg's Client (a pooled connection) on
-  // PostgreSQL, through the one PGlite instance otherwise.
-  const client =
-    app.database.driver === "pg"
-      ? (pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown })
-      : (app.database.db as unknown as { session: { client: { query: (...a: unknown[]) => unknown } } }).session.client;
+  // Every query of any service in this process: through pg's Client (a pooled connection).
+  const client = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
   const queries = jest.spyOn(client, "query");
   const costOf = async (query: Query) => {
     calls.mockClear();

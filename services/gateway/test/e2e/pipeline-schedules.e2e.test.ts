@@ -27,7 +27,7 @@ beforeAll(async () => {
   app = await startApp("pipeline-schedules");
   await app.reset();
   const config = loadConfig();
-  database = await openDatabase({ url: config.DATABASE_URL ?? process.env.TEST_TOPOLOGY_DATABASE_URL, dataDir: config.PGLITE_DATA_DIR });
+  database = await openDatabase(config.DATABASE_URL ?? process.env.TEST_TOPOLOGY_DATABASE_URL);
   root = apiClient(app.url, app.rootToken);
   P = ok(await root.post("/projects", { json: { name: "app", initialize_with_readme: true } }), 201, "project").body;
   const levels = { maint: 40, dev: 30, dev2: 30, reporter: 20, outsider: 0 } as const;

@@ -38,9 +38,9 @@ async function user(name: string, scopes = ["api"]) {
 
 beforeAll(async () => {
   app = await startApp("runners");
-  // The app's own database (shared PGlite instance, scratch database or the topology's): to age runners.
+  // The app's own database (its scratch database or the topology's): to age runners.
   const config = loadConfig();
-  database = await openDatabase({ url: config.DATABASE_URL ?? process.env.TEST_TOPOLOGY_DATABASE_URL, dataDir: config.PGLITE_DATA_DIR });
+  database = await openDatabase(config.DATABASE_URL ?? process.env.TEST_TOPOLOGY_DATABASE_URL);
   await app.reset();
   root = apiClient(app.url, app.rootToken);
   W.group = ok(await root.post("/groups", { json: { name: "ci", path: "ci", visibility: "private" } }), 201, "group").body;

@@ -39,11 +39,11 @@ async function aliceAndBob() {
   return { alice, bob, aliceToken, bobToken, asAlice: root.as(aliceToken.token), asBob: root.as(bobToken.token) };
 }
 
-/** Runs SQL against the app's database: the topology's, or this process's (PGlite or a scratch PostgreSQL). */
+/** Runs SQL against the app's database: the topology's, or this process's scratch database. */
 async function withDb(run: (db: Awaited<ReturnType<typeof openDatabase>>["db"]) => Promise<unknown>) {
   const config = loadConfig();
   const url = process.env.TEST_TOPOLOGY_DATABASE_URL ?? config.DATABASE_URL;
-  const database = await openDatabase(url ? { url } : { dataDir: config.PGLITE_DATA_DIR });
+  const database = await openDatabase(url);
   try {
     await run(database.db);
   } finally {

@@ -31,7 +31,7 @@ export async function serviceTables(database: Database): Promise<{ table: string
   );
   return rowsOf<{ t: string; cols: string[] | string }>(res).map((r) => ({
     table: r.t,
-    // PGlite answers text[] as a JS array, node-postgres too; be lenient with "{a,b}".
+    // node-postgres answers text[] as a JS array; be lenient with "{a,b}".
     columns: Array.isArray(r.cols) ? r.cols : String(r.cols).replace(/^\{|\}$/g, "").split(","),
   }));
 }

@@ -12,7 +12,7 @@ let app: TestApp;
 let database: Database;
 beforeAll(async () => {
   app = await startApp("scheduler");
-  database = await openDatabase({ url: process.env.TEST_TOPOLOGY_DATABASE_URL });
+  database = await openDatabase(process.env.TEST_TOPOLOGY_DATABASE_URL);
 });
 afterAll(async () => {
   await database.release();

@@ -1,17 +1,18 @@
-import { openDatabase, type Database } from "@collab/db";
+import { openScratchDatabase, type Database } from "@collab/db";
 import { sql } from "drizzle-orm";
 import path from "node:path";
 import { groupExports } from "../db/schema";
 import { claimExport, claimImport, endImport, failExport, finishExport, findArchive, MAX_ATTEMPTS, recordImport, requestExport } from "./jobs";
 import { batches, BATCH, BATCH_BYTES } from "./worker";
 
-/** The job tables' state machine on an in-memory PGlite with this service's migrations. */
+/** The job tables' state machine on a scratch database with this service's migrations. */
 let database: Database;
+let dispose: () => Promise<void>;
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
+  ({ database, dispose } = await openScratchDatabase("import-export-jobs"));
   await database.migrate({ folder: path.join(__dirname, "../../drizzle"), table: "__migrations_import-export" });
 });
-afterAll(() => database.release());
+afterAll(() => dispose?.());
 beforeEach(() => database.db.execute(sql`TRUNCATE import_export.group_exports, import_export.group_imports RESTART IDENTITY`));
 
 const stateOf = async (id: number) => (await database.db.select().from(groupExports).where(sql`id = ${id}`))[0];

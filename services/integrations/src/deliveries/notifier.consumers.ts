@@ -152,8 +152,8 @@ export function describeEvent(slug: string, eventName: string, payload: unknown)
 
 /**
  * The consumers: each records the event as a "new" delivery row per notifier that reports it, in the consumer's transaction,
- * calling no other service (in one process PGlite has one connection, and the contract keeps slow
- * work out of tx). Skipped at once when no chat integration could act: none of the project's own
+ * calling no other service (the contract keeps slow work out of tx, which holds a pooled
+ * connection and row locks). Skipped at once when no chat integration could act: none of the project's own
  * and none on any group.
  */
 export function notifierConsumers(): Consumers {

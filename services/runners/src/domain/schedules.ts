@@ -110,7 +110,7 @@ export async function dueCandidates(db: Db, limit: number): Promise<ScheduleRow[
 
 /**
  * One scheduler pass. Candidates are read and their refs resolved over the bus first (no bus call
- * while rows are locked: embedded PGlite is one connection). Then one transaction claims those
+ * while rows are locked: a slow call would hold the locks and a pooled connection). Then one transaction claims those
  * still due with FOR UPDATE SKIP LOCKED, creates their pipelines and advances next_run_at, so a
  * due run fires exactly once however many replicas tick at the same moment.
  */

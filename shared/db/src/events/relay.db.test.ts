@@ -2,20 +2,22 @@ import { sql } from "drizzle-orm";
 import { pgSchema } from "drizzle-orm/pg-core";
 import type { ServiceBroker } from "moleculer";
 import { z } from "zod";
-import { openDatabase, type Database } from "../database";
+import { type Database } from "../database";
+import { openScratchDatabase } from "../testing";
 import type { ServiceKit } from "../service";
 import { applyEvents, consumer, observeEvents, registerLocalConsumer, unregisterLocalConsumers, type Consumers } from "./consumers";
 import type { EventEnvelope } from "./envelope";
 import { startRelay, type Relay } from "./outbox";
 import { eventTables } from "./tables";
 
-// The embedded relay end to end on PGlite: a producing service's outbox, a consuming service's
+// The embedded relay end to end on a scratch PostgreSQL database: a producing service's outbox, a consuming service's
 // processed_events and the table its consumer writes, on one broker (a plain object is enough:
 // the relay hands events to the consumers registered on it).
 const producer = eventTables(pgSchema("relay_producer"));
 const consumerTables = eventTables(pgSchema("relay_consumer"));
 
 let database: Database;
+let dispose: () => Promise<void>;
 let relay: Relay;
 const broker = {} as ServiceBroker;
 const warnings: string[] = [];
@@ -33,7 +35,7 @@ const consumers: Consumers = {
 };
 
 beforeAll(async () => {
-  database = await openDatabase({});
+  ({ database, dispose } = await openScratchDatabase("relay"));
   for (const schema of ["relay_producer", "relay_consumer"])
     for (const ddl of [
       `CREATE SCHEMA ${schema}`,
@@ -49,7 +51,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   unregisterLocalConsumers(broker, "consumer");
-  await database.release();
+  await dispose?.();
 });
 
 beforeEach(async () => {

@@ -1,5 +1,5 @@
 import { errorBodyOf, notFound, type ProjectAccess } from "@collab/core";
-import { openDatabase, type Database, type EventBus, type ServiceKit } from "@collab/db";
+import { openScratchDatabase, type Database, type EventBus, type ServiceKit } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { pgSchema } from "drizzle-orm/pg-core";
 import type { ActionSchema } from "moleculer";
@@ -10,7 +10,7 @@ import { notesActions } from "./index";
 
 /**
  * The resolution endpoints through the shared actions, with a resolvable kind of the test's own
- * (a merge request authored by user 2) on in-memory PGlite. Roles: 1 Developer, 2 the merge
+ * (a merge request authored by user 2) on a scratch database. Roles: 1 Developer, 2 the merge
  * request's author (Guest), 3 a Guest who writes a thread, 4 a Reporter.
  */
 const schema = pgSchema("notes_resolution_test");
@@ -45,11 +45,12 @@ const kindOf = (resolvable: boolean): NoteableKind => ({
 });
 
 let database: Database;
+let dispose: () => Promise<void>;
 let mr: Record<string, ActionSchema>;
 let issue: Record<string, ActionSchema>;
 
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
+  ({ database, dispose } = await openScratchDatabase("notes-resolution"));
   const { generateDrizzleJson, generateMigration } = await import("drizzle-kit/api");
   for (const statement of await generateMigration(generateDrizzleJson({}), generateDrizzleJson({ schema, ...tables })))
     await database.db.execute(sql.raw(statement));
@@ -60,7 +61,7 @@ beforeAll(async () => {
   issue = notesActions(kit, kindOf(false));
 }, 120_000);
 
-afterAll(() => database?.release());
+afterAll(() => dispose?.());
 
 /** Calls an action's handler as the given user, with params as its schema would have parsed them. */
 function call(actions: Record<string, ActionSchema>, name: string, userId: number, params: Record<string, unknown>) {

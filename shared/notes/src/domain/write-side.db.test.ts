@@ -1,4 +1,4 @@
-import { nextIid, openDatabase, trackIid, type Database, type Db } from "@collab/db";
+import { nextIid, openScratchDatabase, trackIid, type Database, type Db } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { pgSchema } from "drizzle-orm/pg-core";
 import { notesTables } from "../db/tables";
@@ -10,8 +10,8 @@ import { recordStateEvent } from "./state-events";
 import { addSystemNote } from "./system-notes";
 
 /**
- * The write side on a schema of its own (as the merge requests service will have), on an
- * in-memory PGlite: the tables come from the factory, their DDL from drizzle-kit.
+ * The write side on a schema of its own (as the merge requests service will have), on a
+ * scratch database: the tables come from the factory, their DDL from drizzle-kit.
  */
 const schema = pgSchema("notes_write_side_test");
 const tables = notesTables(schema);
@@ -29,17 +29,18 @@ const scope = (id: number, type: NoteableType = "MergeRequest") => ({ tables, ty
 const visibleToAll = { internal: true };
 
 let database: Database;
+let dispose: () => Promise<void>;
 let db: Db;
 
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
+  ({ database, dispose } = await openScratchDatabase("notes-write-side"));
   db = database.db;
   const { generateDrizzleJson, generateMigration } = await import("drizzle-kit/api");
   const ddl = await generateMigration(generateDrizzleJson({}), generateDrizzleJson({ schema, ...tables }));
   for (const statement of ddl) await db.execute(sql.raw(statement));
 }, 120_000);
 
-afterAll(() => database?.release());
+afterAll(() => dispose?.());
 
 describe("notes on a resolvable kind", () => {
   test("thread notes are resolvable, standalone comments are not", async () => {
