@@ -14,8 +14,6 @@ const KEEP_PROCESSED_DAYS = 7;
 
 /** A service's side of durable events: write them with the change, hand them over after the commit. */
 export interface EventBus {
-  /** Writes the event in `tx`, the transaction of the change it announces. */
-  publish(tx: Db, name: string, payload: object): Promise<void>;
   /**
    * Hands over the events this process has written, resolving once they have been through a pass
    * (at once when there are none). Without it the relay's timer still delivers
@@ -65,7 +63,11 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
   let running: Promise<void> | null = null;
   let queued: Promise<void> | null = null;
   let lastPurge = 0;
-  /** Set when this process writes an outbox row; a pass clears it when it starts. */
+  /**
+   * Set once a write of this process that added outbox rows has committed (not before: a pass
+   * starting between the insert and the commit would not see the rows, yet clear the flag); a
+   * pass clears it when it starts.
+   */
   let pending = false;
 
   /** Publishes to JetStream one by one; answers the row ids that went out and the errors of the others. */
@@ -155,21 +157,19 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
   void schedule();
 
   return {
-    async publish(tx, name, payload) {
-      await tx.insert(outbox).values({ eventId: randomUUID(), name, payload });
-      pending = true;
-    },
     flush,
     async transact(change, announce) {
+      let announced = false;
       const result = await kit.db.transaction(async (tx) => {
         const r = await change(tx);
         const rows = announce(r).map(([name, payload]) => ({ eventId: randomUUID(), name, payload }));
         if (rows.length) {
           await tx.insert(outbox).values(rows);
-          pending = true;
+          announced = true;
         }
         return r;
       });
+      if (announced) pending = true;
       // Not awaited: the answer does not wait on the consumers, in one process as across processes.
       void flush();
       return result;
