@@ -407,6 +407,14 @@ function targets(rows) {
     const base = cell(c.scenario, "baseline");
     if (base) out.push(`${c.mode} ${LABELS[c.scenario]} @32: p90 ${c.p90} ms vs baseline ${base.p90} ms (target ≤ 2×): ${c.p90 <= 2 * base.p90 ? "MET" : "MISSED"}`);
   }
+  // The npm start path against the single process on the same requests, and its tail latency.
+  for (const c of rows.filter((r) => r.mode === "embedded" && r.scenario.startsWith("GET"))) {
+    const at = (mode) => rows.find((r) => r.scenario === c.scenario && r.mode === mode && r.connections === c.connections);
+    const single = at("single");
+    const base = at("baseline");
+    if (single) out.push(`embedded ${LABELS[c.scenario]} @${c.connections}: ${(c.rps / single.rps).toFixed(2)} of single (target ≥ 0.8): ${c.rps >= 0.8 * single.rps ? "MET" : "MISSED"}`);
+    if (base) out.push(`embedded ${LABELS[c.scenario]} @${c.connections}: p99 ${c.p99} ms vs baseline ${base.p99} ms (target ≤ 2×): ${c.p99 <= 2 * base.p99 ? "MET" : "MISSED"}`);
+  }
   const errors = rows.reduce((n, r) => n + r.errors, 0);
   out.push(`errors (non-2xx + socket errors + timeouts) over all runs: ${errors} (target 0): ${errors === 0 ? "MET" : "MISSED"}`);
   return out;
@@ -428,6 +436,7 @@ async function main() {
     if (build.status !== 0) throw new Error("npm run build failed");
   }
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), "collab-bench-"));
+  fs.chmodSync(workDir, 0o711); // as root the embedded mode's server runs as "postgres", which must reach its folder in here
   cleanups.push(async () => fs.rmSync(workDir, { recursive: true, force: true }));
   fs.mkdirSync(RESULTS, { recursive: true });
 
