@@ -13,7 +13,7 @@ import { bootstrapRoot } from "./domain/bootstrap";
 import { assertCanSignIn, authenticateToken, callerFromUser, createToken, mintToken, revokeToken, rotateToken } from "./domain/tokens";
 import { signUp } from "./domain/registrations";
 import { approveUser, changeState, createUser, deleteUser, rejectUser, updateUser } from "./domain/users";
-import { announceUserUpdate, namespacePathCheck, USER_UPDATED_EVENT, userCreatedEvent } from "./domain/personal-namespaces";
+import { namespacePathCheck, USER_EVENTS, userCreated, usersDeleted, userUpdated } from "./domain/personal-namespaces";
 import { findTokens, findTokenById } from "./finders/tokens.finder";
 import { findUserByIdOrUsername, findUsers, userRefsByIds, userRefsByIdsOrNames, usersByIds } from "./finders/users.finder";
 import { serviceAccountsActions } from "./service-accounts.actions";
@@ -29,13 +29,14 @@ import { profileActions } from "./profile.actions";
 import { settingsMixin } from "@collab/core";
 
 export const ACCOUNTS_EVENTS = {
-  userCreated: "accounts.user.created",
+  /** Durable (the outbox): the namespaces service follows users created, renamed and deleted. */
+  userCreated: USER_EVENTS.created,
+  userDeleted: USER_EVENTS.deleted,
+  /** Username or name changed: the namespaces service moves the personal namespace. */
+  userUpdated: USER_EVENTS.updated,
   /** `{ tokenId }` for a personal (or project/group) access token, `{ deployTokenId }` for a deploy token. */
   tokenRevoked: "accounts.token.revoked",
   userChanged: "accounts.user.changed",
-  userDeleted: "accounts.user.deleted",
-  /** Username or name changed: the namespaces service moves the personal namespace. */
-  userUpdated: USER_UPDATED_EVENT,
 } as const;
 
 async function loadUser(kit: ServiceKit, ref: string | number): Promise<UserRow> {
@@ -62,7 +63,7 @@ export const accountsService: ServiceSchema = defineService({
     ...resourceTokensActions(kit, ACCOUNTS_EVENTS),
     ...deployTokensActions(kit, ACCOUNTS_EVENTS),
     ...samlActions(kit),
-    ...scimActions(kit, ACCOUNTS_EVENTS),
+    ...scimActions(kit),
     ...notificationSettingsActions(kit),
     ...approvalIdentityActions(kit),
     ...profileActions(kit),
@@ -222,8 +223,9 @@ export const accountsService: ServiceSchema = defineService({
       input: () => CreateUserParams,
       async handler(ctx) {
         const admin = requireAdmin(ctx);
-        const user = await createUser(kit.db, ctx.params, { createdById: admin.id });
-        ctx.emit(ACCOUNTS_EVENTS.userCreated, userCreatedEvent(user));
+        const user = await kit.events.transact((tx) => createUser(tx, ctx.params, { createdById: admin.id }), (u) => [userCreated(u)]);
+        // In one process the personal namespace exists when the API answers, as before events were durable.
+        await kit.events.flush();
         return presentUserWithAdmin(user, kit.baseUrl);
       },
     }),
@@ -234,9 +236,9 @@ export const accountsService: ServiceSchema = defineService({
         requireAdmin(ctx);
         const { id, ...changes } = ctx.params;
         const before = await loadUser(kit, id);
-        const user = await updateUser(kit.db, before, changes, namespacePathCheck(ctx, before.id));
+        const user = await kit.events.transact((tx) => updateUser(tx, before, changes, namespacePathCheck(ctx, before.id)), (u) => userUpdated(before, u));
         ctx.broadcast(ACCOUNTS_EVENTS.userChanged, { userId: user.id });
-        await announceUserUpdate(ctx, kit.logger, before, user);
+        await kit.events.flush();
         return presentUserWithAdmin(user, kit.baseUrl);
       },
     }),
@@ -247,8 +249,8 @@ export const accountsService: ServiceSchema = defineService({
         const admin = requireAdmin(ctx);
         const user = await loadUser(kit, ctx.params.id);
         if (user.id === admin.id) throw forbidden("You cannot delete yourself");
-        await deleteUser(kit.db, user.id);
-        ctx.broadcast(ACCOUNTS_EVENTS.userDeleted, { userId: user.id });
+        await kit.events.transact((tx) => deleteUser(tx, user.id), () => usersDeleted([user.id]));
+        await kit.events.flush();
         return null;
       },
     }),
@@ -271,8 +273,8 @@ export const accountsService: ServiceSchema = defineService({
           }),
         }),
       async handler(ctx) {
-        const user = await signUp(kit.db, ctx.params.user);
-        ctx.emit(ACCOUNTS_EVENTS.userCreated, userCreatedEvent(user));
+        const user = await kit.events.transact((tx) => signUp(tx, ctx.params.user), (u) => [userCreated(u)]);
+        await kit.events.flush();
         return presentUserPublic(user, kit.baseUrl);
       },
     }),
@@ -297,8 +299,8 @@ export const accountsService: ServiceSchema = defineService({
         const caller = requireCaller(ctx);
         const user = await loadUser(kit, ctx.params.id);
         if (!caller.admin) throw new ApiError(403, { message: "You are not allowed to reject a user" }, "FORBIDDEN");
-        await rejectUser(kit.db, user);
-        ctx.broadcast(ACCOUNTS_EVENTS.userDeleted, { userId: user.id });
+        await kit.events.transact((tx) => rejectUser(tx, user), () => usersDeleted([user.id]));
+        await kit.events.flush();
         return { message: "Success" };
       },
     }),

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { removeDeployTokensOf } from "./domain/deploy-tokens";
 import { removeGroupsSamlData } from "./scim/identities";
 import { removeSourceSettings } from "./domain/notification-settings";
+import { usersDeleted } from "./domain/personal-namespaces";
 import { removeBotsOf } from "./domain/resource-tokens";
 import type { ResourceType } from "./domain/resources";
 
@@ -10,19 +11,20 @@ import type { ResourceType } from "./domain/resources";
  * Deletions in the namespaces service this service follows: a removed project or group takes its
  * access tokens' bots (and so their tokens), its deploy tokens and every user's notification
  * settings on it with it; a removed group also its SAML settings, SCIM token and SCIM identities.
- * Durable events, applied once each in the transaction that records them; the revocations they
- * cause are broadcast to every gateway.
+ * Durable events, applied once each in the transaction that records them; the bots' deletions go
+ * out as durable events too, the deploy-token revocations are broadcast to every gateway.
  */
 const ProjectDeleted = z.object({ projectId: z.number().int().positive() });
 const GroupDeleted = z.object({ groupIds: z.array(z.number().int().positive()).max(100_000) });
 
-export const namespacesConsumers = (kit: ServiceKit, events: { userDeleted: string; tokenRevoked: string }): Consumers => {
+export const namespacesConsumers = (kit: ServiceKit, events: { tokenRevoked: string }): Consumers => {
   async function removeFor(tx: Db, type: ResourceType, ids: number[], afterCommit: AfterCommit): Promise<number> {
     const botIds = await removeBotsOf(tx, type, ids);
     const deployTokenIds = await removeDeployTokensOf(tx, type, ids);
     const settings = await removeSourceSettings(tx, type, ids);
+    // The bots' deletions are durable events of their own, committed with this transaction.
+    await kit.events.publishIn(tx, usersDeleted(botIds));
     afterCommit(async () => {
-      for (const userId of botIds) await kit.broker.broadcast(events.userDeleted, { userId });
       for (const deployTokenId of deployTokenIds) await kit.broker.broadcast(events.tokenRevoked, { deployTokenId });
     });
     return botIds.length + deployTokenIds.length + settings;

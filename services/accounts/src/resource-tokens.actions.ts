@@ -14,12 +14,12 @@ import {
   revokeAndRemoveBot,
 } from "./domain/resource-tokens";
 import { addBotMember, botAccessLevels, loadResource, type Resource, type ResourceType } from "./domain/resources";
+import { usersDeleted } from "./domain/personal-namespaces";
 import { rotateToken } from "./domain/tokens";
 import { findTokenById, findTokens } from "./finders/tokens.finder";
 
 interface Events {
   tokenRevoked: string;
-  userDeleted: string;
 }
 
 const typeOf = (source: "projects" | "groups"): ResourceType => (source === "projects" ? "project" : "group");
@@ -49,10 +49,16 @@ async function levelOf(ctx: Ctx<unknown>, resource: Resource, botId: number): Pr
  * the caller's role, and the bot's membership is made through the members API's own action.
  */
 export const resourceTokensActions = (kit: ServiceKit, events: Events): Record<string, ActionSchema> => {
-  /** Revocation reaches every gateway replica at once: the tokens by id, the removed bot by user. */
-  async function announceRemoval(ctx: Ctx<unknown>, tokenIds: number[], botIds: number[]) {
+  /** Revocation reaches every gateway replica at once, by token id. */
+  async function announceRevocation(ctx: Ctx<unknown>, tokenIds: number[]) {
     for (const tokenId of tokenIds) await ctx.broadcast(events.tokenRevoked, { tokenId });
-    for (const userId of botIds) await ctx.broadcast(events.userDeleted, { userId });
+  }
+
+  /** A token revoked with its bot: the bot's deletion is a durable event (namespaces drops its memberships). */
+  async function removeBot(ctx: Ctx<unknown>, token: TokenRow, botId: number) {
+    const tokenIds = await kit.events.transact((tx) => revokeAndRemoveBot(tx, token), () => usersDeleted([botId]));
+    await kit.events.flush();
+    await announceRevocation(ctx, tokenIds);
   }
 
   return {
@@ -112,8 +118,7 @@ export const resourceTokensActions = (kit: ServiceKit, events: Events): Record<s
         try {
           await addBotMember(ctx, resource, bot.id, p.access_level);
         } catch (err) {
-          await revokeAndRemoveBot(kit.db, row);
-          await announceRemoval(ctx, [row.id], [bot.id]);
+          await removeBot(ctx, row, bot.id);
           throw err;
         }
         return presentResourceTokenWithSecret(row, token, p.access_level, resource);
@@ -136,8 +141,7 @@ export const resourceTokensActions = (kit: ServiceKit, events: Events): Record<s
           throw badRequest(`${me?.name ?? caller.username} cannot delete ${found.bot.name}`);
         }
         if ((await levelOf(ctx, resource, found.bot.id)) === null) throw badRequest("Failed to find bot user");
-        const tokenIds = await revokeAndRemoveBot(kit.db, found.token);
-        await announceRemoval(ctx, tokenIds, [found.bot.id]);
+        await removeBot(ctx, found.token, found.bot.id);
         return null;
       },
     }),
@@ -159,7 +163,7 @@ export const resourceTokensActions = (kit: ServiceKit, events: Events): Record<s
         if (!caller.admin && (level ?? 0) > resource.role) throw badRequest("Not eligible to rotate tokens with permissions not held by the user");
         if (ctx.params.expires_at !== undefined) resourceTokenExpiry(ctx.params.expires_at);
         const { row, token } = await rotateToken(kit.db, found.token, ctx.params.expires_at);
-        await announceRemoval(ctx, [found.token.id], []);
+        await announceRevocation(ctx, [found.token.id]);
         return presentResourceTokenWithSecret(row, token, level, resource);
       },
     }),
@@ -179,7 +183,7 @@ export const resourceTokensActions = (kit: ServiceKit, events: Events): Record<s
         if (!found || found.bot.id !== caller.id) throw unauthorized();
         if (ctx.params.expires_at !== undefined) resourceTokenExpiry(ctx.params.expires_at);
         const { row, token } = await rotateToken(kit.db, found.token, ctx.params.expires_at);
-        await announceRemoval(ctx, [found.token.id], []);
+        await announceRevocation(ctx, [found.token.id]);
         return presentResourceTokenWithSecret(row, token, await levelOf(ctx, resource, caller.id), resource);
       },
     }),

@@ -9,7 +9,7 @@ import { PAT_SCOPES } from "./api/tokens.params";
 import { users, type TokenRow, type UserRow } from "./db/schema";
 import { mintToken, revokeToken, rotateToken } from "./domain/tokens";
 import { createUser, deleteUser, updateUser } from "./domain/users";
-import { announceUserUpdate, namespacePathCheck } from "./domain/personal-namespaces";
+import { namespacePathCheck, userCreated, usersDeleted, userUpdated } from "./domain/personal-namespaces";
 import { findTokenById, findTokens } from "./finders/tokens.finder";
 
 const SERVICE_ACCOUNT = "service_account";
@@ -64,7 +64,7 @@ const presentServiceAccount = (u: UserRow) => ({ id: u.id, username: u.username,
 
 export const serviceAccountsActions = (
   kit: ServiceKit,
-  events: { userCreated: string; userDeleted: string; userChanged: string; tokenRevoked: string },
+  events: { userChanged: string; tokenRevoked: string },
 ): Record<string, ActionSchema> => ({
   "serviceAccounts.create": action({
     visibility: "public",
@@ -84,10 +84,14 @@ export const serviceAccountsActions = (
       const email = ctx.params.email ?? `${username}_${randomBytes(4).toString("hex")}@noreply.${host}`;
       let user: UserRow;
       try {
-        user = await createUser(
-          kit.db,
-          { name: ctx.params.name, username, email, force_random_password: true, skip_confirmation: true } as Parameters<typeof createUser>[1],
-          { bot: true, userType: SERVICE_ACCOUNT, provisionedByGroupId: group_id, createdById: ctx.params.created_by_id },
+        user = await kit.events.transact(
+          (tx) =>
+            createUser(
+              tx,
+              { name: ctx.params.name, username, email, force_random_password: true, skip_confirmation: true } as Parameters<typeof createUser>[1],
+              { bot: true, userType: SERVICE_ACCOUNT, provisionedByGroupId: group_id, createdById: ctx.params.created_by_id },
+            ),
+          (u) => [userCreated(u)],
         );
       } catch (err) {
         // Users::ServiceAccounts::CreateService answers a taken email or username with 400 {"message": "..."}.
@@ -95,7 +99,7 @@ export const serviceAccountsActions = (
         if (known?.status === 409 && typeof known.body.message === "string") throw badRequestMessage(known.body.message);
         throw err;
       }
-      ctx.emit(events.userCreated, { userId: user.id, username: user.username, name: user.name });
+      await kit.events.flush();
       return presentServiceAccount(user);
     },
   }),
@@ -132,12 +136,12 @@ export const serviceAccountsActions = (
       }
       let updated: UserRow;
       try {
-        updated = await updateUser(kit.db, user, changes, namespacePathCheck(ctx, user.id));
+        updated = await kit.events.transact((tx) => updateUser(tx, user, changes, namespacePathCheck(ctx, user.id)), (u) => userUpdated(user, u));
       } catch (err) {
         throw asUpdateError(err);
       }
       ctx.broadcast(events.userChanged, { userId: user.id });
-      await announceUserUpdate(ctx, kit.logger, user, updated);
+      await kit.events.flush();
       return presentServiceAccount(updated);
     },
   }),
@@ -218,8 +222,8 @@ export const serviceAccountsActions = (
     input: () => z.object({ user_id: z.number().int(), group_id: z.number().int() }),
     async handler(ctx) {
       const user = await loadServiceAccount(kit, ctx.params.user_id, ctx.params.group_id);
-      await deleteUser(kit.db, user.id);
-      ctx.broadcast(events.userDeleted, { userId: user.id });
+      await kit.events.transact((tx) => deleteUser(tx, user.id), () => usersDeleted([user.id]));
+      await kit.events.flush();
       return null;
     },
   }),

@@ -3,6 +3,7 @@ import { defineService } from "@collab/db";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { broadcastActions } from "./broadcast.actions";
+import { deadLettersActions } from "./dead-letters.actions";
 import { tick } from "./domain/storage-moves";
 import { experimentsActions } from "./experiments.actions";
 import { pruneCounters, rateLimitsActions } from "./rate-limits.actions";
@@ -15,8 +16,8 @@ const tickInterval = () => Number(process.env.STORAGE_MOVE_TICK_MS ?? 2000);
 
 /**
  * Instance administration: application settings (and the snapshot every process acts on),
- * broadcast messages, service accounts, experiments, repository storage moves and the shared
- * counters of application rate limits.
+ * broadcast messages, service accounts, experiments, repository storage moves, the shared
+ * counters of application rate limits and the dead letters of domain events.
  */
 export const adminService: ServiceSchema = defineService({
   name: "admin",
@@ -29,6 +30,7 @@ export const adminService: ServiceSchema = defineService({
     ...experimentsActions(kit),
     ...storageMovesActions(kit),
     ...rateLimitsActions(kit),
+    ...deadLettersActions(kit),
   }),
   workers: (kit) => [
     {

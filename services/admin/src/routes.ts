@@ -39,6 +39,12 @@ export const routes: RouteDef[] = [
 
   { method: "GET", path: "/experiments", action: `${A}.experiments.list` },
 
+  { method: "GET", path: "/admin/dead_letters", action: `${A}.deadLetters.list` },
+  { method: "POST", path: "/admin/dead_letters/replay", action: `${A}.deadLetters.replayAll`, status: 200 },
+  { method: "GET", path: "/admin/dead_letters/:id", action: `${A}.deadLetters.get` },
+  { method: "POST", path: "/admin/dead_letters/:id/replay", action: `${A}.deadLetters.replay`, status: 200 },
+  { method: "DELETE", path: "/admin/dead_letters/:id", action: `${A}.deadLetters.delete` },
+
   ...moves("project"),
   ...moves("snippet"),
   ...moves("group"),

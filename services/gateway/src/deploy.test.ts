@@ -82,10 +82,12 @@ const fakeBroker = {
 } as unknown as ServiceBroker;
 
 /** Status the gateway's probe handler (health.ts) gives a path, or undefined when it is not a probe. */
-function gatewayProbeStatus(probePath: string): number | undefined {
+async function gatewayProbeStatus(probePath: string): Promise<number | undefined> {
   const res = { statusCode: 0, setHeader: () => undefined, end: () => undefined };
   const handled = answerProbe(fakeBroker, { url: probePath } as IncomingMessage, res as unknown as ServerResponse, []);
-  return handled ? res.statusCode : undefined;
+  if (!handled) return undefined;
+  await handled;
+  return res.statusCode;
 }
 
 /** Status runNode's probe server (runtime.ts, on HEALTH_PORT) gives a path: a real request to it. */
@@ -102,11 +104,11 @@ const serviceProbeStatus = async (probePath: string) => (await fetch(`${probeBas
 describe("probe endpoints the deploy files rely on", () => {
   it("exist in the gateway (health.ts) and in runNode's probe server (runtime.ts)", async () => {
     for (const p of ["/-/liveness", "/-/readiness"]) {
-      expect(gatewayProbeStatus(p)).toBe(200);
+      expect(await gatewayProbeStatus(p)).toBe(200);
       expect(await serviceProbeStatus(p)).toBe(200);
     }
     // The checks below can fail: an unknown path is not a probe.
-    expect(gatewayProbeStatus("/-/nope")).toBeUndefined();
+    expect(await gatewayProbeStatus("/-/nope")).toBeUndefined();
     expect(await serviceProbeStatus("/-/nope")).toBe(404);
   });
 });
@@ -524,7 +526,7 @@ describe("deploy/k8s", () => {
       const c = podOf(deployment(svc)).spec.containers[0];
       for (const probe of [c.livenessProbe, c.readinessProbe]) {
         const p = probe!.httpGet!.path;
-        if (svc === "gateway") expect(gatewayProbeStatus(p)).toBe(200);
+        if (svc === "gateway") expect(await gatewayProbeStatus(p)).toBe(200);
         else expect(await serviceProbeStatus(p)).toBe(200);
       }
     }

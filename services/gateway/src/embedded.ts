@@ -1,21 +1,16 @@
-import { loadConfig } from "@collab/core";
-import { startStandalone } from "./standalone";
+import { createLogger, exitOnUnhandledErrors, loadConfig, stopOnSignals } from "@collab/core";
+import { startStandalone, type Standalone } from "./standalone";
 
 /** `npm start`: the whole API in one process (standalone.ts); SIGINT/SIGTERM stop it cleanly. */
 async function main() {
-  const app = await startStandalone(loadConfig());
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.broker.logger.info({ signal }, "shutting down");
-    app.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once("SIGTERM", () => stop("SIGTERM"));
-  process.once("SIGINT", () => stop("SIGINT"));
+  const config = loadConfig();
+  exitOnUnhandledErrors(createLogger(config, "process"));
+  let app: Standalone | undefined;
+  stopOnSignals(async (signal) => {
+    app?.broker.logger.info({ signal }, "shutting down");
+    await app?.stop();
+  });
+  app = await startStandalone(config);
 }
 
 main().catch((err) => {

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex, Readable } from "node:stream";
 import { authenticateRequest, scimGroupOf, withoutSecrets } from "./auth";
 import { answerProbe, servicesOf } from "./health";
-import { toHttpError } from "./http-errors";
+import { errorHeaders, toHttpError } from "./http-errors";
 import { cursorLink, paginationHeaders } from "./pagination";
 import { multipartFields, type UploadedFile } from "./multipart";
 import { mountedRoutes, mountedWebRoutes } from "./routes";
@@ -269,6 +269,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
         const { status, body, internal } = toHttpError(notFoundForPathParam(err, req.$alias?.routeDef) ?? err);
         if (internal) this.logger.error({ err, url: withoutSecrets(req.originalUrl ?? req.url ?? "") }, "request failed");
         res.statusCode = status;
+        for (const [name, value] of Object.entries(errorHeaders(status))) res.setHeader(name, value);
         if (body === null) {
           res.end();
           return;
@@ -308,7 +309,11 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
             "request",
           );
         });
-        if (answerProbe(broker, req, res, requiredServices)) return;
+        const probe = answerProbe(broker, req, res, requiredServices);
+        if (probe) {
+          probe.catch((err: Error) => logger.warn({ err: err.message }, "probe failed"));
+          return;
+        }
         if (serveApiDocs(req, res)) return;
         const malformed = malformedUrl(req.url ?? "/");
         if (malformed) {

@@ -16,27 +16,41 @@ function send(res: ServerResponse, status: number, body: unknown, type = "applic
   res.end(typeof body === "string" ? body : JSON.stringify(body));
 }
 
+/** The database answers, as the service that authenticates every request sees it (local or remote). */
+async function databaseAnswers(broker: ServiceBroker): Promise<boolean> {
+  try {
+    await broker.call("accounts.health", {}, { timeout: 2000, retries: 0 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * GitLab's probes: /-/health answers plain "GitLab OK" with no dependency checks,
- * /-/liveness {"status":"ok"}, /-/readiness checks what the API needs to serve (503 otherwise).
+ * /-/liveness {"status":"ok"}, /-/readiness checks what the API needs to serve (503 otherwise):
+ * the broker, the transporter, every service it routes to, and the database (db_check, asked of
+ * accounts, which every request needs). Answers false for any other path, else a promise that
+ * settles once the probe is answered.
  */
 export function answerProbe(
   broker: ServiceBroker,
   req: IncomingMessage,
   res: ServerResponse,
   required: readonly string[] = REQUIRED_SERVICES,
-): boolean {
+): false | Promise<void> {
   const url = req.url ?? "";
   const path = url.split("?")[0];
   if (path === "/-/health") {
     send(res, 200, "GitLab OK", "text/plain; charset=utf-8");
-    return true;
+    return Promise.resolve();
   }
   if (path === "/-/liveness") {
     send(res, 200, { status: "ok" });
-    return true;
+    return Promise.resolve();
   }
-  if (path === "/-/readiness") {
+  if (path !== "/-/readiness") return false;
+  return (async () => {
     const all = /[?&]all=(1|true)/.test(url);
     const checks: Record<string, { status: string; message?: string }[]> = {};
     let ok = broker.started !== false;
@@ -52,8 +66,11 @@ export function answerProbe(
       ok &&= up;
       if (all || !up) checks[`${name}_check`] = [{ status: up ? "ok" : "failed", ...(up ? {} : { message: "no available node" }) }];
     }
+    if (required.includes("accounts") && available.has("accounts")) {
+      const db = await databaseAnswers(broker);
+      ok &&= db;
+      if (all || !db) checks.db_check = [{ status: db ? "ok" : "failed", ...(db ? {} : { message: "the database does not answer" }) }];
+    }
     send(res, ok ? 200 : 503, { status: ok ? "ok" : "failed", ...checks });
-    return true;
-  }
-  return false;
+  })();
 }

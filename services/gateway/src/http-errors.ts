@@ -1,4 +1,12 @@
-import { errorBodyOf, type ErrorBody } from "@collab/core";
+import { errorBodyOf, UNAVAILABLE_RETRY_AFTER_S, type ErrorBody } from "@collab/core";
+
+/**
+ * Headers that go with an error answer: a 503 (a service or the database not available, a
+ * timeout) tells the client when to try again.
+ */
+export function errorHeaders(status: number): Record<string, string> {
+  return status === 503 ? { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_S) } : {};
+}
 
 /**
  * Maps any error reaching the gateway to GitLab's status and body — the one place where that

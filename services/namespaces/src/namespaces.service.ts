@@ -24,7 +24,7 @@ import { commitsActions } from "./refs/commits.actions";
 import { refsActions } from "./refs/refs.actions";
 import { protectedBranchesActions } from "./protected-branches/protected-branches.actions";
 import { storageActions } from "./storage/storage.actions";
-import { accountsEvents } from "./user-namespaces/accounts.events";
+import { accountsConsumers } from "./user-namespaces/accounts.consumers";
 import { userNamespacesActions } from "./user-namespaces/user-namespaces.actions";
 import { workItemInputActions } from "./work-items/work-item-input.actions";
 import { workItemRefActions } from "./work-items/work-item-refs.actions";
@@ -36,8 +36,8 @@ export const namespacesService: ServiceSchema = defineService({
   dependencies: ["accounts"],
   mixins: [settingsMixin],
   workers: (kit) => [purgeWorker(kit)],
-  events: (kit) => accountsEvents(kit),
   eventTables: { outbox, processedEvents },
+  consumes: (kit) => accountsConsumers(kit),
   actions: (kit) => ({
     ...groupsActions(kit),
     ...activityAnalyticsActions(kit),

@@ -36,6 +36,9 @@ export function createBroker({ services, config = loadConfig(), nodeID }: Broker
     // moleculer marks retryable: a dead replica, a timeout.
     retryPolicy: { enabled: false, retries: 2, delay: 100, maxDelay: 1000, factor: 2 },
     tracking: { enabled: true, shutdownTimeout: 10_000 },
+    // The process's one shutdown path is the entry point's (runNode, embedded.ts): moleculer's own
+    // signal handlers would stop the broker a second time beside it.
+    skipProcessEventRegistration: true,
     registry: { strategy: "RoundRobin", preferLocal: true },
     logger:
       config.LOG_LEVEL === "silent"

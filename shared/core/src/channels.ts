@@ -15,8 +15,10 @@ export const EVENT_STREAM = { name: "COLLAB_EVENTS", subjects: ["collab.>"] };
  * week in files (they survive a nats-server restart) and drops a publish repeated within two
  * minutes under the same message id (the outbox's event id). Each consuming service is a durable
  * consumer group per event (see defineService's `consumes`): it gets every event from the
- * stream's start, its replicas share them, and an event is acknowledged only once applied; a
- * failing one is redelivered, up to 20 times, then set aside on `collab.dead-letter`.
+ * stream's start, its replicas share them, and an event is acknowledged only once applied. The
+ * consumers answer each message themselves (applyFromStream in @collab/db: retries backing off
+ * over minutes, then the COLLAB_DEAD_LETTERS stream), so the adapter's own retry count and dead
+ * lettering, which give up within seconds, are out of the way.
  */
 export function eventChannels(natsUrl: string): Middleware {
   return ChannelsMiddleware({
@@ -29,8 +31,8 @@ export function eventChannels(natsUrl: string): Middleware {
           streamConfig: { ...EVENT_STREAM, storage: "file", max_age: nanos(7 * DAY), duplicate_window: nanos(120_000) },
           consumerOptions: { config: { deliver_policy: "all", ack_wait: nanos(30_000) } },
         },
-        maxRetries: 20,
-        deadLettering: { enabled: true, queueName: "collab.dead-letter" },
+        maxRetries: Number.MAX_SAFE_INTEGER,
+        deadLettering: { enabled: false },
       },
     },
   });

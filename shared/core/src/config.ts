@@ -16,6 +16,17 @@ export const ConfigSchema = z.object({
   EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Where versions before the embedded PostgreSQL kept their PGlite data: imported at the first start. */
   PGLITE_DATA_DIR: z.string().default("./data/pglite"),
+  /**
+   * PostgreSQL connections (shared/db): how long to wait for a connection (also for a free one
+   * from the pool), a statement (server-side statement_timeout; the client gives up
+   * PG_QUERY_TIMEOUT_MS later, which also catches half-open sockets), a transaction left idle,
+   * and when TCP keepalive probes start on an idle socket. 0 turns a timeout off.
+   */
+  PG_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(0).default(5_000),
+  PG_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  PG_QUERY_TIMEOUT_MS: z.coerce.number().int().min(0).default(35_000),
+  PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
+  PG_KEEPALIVE_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** Timeout of a streamed upload's call (RouteDef.streamBody): the body arrives at the client's pace. */

@@ -58,30 +58,62 @@ export function startProbeServer(broker: ServiceBroker, port: number, local: str
   return server;
 }
 
+interface FatalLog {
+  fatal(obj: object, msg: string): void;
+}
+
+/**
+ * The process policy of every entry point: an error nobody handled (an uncaught exception, a
+ * rejected promise nobody awaited) leaves the process in an unknown state, so it is logged and the
+ * process exits with 1, for its supervisor (Kubernetes, compose, a terminal) to start it again.
+ */
+export function exitOnUnhandledErrors(logger: FatalLog): void {
+  const die = (kind: string) => (err: unknown) => {
+    const e = err instanceof Error ? { message: err.message, stack: err.stack } : { message: String(err) };
+    logger.fatal({ err: e }, `${kind}: exiting`);
+    process.exit(1);
+  };
+  process.on("uncaughtException", die("uncaught exception"));
+  process.on("unhandledRejection", die("unhandled promise rejection"));
+}
+
+/**
+ * The one shutdown path: SIGTERM or SIGINT runs `stop` once (stop taking requests, drain them,
+ * let workers finish their step, close the pool), then exits 0, or 1 if it failed. A second
+ * signal while stopping exits at once.
+ */
+export function stopOnSignals(stop: (signal: string) => Promise<void>): void {
+  let stopping = false;
+  const onSignal = (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    stop(signal).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  process.on("SIGINT", () => onSignal("SIGINT"));
+}
+
 /**
  * Runs one node of the system (a single service in distributed mode): starts the broker, the
  * probe server and metrics, and stops gracefully on SIGTERM — readiness fails first so traffic
- * drains, then the broker waits for in-flight requests (tracking) before leaving the registry.
+ * drains, then the broker waits for in-flight requests (tracking), the services' workers finish
+ * their step and their pools close, before it leaves the registry.
  */
 export async function runNode({ services, dependsOn = [], config = loadConfig() }: NodeOptions): Promise<ServiceBroker> {
   const broker = createBroker({ config, services });
   let stopping = false;
   const local = services.map((s) => s.name).filter((n) => n !== "gateway");
   const probes = config.HEALTH_PORT ? startProbeServer(broker, config.HEALTH_PORT, local, dependsOn, () => stopping) : undefined;
-  const stop = async (signal: string) => {
-    if (stopping) return;
+  exitOnUnhandledErrors(broker.getLogger("process") as unknown as FatalLog);
+  stopOnSignals(async (signal) => {
     stopping = true;
     broker.logger.info({ signal }, "stopping");
-    try {
-      await broker.stop();
-      probes?.close();
-      process.exit(0);
-    } catch {
-      process.exit(1);
-    }
-  };
-  process.once("SIGTERM", () => void stop("SIGTERM"));
-  process.once("SIGINT", () => void stop("SIGINT"));
+    await broker.stop();
+    probes?.close();
+  });
   await broker.start();
   return broker;
 }

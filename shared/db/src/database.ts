@@ -1,6 +1,7 @@
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import { loadConfig, type Config } from "@collab/core";
 import pg from "pg";
 import { NamingClient } from "./statement-naming";
 
@@ -59,15 +60,42 @@ export function openDatabase(url: string | undefined): Promise<Database> {
   });
 }
 
+/** Connection settings of every pool and client (config: PG_*_MS), so a dead server or socket fails fast. */
+export function connectionOptions(config: Config = loadConfig()): pg.ClientConfig {
+  const optional = (ms: number) => (ms > 0 ? ms : undefined);
+  return {
+    connectionTimeoutMillis: config.PG_CONNECT_TIMEOUT_MS,
+    statement_timeout: optional(config.PG_STATEMENT_TIMEOUT_MS),
+    query_timeout: optional(config.PG_QUERY_TIMEOUT_MS),
+    idle_in_transaction_session_timeout: optional(config.PG_IDLE_IN_TRANSACTION_TIMEOUT_MS),
+    keepAlive: config.PG_KEEPALIVE_DELAY_MS > 0,
+    keepAliveInitialDelayMillis: config.PG_KEEPALIVE_DELAY_MS,
+  };
+}
+
+/**
+ * A client's errors (its server gone, a backend terminated) also reach its 'error' event; without
+ * a listener that is an uncaught exception. The pool listens only while a client is idle; this
+ * listens for its whole life: the query that was running fails on its own, and the pool drops
+ * the broken client when it is released.
+ */
+const ignoreClientError = (client: pg.Client) => void client.on("error", () => undefined);
+
 async function openPostgres(url: string): Promise<Shared> {
+  const options = connectionOptions();
   // NamingClient: every parameterised statement is prepared once per connection (statement-naming.ts).
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX ?? 10), Client: NamingClient });
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_MAX ?? 10), Client: NamingClient, ...options });
   pool.on("error", () => undefined); // idle client errors surface on the next query instead
+  pool.on("connect", ignoreClientError);
   const db = drizzlePg(pool) as unknown as Db;
   const database: Database = {
     db,
     async migrate({ folder, table }) {
-      const client = await pool.connect();
+      // A client of its own, without statement or read timeouts: a migration may rewrite a big
+      // table, and the lock below waits for the other processes' migrations.
+      const client = new pg.Client({ connectionString: url, ...options, statement_timeout: undefined, query_timeout: undefined });
+      ignoreClientError(client);
+      await client.connect();
       try {
         // One lock for every service: they share the "drizzle" schema their migration tables
         // live in, and creating it concurrently races even with IF NOT EXISTS.
@@ -78,7 +106,7 @@ async function openPostgres(url: string): Promise<Shared> {
           await client.query("SELECT pg_advisory_unlock(hashtext('collab.migrations'))");
         }
       } finally {
-        client.release();
+        await client.end().catch(() => undefined);
       }
     },
     async ping() {

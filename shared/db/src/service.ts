@@ -2,8 +2,8 @@ import { loadConfig, externalUrl, type Config } from "@collab/core";
 import type { Logger, ServiceBroker, ServiceSchema } from "moleculer";
 import { openDatabase, type Database, type Db } from "./database";
 import { startWorkers, type Worker } from "./workers";
-import { applyEvent, applyEvents, registerLocalConsumer, unregisterLocalConsumers, type Consumers } from "./events/consumers";
-import { eventSubject } from "./events/envelope";
+import { applyEvents, applyFromStream, registerLocalConsumer, replayEvent, unregisterLocalConsumers, type Consumers, type StreamMessage } from "./events/consumers";
+import { eventSubject, type EventEnvelope } from "./events/envelope";
 import { startRelay, type EventBus, type Relay } from "./events/outbox";
 import type { EventTables } from "./events/tables";
 
@@ -48,7 +48,7 @@ export interface ServiceDefinition {
  */
 export function defineService(def: ServiceDefinition): ServiceSchema {
   const kit = {} as { -readonly [K in keyof ServiceKit]: ServiceKit[K] };
-  let stopWorkers: (() => void) | undefined;
+  let stopWorkers: (() => Promise<void>) | undefined;
   let relay: Relay | undefined;
   const consumers = def.consumes?.(kit) ?? {};
   const tables = def.eventTables;
@@ -57,7 +57,7 @@ export function defineService(def: ServiceDefinition): ServiceSchema {
   const channels = Object.fromEntries(
     Object.entries(consumers).map(([name, c]) => [
       eventSubject(name),
-      { group: `${def.name}.${name}`, handler: (event: import("./events/envelope").EventEnvelope) => applyEvent(kit, tables!, c, event) },
+      { group: `${def.name}.${name}`, handler: (event: EventEnvelope, message: StreamMessage) => applyFromStream(kit, tables!, def.name, c, event, message) },
     ]),
   );
   return {
@@ -66,6 +66,21 @@ export function defineService(def: ServiceDefinition): ServiceSchema {
     ...(def.mixins ? { mixins: def.mixins } : {}),
     actions: {
       ...def.actions(kit),
+      /**
+       * Bus only: applies a dead letter of this service's consumers once more (the admin service's
+       * replay). Fails if the consumer still cannot apply it, which leaves the letter in place.
+       */
+      ...(Object.keys(consumers).length
+        ? {
+            replayEvent: {
+              visibility: "public",
+              async handler(ctx: { params: { event: EventEnvelope } }) {
+                await replayEvent(kit, tables!, consumers, ctx.params.event);
+                return { replayed: true };
+              },
+            },
+          }
+        : {}),
       /** Readiness of this service instance: its database answers. */
       health: {
         visibility: "public",
@@ -102,9 +117,10 @@ export function defineService(def: ServiceDefinition): ServiceSchema {
       if (def.workers) stopWorkers = startWorkers(def.workers(kit), kit.logger);
     },
     async stopped() {
-      stopWorkers?.();
+      // Workers finish the step they are on, and the relay its pass, before the pool closes.
+      await stopWorkers?.();
       stopWorkers = undefined;
-      relay?.stop();
+      await relay?.stop();
       relay = undefined;
       unregisterLocalConsumers(kit.broker, def.name);
       await def.stopping?.(kit);

@@ -40,6 +40,29 @@ export class NamingClient extends pg.Client {
         args[0] = { ...config, name };
       }
     }
-    return (super.query as (...a: unknown[]) => never)(...args);
+    const last = args[args.length - 1];
+    if (typeof last === "function") {
+      args[args.length - 1] = (err: unknown, result: unknown) => {
+        if (err) this.abandonIfTimedOut(err);
+        (last as (e: unknown, r: unknown) => void)(err, result);
+      };
+      return (super.query as (...a: unknown[]) => never)(...args);
+    }
+    const result = (super.query as (...a: unknown[]) => unknown)(...args);
+    if (result instanceof Promise) result.catch((err: unknown) => this.abandonIfTimedOut(err));
+    return result as never;
+  }
+
+  /**
+   * pg's client-side read timeout (query_timeout) answers the caller but leaves the connection as
+   * it is: on a half-open socket (a frozen proxy, a failover) every later query would queue
+   * behind the lost one forever. The connection is closed instead, so the pool drops it on release.
+   */
+  private abandonIfTimedOut(err: unknown) {
+    if ((err as Error)?.message !== READ_TIMEOUT) return;
+    (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
   }
 }
+
+/** The error pg raises when a query_timeout expires. */
+export const READ_TIMEOUT = "Query read timeout";

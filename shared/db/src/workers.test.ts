@@ -17,11 +17,28 @@ test("a step never overlaps the previous one, and stop clears the timer", async 
   await Promise.resolve();
   jest.advanceTimersByTime(100);
   expect(run).toHaveBeenCalledTimes(2);
-  stop();
+  void stop();
   release();
   await Promise.resolve();
   jest.advanceTimersByTime(1000);
   expect(run).toHaveBeenCalledTimes(2);
+});
+
+test("stopping waits for the step that is running, and starts no other", async () => {
+  jest.useRealTimers();
+  let release!: () => void;
+  const run = jest.fn(() => new Promise<void>((r) => (release = r)));
+  const stop = startWorkers([{ name: "w", everyMs: 10, run }], logger);
+  while (run.mock.calls.length === 0) await new Promise((r) => setTimeout(r, 5));
+  let stopped = false;
+  const stopping = stop().then(() => (stopped = true));
+  await new Promise((r) => setTimeout(r, 50));
+  expect(stopped).toBe(false); // the step is still running
+  release();
+  await stopping;
+  expect(stopped).toBe(true);
+  await new Promise((r) => setTimeout(r, 50));
+  expect(run).toHaveBeenCalledTimes(1);
 });
 
 test("0 ms leaves the worker off; a failed step is logged and the next one runs", async () => {
@@ -36,5 +53,5 @@ test("0 ms leaves the worker off; a failed step is logged and the next one runs"
   jest.advanceTimersByTime(50);
   expect(failing).toHaveBeenCalledTimes(2);
   expect(off).not.toHaveBeenCalled();
-  stop();
+  void stop();
 });

@@ -9,26 +9,46 @@ export interface Worker {
   run: () => Promise<unknown>;
 }
 
+/** How long stopping waits for the steps still running (each is bounded by its own timeouts). */
+const STOP_WAIT_MS = 30_000;
+
 /**
  * Starts each worker's timer; a step never overlaps the previous one of the same worker, a failed
  * step is logged and the next one runs as usual, and the timers do not keep the process alive.
- * Answers the function that stops them all. Replicas each run their own timers: the work itself
- * claims rows with FOR UPDATE SKIP LOCKED, so they never take the same one.
+ * Answers the function that stops them all: no step starts after it is called, and it resolves
+ * once the steps still running have finished (a service closes its pool only then), or after
+ * STOP_WAIT_MS. Replicas each run their own timers: the work itself claims rows with FOR UPDATE
+ * SKIP LOCKED, so they never take the same one.
  */
-export function startWorkers(workers: readonly Worker[], logger: Logger): () => void {
+export function startWorkers(workers: readonly Worker[], logger: Logger): () => Promise<void> {
+  const running = new Set<Promise<unknown>>();
+  let stopped = false;
   const timers = workers
     .filter((w) => w.everyMs > 0)
     .map((w) => {
-      let running = false;
+      let step: Promise<unknown> | undefined;
       const timer = setInterval(() => {
-        if (running) return;
-        running = true;
-        w.run()
+        if (step || stopped) return;
+        const current = w
+          .run()
           .catch((err: Error) => logger.warn({ err: err.message }, `${w.name} failed`))
-          .finally(() => (running = false));
+          .finally(() => {
+            step = undefined;
+            running.delete(current);
+          });
+        step = current;
+        running.add(current);
       }, w.everyMs);
       timer.unref();
       return timer;
     });
-  return () => timers.forEach(clearInterval);
+  return async () => {
+    stopped = true;
+    timers.forEach(clearInterval);
+    if (!running.size) return;
+    let timer: NodeJS.Timeout | undefined;
+    const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)));
+    await Promise.race([Promise.allSettled([...running]), giveUp]);
+    clearTimeout(timer);
+  };
 }

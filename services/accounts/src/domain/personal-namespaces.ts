@@ -1,5 +1,5 @@
 import type { Ctx } from "@collab/core";
-import type { Logger } from "moleculer";
+import type { Announcement } from "@collab/db";
 import type { UserRow } from "../db/schema";
 import { movesNamespace, type UpdateUserOptions } from "./users";
 
@@ -9,6 +9,8 @@ import { movesNamespace, type UpdateUserOptions } from "./users";
  * applies to the user's namespace (path = username, name = name), moving the personal projects.
  * The same event announces a new or newly confirmed e-mail address: namespaces then turns pending
  * invitations to that address into memberships (as `accounts.user.created` does for a new user).
+ * These are durable events (the outbox), so a namespaces service that is down applies them when
+ * it is back.
  */
 export const USER_UPDATED_EVENT = "accounts.user.updated";
 
@@ -34,18 +36,13 @@ export const namespacePathCheck = (ctx: Ctx<unknown>, userId: number): UpdateUse
     (await ctx.call<{ available: boolean }, { path: string; user_id: number }>("namespaces.userNamespaces.pathAvailable", { path: username, user_id: userId })).available,
 });
 
-/**
- * Emits `accounts.user.updated` when the username, name or e-mail address (or its confirmation)
- * changed. Awaited so that, in one process, the namespace has moved before the API answers; a
- * failing handler is logged, never the update's error (the user row is already saved, and the
- * handler is idempotent).
- */
-export async function announceUserUpdate(ctx: Ctx<unknown>, logger: Logger, before: UserRow, after: UserRow): Promise<void> {
-  if (!movesNamespace(before, after) && !changesEmail(before, after)) return;
-  const event = userCreatedEvent(after);
-  try {
-    await ctx.emit(USER_UPDATED_EVENT, event);
-  } catch (err) {
-    logger.warn({ err: (err as Error).message, userId: after.id }, "personal namespace not moved after a user update");
-  }
-}
+/** The users' durable events (`kit.events`), each written in the transaction of its change. */
+export const USER_EVENTS = { created: "accounts.user.created", updated: USER_UPDATED_EVENT, deleted: "accounts.user.deleted" } as const;
+
+export const userCreated = (user: UserRow): Announcement => [USER_EVENTS.created, userCreatedEvent(user)];
+
+export const usersDeleted = (ids: readonly number[]): Announcement[] => ids.map((userId) => [USER_EVENTS.deleted, { userId }]);
+
+/** `accounts.user.updated` when the username, name or e-mail address (or its confirmation) changed. */
+export const userUpdated = (before: UserRow, after: UserRow): Announcement[] =>
+  movesNamespace(before, after) || changesEmail(before, after) ? [[USER_EVENTS.updated, userCreatedEvent(after)]] : [];

@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import type { CreateUserParams } from "../api/users.params";
 import { users, type UserRow } from "../db/schema";
 import type { SamlProviderRow, ScimIdentityRow } from "../db/saml.schema";
+import { userCreated } from "../domain/personal-namespaces";
 import { createUser } from "../domain/users";
 import { grantMembership, revokeMembership, type GroupSummary } from "./groups";
 import { changeExternUid, createIdentity, findIdentityWithUser, IdentityRejected, setIdentityActive } from "./identities";
@@ -77,7 +78,6 @@ export async function provisionUser(
   ctx: Ctx<unknown>,
   scope: ScimScope,
   attrs: ScimAttributes,
-  onUserCreated: (user: UserRow) => Promise<void>,
 ): Promise<{ identity: ScimIdentityRow; user: UserRow }> {
   const missing = REQUIRED.filter((k) => attrs[k] === undefined || attrs[k] === "");
   if (missing.length > 0) throw new ProvisioningFailed("error", `Missing params: [${missing.map((k) => `:${k}`).join(", ")}]`);
@@ -99,9 +99,11 @@ export async function provisionUser(
       const params = { username, email: attrs.email!, name: attrs.name ?? "", skip_confirmation: true } as CreateUserParams;
       ({ user, identity } = await kit.db.transaction(async (tx) => {
         const created = await createUser(tx as unknown as Db, params, { provisionedByGroupId: group.id });
+        await kit.events.publishIn(tx as unknown as Db, [userCreated(created)]);
         return { user: created, identity: await createIdentity(tx as unknown as Db, { groupId: group.id, userId: created.id, externUid: attrs.extern_uid! }) };
       }));
-      await onUserCreated(user);
+      // The personal namespace follows (namespaces); in one process before the membership below.
+      await kit.events.flush();
     }
     await grantMembership(ctx, group.id, user.id, level);
     return { identity, user };

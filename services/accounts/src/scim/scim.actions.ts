@@ -2,7 +2,6 @@ import { action, unauthorized, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
-import type { UserRow } from "../db/schema";
 import { requireSamlTier } from "./availability";
 import { scimGroup } from "./groups";
 import { findIdentityWithUser, identityWithUserById, searchIdentities } from "./identities";
@@ -42,7 +41,7 @@ async function scimUser(kit: ServiceKit, scope: ScimScope, id: string) {
   return found;
 }
 
-export const scimActions = (kit: ServiceKit, events: { userCreated: string }): Record<string, ActionSchema> => ({
+export const scimActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   /** The gateway's question for `auth: "scim"` routes: whose SCIM token is this? `{ group_id }`, null if nobody's. */
   "scim.authenticate": action({
     visibility: "public",
@@ -88,11 +87,8 @@ export const scimActions = (kit: ServiceKit, events: { userCreated: string }): R
     input: () => ScimCreateParams,
     async handler(ctx) {
       const scope = await scimScope(kit, ctx, ctx.params.group_path);
-      const announce = async (user: UserRow) => {
-        await ctx.emit(events.userCreated, { userId: user.id, username: user.username, name: user.name });
-      };
       try {
-        const { identity, user } = await provisionUser(kit, ctx, scope, postAttributes(ctx.params), announce);
+        const { identity, user } = await provisionUser(kit, ctx, scope, postAttributes(ctx.params));
         return presentScimUser(identity, user);
       } catch (err) {
         if (!(err instanceof ProvisioningFailed)) throw err;

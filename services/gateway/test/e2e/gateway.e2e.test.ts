@@ -103,7 +103,7 @@ describe("probes", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: "ok", master_check: [{ status: "ok" }] });
 
-    // ?all=1 adds one check per service the gateway routes to (accounts, namespaces, …).
+    // ?all=1 adds one check per service the gateway routes to (accounts, namespaces, …) and the database's.
     expect(REQUIRED_SERVICES).toEqual(expect.arrayContaining(["accounts", "namespaces"]));
     const all = await raw("/-/readiness?all=1");
     expect(all.status).toBe(200);
@@ -112,6 +112,7 @@ describe("probes", () => {
       master_check: [{ status: "ok" }],
       ...(app.distributed ? { transporter_check: [{ status: "ok" }] } : {}),
       ...Object.fromEntries(REQUIRED_SERVICES.map((name) => [`${name}_check`, [{ status: "ok" }]])),
+      db_check: [{ status: "ok" }],
     });
   });
 

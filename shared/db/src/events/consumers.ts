@@ -1,6 +1,7 @@
 import type { ServiceBroker } from "moleculer";
 import type { Db } from "../database";
 import type { ServiceKit } from "../service";
+import { sendToDeadLetters } from "./dead-letters";
 import type { EventEnvelope, EventMeta } from "./envelope";
 import type { EventTables } from "./tables";
 
@@ -94,6 +95,63 @@ export async function applyEvent(kit: ServiceKit, tables: EventTables, c: Consum
       await new Promise((r) => setTimeout(r, 100 * attempt));
     }
   }
+}
+
+/**
+ * When an event its consumer could not apply comes again over JetStream, by delivery: the first
+ * retry after a second, then longer and longer, in all about 27 minutes (a database outage of
+ * that long loses nothing). Only then is it set aside as a dead letter.
+ */
+export const REDELIVERY_DELAYS_MS = [1, 2, 5, 10, 20, 30, 60, 60, 120, 120, 300, 300, 300, 300].map((s) => s * 1000);
+
+/** What a consumer needs of a JetStream message (nats' JsMsg). */
+export interface StreamMessage {
+  info: { redeliveryCount: number };
+  ack(): void;
+  nak(delayMs?: number): void;
+  working(): void;
+}
+
+/**
+ * Applies an event delivered by JetStream to `service`'s consumer and answers the message itself:
+ * acknowledged once applied (or dropped as invalid); on failure asked again after the delay for
+ * its delivery (REDELIVERY_DELAYS_MS); after the last one stored as a dead letter, and
+ * acknowledged only once stored (else it comes again a minute later). Never throws: the channel
+ * adapter's own retry and dead-letter handling stay unused. While it works, the message's ack
+ * deadline is pushed back, so a slow database does not make JetStream send it a second time.
+ */
+export async function applyFromStream(kit: ServiceKit, tables: EventTables, service: string, c: Consumer, event: EventEnvelope, message: StreamMessage): Promise<void> {
+  const heartbeat = setInterval(() => message.working(), 10_000);
+  try {
+    await applyEvent(kit, tables, c, event);
+    message.ack();
+  } catch (err) {
+    const delivery = message.info.redeliveryCount;
+    const delay = REDELIVERY_DELAYS_MS[delivery - 1];
+    const error = (err as Error).message?.split("\n")[0] ?? String(err);
+    if (delay !== undefined) {
+      message.nak(delay);
+      kit.logger.warn({ event: event.name, id: event.id, delivery, retry_in_ms: delay }, "event not applied; it will come again");
+      return;
+    }
+    try {
+      await sendToDeadLetters(kit.broker, { service, event, error, deliveries: delivery, dead_lettered_at: new Date().toISOString() });
+      message.ack();
+      kit.logger.error({ event: event.name, id: event.id, delivery, error }, "event set aside as a dead letter after its last retry");
+    } catch (deadLetterErr) {
+      message.nak(60_000);
+      kit.logger.error({ event: event.name, id: event.id, err: (deadLetterErr as Error).message }, "event could not be set aside as a dead letter; it will come again");
+    }
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+/** Applies an event once more, as an administrator's replay of a dead letter does: throws if it fails. */
+export async function replayEvent(kit: ServiceKit, tables: EventTables, consumers: Consumers, event: EventEnvelope): Promise<void> {
+  const c = consumers[event.name];
+  if (!c) throw new Error(`no consumer of ${event.name} here`);
+  await applyEvent(kit, tables, c, event);
 }
 
 /**

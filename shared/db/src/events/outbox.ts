@@ -31,6 +31,12 @@ export interface EventBus {
    * transaction): once it has run, starts handing the events over, as transact does.
    */
   announced<T>(write: Promise<T>): Promise<T>;
+  /**
+   * Writes events into a transaction someone else runs and commits (an event consumer's, a domain
+   * service's own): they go out with the relay's next pass after that commit (flush() after it
+   * hurries it).
+   */
+  publishIn(tx: Db, announcements: readonly Announcement[]): Promise<void>;
 }
 
 export type Announcement = readonly [name: string, payload: object];
@@ -41,7 +47,8 @@ interface ChannelsBroker extends ServiceBroker {
 }
 
 export interface Relay extends EventBus {
-  stop(): void;
+  /** No pass starts after it; resolves once the pass that is running has ended. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -174,15 +181,21 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
       void flush();
       return result;
     },
+    async publishIn(tx, announcements) {
+      if (!announcements.length) return;
+      await tx.insert(outbox).values(announcements.map(([name, payload]) => ({ eventId: randomUUID(), name, payload })));
+      pending = true;
+    },
     async announced(write) {
       const result = await write;
       pending = true;
       void flush();
       return result;
     },
-    stop() {
+    async stop() {
       stopped = true;
       if (timer) clearInterval(timer);
+      await running?.catch(() => undefined);
     },
   };
 }

@@ -1,0 +1,95 @@
+import type { ActionSchema } from "moleculer";
+import { action, page, recordNotFound, requireAdmin, type Ctx } from "@collab/core";
+import { deleteDeadLetter, getDeadLetter, hasEventStreams, listDeadLetters, type DeadLetter, type ServiceKit } from "@collab/db";
+import { DeadLetterIdParams, ListDeadLettersParams } from "./api/dead-letters.params";
+
+/**
+ * Dead letters: domain events a consumer gave up on after its retries (about 27 minutes of them,
+ * see REDELIVERY_DELAYS_MS in @collab/db), kept in JetStream until an administrator acts:
+ *   GET    /admin/dead_letters             the letters, oldest first (paginated)
+ *   GET    /admin/dead_letters/:id         one letter
+ *   POST   /admin/dead_letters/:id/replay  applies it once more through its service, then deletes it
+ *   POST   /admin/dead_letters/replay      the same for every letter
+ *   DELETE /admin/dead_letters/:id         drops it
+ * A replay goes to the consuming service's `replayEvent` action (idempotent: an event already
+ * applied is not applied twice); a letter whose replay fails stays, with the error answered.
+ * In one process there is no JetStream: failing events wait in their service's outbox, retried
+ * until they apply, so the list is empty.
+ */
+interface ReplayOutcome {
+  id: number;
+  service: string;
+  event: string;
+  replayed: boolean;
+  error?: string;
+}
+
+async function replay(ctx: Ctx<unknown>, letter: DeadLetter): Promise<ReplayOutcome> {
+  const outcome = { id: letter.id, service: letter.service, event: letter.event.name };
+  try {
+    await ctx.call(`${letter.service}.replayEvent`, { event: letter.event });
+  } catch (err) {
+    return { ...outcome, replayed: false, error: (err as Error).message };
+  }
+  await deleteDeadLetter(ctx.broker, letter.id);
+  return { ...outcome, replayed: true };
+}
+
+export const deadLettersActions = (_kit: ServiceKit): Record<string, ActionSchema> => ({
+  "deadLetters.list": action({
+    idempotent: true,
+    input: () => ListDeadLettersParams,
+    async handler(ctx) {
+      requireAdmin(ctx);
+      if (!hasEventStreams(ctx.broker)) return page([], 0, ctx.params);
+      const { rows, total } = await listDeadLetters(ctx.broker, ctx.params.page, ctx.params.per_page);
+      return page(rows, total, ctx.params);
+    },
+  }),
+  "deadLetters.get": action({
+    idempotent: true,
+    input: () => DeadLetterIdParams,
+    async handler(ctx) {
+      requireAdmin(ctx);
+      const letter = hasEventStreams(ctx.broker) ? await getDeadLetter(ctx.broker, ctx.params.id) : undefined;
+      if (!letter) throw recordNotFound();
+      return letter;
+    },
+  }),
+  "deadLetters.replay": action({
+    input: () => DeadLetterIdParams,
+    async handler(ctx) {
+      requireAdmin(ctx);
+      const letter = hasEventStreams(ctx.broker) ? await getDeadLetter(ctx.broker, ctx.params.id) : undefined;
+      if (!letter) throw recordNotFound();
+      return replay(ctx, letter);
+    },
+  }),
+  "deadLetters.replayAll": action({
+    async handler(ctx) {
+      requireAdmin(ctx);
+      const outcomes: ReplayOutcome[] = [];
+      if (!hasEventStreams(ctx.broker)) return outcomes;
+      // Page by page from the start: replayed letters leave the stream, failed ones are skipped.
+      for (let pageNo = 1; ; ) {
+        const { rows } = await listDeadLetters(ctx.broker, pageNo, 100);
+        if (!rows.length) return outcomes;
+        let kept = 0;
+        for (const letter of rows) {
+          const outcome = await replay(ctx, letter);
+          outcomes.push(outcome);
+          if (!outcome.replayed) kept++;
+        }
+        if (kept === rows.length) pageNo++;
+      }
+    },
+  }),
+  "deadLetters.delete": action({
+    input: () => DeadLetterIdParams,
+    async handler(ctx) {
+      requireAdmin(ctx);
+      if (!hasEventStreams(ctx.broker) || !(await deleteDeadLetter(ctx.broker, ctx.params.id))) throw recordNotFound();
+      return null;
+    },
+  }),
+});

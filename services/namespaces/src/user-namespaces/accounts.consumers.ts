@@ -1,0 +1,34 @@
+import type { UserRef } from "@collab/core";
+import { consumer, type Consumers, type ServiceKit } from "@collab/db";
+import { z } from "zod";
+import { claimInvitations } from "../invitations/claim";
+import { removeUserEverywhere } from "../members/members";
+import { syncUserNamespace } from "./user-namespaces";
+
+const UserEvent = z.object({ userId: z.number().int().positive() });
+
+/** The user as accounts has it now (null once deleted): events of one user may arrive out of order. */
+async function currentUser(kit: ServiceKit, userId: number): Promise<UserRef | undefined> {
+  const [user] = await kit.broker.call<UserRef[], { ids: number[] }>("accounts.users.refs", { ids: [userId] });
+  return user;
+}
+
+/**
+ * What the namespaces service does when accounts announces a user created, renamed (or given a
+ * new confirmed address) or deleted, as durable events applied once each: the personal namespace
+ * follows (its projects' paths with it), invitations to the address apply, a deleted user's
+ * memberships go. A user deleted while this service was down loses them once it is back.
+ */
+export const accountsConsumers = (kit: ServiceKit): Consumers => {
+  const followUser = consumer(UserEvent, async ({ userId }, tx, _event, afterCommit) => {
+    const user = await currentUser(kit, userId);
+    if (!user) return 0; // deleted meanwhile: its own event removes what is left
+    await syncUserNamespace(tx, { id: user.id, username: user.username, name: user.name });
+    return claimInvitations(kit, tx, user.id, afterCommit);
+  });
+  return {
+    "accounts.user.created": followUser,
+    "accounts.user.updated": followUser,
+    "accounts.user.deleted": consumer(UserEvent, ({ userId }, tx) => removeUserEverywhere(tx, userId)),
+  };
+};
