@@ -23,7 +23,9 @@ module.exports = async function setup() {
   process.env.TEST_MAIL_DIR = mail.dir;
   let topology;
   try {
-    topology = await startTopology();
+    // The services reach PostgreSQL through a proxy the fault tests can freeze, with a read
+    // timeout short enough that a frozen connection is given up in seconds (production: 35 s).
+    topology = await startTopology({ databaseProxy: true, env: { PG_STATEMENT_TIMEOUT_MS: "8000", PG_QUERY_TIMEOUT_MS: "5000" } });
   } catch (err) {
     await mail.stop();
     await globalThis.__COLLAB_TEST_PG__?.stop();
@@ -35,5 +37,6 @@ module.exports = async function setup() {
   process.env.TEST_TOPOLOGY_DATABASE_URL = topology.databaseUrl;
   process.env.TEST_TOPOLOGY_NODES = JSON.stringify(topology.nodes);
   process.env.TEST_TOPOLOGY_LOG_DIR = topology.logDir;
+  process.env.TEST_DB_PROXY_CONTROL = topology.databaseProxyControl;
   fs.writeFileSync(`${topology.logDir}/topology.json`, JSON.stringify(topology.nodes));
 };

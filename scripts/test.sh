@@ -26,7 +26,7 @@ EXTRA_FAILURES=0
 
 # Set by the distributed pass's jest globalSetup. Left in the environment of the other passes,
 # they would make the tests attach to a running topology instead of starting their own app.
-TOPOLOGY_VARS="TEST_GATEWAY_URL TEST_TRANSPORTER TEST_TOPOLOGY_DATABASE_URL TEST_TOPOLOGY_NODES TEST_TOPOLOGY_LOG_DIR TEST_MAIL_DIR"
+TOPOLOGY_VARS="TEST_GATEWAY_URL TEST_TRANSPORTER TEST_TOPOLOGY_DATABASE_URL TEST_TOPOLOGY_NODES TEST_TOPOLOGY_LOG_DIR TEST_MAIL_DIR TEST_DB_PROXY_CONTROL"
 
 log() { printf '\n==> %s\n' "$*" >&2; }
 

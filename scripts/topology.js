@@ -114,15 +114,22 @@ function topologyControl(logDir) {
       record(proc.pid);
       await waitFor("nats-server", () => httpOk(control.nats.health), 20_000);
     },
-    /** Starts `service` replica `replica` again (after its process was stopped); answers its pid once ready. */
-    async startNode(service, replica) {
+    /**
+     * Starts `service` replica `replica` again (after its process was stopped); answers its pid
+     * once ready, or at once with `{ ready: false }` (its probes are then on healthUrl()).
+     */
+    async startNode(service, replica, { ready = true } = {}) {
       const env = control.env[`${service}-${replica}`];
       const proc = startProcess(service, replica, env, logDir);
       proc.unref();
       record(proc.pid);
       fs.writeFileSync(pidsFile, JSON.stringify({ ...pids(), [`${service}-${replica}`]: proc.pid }));
-      await waitFor(`${service}-${replica} readiness`, () => httpOk(`http://127.0.0.1:${env.HEALTH_PORT}/-/readiness`));
+      if (ready) await waitFor(`${service}-${replica} readiness`, () => httpOk(`http://127.0.0.1:${env.HEALTH_PORT}/-/readiness`));
       return proc.pid;
+    },
+    /** Base URL of a service replica's probes (/-/readiness). */
+    healthUrl(service, replica) {
+      return `http://127.0.0.1:${control.env[`${service}-${replica}`].HEALTH_PORT}`;
     },
     stopPid,
   };
@@ -183,17 +190,23 @@ function startProcess(svc, replica, env, logDir) {
   return proc;
 }
 
-/** Starts everything; returns the topology description and a stop function. */
-async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER } = {}) {
+/**
+ * Starts everything; returns the topology description and a stop function. `databaseProxy`: the
+ * services reach PostgreSQL through scripts/db-proxy.js, whose control URL the answer carries
+ * (fault tests freeze their connections); the answer's databaseUrl stays direct. `env`: more
+ * environment for every process.
+ */
+async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER, databaseProxy = false, env: extraEnv = {} } = {}) {
   if (!databaseServer) throw new Error("TEST_DATABASE_SERVER (a PostgreSQL server URL) is required");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "collab-topology-"));
   const nats = await startNats(dir);
   const database = await createDatabase(databaseServer);
+  const proxy = databaseProxy ? await require("./db-proxy").startDbProxy(database.url) : undefined;
   // The caller's environment goes along: e.g. SMTP_URL, the mail receiver of the distributed pass.
   const common = {
     ...process.env,
     TRANSPORTER: nats.url,
-    DATABASE_URL: database.url,
+    DATABASE_URL: proxy?.url ?? database.url,
     INITIAL_ROOT_TOKEN: ROOT_TOKEN,
     EXTERNAL_URL: process.env.EXTERNAL_URL ?? "http://collab.test",
     LOG_LEVEL: process.env.TOPOLOGY_LOG_LEVEL ?? "warn",
@@ -204,6 +217,7 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
     // and the destruction worker runs when they tick it (packages.destruction.tick).
     PACKAGES_GENERIC_MAX_FILE_SIZE: process.env.PACKAGES_GENERIC_MAX_FILE_SIZE ?? String(8 * 1024 * 1024),
     PACKAGES_DESTRUCTION_TICK_MS: process.env.PACKAGES_DESTRUCTION_TICK_MS ?? "0",
+    ...extraEnv,
   };
   const nodes = [];
   /**
@@ -278,6 +292,7 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
       ),
     );
     nats.proc.kill("SIGTERM");
+    await proxy?.stop();
     await database.drop().catch(() => undefined);
     if (!process.env.KEEP_TOPOLOGY_LOGS) fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -287,6 +302,7 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
     gatewayUrl,
     transporter: nats.url,
     databaseUrl: database.url,
+    databaseProxyControl: proxy?.controlUrl,
     logDir: dir,
     natsPid: nats.proc.pid,
     nodes: nodes.map((n) => ({ service: n.service, replica: n.replica, pid: n.proc.pid, ...(n.service === "gateway" ? {} : { healthPort: n.port }) })),

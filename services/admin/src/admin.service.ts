@@ -1,9 +1,10 @@
-import { settingsMixin } from "@collab/core";
+import { applySettings, settingsEvents } from "@collab/core";
 import { defineService } from "@collab/db";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { broadcastActions } from "./broadcast.actions";
 import { deadLettersActions } from "./dead-letters.actions";
+import { loadSettings, settingsMessage } from "./domain/settings";
 import { tick } from "./domain/storage-moves";
 import { experimentsActions } from "./experiments.actions";
 import { pruneCounters, rateLimitsActions } from "./rate-limits.actions";
@@ -22,7 +23,11 @@ const tickInterval = () => Number(process.env.STORAGE_MOVE_TICK_MS ?? 2000);
 export const adminService: ServiceSchema = defineService({
   name: "admin",
   migrations: path.join(__dirname, "../drizzle"),
-  mixins: [settingsMixin],
+  // The owner of the settings: its snapshot comes from its own table, at start and on every change.
+  mixins: [{ name: "settings-owner", events: settingsEvents }],
+  async started(kit) {
+    applySettings(settingsMessage(await loadSettings(kit.db)), true);
+  },
   actions: (kit) => ({
     ...settingsActions(kit),
     ...broadcastActions(kit),

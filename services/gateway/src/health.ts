@@ -1,4 +1,4 @@
-import type { RouteDef } from "@collab/core";
+import { settingsLoaded, settingsWanted, type RouteDef } from "@collab/core";
 import type { ServiceBroker } from "moleculer";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { mountedRoutes } from "./routes";
@@ -59,6 +59,11 @@ export function answerProbe(
       const connected = broker.transit.connected;
       ok &&= connected;
       if (all) checks.transporter_check = [{ status: connected ? "ok" : "failed" }];
+    }
+    if (settingsWanted()) {
+      const loaded = settingsLoaded();
+      ok &&= loaded;
+      if (all || !loaded) checks.settings_check = [{ status: loaded ? "ok" : "failed", ...(loaded ? {} : { message: "application settings not loaded yet" }) }];
     }
     const available = new Set(broker.registry.getServiceList({ onlyAvailable: true }).map((s) => s.name));
     for (const name of required) {

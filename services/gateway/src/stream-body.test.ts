@@ -1,4 +1,4 @@
-import { action, ApiError, badRequest, type RouteDef } from "@collab/core";
+import { action, ApiError, badRequest, resetSettings, type RouteDef } from "@collab/core";
 import { createHash } from "node:crypto";
 import { ServiceBroker, type Context } from "moleculer";
 import type { Server } from "node:http";
@@ -32,6 +32,7 @@ async function digestOf(stream: Readable) {
 }
 
 beforeAll(async () => {
+  resetSettings(); // no admin service here: the gateway is given GitLab's default settings
   process.env.PORT = "0";
   process.env.MAX_UPLOAD_BYTES = String(4 * 1024 * 1024);
   broker = new ServiceBroker({ logger: false });

@@ -1,5 +1,5 @@
 import { ServiceBroker } from "moleculer";
-import { DataExceptionMiddleware, inputFault, sqlStateOf } from "./data-errors";
+import { databaseUnavailable, DataExceptionMiddleware, inputFault, sqlStateOf } from "./data-errors";
 import { errorBodyOf } from "./errors";
 
 /** A database error as pg raises it, optionally wrapped as drizzle does. */
@@ -20,6 +20,18 @@ describe("sqlStateOf and inputFault", () => {
   });
 });
 
+describe("databaseUnavailable", () => {
+  test("a server gone, restarting, refusing or out of connections, a socket lost or timed out", () => {
+    for (const code of ["08006", "08001", "57P01", "57P03", "53300", "57014", "25P03", "ECONNREFUSED", "ECONNRESET"]) expect(databaseUnavailable(wrapped(code))).toBe(code);
+    for (const message of ["Connection terminated unexpectedly", "Query read timeout", "timeout exceeded when trying to connect", 'database "x" is not currently accepting connections'])
+      expect(databaseUnavailable(new Error(message))).toBe(message);
+  });
+
+  test("not for errors of the request or the code", () => {
+    for (const err of [dbError("23505"), dbError("22021"), dbError("40001"), new Error("boom"), null, "text"]) expect(databaseUnavailable(err)).toBeUndefined();
+  });
+});
+
 describe("DataExceptionMiddleware", () => {
   let broker: ServiceBroker;
   beforeAll(async () => {
@@ -28,6 +40,7 @@ describe("DataExceptionMiddleware", () => {
       name: "store",
       actions: {
         write: (ctx) => Promise.reject(ctx.params.wrapped ? wrapped(String(ctx.params.code)) : dbError(String(ctx.params.code))),
+        read: () => Promise.reject(Object.assign(new Error("Failed query: select …"), { cause: new Error("Connection terminated unexpectedly") })),
       },
     });
     await broker.start();
@@ -39,6 +52,14 @@ describe("DataExceptionMiddleware", () => {
     expect(errorBodyOf(err)).toEqual({ status: 400, body: { message: "400 Bad request - Invalid value" } });
     const long = await broker.call("store.write", { code: "54000" }).catch((e: unknown) => e);
     expect(errorBodyOf(long)).toEqual({ status: 400, body: { message: "400 Bad request - Value is too long" } });
+  });
+
+  test("an unavailable database is a 503 the gateway sends with Retry-After", async () => {
+    for (const call of [broker.call("store.write", { code: "57P01", wrapped: true }), broker.call("store.read")]) {
+      const err = await call.catch((e: unknown) => e);
+      expect(errorBodyOf(err)).toEqual({ status: 503, body: { message: "503 Service Unavailable" } });
+      expect((err as { data: { retryAfter: number } }).data.retryAfter).toBe(5);
+    }
   });
 
   test("any other database error stays a server error", async () => {

@@ -38,7 +38,8 @@ export const inputFault = (state: string | undefined) => state !== undefined && 
  */
 const UNAVAILABLE_STATES = new Set(["57P01", "57P02", "57P03", "53300", "57014", "25P03"]);
 const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOTFOUND"]);
-const UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Client was closed and is not queryable|Connection ended unexpectedly)/;
+const UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|Client has encountered a connection error|Client was closed and is not queryable|Connection ended unexpectedly)|is not currently accepting connections/;
 
 /** Why the database could not answer (the driver's code or message), or undefined if it could. */
 export function databaseUnavailable(err: unknown): string | undefined {

@@ -2,6 +2,7 @@ import type { ServiceBroker, ServiceSchema } from "moleculer";
 import { createServer, type Server } from "node:http";
 import { createBroker } from "./broker";
 import { loadConfig, type Config } from "./config";
+import { settingsLoaded, settingsWanted } from "./settings";
 
 export interface NodeOptions {
   /** Services this process runs. */
@@ -20,6 +21,7 @@ export async function readiness(broker: ServiceBroker, local: string[], dependsO
   const add = (name: string, ok: boolean, message?: string) => (checks[name] = [{ status: ok ? "ok" : "failed", ...(ok || !message ? {} : { message }) }]);
   add("master_check", broker.started, "broker not started");
   if (broker.transit) add("transporter_check", broker.transit.connected, "transporter disconnected");
+  if (settingsWanted()) add("settings_check", settingsLoaded(), "application settings not loaded yet");
   await Promise.all(
     local.map(async (name) => {
       // Until its started() hook (migrations) finishes, a service is not registered yet.

@@ -1,11 +1,13 @@
 import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
 import type { Visibility } from "./access";
+import { ApiError } from "./errors";
 
 /**
  * The instance's application settings as every process sees them: a snapshot loaded at start from
  * the admin service (`admin.settings.current`) and replaced, whole, by the `admin.settings.changed`
- * event that every PUT broadcasts — so a change acts in every service at once, with no cache lag.
- * The admin service owns the full field list, validation and storage (services/admin).
+ * event that every PUT broadcasts — so a change acts in every service at once — and asked for
+ * again every 15 s and after a reconnect, which catches a broadcast a process missed. The admin
+ * service owns the full field list, validation and storage (services/admin).
  */
 export const SETTINGS_EVENTS = { changed: "admin.settings.changed" } as const;
 
@@ -76,58 +78,116 @@ export interface SettingsMessage {
 }
 
 let snapshot: SettingsMessage = { version: 0, settings: { ...ENFORCED_SETTINGS_DEFAULTS } };
+/** Whether this process has been given its settings (loaded from admin, or applied). */
+let loaded = false;
+const waiting = new Set<() => void>();
 
-/** The current settings of this process. */
-export const currentSettings = (): SettingsSnapshot => snapshot.settings;
+/**
+ * The current settings of this process. Until they are loaded from the admin service this throws
+ * (503, the request can be sent again): no process acts on defaults it was not given — sign-up
+ * open, a 30-day deletion period the purge worker would apply — because admin was away when it
+ * started.
+ */
+export function currentSettings(): SettingsSnapshot {
+  if (!loaded) throw new ApiError(503, { message: "503 Service Unavailable" }, "SETTINGS_NOT_LOADED", { retryAfter: 5 });
+  return snapshot.settings;
+}
+
+export const settingsLoaded = () => loaded;
+
+/** Whether a service of this process acts on settings (uses settingsMixin): its readiness waits for them. */
+let wanted = false;
+export const settingsWanted = () => wanted;
+
+/** Resolves once this process has its settings (tests wait for it before their first request). */
+export function settingsReady(): Promise<void> {
+  return loaded ? Promise.resolve() : new Promise((resolve) => waiting.add(resolve));
+}
+
+function markLoaded() {
+  loaded = true;
+  for (const resolve of waiting) resolve();
+  waiting.clear();
+}
 
 /** Replaces the snapshot unless `next` is older than what this process already has. */
 export function applySettings(next: SettingsMessage, force = false): boolean {
-  if (!force && next.version < snapshot.version) return false;
+  if (!force && loaded && next.version < snapshot.version) return false;
   snapshot = { version: next.version, settings: { ...ENFORCED_SETTINGS_DEFAULTS, ...next.settings } };
+  markLoaded();
   return true;
 }
 
 /** Back to the defaults (tests empty every table between cases, the settings row included). */
 export function resetSettings() {
   snapshot = { version: 0, settings: { ...ENFORCED_SETTINGS_DEFAULTS } };
+  markLoaded();
 }
 
-/**
- * Loads the snapshot from the admin service once it is reachable; never blocks a service's start.
- * The wait ends with the broker: moleculer's waitForServices would hold the process open for its
- * whole timeout after a stop.
- */
-export async function loadSettings(broker: ServiceBroker, timeoutMs = 60_000): Promise<void> {
+/** How often a process asks admin for the settings again: catches a change whose broadcast it missed. */
+const REFRESH_MS = 15_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
+const adminAvailable = (broker: ServiceBroker) => broker.registry.getServiceList({ onlyAvailable: true }).some((s) => s.name === "admin");
+
+/** One fetch of the current settings from admin; false when it is not reachable now. */
+async function fetchSettings(broker: ServiceBroker): Promise<boolean> {
+  if (!adminAvailable(broker)) return false;
   try {
-    const available = () => broker.registry.getServiceList({ onlyAvailable: true }).some((s) => s.name === "admin");
-    for (const deadline = Date.now() + timeoutMs; !available(); ) {
-      if (broker.stopping) return;
-      if (Date.now() > deadline) throw new Error(`admin not reachable within ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 100).unref());
-    }
-    const msg = await broker.call<SettingsMessage, object>("admin.settings.current", {});
-    applySettings(msg);
-  } catch (err) {
-    broker.logger.warn(`application settings not loaded (${(err as Error).message}); using defaults until the next change`);
+    applySettings(await broker.call<SettingsMessage, object>("admin.settings.current", {}, { timeout: 5_000, retries: 0 }));
+    return true;
+  } catch {
+    return false;
   }
 }
 
 /**
- * Mixin for any service (gateway included) that acts on settings. In one process several services
- * share the snapshot; applying the same message twice is harmless.
+ * Loads the settings from the admin service, retrying (backing off to 5 s) until it answers or the
+ * broker stops; then asks again every REFRESH_MS, and at once after the transporter reconnects,
+ * so a change broadcast while this process could not hear it still arrives. One loop per broker,
+ * however many of its services use the mixin.
+ */
+const loops = new WeakSet<ServiceBroker>();
+function keepSettings(broker: ServiceBroker): void {
+  wanted = true;
+  if (loops.has(broker)) return;
+  loops.add(broker);
+  void (async () => {
+    for (let attempt = 0; !broker.stopping; attempt++) {
+      if (await fetchSettings(broker)) break;
+      if (attempt === 10) broker.logger.warn("application settings not loaded yet: waiting for the admin service (requests that need them answer 503)");
+      await sleep(Math.min(5_000, 200 * 2 ** Math.min(attempt, 5)));
+    }
+    while (!broker.stopping) {
+      await sleep(REFRESH_MS);
+      if (!broker.stopping) await fetchSettings(broker);
+    }
+  })().catch((err: Error) => broker.logger.warn({ err: err.message }, "application settings loop failed"));
+}
+
+/** The events that keep a process's snapshot current (admin uses them alone: it loads from its own table). */
+export const settingsEvents: NonNullable<ServiceSchema["events"]> = {
+  [SETTINGS_EVENTS.changed](ctx: Context<SettingsMessage>) {
+    applySettings(ctx.params);
+  },
+  // Tests empty every table and broadcast this between cases: the stored settings are gone.
+  "gateway.caches.clear"() {
+    resetSettings();
+  },
+  "$transporter.connected"(this: { broker: ServiceBroker }) {
+    void fetchSettings(this.broker);
+  },
+};
+
+/**
+ * Mixin for any service (gateway included) that acts on settings: the process loads them in the
+ * background (never blocking a start: liveness stays up while admin is away), reports unready and
+ * answers 503 where they are needed until it has them, and keeps them current. In one process
+ * several services share the snapshot; applying the same message twice is harmless.
  */
 export const settingsMixin: ServiceSchema = {
   name: "settings-client",
-  events: {
-    [SETTINGS_EVENTS.changed](ctx: Context<SettingsMessage>) {
-      applySettings(ctx.params);
-    },
-    // Tests empty every table and broadcast this between cases: the stored settings are gone.
-    "gateway.caches.clear"() {
-      resetSettings();
-    },
-  },
+  events: settingsEvents,
   started(this: { broker: ServiceBroker }) {
-    void loadSettings(this.broker);
+    keepSettings(this.broker);
   },
 };

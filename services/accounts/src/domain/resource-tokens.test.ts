@@ -12,7 +12,8 @@ function failure(fn: () => unknown) {
   throw new Error("expected a failure");
 }
 
-afterEach(() => resetSettings());
+// GitLab's defaults, given explicitly (a process without settings refuses to act: currentSettings).
+beforeEach(() => resetSettings());
 
 describe("resourceTokenExpiry", () => {
   test("with required expiry: a year by default, at most a year ahead (GitLab's model error as a bad request)", () => {

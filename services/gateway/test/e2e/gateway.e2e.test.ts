@@ -111,6 +111,7 @@ describe("probes", () => {
       status: "ok",
       master_check: [{ status: "ok" }],
       ...(app.distributed ? { transporter_check: [{ status: "ok" }] } : {}),
+      settings_check: [{ status: "ok" }],
       ...Object.fromEntries(REQUIRED_SERVICES.map((name) => [`${name}_check`, [{ status: "ok" }]])),
       db_check: [{ status: "ok" }],
     });
