@@ -68,20 +68,17 @@ export const deadLettersActions = (_kit: ServiceKit): Record<string, ActionSchem
   "deadLetters.replayAll": action({
     async handler(ctx) {
       requireAdmin(ctx);
-      const outcomes: ReplayOutcome[] = [];
-      if (!hasEventStreams(ctx.broker)) return outcomes;
-      // Page by page from the start: replayed letters leave the stream, failed ones are skipped.
-      for (let pageNo = 1; ; ) {
+      if (!hasEventStreams(ctx.broker)) return [];
+      // The letters as they are now, then each replayed once (a failed one stays, and is not retried here).
+      const letters: DeadLetter[] = [];
+      for (let pageNo = 1; ; pageNo++) {
         const { rows } = await listDeadLetters(ctx.broker, pageNo, 100);
-        if (!rows.length) return outcomes;
-        let kept = 0;
-        for (const letter of rows) {
-          const outcome = await replay(ctx, letter);
-          outcomes.push(outcome);
-          if (!outcome.replayed) kept++;
-        }
-        if (kept === rows.length) pageNo++;
+        letters.push(...rows);
+        if (rows.length < 100) break;
       }
+      const outcomes: ReplayOutcome[] = [];
+      for (const letter of letters) outcomes.push(await replay(ctx, letter));
+      return outcomes;
     },
   }),
   "deadLetters.delete": action({

@@ -105,7 +105,7 @@ export async function deleteDeadLetter(broker: ServiceBroker, id: number): Promi
   try {
     return await streams.deleteMessage(DEAD_LETTER_STREAM, id, false);
   } catch (err) {
-    if (/no message found|not found/i.test((err as Error).message)) return false;
+    if (/no message found|not found|stream store eof/i.test((err as Error).message)) return false;
     throw err;
   }
 }
