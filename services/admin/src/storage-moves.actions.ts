@@ -1,11 +1,13 @@
 import type { ActionSchema } from "moleculer";
-import { accepted, action, currentSettings, notFound, page, recordNotFound, requireAdmin, type Ctx } from "@collab/core";
+import { accepted, action, currentSettings, notFound, page, recordNotFound, requireAdmin, validationFailed, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { presentMove } from "./api/storage-move.entity";
 import { BulkMoveParams, ContainerMoveParams, ContainerMovesParams, CreateMoveParams, ListMovesParams, MoveIdParams } from "./api/storage-moves.params";
 import { requireArea } from "./availability";
 import type { StorageMoveRow } from "./db/schema";
-import { findMove, listMoves, pickStorage, scheduleMoves, tick, unknownStorage, type ContainerType } from "./domain/storage-moves";
+import { findMove, listMoves, pickStorage, scheduleMoves, tick, unknownStorage, type Call, type ContainerType } from "./domain/storage-moves";
+
+const busOf = (ctx: Ctx<unknown>): Call => (name, params) => ctx.call(name, params);
 
 const storages = () => currentSettings().repository_storages_weighted;
 const checkStorage = (name: string | undefined, param: string) => {
@@ -88,7 +90,8 @@ function movesFor(kit: ServiceKit, type: ContainerType): Record<string, ActionSc
         checkStorage(ctx.params.destination_storage_name, "destination_storage_name");
         const c = await container(ctx, type, ctx.params.id);
         const destination = ctx.params.destination_storage_name ?? pickStorage(storages(), c.repository_storage);
-        const [row] = await scheduleMoves(kit.db, ctx, type as "project" | "group", [{ id: c.id, source: c.repository_storage }], () => destination, true);
+        const [row] = await scheduleMoves(kit.db, busOf(ctx), type as "project" | "group", [{ id: c.id, source: c.repository_storage }], () => destination);
+        if (!row) throw validationFailed({ [type]: ["is read-only"] });
         return (await present(ctx, type, [row]))[0];
       },
     }),
@@ -104,7 +107,7 @@ function movesFor(kit: ServiceKit, type: ContainerType): Record<string, ActionSc
         const source = ctx.params.source_storage_name;
         const ids = await ctx.call<number[], object>("namespaces.storage.writableIds", { kind: type, storage: source });
         const dest = ctx.params.destination_storage_name;
-        await scheduleMoves(kit.db, ctx, type, ids.map((id) => ({ id, source })), (s) => dest ?? pickStorage(storages(), s), false);
+        await scheduleMoves(kit.db, busOf(ctx), type, ids.map((id) => ({ id, source })), (s) => dest ?? pickStorage(storages(), s));
         return accepted();
       },
     }),
@@ -118,6 +121,6 @@ export const storageMovesActions = (kit: ServiceKit): Record<string, ActionSchem
   /** Bus only: one worker step now (tests tick deterministically; the timer calls the same code). */
   "storageMoves.tick": action({
     visibility: "public",
-    handler: (ctx) => tick(kit.db, (name, params) => ctx.call(name, params)),
+    handler: (ctx) => tick(kit.db, busOf(ctx)),
   }),
 });

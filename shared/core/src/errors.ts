@@ -74,3 +74,10 @@ export function errorBodyOf(err: unknown): { status: number; body: ErrorBody } |
   }
   return undefined;
 }
+
+/**
+ * A call that failed without a GitLab answer (a timeout, a service down or unreachable, an error
+ * the service did not turn into an answer), as opposed to a refusal (an ApiError: 404, 400…).
+ * Background work repeats such a step later and never fails or finishes a job because of one.
+ */
+export const isUnanswered = (err: unknown): boolean => errorBodyOf(err) === undefined;

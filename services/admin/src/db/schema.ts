@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgSchema, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgSchema, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 export const adminSchema = pgSchema("admin");
 
@@ -58,6 +58,9 @@ export const storageMoves = adminSchema.table(
     index("storage_moves_container_idx").on(t.containerType, t.containerId, t.id),
     index("storage_moves_type_idx").on(t.containerType, t.id),
     index("storage_moves_state_idx").on(t.state),
+    // One move at a time holds a container (from its lock to its switch): a repeated step of one
+    // move can never act on another's lock.
+    uniqueIndex("storage_moves_holding_idx").on(t.containerType, t.containerId).where(sql`${t.state} IN ('scheduled', 'started', 'replicated')`),
   ],
 );
 export type StorageMoveRow = typeof storageMoves.$inferSelect;

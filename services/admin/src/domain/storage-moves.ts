@@ -1,12 +1,30 @@
-import { paramError, validationFailed, type Ctx } from "@collab/core";
+import { errorBodyOf, isUnanswered, isUniqueViolation, paramError } from "@collab/core";
 import type { Db } from "@collab/db";
-import { and, count, desc, eq, notInArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { storageMoves, type StorageMoveRow } from "../db/schema";
 
 export type ContainerType = "project" | "snippet" | "group";
 
-/** States of a move (GitLab's RepositoryStorageMovable); the worker advances scheduled → started → finished. */
-export const ACTIVE_STATES = ["initial", "scheduled", "started", "replicated"];
+/** A bus call (a context's or the broker's). */
+export type Call = <T>(action: string, params: object) => Promise<T>;
+
+/*
+ * A move's states are GitLab's (RepositoryStorageMovable), and each is recorded only once namespaces
+ * confirmed what it stands for:
+ *   initial     recorded; the container is not known to be read-only yet
+ *   scheduled   namespaces made the container read-only
+ *   started     the repositories are being copied (there are none to copy here)
+ *   replicated  namespaces put the container on the destination and made it writable again
+ *   finished    the source's copy is removed (nothing to remove here)
+ *   failed      the container vanished, or was unlocked during the move
+ * Every step is safe to repeat, and a step whose call gets no answer (namespaces down, a timeout)
+ * changes nothing but `error_message`: the move keeps its state and a later tick repeats the step.
+ * A move in scheduled, started or replicated holds its container (a unique index: one at a time).
+ */
+
+/** An `initial` move younger than this may still be waiting for the lock call of the request that made it (far longer than REQUEST_TIMEOUT_MS). */
+const INITIAL_GRACE = "5 minutes";
+const VANISHED = "container no longer exists";
 
 /** Picks a destination by weight (GitLab's pick_repository_storage), preferring another storage. */
 export function pickStorage(weights: Record<string, number>, source: string): string {
@@ -37,62 +55,163 @@ export async function findMove(db: Db, type: ContainerType, id: number, containe
 }
 
 /**
- * Schedules moves: marks the containers read-only in namespaces (only those still writable — a
- * container already moving answers the model's "is read-only"), then records the moves.
+ * Schedules moves. They are recorded first (`initial`), then their containers are made read-only
+ * in namespaces (only those still writable: a container already moving answers the model's "is
+ * read-only"), and the moves of the containers locked become `scheduled`, the others go. When the
+ * lock call gets no answer the moves stay `initial` (answered so) and the worker goes on with them,
+ * so a lock that went through unseen always has its move to lift it.
  */
 export async function scheduleMoves(
   db: Db,
-  ctx: Ctx<unknown>,
+  call: Call,
   type: "project" | "group",
   containers: { id: number; source: string }[],
   destination: (source: string) => string,
-  single: boolean,
 ): Promise<StorageMoveRow[]> {
   if (!containers.length) return [];
-  const locked = await ctx.call<number[], object>("namespaces.storage.setState", { kind: type, ids: containers.map((c) => c.id), read_only: true, expect_writable: true });
-  if (single && !locked.length) throw validationFailed({ [type]: ["is read-only"] });
-  const lockedSet = new Set(locked);
-  const values = containers
-    .filter((c) => lockedSet.has(c.id))
-    .map((c) => ({ containerType: type, containerId: c.id, state: "scheduled", sourceStorageName: c.source, destinationStorageName: destination(c.source) }));
-  if (!values.length) return [];
+  const created = await db
+    .insert(storageMoves)
+    .values(containers.map((c) => ({ containerType: type, containerId: c.id, state: "initial", sourceStorageName: c.source, destinationStorageName: destination(c.source) })))
+    .returning();
+  let locked: number[];
   try {
-    return await db.insert(storageMoves).values(values).returning();
+    locked = await call<number[]>("namespaces.storage.setState", { kind: type, ids: containers.map((c) => c.id), read_only: true, expect_writable: true });
   } catch (err) {
-    await ctx.call("namespaces.storage.setState", { kind: type, ids: locked, read_only: false });
+    if (isUnanswered(err)) return created;
+    await db.delete(storageMoves).where(inArray(storageMoves.id, created.map((m) => m.id)));
+    throw err;
+  }
+  const lockedSet = new Set(locked);
+  const mine = created.filter((m) => lockedSet.has(m.containerId));
+  const refused = created.filter((m) => !lockedSet.has(m.containerId)).map((m) => m.id);
+  const dropRefused = async (tx: Db) => {
+    if (refused.length) await tx.delete(storageMoves).where(and(inArray(storageMoves.id, refused), eq(storageMoves.state, "initial")));
+  };
+  try {
+    return await db.transaction(async (tx) => {
+      await dropRefused(tx);
+      if (!mine.length) return [];
+      return tx
+        .update(storageMoves)
+        .set({ state: "scheduled", updatedAt: sql`now()` })
+        .where(and(inArray(storageMoves.id, mine.map((m) => m.id)), eq(storageMoves.state, "initial")))
+        .returning();
+    });
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    // Another move still holds one of these containers (switched, not yet recorded so): these
+    // stay `initial`, and the worker schedules them once it let go.
+    await dropRefused(db);
+    return mine;
+  }
+}
+
+/** Moves in a state (an `initial` one only once its request is surely over), in id order. */
+function movesIn(db: Db, state: "initial" | "started"): Promise<StorageMoveRow[]> {
+  return db
+    .select()
+    .from(storageMoves)
+    .where(and(eq(storageMoves.state, state), state === "initial" ? lt(storageMoves.createdAt, sql`now() - ${INITIAL_GRACE}::interval`) : undefined))
+    .orderBy(storageMoves.id);
+}
+
+/** Records the next state if the move is still in `from` (another replica may have been faster); false when not, or when another move holds the container. */
+async function advance(db: Db, move: StorageMoveRow, from: string, to: string): Promise<boolean> {
+  try {
+    const rows = await db
+      .update(storageMoves)
+      .set({ state: to, errorMessage: null, updatedAt: sql`now()` })
+      .where(and(eq(storageMoves.id, move.id), eq(storageMoves.state, from)))
+      .returning({ id: storageMoves.id });
+    return rows.length > 0;
+  } catch (err) {
+    if (isUniqueViolation(err)) return false;
+    throw err;
+  }
+}
+
+async function fail(db: Db, move: StorageMoveRow, from: string, reason: string): Promise<boolean> {
+  const rows = await db
+    .update(storageMoves)
+    .set({ state: "failed", errorMessage: reason, updatedAt: sql`now()` })
+    .where(and(eq(storageMoves.id, move.id), eq(storageMoves.state, from)))
+    .returning({ id: storageMoves.id });
+  return rows.length > 0;
+}
+
+/** The container's storage and lock as namespaces has them; null when it no longer exists (its 404, an answer). */
+async function containerState(call: Call, move: StorageMoveRow): Promise<{ repository_storage: string; repository_read_only: boolean } | null> {
+  try {
+    return await call("namespaces.storage.state", { kind: move.containerType, ref: move.containerId });
+  } catch (err) {
+    if (errorBodyOf(err)?.status === 404) return null;
     throw err;
   }
 }
 
 /**
- * One worker step for every active move: scheduled → started → finished. Each step claims its rows
- * with a conditional UPDATE … RETURNING, so several admin replicas never advance a move twice, and
- * no transaction is held across the bus calls. On finish the container takes its new storage and
- * becomes writable again; a container that vanished fails the move.
+ * initial → scheduled: makes the container read-only. A container found read-only already is this
+ * move's own lock, taken by a call whose answer was lost, unless another move holds the container
+ * (the unique index refuses this one then, and it waits).
  */
-export async function tick(db: Db, call: <T>(action: string, params: object) => Promise<T>): Promise<number> {
-  // Finish first what had already started, so one tick advances each move one state only.
-  const finishing = await db
-    .update(storageMoves)
-    .set({ state: "finished", updatedAt: sql`now()` })
-    .where(eq(storageMoves.state, "started"))
-    .returning();
-  for (const move of finishing) {
-    if (move.containerType === "snippet") continue;
-    const changed = await call<number[]>("namespaces.storage.setState", {
-      kind: move.containerType,
-      ids: [move.containerId],
-      read_only: false,
-      storage: move.destinationStorageName,
-    });
-    if (!changed.length) await db.update(storageMoves).set({ state: "failed", errorMessage: "container no longer exists" }).where(eq(storageMoves.id, move.id));
+async function lock(db: Db, call: Call, move: StorageMoveRow): Promise<boolean> {
+  const locked = await call<number[]>("namespaces.storage.setState", { kind: move.containerType, ids: [move.containerId], read_only: true, expect_writable: true });
+  if (!locked.includes(move.containerId)) {
+    const state = await containerState(call, move);
+    if (!state) return fail(db, move, "initial", VANISHED);
+    if (!state.repository_read_only) return false; // unlocked since the call: the next tick locks it
   }
-  const started = await db
-    .update(storageMoves)
-    .set({ state: "started", updatedAt: sql`now()` })
-    .where(and(eq(storageMoves.state, "scheduled"), finishing.length ? notInArray(storageMoves.id, finishing.map((m) => m.id)) : undefined))
-    .returning({ id: storageMoves.id });
-  return finishing.length + started.length;
+  return advance(db, move, "initial", "scheduled");
+}
+
+/**
+ * started → replicated: the container takes its new storage and becomes writable, only if it is
+ * still read-only on the source (a repeated call never lifts a later lock). Found on the
+ * destination already, an earlier call went through and only its answer was lost.
+ */
+async function switchStorage(db: Db, call: Call, move: StorageMoveRow): Promise<boolean> {
+  const changed = await call<number[]>("namespaces.storage.setState", {
+    kind: move.containerType,
+    ids: [move.containerId],
+    read_only: false,
+    storage: move.destinationStorageName,
+    locked_on: move.sourceStorageName,
+  });
+  if (!changed.includes(move.containerId)) {
+    const state = await containerState(call, move);
+    if (!state) return fail(db, move, "started", VANISHED);
+    if (state.repository_storage !== move.destinationStorageName) return fail(db, move, "started", "container was no longer read-only on its source storage");
+  }
+  return advance(db, move, "started", "replicated");
+}
+
+/**
+ * One worker step; answers how many moves advanced. Switches started moves and finishes replicated
+ * ones first, so a move advances one state a tick (scheduled → started, then started → finished
+ * through replicated). Replicas may run steps together: each state is recorded with a conditional
+ * UPDATE and each bus call is safe to repeat, so nothing happens twice; no transaction is held
+ * across a bus call.
+ */
+export async function tick(db: Db, call: Call): Promise<number> {
+  let advanced = 0;
+  const step = async (move: StorageMoveRow, run: (db: Db, call: Call, move: StorageMoveRow) => Promise<boolean>) => {
+    if (move.containerType === "snippet") return; // there are no snippets: no such move is ever made
+    try {
+      if (await run(db, call, move)) advanced++;
+    } catch (err) {
+      // No answer: the move keeps its state, saying why it waits, and the next tick repeats the step.
+      const reason = `${err instanceof Error ? err.message : String(err)} (retrying)`;
+      await db.update(storageMoves).set({ errorMessage: reason }).where(and(eq(storageMoves.id, move.id), eq(storageMoves.state, move.state)));
+    }
+  };
+  for (const move of await movesIn(db, "started")) await step(move, switchStorage);
+  // replicated → finished and scheduled → started: the cleanup and the copy, with nothing to do here.
+  for (const [from, to] of [["replicated", "finished"], ["scheduled", "started"]]) {
+    const rows = await db.update(storageMoves).set({ state: to, updatedAt: sql`now()` }).where(eq(storageMoves.state, from)).returning({ id: storageMoves.id });
+    advanced += rows.length;
+  }
+  for (const move of await movesIn(db, "initial")) await step(move, lock);
+  return advanced;
 }
 
 export const unknownStorage = (param: string) => paramError(`${param} does not have a valid value`);

@@ -5,6 +5,13 @@ export const importExportSchema = pgSchema("import_export");
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
+/** Where a group import's restore got to: its bus calls done (in their fixed order), the groups made for the archive's, the counts so far. */
+export interface RestoreProgress {
+  calls: number;
+  ids: Record<string, number>;
+  stats: { groups: number; labels: number; milestones: number; members: number; skipped: number };
+}
+
 /** Export states, as GitLab's GroupExport: queued → started → finished | failed. */
 export type JobState = "queued" | "started" | "finished" | "failed";
 
@@ -21,7 +28,7 @@ export const groupExports = importExportSchema.table(
     state: text("state").$type<JobState>().notNull().default("queued"),
     /** Bumped by every claim, never reset: a worker only finishes the claim it made (see domain/jobs.ts). */
     attempts: integer("attempts").notNull().default(0),
-    /** Transient failures since the last request (the worker retries up to MAX_ATTEMPTS). */
+    /** Failed runs that count since the last request (the worker retries up to MAX_ATTEMPTS; see domain/jobs.ts). */
     retries: integer("retries").notNull().default(0),
     archive: bytea("archive"),
     archiveSize: integer("archive_size"),
@@ -50,6 +57,10 @@ export const groupImports = importExportSchema.table(
     importerAdmin: boolean("importer_admin").notNull().default(false),
     state: text("state").$type<JobState>().notNull().default("queued"),
     attempts: integer("attempts").notNull().default(0),
+    /** Failed runs that count (see domain/jobs.ts). */
+    retries: integer("retries").notNull().default(0),
+    /** How far the restore got (domain/worker.ts): a run after a failure or a dead worker goes on from there. */
+    progress: jsonb("progress").$type<RestoreProgress>(),
     archive: bytea("archive"),
     archiveSize: integer("archive_size").notNull(),
     filename: text("filename").notNull(),
@@ -90,6 +101,8 @@ export const vulnerabilityExports = importExportSchema.table(
     sendEmail: boolean("send_email").notNull().default(false),
     /** Bumped by every claim, never reset: a worker only finishes the claim it made. */
     attempts: integer("attempts").notNull().default(0),
+    /** Failed runs that count (see domain/jobs.ts). */
+    retries: integer("retries").notNull().default(0),
     file: bytea("file"),
     fileSize: integer("file_size"),
     filename: text("filename"),

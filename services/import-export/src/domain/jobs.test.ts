@@ -2,7 +2,7 @@ import { openScratchDatabase, type Database } from "@collab/db";
 import { sql } from "drizzle-orm";
 import path from "node:path";
 import { groupExports } from "../db/schema";
-import { claimExport, claimImport, endImport, failExport, finishExport, findArchive, MAX_ATTEMPTS, recordImport, requestExport } from "./jobs";
+import { claimExport, claimImport, endImport, failExport, finishExport, findArchive, MAX_ATTEMPTS, recordImport, requestExport, saveImportProgress } from "./jobs";
 import { batches, BATCH, BATCH_BYTES } from "./worker";
 
 /** The job tables' state machine on a scratch database with this service's migrations. */
@@ -53,27 +53,37 @@ describe("export jobs", () => {
     expect(await findArchive(db, 1, 7)).toBeUndefined();
   });
 
-  it("retries transient failures a few times, in later steps; other failures fail at once", async () => {
+  it("retries counted failures a few times, in later steps; refusals fail at once", async () => {
     const db = database.db;
     await requestExport(db, 1, 7);
     for (let i = 1; i < MAX_ATTEMPTS; i++) {
       const claim = (await claimExport(db))!;
-      await failExport(db, claim, "bus down", true);
+      await failExport(db, claim, "connection reset", "counted");
       expect((await stateOf(claim.id)).state).toBe("queued");
       // A step does not take again what it already handled.
       expect(await claimExport(db, [claim.id])).toBeUndefined();
     }
     const last = (await claimExport(db))!;
-    await failExport(db, last, "bus down", true);
-    expect(await stateOf(last.id)).toMatchObject({ state: "failed", errorMessage: "bus down", retries: MAX_ATTEMPTS });
+    await failExport(db, last, "connection reset", "counted");
+    expect(await stateOf(last.id)).toMatchObject({ state: "failed", errorMessage: "connection reset", retries: MAX_ATTEMPTS });
 
     await requestExport(db, 2, 7);
     const claim = (await claimExport(db))!;
-    await failExport(db, claim, "404 Group Not Found", false);
+    await failExport(db, claim, "404 Group Not Found", "permanent");
     expect(await stateOf(claim.id)).toMatchObject({ state: "failed", retries: 0 });
     // A new request starts over.
     await requestExport(db, 1, 7);
     expect(await stateOf(last.id)).toMatchObject({ state: "queued", retries: 0, errorMessage: null });
+  });
+
+  it("waits, however often, when a call got no answer: never failed for it, nor counted", async () => {
+    const db = database.db;
+    await requestExport(db, 1, 7);
+    for (let i = 0; i < MAX_ATTEMPTS * 3; i++) {
+      const claim = (await claimExport(db))!;
+      await failExport(db, claim, "namespaces.groups.tree got no answer", "unanswered");
+      expect(await stateOf(claim.id)).toMatchObject({ state: "queued", retries: 0, errorMessage: "namespaces.groups.tree got no answer", finishedAt: null });
+    }
   });
 
   it("claims a row whose worker died (started long ago) again", async () => {
@@ -98,12 +108,30 @@ describe("import jobs", () => {
     const b = (await claimImport(db))!;
     expect([a.groupId, a.archive?.toString(), b.groupId]).toEqual([1, "a", 2]);
     await endImport(db, a, { statistics: { groups: 0 } });
-    await endImport(db, b, { error: "Invalid archive", retry: false });
+    await endImport(db, b, { error: "Invalid archive", failure: "permanent" });
     const rows = (await db.execute(sql`SELECT state, archive, statistics, error_message FROM import_export.group_imports ORDER BY id`)) as unknown as { rows: unknown[] };
     expect(rows.rows).toEqual([
       { state: "finished", archive: null, statistics: { groups: 0 }, error_message: null },
       { state: "failed", archive: null, statistics: null, error_message: "Invalid archive" },
     ]);
+  });
+  it("keep the archive and progress while waiting for a later step; fail after MAX_ATTEMPTS counted failures", async () => {
+    const db = database.db;
+    const importer = { id: 7, username: "alice", admin: false };
+    const row = await recordImport(db, { groupId: 1, importer, archive: Buffer.from("a"), filename: "a.tar.gz" });
+    const first = (await claimImport(db))!;
+    const progress = { calls: 2, ids: { "10": 1 }, stats: { groups: 0, labels: 1, milestones: 0, members: 0, skipped: 0 } };
+    expect(await saveImportProgress(db, first, progress)).toBe(true);
+    await endImport(db, first, { error: "no answer", failure: "unanswered" });
+    for (let i = 0; i < MAX_ATTEMPTS * 2; i++) await endImport(db, (await claimImport(db))!, { error: "no answer", failure: "unanswered" });
+    const waiting = (await claimImport(db))!;
+    expect(waiting).toMatchObject({ archive: Buffer.from("a"), progress });
+    // A claim taken over stops recording.
+    expect(await saveImportProgress(db, first, progress)).toBe(false);
+    await endImport(db, waiting, { error: "connection reset", failure: "counted" });
+    for (let i = 1; i < MAX_ATTEMPTS; i++) await endImport(db, (await claimImport(db))!, { error: "connection reset", failure: "counted" });
+    const rows = (await db.execute(sql`SELECT state, archive, retries FROM import_export.group_imports WHERE id = ${row.id}`)) as unknown as { rows: unknown[] };
+    expect(rows.rows).toEqual([{ state: "failed", archive: null, retries: MAX_ATTEMPTS }]);
   });
 });
 

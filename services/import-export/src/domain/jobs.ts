@@ -1,19 +1,34 @@
 import type { Db } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
-import type { PgTable } from "drizzle-orm/pg-core";
-import { groupExports, groupImports, type GroupExportRow, type GroupImportRow } from "../db/schema";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { groupExports, groupImports, type GroupExportRow, type GroupImportRow, type RestoreProgress } from "../db/schema";
 
 /**
  * The job tables' state machine: queued → started → finished | failed. A worker claims one queued
  * row at a time with `FOR UPDATE SKIP LOCKED` (replicas never take the same row) and bumps
  * `attempts`; it then works without holding a transaction and finishes only its own claim
  * (same `attempts`, still `started`), so a row re-requested or reclaimed meanwhile is left alone.
- * A row `started` longer than STALE_AFTER (its worker died) is claimed again. `exclude`: rows this
- * worker step already handled (a job re-queued after a transient failure waits for the next step).
+ * A row `started` longer than STALE_AFTER (its worker died) is claimed again; an import's worker
+ * records its progress after every call, which also keeps its row from looking stale. `exclude`:
+ * rows this worker step already handled (a job queued again after a failure waits for the next step).
  */
 export const STALE_AFTER = "15 minutes";
-/** Claims of one row before a transient failure (the bus, the database) fails it for good. */
+/** Failed runs that count (see Failure) before a job fails for good. */
 export const MAX_ATTEMPTS = 3;
+
+/**
+ * How a run that broke ends (the workers tell them apart):
+ * - `unanswered`: a bus call got no answer (a service down or unreachable, a timeout). The job is
+ *   queued again and waits for a later step, however often: it never fails nor finishes for that.
+ * - `counted`: anything else that may pass (a call that crashed, the database): queued again until
+ *   it failed MAX_ATTEMPTS times (`retries`), then failed.
+ * - `permanent`: a refusal (the group is gone, the model refused) or a bad archive: failed at once.
+ */
+export type Failure = "unanswered" | "counted" | "permanent";
+
+/** Whether a failed run goes back to waiting, read in the UPDATE that records it (before it bumps `retries`). */
+export const queuedAgain = (retries: PgColumn, failure: Failure) =>
+  failure === "unanswered" ? sql`TRUE` : failure === "counted" ? sql`${retries} + 1 < ${MAX_ATTEMPTS}` : sql`FALSE`;
 
 /** The state column of a job table and its waiting and working values. */
 export interface JobStates {
@@ -82,14 +97,14 @@ export async function finishExport(db: Db, claim: ExportClaim, archive: Buffer, 
   return rows.length > 0;
 }
 
-/** Fails the claim, or queues it again after a transient error until it failed MAX_ATTEMPTS times. */
-export async function failExport(db: Db, claim: ExportClaim, message: string, retry: boolean): Promise<void> {
-  const again = retry ? sql`${groupExports.retries} + 1 < ${MAX_ATTEMPTS}` : sql`FALSE`;
+/** Queues the claim again, or fails it (see Failure). */
+export async function failExport(db: Db, claim: ExportClaim, message: string, failure: Failure): Promise<void> {
+  const again = queuedAgain(groupExports.retries, failure);
   await db
     .update(groupExports)
     .set({
       state: sql`CASE WHEN ${again} THEN 'queued' ELSE 'failed' END`,
-      retries: sql`${groupExports.retries} + ${retry ? 1 : 0}`,
+      retries: sql`${groupExports.retries} + ${failure === "counted" ? 1 : 0}`,
       errorMessage: message,
       updatedAt: sql`now()`,
       finishedAt: sql`CASE WHEN ${again} THEN NULL ELSE now() END`,
@@ -118,7 +133,7 @@ export async function recordImport(
   return row;
 }
 
-export type ImportClaim = Pick<GroupImportRow, "id" | "groupId" | "importerId" | "importerUsername" | "importerAdmin" | "attempts" | "archive">;
+export type ImportClaim = Pick<GroupImportRow, "id" | "groupId" | "importerId" | "importerUsername" | "importerAdmin" | "attempts" | "archive" | "progress">;
 
 export async function claimImport(db: Db, exclude: readonly number[] = []): Promise<ImportClaim | undefined> {
   const [row] = await db
@@ -133,24 +148,33 @@ export async function claimImport(db: Db, exclude: readonly number[] = []): Prom
       importerAdmin: groupImports.importerAdmin,
       attempts: groupImports.attempts,
       archive: groupImports.archive,
+      progress: groupImports.progress,
     });
   return row;
 }
 
-/** Finishes (or fails) an import; the uploaded archive is dropped either way. */
-export async function endImport(db: Db, claim: ImportClaim, outcome: { statistics: Record<string, number> } | { error: string; retry: boolean }): Promise<void> {
-  if ("error" in outcome && outcome.retry && claim.attempts < MAX_ATTEMPTS) {
-    await db.update(groupImports).set({ state: "queued", errorMessage: outcome.error, updatedAt: sql`now()` }).where(ownClaim(groupImports, claim));
-    return;
-  }
+/** Records how far the claim's restore got (and that its worker is alive); false once the row is not this claim's any more. */
+export async function saveImportProgress(db: Db, claim: ImportClaim, progress: RestoreProgress): Promise<boolean> {
+  const rows = await db.update(groupImports).set({ progress, updatedAt: sql`now()` }).where(ownClaim(groupImports, claim)).returning({ id: groupImports.id });
+  return rows.length > 0;
+}
+
+/**
+ * Finishes an import, or queues it again (with its archive and progress) or fails it (see
+ * Failure); the uploaded archive is dropped once it is finished or failed.
+ */
+export async function endImport(db: Db, claim: ImportClaim, outcome: { statistics: Record<string, number> } | { error: string; failure: Failure }): Promise<void> {
+  const failure = "error" in outcome ? outcome.failure : undefined;
+  const again = failure ? queuedAgain(groupImports.retries, failure) : sql`FALSE`;
   await db
     .update(groupImports)
     .set({
-      state: "error" in outcome ? "failed" : "finished",
+      state: sql`CASE WHEN ${again} THEN 'queued' ELSE ${failure ? "failed" : "finished"} END`,
+      retries: sql`${groupImports.retries} + ${failure === "counted" ? 1 : 0}`,
       errorMessage: "error" in outcome ? outcome.error : null,
       statistics: "statistics" in outcome ? outcome.statistics : null,
-      archive: null,
-      finishedAt: sql`now()`,
+      archive: sql`CASE WHEN ${again} THEN ${groupImports.archive} ELSE NULL END`,
+      finishedAt: sql`CASE WHEN ${again} THEN NULL ELSE now() END`,
       updatedAt: sql`now()`,
     })
     .where(ownClaim(groupImports, claim));

@@ -1,7 +1,8 @@
-import { currentSettings, errorBodyOf } from "@collab/core";
+import { currentSettings, errorBodyOf, isUnanswered } from "@collab/core";
 import type { Db } from "@collab/db";
 import { ArchiveError, buildArchive, exportFilename, readArchive, type ExportGroup, type ExportLabel, type ExportMember, type ExportMilestone, type GroupAttributes, type ImportGroup } from "../archive/format";
-import { claimExport, claimImport, endImport, failExport, finishExport, type ExportClaim, type ImportClaim } from "./jobs";
+import type { RestoreProgress } from "../db/schema";
+import { claimExport, claimImport, endImport, failExport, finishExport, saveImportProgress, type ExportClaim, type Failure, type ImportClaim } from "./jobs";
 
 export type Call = <T>(action: string, params: object) => Promise<T>;
 
@@ -26,10 +27,7 @@ export const decompressedLimit = () => {
   return mb > 0 ? Math.min(mb * MB, HARD_DECOMPRESSED_LIMIT) : HARD_DECOMPRESSED_LIMIT;
 };
 
-/** Client errors (the model refused, the group is gone) and bad archives fail a job; anything else is retried. */
-const isPermanent = (err: unknown) => err instanceof ArchiveError || (errorBodyOf(err)?.status ?? 500) < 500;
-
-const messageOf = (err: unknown) => {
+export const messageOf = (err: unknown) => {
   const known = errorBodyOf(err);
   if (known) {
     const m = known.body.message ?? known.body.error;
@@ -37,6 +35,27 @@ const messageOf = (err: unknown) => {
   }
   return err instanceof Error ? err.message : String(err);
 };
+
+/** A worker's bus call that got no answer (see `answered`). */
+export class Unanswered extends Error {}
+
+/**
+ * The workers' bus: a call that fails without an answer (the service down, a timeout) throws
+ * Unanswered, told apart from the job's own errors, so the job waits instead of failing.
+ */
+export const answered =
+  (call: Call): Call =>
+  async <T,>(action: string, params: object) => {
+    try {
+      return await call<T>(action, params);
+    } catch (err) {
+      throw isUnanswered(err) ? new Unanswered(`${action} got no answer: ${messageOf(err)}`) : err;
+    }
+  };
+
+/** How a run that threw ends (see Failure): refusals (the model refused, the group is gone) and bad archives fail the job. */
+export const failureOf = (err: unknown): Failure =>
+  err instanceof Unanswered ? "unanswered" : err instanceof ArchiveError || (errorBodyOf(err)?.status ?? 500) < 500 ? "permanent" : "counted";
 
 // ---- export ----------------------------------------------------------------------------------
 
@@ -80,12 +99,12 @@ async function runExport(db: Db, call: Call, claim: ExportClaim): Promise<void> 
     const { archive, filename } = await buildExport(call, claim.groupId);
     const max = setting("max_export_size");
     if (max > 0 && archive.length > max * MB) {
-      await failExport(db, claim, `The archive exceeds the maximum export size of ${max} MB`, false);
+      await failExport(db, claim, `The archive exceeds the maximum export size of ${max} MB`, "permanent");
       return;
     }
     await finishExport(db, claim, archive, filename);
   } catch (err) {
-    await failExport(db, claim, messageOf(err), !isPermanent(err));
+    await failExport(db, claim, messageOf(err), failureOf(err));
   }
 }
 
@@ -117,48 +136,89 @@ interface RestoreCounts {
   skipped: number;
 }
 
+/** The import's claim was taken over (re-queued, or reclaimed as stale): its worker stops and writes nothing more. */
+export class ClaimLost extends Error {}
+
+/**
+ * A subgroup `path` of the group: the one a creating call made on an earlier run, whose answer was
+ * lost. (The tree under the imported group is the import's own: it was created for it.)
+ */
+async function madeEarlier(call: Call, parentId: number, path: string | undefined): Promise<{ id: number } | undefined> {
+  if (!path) return undefined;
+  const tree = await call<{ id: number; parent_id: number | null; full_path: string }[]>("namespaces.groups.tree", { group_id: parentId });
+  return tree.find((t) => t.parent_id === parentId && t.full_path.toLowerCase().endsWith(`/${path.toLowerCase()}`));
+}
+
 /**
  * Restores an archive into the group the upload created: its settings, then each subgroup (parents
  * first) with its labels, milestones and — when the importer is an administrator — members,
  * matched by username (GitLab maps members for administrators only; the importer stays Owner).
+ *
+ * Resumable: the calls come in a fixed order, and `checkpoint` records each one done (with the
+ * groups made and the counts), so a run after a failure or a dead worker starts from `saved`, and
+ * only the one call that may or may not have gone through is made again: a settings update or a
+ * batch of relations (records already there are refused by the model and counted as skipped) are
+ * safe to repeat, and a subgroup made by the lost call is looked up rather than created twice.
  */
-export async function restoreArchive(call: Call, claim: Pick<ImportClaim, "groupId" | "importerId" | "importerUsername" | "importerAdmin">, groups: ImportGroup[], onWrite: () => void) {
+export async function restoreArchive(
+  call: Call,
+  claim: Pick<ImportClaim, "groupId" | "importerId" | "importerUsername" | "importerAdmin">,
+  groups: ImportGroup[],
+  saved: RestoreProgress | null,
+  checkpoint: (progress: RestoreProgress) => Promise<void>,
+): Promise<RestoreProgress["stats"]> {
   const importer = { id: claim.importerId, username: claim.importerUsername, admin: claim.importerAdmin };
-  const ids = new Map<number, number>();
-  const stats = { groups: 0, labels: 0, milestones: 0, members: 0, skipped: 0 };
+  const progress: RestoreProgress = saved ? structuredClone(saved) : { calls: 0, ids: {}, stats: { groups: 0, labels: 0, milestones: 0, members: 0, skipped: 0 } };
+  let index = 0;
+  /** Makes the restore's next call unless an earlier run did (its results are in `progress`), then records it. */
+  const step = async (run: (repeated: boolean) => Promise<void>) => {
+    if (index < progress.calls) {
+      index++;
+      return;
+    }
+    await run(saved !== null && index === saved.calls);
+    progress.calls = ++index;
+    await checkpoint(progress);
+  };
   for (const g of groups) {
-    onWrite();
-    const target =
-      g.parent_id === null
-        ? await call<{ id: number }>("namespaces.groups.createOrUpdateFromAttributes", { importer, group_id: claim.groupId, attributes: g.attributes })
-        : await call<{ id: number }>("namespaces.groups.createOrUpdateFromAttributes", { importer, parent_id: ids.get(g.parent_id), attributes: g.attributes });
-    ids.set(g.id, target.id);
-    if (g.parent_id !== null) stats.groups++;
+    await step(async (repeated) => {
+      const parentId = g.parent_id === null ? undefined : progress.ids[g.parent_id];
+      const target =
+        g.parent_id === null
+          ? await call<{ id: number }>("namespaces.groups.createOrUpdateFromAttributes", { importer, group_id: claim.groupId, attributes: g.attributes })
+          : ((repeated && parentId !== undefined ? await madeEarlier(call, parentId, g.attributes.path) : undefined) ??
+            (await call<{ id: number }>("namespaces.groups.createOrUpdateFromAttributes", { importer, parent_id: parentId, attributes: g.attributes })));
+      progress.ids[g.id] = target.id;
+      if (g.parent_id !== null) progress.stats.groups++;
+      if (!importer.admin) progress.stats.skipped += g.members.length;
+    });
     const members = importer.admin ? g.members : [];
-    if (!importer.admin) stats.skipped += g.members.length;
     for (const [key, list] of [["labels", g.labels], ["milestones", g.milestones], ["members", members]] as const) {
       for (const batch of batches<unknown>(list)) {
-        const counts = await call<RestoreCounts>("namespaces.groups.addRelations", { group_id: target.id, importer, [key]: batch });
-        stats.labels += counts.labels;
-        stats.milestones += counts.milestones;
-        stats.members += counts.members;
-        stats.skipped += counts.skipped;
+        await step(async () => {
+          const counts = await call<RestoreCounts>("namespaces.groups.addRelations", { group_id: progress.ids[g.id], importer, [key]: batch });
+          progress.stats.labels += counts.labels;
+          progress.stats.milestones += counts.milestones;
+          progress.stats.members += counts.members;
+          progress.stats.skipped += counts.skipped;
+        });
       }
     }
   }
-  return stats;
+  return progress.stats;
 }
 
 async function runImport(db: Db, call: Call, claim: ImportClaim): Promise<void> {
-  let wrote = false;
   try {
     if (!claim.archive) throw new ArchiveError("The uploaded archive is gone");
     const groups = readArchive(claim.archive, { maxBytes: decompressedLimit() });
-    const statistics = await restoreArchive(call, claim, groups, () => (wrote = true));
+    const statistics = await restoreArchive(call, claim, groups, claim.progress, async (progress) => {
+      if (!(await saveImportProgress(db, claim, progress))) throw new ClaimLost("the import was claimed again");
+    });
     await endImport(db, claim, { statistics });
   } catch (err) {
-    // Once something was written, running the import again would collide with it: fail instead.
-    await endImport(db, claim, { error: messageOf(err), retry: !wrote && !isPermanent(err) });
+    if (err instanceof ClaimLost) return;
+    await endImport(db, claim, { error: messageOf(err), failure: failureOf(err) });
   }
 }
 
@@ -169,14 +229,15 @@ async function runImport(db: Db, call: Call, claim: ImportClaim): Promise<void> 
  * a time. The timer of each replica and the `import-export.worker.tick` action both run it.
  */
 export async function tick(db: Db, call: Call): Promise<{ exports: number; imports: number }> {
+  const bus = answered(call);
   const exported: number[] = [];
   const imported: number[] = [];
   for (let claim = await claimExport(db); claim; claim = exported.length < PER_TICK ? await claimExport(db, exported) : undefined) {
-    await runExport(db, call, claim);
+    await runExport(db, bus, claim);
     exported.push(claim.id);
   }
   for (let claim = await claimImport(db); claim; claim = imported.length < PER_TICK ? await claimImport(db, imported) : undefined) {
-    await runImport(db, call, claim);
+    await runImport(db, bus, claim);
     imported.push(claim.id);
   }
   return { exports: exported.length, imports: imported.length };

@@ -63,6 +63,8 @@ export const integrationDeliveries = integrationsSchema.table(
     message: jsonb("message").$type<Record<string, unknown>>(),
     status: text("status").notNull().default("new"),
     attempts: integer("attempts").notNull().default(0),
+    /** Bumped by every claim, never reset: a worker writes only under the claim it made (deliveries/worker.ts). */
+    claims: integer("claims").notNull().default(0),
     responseCode: integer("response_code"),
     error: text("error"),
     nextAttemptAt: ts("next_attempt_at").notNull().defaultNow(),

@@ -9,9 +9,9 @@ export interface PostResult {
 /**
  * POSTs JSON to `url`, connecting to `address` (the one the outbound guard checked, so a second DNS
  * answer cannot point elsewhere); the Host header and TLS name stay the URL's. Rejects on a network
- * error or when `timeoutMs` passes.
+ * error, when the socket stays idle for `timeoutMs`, or when `signal` aborts.
  */
-export function postJson(url: string, body: unknown, target: { address: string; family: 4 | 6 }, timeoutMs: number): Promise<PostResult> {
+export function postJson(url: string, body: unknown, target: { address: string; family: 4 | 6 }, timeoutMs: number, signal?: AbortSignal): Promise<PostResult> {
   const u = new URL(url);
   const payload = Buffer.from(JSON.stringify(body));
   const lookup: LookupFunction = (_host, opts, cb) => {
@@ -22,7 +22,7 @@ export function postJson(url: string, body: unknown, target: { address: string; 
   return new Promise((resolve, reject) => {
     const req = client.request(
       u,
-      { method: "POST", lookup, timeout: timeoutMs, headers: { "content-type": "application/json", "content-length": payload.length, "user-agent": "Collab/integrations" } },
+      { method: "POST", lookup, timeout: timeoutMs, signal, headers: { "content-type": "application/json", "content-length": payload.length, "user-agent": "Collab/integrations" } },
       (res) => {
         res.resume(); // the body is not needed; drain it so the socket is freed
         res.on("end", () => resolve({ status: res.statusCode ?? 0 }));

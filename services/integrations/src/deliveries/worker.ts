@@ -10,31 +10,76 @@ import { activeIntegrationFor, branchSelected, projectFacts, type Caller } from 
 export const MAX_ATTEMPTS = 4;
 export const backoffMs = (attempts: number) => 10_000 * 2 ** (attempts - 1);
 const TIMEOUT_MS = 10_000;
-/** A claimed row is not claimed again for this long (a crashed sender's rows come back after it). */
-const LEASE_SECONDS = 60;
-const BATCH = 20;
+/** How long a claim holds a delivery: a crashed sender's delivery comes back after it. */
+export const LEASE_MS = 60_000;
+/** Deliveries one pass handles at most (the timer comes back for the rest). */
+const PER_PASS = 20;
+
+/*
+ * A delivery is never sent by two replicas while the first is still working on it:
+ * - A pass claims one delivery at a time (FOR UPDATE SKIP LOCKED, leased in the same UPDATE), never a
+ *   batch whose later rows would wait, leased, behind slow sends: a lease only ever covers work in
+ *   progress, and the other replicas take the rest meanwhile.
+ * - The time a delivery takes is not bounded (an SMTP exchange, a webhook answering slowly byte by
+ *   byte; nodemailer cannot cancel a send), so no lease length is safe by itself: the lease is
+ *   renewed (a heartbeat) every quarter lease while the worker is on the delivery, and lapses only
+ *   when the worker is gone.
+ * - Every write is made under the claim (`claims`, bumped by each claim), so a worker that lost its
+ *   claim changes nothing; and once the heartbeat could not renew for three quarters of a lease (the
+ *   database out of reach), or found the claim gone, the webhook call is aborted while the lease is
+ *   still the worker's. A mail already handed to the SMTP server in that case is the one send left to
+ *   finish: it cannot be recalled.
+ */
+
+/** Claims the next due delivery: bumps its claim number and leases it. */
+async function claimNext(db: Db, leaseMs: number): Promise<DeliveryRow | undefined> {
+  const t = integrationDeliveries;
+  const next = db
+    .select({ id: t.id })
+    .from(t)
+    .where(and(inArray(t.status, ["new", "pending"]), lte(t.nextAttemptAt, sql`now()`)))
+    .orderBy(asc(t.id))
+    .limit(1)
+    .for("update", { skipLocked: true });
+  const [row] = await db
+    .update(t)
+    .set({ claims: sql`${t.claims} + 1`, nextAttemptAt: sql`now() + make_interval(secs => ${leaseMs / 1000})`, updatedAt: sql`now()` })
+    .where(inArray(t.id, next))
+    .returning();
+  return row;
+}
+
+/** The row as this claim left it: writes under it change nothing once another claim took the row. */
+const ownClaim = (row: DeliveryRow) => and(eq(integrationDeliveries.id, row.id), eq(integrationDeliveries.claims, row.claims));
 
 /**
- * Claims due deliveries with FOR UPDATE SKIP LOCKED (replicas ticking together take disjoint rows),
- * leasing them in the same transaction, so the slow part — the HTTP call or
- * the mail — runs outside any transaction.
+ * Holds a claim's lease while the worker is on its delivery (see above). `since` is the local time
+ * before the claim, so the local view of the lease never ends after the database's.
  */
-async function claimDue(db: Db): Promise<DeliveryRow[]> {
-  return db.transaction(async (tx) => {
-    const due = await tx
-      .select({ id: integrationDeliveries.id })
-      .from(integrationDeliveries)
-      .where(and(inArray(integrationDeliveries.status, ["new", "pending"]), lte(integrationDeliveries.nextAttemptAt, sql`now()`)))
-      .orderBy(asc(integrationDeliveries.id))
-      .limit(BATCH)
-      .for("update", { skipLocked: true });
-    if (!due.length) return [];
-    return tx
-      .update(integrationDeliveries)
-      .set({ nextAttemptAt: sql`now() + make_interval(secs => ${LEASE_SECONDS})`, updatedAt: sql`now()` })
-      .where(inArray(integrationDeliveries.id, due.map((r) => r.id)))
-      .returning();
-  });
+function holdLease(db: Db, row: DeliveryRow, leaseMs: number, since: number): { signal: AbortSignal; release: () => void } {
+  const lost = new AbortController();
+  let heldUntil = since + leaseMs;
+  let renewing = false;
+  const timer = setInterval(() => {
+    if (Date.now() + leaseMs / 4 >= heldUntil) return lost.abort(new Error("the delivery's lease could not be renewed"));
+    if (renewing) return;
+    renewing = true;
+    const sentAt = Date.now();
+    db.update(integrationDeliveries)
+      .set({ nextAttemptAt: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
+      .where(and(ownClaim(row), inArray(integrationDeliveries.status, ["new", "pending"])))
+      .returning({ id: integrationDeliveries.id })
+      .then(
+        (held) => {
+          if (held.length) heldUntil = sentAt + leaseMs;
+          else lost.abort(new Error("the delivery was claimed again"));
+        },
+        () => undefined, // the next beat tries again, until the lease is too short to go on
+      )
+      .finally(() => (renewing = false));
+  }, leaseMs / 4);
+  timer.unref();
+  return { signal: lost.signal, release: () => clearInterval(timer) };
 }
 
 type Outcome = { status: "delivered"; responseCode: number } | { status: "refused"; error: string } | { status: "retry"; responseCode?: number; error: string };
@@ -62,23 +107,26 @@ async function prepare(db: Db, broker: Caller, row: DeliveryRow): Promise<Delive
     (described.pipelineStatus === undefined || brokenOrWanted(integration.properties, described.pipelineStatus)) &&
     (described.branch === undefined || (await branchSelected(broker, integration, project, described.branch)));
   if (!applies) {
-    await db.delete(integrationDeliveries).where(eq(integrationDeliveries.id, row.id));
+    await db.delete(integrationDeliveries).where(ownClaim(row));
     return null;
   }
   const [author] = described.actorId === null ? [] : await broker.call<{ name: string }[], { ids: number[] }>("accounts.users.refs", { ids: [described.actorId] });
   const message: Record<string, unknown> = { ...described.build(project, author?.name ?? "Someone", row.occurredAt.toISOString()) };
   if (row.slug === MAIL_SLUG) message.to = recipientsOf(integration.properties);
-  const [ready] = await db.update(integrationDeliveries).set({ status: "pending", integrationId: integration.id, message }).where(eq(integrationDeliveries.id, row.id)).returning();
-  return ready;
+  const [ready] = await db.update(integrationDeliveries).set({ status: "pending", integrationId: integration.id, message }).where(ownClaim(row)).returning();
+  return ready ?? null;
 }
 
-async function send(db: Db, mailer: () => Mailer, row: DeliveryRow): Promise<Outcome> {
+async function send(db: Db, mailer: () => Mailer, row: DeliveryRow, signal: AbortSignal): Promise<Outcome> {
   const [integration] = row.integrationId === null ? [] : await db.select().from(integrations).where(eq(integrations.id, row.integrationId));
   if (!integration?.active) return { status: "refused", error: "Integration is no longer active" };
   if (integration.slug === "pipelines-email") {
     const mail = row.message as { to: string[]; subject: string; text: string };
     try {
-      for (const to of mail.to) await mailer().send({ to, subject: mail.subject, text: mail.text });
+      for (const to of mail.to) {
+        signal.throwIfAborted();
+        await mailer().send({ to, subject: mail.subject, text: mail.text });
+      }
       return { status: "delivered", responseCode: 250 };
     } catch (err) {
       return { status: "retry", error: (err as Error).message };
@@ -88,7 +136,7 @@ async function send(db: Db, mailer: () => Mailer, row: DeliveryRow): Promise<Out
   const verdict = await checkOutboundUrl(url, outboundPolicy(currentSettings()));
   if (!verdict.allowed) return { status: "refused", error: verdict.reason };
   try {
-    const res = await postJson(url, row.message, verdict, TIMEOUT_MS);
+    const res = await postJson(url, row.message, verdict, TIMEOUT_MS, signal);
     if (res.status >= 200 && res.status < 300) return { status: "delivered", responseCode: res.status };
     return { status: "retry", responseCode: res.status, error: `HTTP ${res.status}` };
   } catch (err) {
@@ -103,25 +151,42 @@ async function record(db: Db, row: DeliveryRow, outcome: Outcome) {
     await db
       .update(integrationDeliveries)
       .set({ status: exhausted ? "failed" : "pending", responseCode: outcome.responseCode ?? null, error: outcome.error, nextAttemptAt: new Date(now.getTime() + backoffMs(row.attempts)), updatedAt: now })
-      .where(eq(integrationDeliveries.id, row.id));
+      .where(ownClaim(row));
     return;
   }
   await db
     .update(integrationDeliveries)
     .set({ status: outcome.status, responseCode: outcome.status === "delivered" ? outcome.responseCode : null, error: outcome.status === "refused" ? outcome.error : null, deliveredAt: outcome.status === "delivered" ? now : null, updatedAt: now })
-    .where(eq(integrationDeliveries.id, row.id));
+    .where(ownClaim(row));
 }
 
-/** One pass of the delivery worker; answers how many deliveries it attempted. */
-export async function deliverDue(db: Db, broker: Caller, mailer: () => Mailer): Promise<number> {
-  const claimed = await claimDue(db);
+/** Prepares (a "new" row), sends and records one claimed delivery; false when there was nothing to send or the claim was lost. */
+async function deliver(db: Db, broker: Caller, mailer: () => Mailer, claimed: DeliveryRow, lease: AbortSignal): Promise<boolean> {
+  const row = claimed.status === "new" ? await prepare(db, broker, claimed) : claimed;
+  if (!row || lease.aborted) return false;
+  const [counted] = await db.update(integrationDeliveries).set({ attempts: sql`${integrationDeliveries.attempts} + 1` }).where(ownClaim(row)).returning();
+  if (!counted) return false;
+  await record(db, counted, await send(db, mailer, counted, lease));
+  return true;
+}
+
+/**
+ * One pass of the delivery worker, one claimed delivery at a time; answers how many deliveries it
+ * attempted. A call that fails while a delivery is prepared (namespaces away) ends the pass: that
+ * delivery comes back once its lease lapses.
+ */
+export async function deliverDue(db: Db, broker: Caller, mailer: () => Mailer, leaseMs = LEASE_MS): Promise<number> {
   let attempted = 0;
-  for (const claimedRow of claimed) {
-    const row = claimedRow.status === "new" ? await prepare(db, broker, claimedRow) : claimedRow;
-    if (!row) continue;
-    const [counted] = await db.update(integrationDeliveries).set({ attempts: sql`${integrationDeliveries.attempts} + 1` }).where(eq(integrationDeliveries.id, row.id)).returning();
-    await record(db, counted, await send(db, mailer, counted));
-    attempted++;
+  for (let handled = 0; handled < PER_PASS; handled++) {
+    const since = Date.now();
+    const claimed = await claimNext(db, leaseMs);
+    if (!claimed) break;
+    const lease = holdLease(db, claimed, leaseMs, since);
+    try {
+      if (await deliver(db, broker, mailer, claimed, lease.signal)) attempted++;
+    } finally {
+      lease.release();
+    }
   }
   return attempted;
 }

@@ -54,28 +54,52 @@ export const storageActions = (kit: ServiceKit): Record<string, ActionSchema> =>
   }),
 
   /**
-   * Sets the read-only flag (and, when a move finishes, the new storage). With `expect_writable`
-   * only writable rows change: returns the ids actually changed, so two moves never overlap.
+   * Sets the read-only flag (and, when a move is done, the new storage); returns the ids actually
+   * changed. With `expect_writable` only writable rows change, so two moves never overlap. With
+   * `locked_on` only rows read-only on that storage change: a move's switch, repeated after its
+   * answer was lost, finds the row already switched and leaves it alone (the admin worker then
+   * reads the state to tell a switched row from a vanished one).
    */
   "storage.setState": action({
     visibility: "public",
-    input: () => z.object({ kind, ids: z.array(z.number().int()).max(10_000), read_only: z.boolean(), storage: z.string().optional(), expect_writable: z.boolean().default(false) }),
+    input: () =>
+      z.object({
+        kind,
+        ids: z.array(z.number().int()).max(10_000),
+        read_only: z.boolean(),
+        storage: z.string().optional(),
+        expect_writable: z.boolean().default(false),
+        locked_on: z.string().optional(),
+      }),
     async handler(ctx) {
-      const { ids, read_only, storage, expect_writable } = ctx.params;
+      const { ids, read_only, storage, expect_writable, locked_on } = ctx.params;
       if (!ids.length) return [];
       const set = { repositoryReadOnly: read_only, ...(storage !== undefined && { repositoryStorage: storage }), updatedAt: new Date() };
       if (ctx.params.kind === "project") {
         const rows = await kit.db
           .update(projects)
           .set(set)
-          .where(and(inArray(projects.id, ids), expect_writable ? eq(projects.repositoryReadOnly, false) : undefined))
+          .where(
+            and(
+              inArray(projects.id, ids),
+              expect_writable ? eq(projects.repositoryReadOnly, false) : undefined,
+              locked_on !== undefined ? and(eq(projects.repositoryReadOnly, true), eq(projects.repositoryStorage, locked_on)) : undefined,
+            ),
+          )
           .returning({ id: projects.id });
         return rows.map((r) => r.id);
       }
       const rows = await kit.db
         .update(namespaces)
         .set(set)
-        .where(and(inArray(namespaces.id, ids), eq(namespaces.kind, "group"), expect_writable ? eq(namespaces.repositoryReadOnly, false) : undefined))
+        .where(
+          and(
+            inArray(namespaces.id, ids),
+            eq(namespaces.kind, "group"),
+            expect_writable ? eq(namespaces.repositoryReadOnly, false) : undefined,
+            locked_on !== undefined ? and(eq(namespaces.repositoryReadOnly, true), eq(namespaces.repositoryStorage, locked_on)) : undefined,
+          ),
+        )
         .returning({ id: namespaces.id });
       return rows.map((r) => r.id);
     },

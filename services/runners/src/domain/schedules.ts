@@ -1,4 +1,4 @@
-import { type Ctx, isUniqueViolation, notFound, validationFailed } from "@collab/core";
+import { type Ctx, isUnanswered, isUniqueViolation, notFound, validationFailed } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import { pipelineSchedules, pipelineScheduleVariables, type PipelineRow, type ScheduleRow, type ScheduleVariableRow } from "../db/schema";
@@ -112,13 +112,25 @@ export async function dueCandidates(db: Db, limit: number): Promise<ScheduleRow[
  * One scheduler pass. Candidates are read and their refs resolved over the bus first (no bus call
  * while rows are locked: a slow call would hold the locks and a pooled connection). Then one transaction claims those
  * still due with FOR UPDATE SKIP LOCKED, creates their pipelines and advances next_run_at, so a
- * due run fires exactly once however many replicas tick at the same moment.
+ * due run fires exactly once however many replicas tick at the same moment. Only an answer
+ * advances a schedule: a ref that names nothing (or a project gone) skips the run, as GitLab's
+ * schedule moves on when its pipeline cannot be created; a lookup that got no answer (namespaces
+ * down, a timeout) leaves the schedule due, and a later pass fires it.
  */
 export async function tick(db: Db, bus: { call: Ctx<unknown>["call"] }, limit = 100): Promise<number[]> {
   const candidates = await dueCandidates(db, limit);
   if (!candidates.length) return [];
+  /** What each answered lookup found (null: nothing to run); a schedule missing here got no answer. */
   const targets = new Map<number, Awaited<ReturnType<typeof pipelineRef>>>();
-  await Promise.all(candidates.map(async (s) => targets.set(s.id, await pipelineRef(bus, s.projectId, s.ref).catch(() => null))));
+  await Promise.all(
+    candidates.map(async (s) => {
+      try {
+        targets.set(s.id, await pipelineRef(bus, s.projectId, s.ref));
+      } catch (err) {
+        if (!isUnanswered(err)) targets.set(s.id, null);
+      }
+    }),
+  );
   return db.transaction(async (tx) => {
     const claimed = await tx
       .select()
@@ -129,9 +141,10 @@ export async function tick(db: Db, bus: { call: Ctx<unknown>["call"] }, limit = 
     const created: number[] = [];
     const now = new Date();
     for (const s of claimed) {
+      // No answer, or the ref edited since the candidates were read: still due, looked up again next pass.
+      if (!targets.has(s.id) || s.ref !== candidates.find((c) => c.id === s.id)?.ref) continue;
       const target = targets.get(s.id);
-      // The schedule's ref may have been edited since the candidates were read: resolve again next pass.
-      if (target && s.ref === candidates.find((c) => c.id === s.id)?.ref) {
+      if (target) {
         const p = await createPipeline(tx, { projectId: s.projectId, ...target, source: "schedule", userId: s.ownerId, scheduleId: s.id });
         created.push(p.id);
       }

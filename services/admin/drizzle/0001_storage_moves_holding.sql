@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "storage_moves_holding_idx" ON "admin"."repository_storage_moves" USING btree ("container_type","container_id") WHERE "admin"."repository_storage_moves"."state" IN ('scheduled', 'started', 'replicated');

@@ -1,0 +1,1 @@
+ALTER TABLE "integrations"."integration_deliveries" ADD COLUMN "claims" integer DEFAULT 0 NOT NULL;
