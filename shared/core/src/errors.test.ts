@@ -5,6 +5,7 @@ import {
   badRequestMessage,
   conflict,
   errorBodyOf,
+  isUnanswered,
   forbidden,
   insufficientScope,
   invalidToken,
@@ -105,5 +106,15 @@ describe("errorBodyOf", () => {
     ]) {
       expect(errorBodyOf(err)).toBeUndefined();
     }
+  });
+});
+
+describe("isUnanswered", () => {
+  test("a refusal is an answer; a timeout, an unknown error or a 503 is not (background work tries again)", () => {
+    expect(isUnanswered(new ApiError(404, { message: "404 Project Not Found" }))).toBe(false);
+    expect(isUnanswered(new ApiError(400, { error: "ref is invalid" }))).toBe(false);
+    expect(isUnanswered(new ApiError(503, { message: "503 Service Unavailable" }))).toBe(true);
+    expect(isUnanswered(Object.assign(new Error("Request timed out"), { name: "RequestTimeoutError" }))).toBe(true);
+    expect(isUnanswered(new Error("boom"))).toBe(true);
   });
 });

@@ -77,7 +77,11 @@ export function errorBodyOf(err: unknown): { status: number; body: ErrorBody } |
 
 /**
  * A call that failed without a GitLab answer (a timeout, a service down or unreachable, an error
- * the service did not turn into an answer), as opposed to a refusal (an ApiError: 404, 400…).
- * Background work repeats such a step later and never fails or finishes a job because of one.
+ * the service did not turn into an answer, a 503 because its database or settings are not there
+ * yet), as opposed to a refusal (an ApiError: 404, 400…). Background work repeats such a step
+ * later and never fails or finishes a job because of one.
  */
-export const isUnanswered = (err: unknown): boolean => errorBodyOf(err) === undefined;
+export const isUnanswered = (err: unknown): boolean => {
+  const known = errorBodyOf(err);
+  return known === undefined || known.status >= 500;
+};
