@@ -136,24 +136,19 @@ typecheck_pass() {
   log "typecheck finished in $((SECONDS - started))s"
 }
 
-# Without DATABASE_URL and TEST_DATABASE_SERVER the run's global setup starts its own PostgreSQL (a
+# jest_pass NAME PROJECT DESCRIPTION [jest args...]: one jest project on its own. Without
+# DATABASE_URL and TEST_DATABASE_SERVER the run's global setup starts its own PostgreSQL (a
 # developer's own database must never be truncated by the tests).
-unit_pass() {
-  log "pass 'unit': tests beside the code"
-  RUNS+=(unit)
+jest_pass() {
+  local name=$1 project=$2 what=$3
+  shift 3
+  log "pass '$name': $what"
+  RUNS+=("$name")
   # --selectProjects last: it takes a list and would swallow a test path given after it. A
   # filter that matches no test of this project leaves the pass empty, which is then no failure.
   local filtered=()
   (($# > 0)) && filtered=(--passWithNoTests)
-  (unset DATABASE_URL TEST_DATABASE_SERVER TRANSPORTER $TOPOLOGY_VARS && run_jest unit "${filtered[@]}" "$@" --selectProjects unit)
-}
-
-e2e_pass() {
-  log "pass 'e2e': end-to-end tests through the gateway, one scratch database per file"
-  RUNS+=(e2e)
-  local filtered=()
-  (($# > 0)) && filtered=(--passWithNoTests)
-  (unset DATABASE_URL TEST_DATABASE_SERVER TRANSPORTER $TOPOLOGY_VARS && run_jest e2e "${filtered[@]}" "$@" --selectProjects e2e)
+  (unset DATABASE_URL TEST_DATABASE_SERVER TRANSPORTER $TOPOLOGY_VARS && run_jest "$name" "${filtered[@]}" "$@" --selectProjects "$project")
 }
 
 # ---- distributed pass -------------------------------------------------------------------------
@@ -181,7 +176,7 @@ trap 'exit 143' TERM
 
 typecheck_pass || exit 1 # fail fast: finish() prints the summary
 ensure_chromium || true # the docs page test reports a missing browser itself
-unit_pass "$@"
-e2e_pass "$@"
+jest_pass unit unit "tests beside the code" "$@"
+jest_pass e2e e2e "end-to-end tests through the gateway, one scratch database per file" "$@"
 distributed_pass "$@"
 exit 0 # finish() decides the real status from the reports

@@ -4,3 +4,4 @@ export * from "./http";
 export * from "./eventually";
 export * from "./mailbox";
 export * from "./events";
+export * from "./processes";

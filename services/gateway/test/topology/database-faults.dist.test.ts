@@ -1,4 +1,4 @@
-import { apiClient, eventually, type ApiClient, type TestApp } from "@collab/testing";
+import { apiClient, processAlive, eventually, type ApiClient, type TestApp } from "@collab/testing";
 import { randomUUID } from "node:crypto";
 import { connect, JSONCodec } from "nats";
 import { Client } from "pg";
@@ -16,14 +16,7 @@ let admin: Client; // superuser, straight to the server (not through the proxy)
 let root: ApiClient;
 const database = () => new URL(process.env.TEST_TOPOLOGY_DATABASE_URL!).pathname.slice(1);
 const nodes = () => JSON.parse(process.env.TEST_TOPOLOGY_NODES ?? "[]") as { service: string; replica: number; pid: number }[];
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const alive = processAlive;
 // Other files stop and start replicas: the pids to watch are the ones running when a test starts.
 const livePids = () => {
   const file = `${process.env.TEST_TOPOLOGY_LOG_DIR}/pids.json`;

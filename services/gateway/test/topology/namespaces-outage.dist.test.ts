@@ -1,4 +1,4 @@
-import { apiClient, eventually, type TestApp } from "@collab/testing";
+import { apiClient, processAlive, eventually, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { startApp } from "../app";
 
@@ -24,15 +24,7 @@ beforeEach(() => app.reset());
 
 const rows = async <T,>(query: ReturnType<typeof sql>): Promise<T[]> => ((await app.database.db.execute(query)) as unknown as { rows: T[] }).rows;
 
-/** Whether a process still runs (a killed one is reaped by its parent, the topology's node). */
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const alive = processAlive;
 
 /**
  * Takes namespaces down (SIGKILL: no goodbye to the bus, or SIGTERM: a graceful stop) and runs

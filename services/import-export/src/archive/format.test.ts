@@ -1,24 +1,8 @@
 import { ArchiveError, buildArchive, EXPORT_VERSION, exportFilename, readArchive, type ExportGroup, type GroupAttributes } from "./format";
+import { groupAttributes } from "./group-attributes.fixture";
 import { readTarGz, writeTarGz } from "./tar";
 
-const attrs = (name: string, path: string, extra: Partial<GroupAttributes> = {}): GroupAttributes => ({
-  name,
-  path,
-  description: "",
-  visibility: "private",
-  project_creation_level: "developer",
-  subgroup_creation_level: "maintainer",
-  request_access_enabled: true,
-  share_with_group_lock: false,
-  require_two_factor_authentication: false,
-  two_factor_grace_period: 48,
-  lfs_enabled: true,
-  emails_enabled: true,
-  mentions_disabled: false,
-  auto_devops_enabled: null,
-  default_branch: null,
-  ...extra,
-});
+const attrs = groupAttributes;
 
 const tree: ExportGroup[] = [
   {

@@ -1,4 +1,5 @@
-import { badRequestMessage, notFound } from "@collab/core";
+import { groupAttributes } from "../archive/group-attributes.fixture";
+import { badRequestMessage, notFound, resetSettings } from "@collab/core";
 import { openScratchDatabase, type Database } from "@collab/db";
 import { eq, sql } from "drizzle-orm";
 import { Errors } from "moleculer";
@@ -18,6 +19,7 @@ import { tick, type Call } from "./worker";
 let database: Database;
 let dispose: () => Promise<void>;
 beforeAll(async () => {
+  resetSettings(); // GitLab's defaults, given explicitly (no admin service here)
   ({ database, dispose } = await openScratchDatabase("import-export-worker"));
   await database.migrate({ folder: path.join(__dirname, "../../drizzle"), table: "__migrations_import-export" });
 });
@@ -104,25 +106,7 @@ function fakeServices() {
   };
 }
 
-function attributes(path: string): GroupAttributes {
-  return {
-    name: path,
-    path,
-    description: "",
-    visibility: "private",
-    project_creation_level: "developer",
-    subgroup_creation_level: "maintainer",
-    request_access_enabled: true,
-    share_with_group_lock: false,
-    require_two_factor_authentication: false,
-    two_factor_grace_period: 48,
-    lfs_enabled: true,
-    emails_enabled: true,
-    mentions_disabled: false,
-    auto_devops_enabled: null,
-    default_branch: null,
-  } as GroupAttributes;
-}
+const attributes = (path: string) => groupAttributes(path, path);
 
 /** An archive of root (labels a, b) › sub (label c) › deep (label d). */
 function archive(): Buffer {
