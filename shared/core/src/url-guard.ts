@@ -77,7 +77,11 @@ function inPrefix(addr: Bytes, net: Bytes, bits: number): boolean {
   return true;
 }
 
-/** CIDR ranges refused without permission: unspecified, loopback, private, shared, link-local. */
+/**
+ * CIDR ranges refused without permission: unspecified, loopback, private, shared, link-local,
+ * multicast and reserved (broadcast included); in IPv6 also multicast and the prefixes that carry
+ * an IPv4 address to a translator (NAT64, 6to4), which could reach any IPv4 host, a local one too.
+ */
 const LOCAL_RANGES: [string, number][] = [
   ["0.0.0.0", 8],
   ["127.0.0.0", 8],
@@ -86,12 +90,17 @@ const LOCAL_RANGES: [string, number][] = [
   ["192.168.0.0", 16],
   ["100.64.0.0", 10],
   ["169.254.0.0", 16],
-  ["255.255.255.255", 32],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
   ["::", 128],
   ["::1", 128],
   ["fe80::", 10],
   ["fec0::", 10],
   ["fc00::", 7],
+  ["ff00::", 8],
+  ["64:ff9b::", 96],
+  ["64:ff9b:1::", 48],
+  ["2002::", 16],
 ];
 const LOCAL_NETS = LOCAL_RANGES.map(([net, bits]) => [addressBytes(net)!, bits] as const);
 
