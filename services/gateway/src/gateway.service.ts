@@ -1,4 +1,4 @@
-import { defaultStatus, isCursorPage, isPage, type RawBody, isReply, isStream, loadConfig, settingsMixin, type FileMeta, type RouteDef } from "@collab/core";
+import { defaultStatus, isCursorPage, isPage, type RawBody, isReply, isStream, loadConfig, settingsMixin, splitList, type FileMeta, type RouteDef } from "@collab/core";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import type { Server } from "node:http";
 import ApiGateway from "moleculer-web";
@@ -10,7 +10,7 @@ import { errorHeaders, toHttpError } from "./http-errors";
 import { cursorLink, paginationHeaders } from "./pagination";
 import { multipartFields, type UploadedFile } from "./multipart";
 import { mountedRoutes, mountedWebRoutes } from "./routes";
-import { enforceRateLimits, ThrottledError } from "./rate-limits";
+import { clientIpResolver, enforceRateLimits, ThrottledError } from "./rate-limits";
 import { bodyParsers, rawBodyReader, uploadLimit } from "./body-parsers";
 import { guardRequest, malformedUrl, notFoundForPathParam } from "./request-guard";
 import { buildOpenApi } from "./openapi";
@@ -150,6 +150,7 @@ function sendFile(req: Req, res: ServerResponse, stream: Readable, file: FileMet
  */
 export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRoutes: RouteDef[] = mountedWebRoutes, schemas: ServiceSchema[] = domainSchemas()): ServiceSchema {
   const config = loadConfig();
+  const clientIp = clientIpResolver(splitList(config.TRUSTED_PROXIES));
   const serveApiDocs = createApiDocs(buildOpenApi({ routes, webRoutes, schemas, version: API_VERSION.version }));
   const requiredServices = servicesOf(routes);
   const metadata = {
@@ -190,7 +191,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
       if (def.streamBody) req.$params.headers = streamHeaders(req);
       (ctx.meta as Record<string, unknown>).caller = auth?.caller ?? null;
       if (auth?.tokenId !== undefined) (ctx.meta as Record<string, unknown>).tokenId = auth.tokenId;
-      await enforceRateLimits(ctx, def, req, res, req.$params, auth?.caller ?? null);
+      await enforceRateLimits(ctx, def, req, res, req.$params, auth?.caller ?? null, clientIp);
     },
   });
 

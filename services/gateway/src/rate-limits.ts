@@ -1,7 +1,8 @@
-import { currentSettings, tooManyRequests, type Caller, type RouteDef } from "@collab/core";
+import { addressMatcher, currentSettings, tooManyRequests, type Caller, type RouteDef } from "@collab/core";
 import { isNoteCreatingAction } from "@collab/notes/routes";
 import type { Context } from "moleculer";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { isIP } from "node:net";
 
 /**
  * Rate limits driven by application settings, checked at the gateway before the request reaches
@@ -53,10 +54,29 @@ export class ThrottledError extends Error {
   }
 }
 
-export const clientIp = (req: IncomingMessage) =>
-  ((req.headers["x-forwarded-for"] as string | undefined)?.split(",")[0].trim() || req.socket.remoteAddress || "unknown").replace(/^::ffff:/, "");
+/**
+ * The client's address: the peer's, unless the peer is one of TRUSTED_PROXIES; then
+ * X-Forwarded-For is read from its right end (the hop that proxy saw), past the other trusted
+ * proxies, to the first address none of them vouches for. A forged header from anyone else (or a
+ * forged left part of it) changes nothing.
+ */
+export function clientIpResolver(trustedProxies: readonly string[]): (req: IncomingMessage) => string {
+  const trusted = addressMatcher(trustedProxies);
+  const plain = (ip: string) => ip.replace(/^::ffff:(?=\d+\.)/, "");
+  return (req) => {
+    const peer = plain(req.socket.remoteAddress ?? "unknown");
+    if (!trusted(peer)) return peer;
+    const header = req.headers["x-forwarded-for"];
+    const hops = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",").map((h) => plain(h.trim().replace(/^\[(.*)\](?::\d+)?$/, "$1")));
+    for (let i = hops.length - 1; i >= 0; i--) {
+      if (!isIP(hops[i])) return peer; // a hop that is no address: nothing before it can be believed
+      if (!trusted(hops[i])) return hops[i];
+    }
+    return hops[0] && isIP(hops[0]) ? hops[0] : peer;
+  };
+}
 
-export async function enforceRateLimits(ctx: Context, def: RouteDef, req: IncomingMessage, res: ServerResponse, params: Record<string, unknown>, caller: Caller | null) {
+export async function enforceRateLimits(ctx: Context, def: RouteDef, req: IncomingMessage, res: ServerResponse, params: Record<string, unknown>, caller: Caller | null, clientIp: (req: IncomingMessage) => string) {
   const settings = currentSettings();
   for (const limit of LIMITS) {
     const threshold = Number(settings[limit.setting] ?? 0);

@@ -1,9 +1,36 @@
 import { z } from "zod";
+import { addressMatcher } from "./url-guard";
+
+/** A comma-separated setting as its non-empty entries. */
+export const splitList = (value: string): string[] =>
+  value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** Environment configuration shared by every process, validated once at start. */
 export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
+  /**
+   * Comma-separated IPs or CIDR ranges of the proxies in front of the gateway (an Ingress, a load
+   * balancer): only from them is X-Forwarded-For believed when the client's address matters (rate
+   * limits). Empty: the peer's own address is the client's.
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .refine(
+      (v) => {
+        try {
+          addressMatcher(splitList(v));
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { error: "must be IP addresses or CIDR ranges, separated by commas" },
+    ),
   /** Public base URL used in web_url fields and Link headers; defaults to http://localhost:PORT. */
   EXTERNAL_URL: z.url().optional(),
   /** nats://host:port for distributed mode; empty means all services in this process. */

@@ -104,6 +104,25 @@ const LOCAL_RANGES: [string, number][] = [
 ];
 const LOCAL_NETS = LOCAL_RANGES.map(([net, bits]) => [addressBytes(net)!, bits] as const);
 
+/**
+ * A matcher of addresses against IPs and CIDR ranges (`10.0.0.0/8`, `fd00::/8`, `127.0.0.1`);
+ * IPv4-mapped IPv6 forms match their IPv4 entry. Throws on an entry that is neither.
+ */
+export function addressMatcher(entries: readonly string[]): (address: string) => boolean {
+  const nets = entries.map((raw) => {
+    const entry = raw.trim();
+    const cidr = entry.match(/^([^/]+)\/(\d{1,3})$/);
+    const net = addressBytes(cidr ? cidr[1] : entry);
+    const bits = cidr ? Number(cidr[2]) : (net?.length ?? 0) * 8;
+    if (!net || bits > net.length * 8) throw new Error(`${raw} is no IP address or CIDR range`);
+    return [net, bits] as const;
+  });
+  return (address) => {
+    const addr = addressBytes(address);
+    return addr !== null && nets.some(([net, bits]) => inPrefix(addr, net, bits));
+  };
+}
+
 /** True for an address a request from the server must not reach without permission. */
 export function isLocalAddress(text: string): boolean {
   const addr = addressBytes(text);

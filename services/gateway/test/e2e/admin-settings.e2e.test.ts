@@ -216,4 +216,12 @@ describe("rate limits", () => {
     // Authenticated callers are not throttled by it.
     expect((await root.get("/projects")).status).toBe(200);
   });
+
+  it("a forged X-Forwarded-For from a peer that is no trusted proxy does not escape the anonymous limit", async () => {
+    await root.put("/application/settings", { json: { projects_api_rate_limit_unauthenticated: 2 } });
+    const anon = root.as(null);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await anon.get("/projects", { headers: { "X-Forwarded-For": `203.0.113.${i + 1}` } })).status);
+    expect(statuses).toEqual([200, 200, 429, 429]);
+  });
 });
