@@ -34,6 +34,9 @@ module.exports = async function setup() {
   globalThis.__COLLAB_TOPOLOGY__ = topology;
   process.env.TEST_GATEWAY_URL = topology.gatewayUrl;
   process.env.TEST_TRANSPORTER = topology.transporter;
+  // The test workers join the bus as a client: its NATS user and the service key (bus-auth).
+  Object.assign(process.env, topology.client);
+  process.env.TEST_CALLER_SIGNING_KEY = topology.callerSigningKey;
   process.env.TEST_TOPOLOGY_DATABASE_URL = topology.databaseUrl;
   process.env.TEST_TOPOLOGY_NODES = JSON.stringify(topology.nodes);
   process.env.TEST_TOPOLOGY_LOG_DIR = topology.logDir;

@@ -6,6 +6,7 @@
 // Services must be built first (npm run build): processes run services/<svc>/dist/main.js.
 "use strict";
 const { spawn, execFileSync } = require("node:child_process");
+const crypto = require("node:crypto");
 const fs = require("node:fs");
 const net = require("node:net");
 const os = require("node:os");
@@ -70,7 +71,28 @@ function natsBinary() {
   throw new Error("nats-server is not installed and installing it needs root (apt-get install nats-server)");
 }
 
-async function startNats(dir) {
+/**
+ * NATS users of the topology: one per service (gateway included) and `client` for tests and tools
+ * joining the bus, each with a generated password; nats-server refuses anyone else.
+ */
+function natsUsers() {
+  const names = [...SERVICES.map(([svc]) => svc), "gateway", "client"];
+  return Object.fromEntries(names.map((name) => [name, crypto.randomBytes(18).toString("base64url")]));
+}
+
+/**
+ * The bus's signing keys (shared/core/src/bus-auth.ts): the services' (every process signs its
+ * service identity with it) and the gateway's (caller assertions), Ed25519, generated per topology.
+ */
+function busKeys() {
+  const pair = () => {
+    const { privateKey, publicKey } = crypto.generateKeyPairSync("ed25519");
+    return { private: privateKey.export({ type: "pkcs8", format: "der" }).toString("base64"), public: publicKey.export({ type: "spki", format: "der" }).toString("base64") };
+  };
+  return { service: pair(), caller: pair() };
+}
+
+async function startNats(dir, users) {
   const port = await freePort();
   const monitor = await freePort();
   const conf = path.join(dir, "nats.conf");
@@ -80,7 +102,8 @@ async function startNats(dir) {
   const store = path.join(dir, "nats-store");
   fs.writeFileSync(
     conf,
-    `listen: 127.0.0.1:${port}\nhttp: 127.0.0.1:${monitor}\nmax_payload: 8MB\nmax_pending: 64MB\njetstream {\n  store_dir: "${store}"\n  max_memory_store: 64MB\n  max_file_store: 1GB\n}\n`,
+    `listen: 127.0.0.1:${port}\nhttp: 127.0.0.1:${monitor}\nmax_payload: 8MB\nmax_pending: 64MB\njetstream {\n  store_dir: "${store}"\n  max_memory_store: 64MB\n  max_file_store: 1GB\n}\n` +
+      `authorization {\n  users = [\n${Object.entries(users).map(([user, password]) => `    { user: "${user}", password: "${password}" }`).join("\n")}\n  ]\n}\n`,
   );
   const health = `http://127.0.0.1:${monitor}/healthz`;
   const proc = spawnNats(conf);
@@ -199,13 +222,17 @@ function startProcess(svc, replica, env, logDir) {
 async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER, databaseProxy = false, env: extraEnv = {} } = {}) {
   if (!databaseServer) throw new Error("TEST_DATABASE_SERVER (a PostgreSQL server URL) is required");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "collab-topology-"));
-  const nats = await startNats(dir);
+  const users = natsUsers();
+  const keys = busKeys();
+  const nats = await startNats(dir, users);
   const database = await createDatabase(databaseServer);
   const proxy = databaseProxy ? await require("./db-proxy").startDbProxy(database.url) : undefined;
   // The caller's environment goes along: e.g. SMTP_URL, the mail receiver of the distributed pass.
   const common = {
     ...process.env,
     TRANSPORTER: nats.url,
+    SERVICE_SIGNING_KEY: keys.service.private,
+    CALLER_KEYS: keys.caller.public,
     DATABASE_URL: proxy?.url ?? database.url,
     INITIAL_ROOT_TOKEN: ROOT_TOKEN,
     EXTERNAL_URL: process.env.EXTERNAL_URL ?? "http://collab.test",
@@ -229,8 +256,8 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
     n.port = await freePort();
     const env =
       n.service === "gateway"
-        ? { ...common, NODE_ID: "gateway-1", PORT: String(n.port), HOST: "127.0.0.1" }
-        : { ...common, NODE_ID: `${n.service}-${n.replica}`, HEALTH_PORT: String(n.port) };
+        ? { ...common, NODE_ID: "gateway-1", PORT: String(n.port), HOST: "127.0.0.1", NATS_USER: "gateway", NATS_PASSWORD: users.gateway, CALLER_SIGNING_KEY: keys.caller.private }
+        : { ...common, NODE_ID: `${n.service}-${n.replica}`, HEALTH_PORT: String(n.port), NATS_USER: n.service, NATS_PASSWORD: users[n.service] };
     n.exited = undefined;
     n.env = env;
     n.proc = startProcess(n.service, n.replica, env, dir);
@@ -303,6 +330,12 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
     transporter: nats.url,
     databaseUrl: database.url,
     databaseProxyControl: proxy?.controlUrl,
+    /**
+     * What a client joining the bus (a test, a tool) needs: NATS credentials and the service key;
+     * `callerSigningKey` too, for tests that sign callers as a gateway would.
+     */
+    client: { NATS_USER: "client", NATS_PASSWORD: users.client, SERVICE_SIGNING_KEY: keys.service.private, CALLER_KEYS: keys.caller.public },
+    callerSigningKey: keys.caller.private,
     logDir: dir,
     natsPid: nats.proc.pid,
     nodes: nodes.map((n) => ({ service: n.service, replica: n.replica, pid: n.proc.pid, ...(n.service === "gateway" ? {} : { healthPort: n.port }) })),

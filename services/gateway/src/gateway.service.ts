@@ -1,4 +1,4 @@
-import { defaultStatus, isCursorPage, isPage, type RawBody, isReply, isStream, loadConfig, settingsMixin, splitList, type FileMeta, type RouteDef } from "@collab/core";
+import { defaultStatus, isCursorPage, isPage, type RawBody, isReply, isStream, loadConfig, settingsMixin, signCaller, splitList, type Caller, type FileMeta, type RouteDef } from "@collab/core";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import type { Server } from "node:http";
 import ApiGateway from "moleculer-web";
@@ -27,6 +27,16 @@ type Req = IncomingMessage & {
   $rawBody?: Buffer;
   originalUrl?: string;
 };
+
+/**
+ * Signs who the request is for, as authenticated above (`ctx.meta.auth`, valid until the request's
+ * deadline): over a bus the services believe only that (shared/core/src/bus-auth-middleware.ts).
+ */
+function vouchFor(ctx: Context, timeoutMs: number) {
+  const meta = ctx.meta as { caller?: Caller | null; tokenId?: number; scimGroupId?: number | null; auth?: string };
+  const auth = signCaller({ caller: meta.caller ?? null, tokenId: meta.tokenId, scimGroupId: meta.scimGroupId, requestId: ctx.requestID ?? undefined }, Date.now() + timeoutMs + 5_000);
+  if (auth) meta.auth = auth;
+}
 
 /** moleculer-web aliases for the route table; every GET also answers HEAD, as GitLab does. */
 function aliasesFor(routes: RouteDef[]) {
@@ -99,6 +109,7 @@ function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>) {
       (ctx.meta as Record<string, unknown>).caller = auth?.caller ?? null;
       if (auth) (ctx.meta as Record<string, unknown>).tokenId = auth.tokenId;
       if (def?.auth === "scim") (ctx.meta as Record<string, unknown>).scimGroupId = await scimGroupOf(ctx, req);
+      vouchFor(ctx, (common.callOptions as { timeout: number }).timeout);
     },
   }));
 }
@@ -191,6 +202,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
       if (def.streamBody) req.$params.headers = streamHeaders(req);
       (ctx.meta as Record<string, unknown>).caller = auth?.caller ?? null;
       if (auth?.tokenId !== undefined) (ctx.meta as Record<string, unknown>).tokenId = auth.tokenId;
+      vouchFor(ctx, timeout);
       await enforceRateLimits(ctx, def, req, res, req.$params, auth?.caller ?? null, clientIp);
     },
   });

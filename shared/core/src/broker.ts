@@ -1,6 +1,7 @@
 import { ServiceBroker, type BrokerOptions, type ServiceSchema } from "moleculer";
 import { pino, type Logger } from "pino";
 import { loadConfig, type Config } from "./config";
+import { busAuthMiddleware } from "./bus-auth-middleware";
 import { eventChannels } from "./channels";
 import { DataExceptionMiddleware } from "./data-errors";
 import { ZodInputMiddleware } from "./input";
@@ -11,18 +12,35 @@ export interface BrokerSetup {
   nodeID?: string;
 }
 
+/**
+ * Credentials and TLS of this process's NATS connections (nats.js connection options):
+ * NATS_USER/NATS_PASSWORD, else the user and password of the TRANSPORTER URL.
+ */
+export function natsConnectionOptions(config: Pick<Config, "TRANSPORTER" | "NATS_USER" | "NATS_PASSWORD" | "NATS_TLS_CA_FILE" | "NATS_TLS_CERT_FILE" | "NATS_TLS_KEY_FILE">): Record<string, unknown> {
+  const tls = config.NATS_TLS_CA_FILE || config.NATS_TLS_CERT_FILE ? { tls: { caFile: config.NATS_TLS_CA_FILE, certFile: config.NATS_TLS_CERT_FILE, keyFile: config.NATS_TLS_KEY_FILE } } : {};
+  const first = config.TRANSPORTER ? new URL(config.TRANSPORTER.split(",")[0]) : undefined;
+  const user = config.NATS_USER ?? (first?.username ? decodeURIComponent(first.username) : undefined);
+  const pass = config.NATS_USER ? config.NATS_PASSWORD : first?.password ? decodeURIComponent(first.password) : undefined;
+  return { ...(user ? { user, pass } : {}), ...tls };
+}
+
 /** Moleculer's transporter option from TRANSPORTER; empty means in-process only. */
-export function transporterOption(url: string): BrokerOptions["transporter"] {
+export function transporterOption(url: string, config?: Config): BrokerOptions["transporter"] {
   if (!url) return null;
-  if (url.startsWith("nats://")) return { type: "NATS", options: { url, maxReconnectAttempts: -1 } } as BrokerOptions["transporter"];
-  throw new Error(`Unsupported TRANSPORTER ${url}: use nats://host:port or leave it empty`);
+  if (!url.startsWith("nats://")) throw new Error(`Unsupported TRANSPORTER ${url}: use nats://host:port or leave it empty`);
+  // Servers given as such: moleculer would take the user and password from the URL only, and
+  // undo the options' (its URL handling assigns them over).
+  const servers = url.split(",").map((u) => new URL(u.trim()).host);
+  return { type: "NATS", options: { servers, maxReconnectAttempts: -1, ...(config ? natsConnectionOptions(config) : {}) } } as BrokerOptions["transporter"];
 }
 
 export function createBroker({ services, config = loadConfig(), nodeID }: BrokerSetup): ServiceBroker {
+  // First of the middlewares: who calls is settled before anything else looks at a request.
+  const busAuth = busAuthMiddleware(config);
   const broker = new ServiceBroker({
     namespace: config.NAMESPACE,
     nodeID: nodeID ?? config.NODE_ID,
-    transporter: transporterOption(config.TRANSPORTER),
+    transporter: transporterOption(config.TRANSPORTER, config),
     serializer: "JSON",
     requestTimeout: config.REQUEST_TIMEOUT_MS,
     // A service waiting for the services it depends on checks the local registry this often (the
@@ -46,7 +64,12 @@ export function createBroker({ services, config = loadConfig(), nodeID }: Broker
         : { type: "Pino", options: { level: config.LOG_LEVEL, pino: { options: { base: undefined } } } },
     // Durable events travel over JetStream when there is a transporter; in one process the outbox
     // relay (shared/db) hands them to the consumers directly.
-    middlewares: [ZodInputMiddleware, DataExceptionMiddleware, ...(config.TRANSPORTER ? [eventChannels(config.TRANSPORTER)] : [])],
+    middlewares: [
+      ...(busAuth ? [busAuth] : []),
+      ZodInputMiddleware,
+      DataExceptionMiddleware,
+      ...(config.TRANSPORTER ? [eventChannels(config.TRANSPORTER, natsConnectionOptions(config))] : []),
+    ],
     metrics: config.METRICS_PORT
       ? {
           enabled: true,

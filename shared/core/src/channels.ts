@@ -20,14 +20,14 @@ export const EVENT_STREAM = { name: "COLLAB_EVENTS", subjects: ["collab.>"] };
  * over minutes, then the COLLAB_DEAD_LETTERS stream), so the adapter's own retry count and dead
  * lettering, which give up within seconds, are out of the way.
  */
-export function eventChannels(natsUrl: string): Middleware {
+export function eventChannels(natsUrl: string, connection: Record<string, unknown> = {}): Middleware {
   return ChannelsMiddleware({
     adapter: {
       type: "NATS",
       options: {
         nats: {
           url: natsUrl,
-          connectionOptions: { maxReconnectAttempts: -1, reconnectTimeWait: 500 },
+          connectionOptions: { maxReconnectAttempts: -1, reconnectTimeWait: 500, ...connection },
           streamConfig: { ...EVENT_STREAM, storage: "file", max_age: nanos(7 * DAY), duplicate_window: nanos(120_000) },
           consumerOptions: { config: { deliver_policy: "all", ack_wait: nanos(30_000) } },
         },

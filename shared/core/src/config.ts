@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { readPrivateKey, readPublicKey } from "./bus-auth";
 import { addressMatcher } from "./url-guard";
 
 /** A comma-separated setting as its non-empty entries. */
@@ -7,6 +8,18 @@ export const splitList = (value: string): string[] =>
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
+
+const isKey = (read: (text: string) => unknown) => (text: string) => {
+  try {
+    read(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+const ed25519Key = (kind: "private" | "public") =>
+  z.string().refine(isKey(kind === "private" ? readPrivateKey : readPublicKey), { error: `must be an Ed25519 ${kind} key (base64 DER or PEM)` });
+const ed25519Keys = z.string().refine((v) => splitList(v).every(isKey(readPublicKey)), { error: "must be Ed25519 public keys (base64 DER or PEM), separated by commas" });
 
 /** Environment configuration shared by every process, validated once at start. */
 export const ConfigSchema = z.object({
@@ -35,6 +48,24 @@ export const ConfigSchema = z.object({
   EXTERNAL_URL: z.url().optional(),
   /** nats://host:port for distributed mode; empty means all services in this process. */
   TRANSPORTER: z.string().default(""),
+  /** NATS credentials of this process (the server's authorization names one user per service). */
+  NATS_USER: z.string().optional(),
+  NATS_PASSWORD: z.string().optional(),
+  /** TLS to NATS: the CA that signed the server's certificate, and this client's certificate and key when the server asks for one. */
+  NATS_TLS_CA_FILE: z.string().optional(),
+  NATS_TLS_CERT_FILE: z.string().optional(),
+  NATS_TLS_KEY_FILE: z.string().optional(),
+  /**
+   * Signed identities on the bus (shared/core/src/bus-auth.ts), required with a TRANSPORTER: an
+   * Ed25519 private key (base64 PKCS#8 DER or PEM) every process signs its service identity with,
+   * more service public keys accepted (base64 SPKI DER or PEM, comma-separated: a rotation), the
+   * gateways' private key for caller assertions (gateways only), and the caller public keys the
+   * services accept.
+   */
+  SERVICE_SIGNING_KEY: ed25519Key("private").optional(),
+  SERVICE_KEYS: ed25519Keys.default(""),
+  CALLER_SIGNING_KEY: ed25519Key("private").optional(),
+  CALLER_KEYS: ed25519Keys.default(""),
   /** PostgreSQL connection string; without it `npm start` runs an embedded PostgreSQL (EMBEDDED_PG_DIR). */
   DATABASE_URL: z.string().optional(),
   /** Folder of the embedded PostgreSQL (cluster, password, log) when DATABASE_URL is unset. */

@@ -17,3 +17,5 @@ export * from "./mailer";
 export * from "./work-items";
 export * from "./remote";
 export * from "./url-guard";
+export * from "./bus-auth";
+export * from "./bus-auth-middleware";

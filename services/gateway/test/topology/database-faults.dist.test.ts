@@ -101,7 +101,7 @@ test("events on their way while the database refuses connections for 60 s are ap
   try {
     // The label deletions reach JetStream (as namespaces' relay publishes them) while no service
     // can reach the database: every issues replica's delivery fails and is retried later.
-    const nc = await connect({ servers: process.env.TEST_TRANSPORTER!.replace("nats://", "") });
+    const nc = await connect({ servers: process.env.TEST_TRANSPORTER!.replace("nats://", ""), user: process.env.NATS_USER, pass: process.env.NATS_PASSWORD });
     const js = nc.jetstream();
     const codec = JSONCodec();
     for (const [i, label] of labels.entries()) {

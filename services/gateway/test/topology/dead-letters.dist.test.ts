@@ -17,7 +17,7 @@ let nc: NatsConnection;
 
 beforeAll(async () => {
   app = await startApp("dead-letters");
-  nc = await connect({ servers: process.env.TEST_TRANSPORTER!.replace("nats://", "") });
+  nc = await connect({ servers: process.env.TEST_TRANSPORTER!.replace("nats://", ""), user: process.env.NATS_USER, pass: process.env.NATS_PASSWORD });
   const jsm = await nc.jetstreamManager();
   await jsm.streams.add({ name: "COLLAB_DEAD_LETTERS", subjects: ["collab-dead-letter.>"] }).catch(() => undefined);
 });
