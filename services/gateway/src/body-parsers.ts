@@ -1,6 +1,7 @@
 import { ApiError } from "@collab/core";
 import bodyParser from "body-parser";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { payloadTooLarge } from "./request-guard";
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
@@ -47,13 +48,13 @@ export function uploadLimit(limitBytes: number): Middleware {
     const declared = Number(req.headers["content-length"] ?? 0);
     if (!(declared > limitBytes)) return next();
     req.resume();
-    next(new ApiError(413, { message: "413 Request Entity Too Large" }, "PAYLOAD_TOO_LARGE"));
+    next(payloadTooLarge());
   };
 }
 
 /** A body-parser error as GitLab's answer: 413 over the limit, else 400 (unreadable, undecodable, too deep, too many params). */
 export function bodyError(err: unknown): ApiError {
   const status = (err as { status?: unknown }).status;
-  if (status === 413) return new ApiError(413, { message: "413 Request Entity Too Large" }, "PAYLOAD_TOO_LARGE");
+  if (status === 413) return payloadTooLarge();
   return new ApiError(400, { message: "400 Bad request - Invalid request body" }, "INVALID_BODY");
 }

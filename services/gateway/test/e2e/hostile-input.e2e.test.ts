@@ -142,6 +142,23 @@ describe("body shapes and content types", () => {
     expect(deepForm).toEqual({ status: 400, body: { message: "400 Bad request - Invalid request body" } });
   });
 
+  test("control characters that grow a form past the body limit once encoded for the services are 413, nothing written", async () => {
+    // 1,000,000 raw \x01 bytes: a 1 MB form whose params take 6 MB as JSON (`\u0001` each), over
+    // MAX_BODY_BYTES (5 MiB) and so over what one call between services may carry in the distributed mode.
+    const { project, issue } = await projectWithIssue();
+    const flood = (prefix: string) => Buffer.concat([Buffer.from(prefix), Buffer.alloc(1_000_000, 1)]);
+    const created = await send("POST", `/projects/${project.id}/issues`, flood("title=flood&description="), "application/x-www-form-urlencoded");
+    expect(created).toEqual({ status: 413, body: { message: "413 Request Entity Too Large" } });
+    const edited = await send("PUT", `/projects/${project.id}/issues/${issue.iid}`, flood("description="), "application/x-www-form-urlencoded");
+    expect(edited).toEqual({ status: 413, body: { message: "413 Request Entity Too Large" } });
+    const issues = (await root.get(`/projects/${project.id}/issues`)).body as { title: string; description: string | null }[];
+    expect(issues.map((i) => [i.title, i.description])).toEqual([["Original title", null]]);
+    // The same characters in a form that stays within the limit are stored as sent.
+    const fits = await send("PUT", `/projects/${project.id}/issues/${issue.iid}`, Buffer.concat([Buffer.from("description=a"), Buffer.alloc(10_000, 1), Buffer.from("b")]), "application/x-www-form-urlencoded");
+    expect(fits.status).toBe(200);
+    expect((await root.get(`/projects/${project.id}/issues/${issue.iid}`)).body.description).toBe(`a${"\u0001".repeat(10_000)}b`);
+  });
+
   test("an over-long URL is 414 with a JSON body; a HEAD request gets the status alone", async () => {
     expect(await send("GET", `/projects?search=${"x".repeat(100_000)}`)).toEqual({ status: 414, body: { message: "414 Request-URI Too Large" } });
     expect(await send("HEAD", `/projects?search=${"x".repeat(100_000)}`)).toEqual({ status: 414, body: null });
