@@ -8,14 +8,14 @@ import { bodyParsers } from "./body-parsers";
 let server: Server;
 let url: string;
 beforeAll(async () => {
-  const [json, form] = bodyParsers(1024);
+  const [json, objectsOnly, form] = bodyParsers(1024);
   server = createServer((req, res) => {
     const done = (err?: unknown) => {
       const known = err === undefined ? undefined : errorBodyOf(err);
       res.statusCode = known?.status ?? (err ? 500 : 200);
       res.end(JSON.stringify(known?.body ?? (req as { body?: unknown }).body ?? null));
     };
-    json(req, res, (err) => (err ? done(err) : form(req, res, done)));
+    json(req, res, (err) => (err ? done(err) : objectsOnly(req, res, (e) => (e ? done(e) : form(req, res, done)))));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -42,6 +42,12 @@ describe("bodyParsers", () => {
     expect(await post('{"a":1}', { "content-type": "application/json", "content-encoding": "br2" })).toEqual({ status: 400, body: INVALID });
     expect(await post('{"a":1}', { "content-type": "application/json; charset=klingon" })).toEqual({ status: 400, body: INVALID });
     expect(await post(`a${"[a]".repeat(100)}=1`, { "content-type": "application/x-www-form-urlencoded" })).toEqual({ status: 400, body: INVALID });
+  });
+
+  test("a JSON body that is not an object carries no params, as in Grape", async () => {
+    for (const body of ["null", "[]", "[1]", '[{"title":"x"}]', '"title"', "1", "true"]) {
+      expect({ body, parsed: await post(body, { "content-type": "application/json" }) }).toEqual({ body, parsed: { status: 200, body: {} } });
+    }
   });
 
   test("a body over the limit is 413", async () => {

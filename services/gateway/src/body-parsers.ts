@@ -15,11 +15,23 @@ export const JSON_BODY_TYPES = ["application/json", "application/*+json"];
  * nested too deeply), which would surface as 500s.
  */
 export function bodyParsers(limitBytes: number): Middleware[] {
-  return [
+  const parsers = [
     bodyParser.json({ limit: limitBytes, strict: false, type: JSON_BODY_TYPES }),
     bodyParser.urlencoded({ extended: true, limit: limitBytes }),
-  ].map((parse) => (req, res, next) => parse(req, res, (err?: unknown) => next(err === undefined ? undefined : bodyError(err))));
+  ].map((parse): Middleware => (req, res, next) => parse(req, res, (err?: unknown) => next(err === undefined ? undefined : bodyError(err))));
+  return [parsers[0], paramsFromObjectsOnly, parsers[1]];
 }
+
+/**
+ * Grape takes params only from a JSON object: a JSON body that is null, an array or a scalar
+ * carries none (a route needing params then answers "… is missing", as GitLab does), rather than
+ * moleculer-web merging an array's indexes as params "0", "1"….
+ */
+const paramsFromObjectsOnly: Middleware = (req, _res, next) => {
+  const r = req as IncomingMessage & { body?: unknown };
+  if (r.body !== undefined && (typeof r.body !== "object" || r.body === null || Array.isArray(r.body))) r.body = {};
+  next();
+};
 
 /**
  * The body as bytes for the routes that declare `rawBody` (their own route block), inflated from

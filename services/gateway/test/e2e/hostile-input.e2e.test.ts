@@ -142,6 +142,17 @@ describe("body shapes and content types", () => {
     expect(deepForm).toEqual({ status: 400, body: { message: "400 Bad request - Invalid request body" } });
   });
 
+  test.each(["null", "[]", "[1]", '[{"title":"Replaced"}]', '"title"', "{}", ""])("a JSON body %p carries no params, as in GitLab: an update needing some is 400, nothing changes", async (body) => {
+    const { project, issue } = await projectWithIssue();
+    const before = (await root.get(`/projects/${project.id}/issues/${issue.iid}`)).body;
+    const res = await send("PUT", `/projects/${project.id}/issues/${issue.iid}`, body, "application/json");
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/^assignee_id, .*, title are missing, at least one parameter must be provided$/);
+    expect((await root.get(`/projects/${project.id}/issues/${issue.iid}`)).body).toEqual(before);
+    expect(await send("POST", `/projects/${project.id}/issues`, body, "application/json")).toEqual({ status: 400, body: { error: "title is missing" } });
+    expect(((await root.get(`/projects/${project.id}/issues`)).body as unknown[]).length).toBe(1);
+  });
+
   test("control characters that grow a form past the body limit once encoded for the services are 413, nothing written", async () => {
     // 1,000,000 raw \x01 bytes: a 1 MB form whose params take 6 MB as JSON (`\u0001` each), over
     // MAX_BODY_BYTES (5 MiB) and so over what one call between services may carry in the distributed mode.
