@@ -1,7 +1,8 @@
 import { ApiError } from "@collab/core";
 import bodyParser from "body-parser";
+import { isUtf8 } from "node:buffer";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { payloadTooLarge } from "./request-guard";
+import { decodes, payloadTooLarge } from "./request-guard";
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
@@ -16,10 +17,29 @@ export const JSON_BODY_TYPES = ["application/json", "application/*+json"];
  */
 export function bodyParsers(limitBytes: number): Middleware[] {
   const parsers = [
-    bodyParser.json({ limit: limitBytes, strict: false, type: JSON_BODY_TYPES }),
-    bodyParser.urlencoded({ extended: true, limit: limitBytes }),
+    bodyParser.json({ limit: limitBytes, strict: false, type: JSON_BODY_TYPES, verify: refuseInvalidUtf8 }),
+    bodyParser.urlencoded({ extended: true, limit: limitBytes, verify: refuseUndecodableForm }),
   ].map((parse): Middleware => (req, res, next) => parse(req, res, (err?: unknown) => next(err === undefined ? undefined : bodyError(err))));
   return [parsers[0], paramsFromObjectsOnly, parsers[1]];
+}
+
+/**
+ * A UTF-8 body must be UTF-8, as Ruby's JSON parser and Rack require: body-parser would decode
+ * invalid bytes (what a Latin-1 client sends as é) to U+FFFD, so the stored text would differ from
+ * the text sent with nothing said. Thrown errors become 400 "Invalid request body" (bodyError).
+ */
+function refuseInvalidUtf8(_req: IncomingMessage, _res: ServerResponse, body: Buffer, encoding: string | null) {
+  if (encoding === "utf-8" && !isUtf8(body)) throw new Error("body is not valid UTF-8");
+}
+
+/**
+ * A UTF-8 form must also decode, as Rack requires (the gateway answers a query string the same
+ * way): qs would keep a %-escape that is no UTF-8 (`%ff`, a lone surrogate's `%ed%a0%80`) or no
+ * escape at all (`%zz`, a bare `%`) as its literal text.
+ */
+function refuseUndecodableForm(req: IncomingMessage, res: ServerResponse, body: Buffer, encoding: string | null) {
+  refuseInvalidUtf8(req, res, body, encoding);
+  if (encoding === "utf-8" && decodes(body.toString("utf8").replace(/\+/g, " ")) === undefined) throw new Error("form does not decode");
 }
 
 /**

@@ -25,7 +25,8 @@ const PARSED_BODY_TYPES = [/^application\/json$/, /^application\/[\w.+-]+\+json$
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const badString = (s: string) => s.includes("\0") || LONE_SURROGATE.test(s);
 
-const decodes = (text: string) => {
+/** The %-decoded text, or undefined when an escape is invalid or decodes to no UTF-8. */
+export const decodes = (text: string) => {
   try {
     return decodeURIComponent(text);
   } catch {

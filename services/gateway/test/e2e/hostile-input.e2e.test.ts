@@ -60,6 +60,20 @@ describe("NUL bytes and strings that are not UTF-8", () => {
     expect((await root.get("/users", { query: { username: "mallory" } })).body).toEqual([]);
   });
 
+  test("a body that is not UTF-8, or a form escape that decodes to none, is 400: never stored as U+FFFD or as the escape's text", async () => {
+    const { project } = await projectWithIssue();
+    const latin1Json = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xe9]), Buffer.from('","color":"#ff0000"}')]);
+    const invalid = { status: 400, body: { message: "400 Bad request - Invalid request body" } };
+    expect(await send("POST", `/projects/${project.id}/labels`, latin1Json, "application/json")).toEqual(invalid);
+    for (const form of ["name=caf%e9&color=%23ff0000", "name=%ed%a0%80&color=%23ff0000", "name=100%&color=%23ff0000"]) {
+      expect(await send("POST", `/projects/${project.id}/labels`, form, "application/x-www-form-urlencoded")).toEqual(invalid);
+    }
+    expect(await labelTitles(project.id)).toEqual([]);
+    // Latin-1 said as such is read as Latin-1.
+    expect((await send("POST", `/projects/${project.id}/labels`, Buffer.from("name=caf\xe9&color=%23ff0000", "latin1"), "application/x-www-form-urlencoded; charset=iso-8859-1")).status).toBe(201);
+    expect(await labelTitles(project.id)).toEqual(["café"]);
+  });
+
   test("a path or query string that does not decode, or a NUL byte in the path: 400 before any route", async () => {
     expect(await send("GET", "/projects/%ff%fe")).toEqual({ status: 400, body: { message: "400 Bad request - Malformed path" } });
     expect(await send("GET", "/projects/1%00")).toEqual({ status: 400, body: { message: "400 Bad request - Malformed path" } });
