@@ -8,14 +8,14 @@ import { bodyParsers } from "./body-parsers";
 let server: Server;
 let url: string;
 beforeAll(async () => {
-  const [json, form] = bodyParsers(1024);
+  const [json, objectsOnly, form] = bodyParsers(1024);
   server = createServer((req, res) => {
     const done = (err?: unknown) => {
       const known = err === undefined ? undefined : errorBodyOf(err);
       res.statusCode = known?.status ?? (err ? 500 : 200);
       res.end(JSON.stringify(known?.body ?? (req as { body?: unknown }).body ?? null));
     };
-    json(req, res, (err) => (err ? done(err) : form(req, res, done)));
+    json(req, res, (err) => (err ? done(err) : objectsOnly(req, res, (e) => (e ? done(e) : form(req, res, done)))));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -42,6 +42,31 @@ describe("bodyParsers", () => {
     expect(await post('{"a":1}', { "content-type": "application/json", "content-encoding": "br2" })).toEqual({ status: 400, body: INVALID });
     expect(await post('{"a":1}', { "content-type": "application/json; charset=klingon" })).toEqual({ status: 400, body: INVALID });
     expect(await post(`a${"[a]".repeat(100)}=1`, { "content-type": "application/x-www-form-urlencoded" })).toEqual({ status: 400, body: INVALID });
+  });
+
+  test("a JSON or form body that is not UTF-8, or a form escape that does not decode, is 400: never stored as U+FFFD or as its escape text", async () => {
+    const json = (bytes: Buffer) => Buffer.concat([Buffer.from('{"title":"'), bytes, Buffer.from('"}')]);
+    for (const bytes of [Buffer.from([0xff, 0xfe]), Buffer.from("caf\xe9", "latin1"), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xc0, 0x80])]) {
+      expect(await post(json(bytes), { "content-type": "application/json" })).toEqual({ status: 400, body: INVALID });
+      expect(await post(Buffer.concat([Buffer.from("title="), bytes]), { "content-type": "application/x-www-form-urlencoded" })).toEqual({ status: 400, body: INVALID });
+    }
+    for (const form of ["title=%ff%fe", "title=caf%e9", "title=%ed%a0%80", "title=100%", "title=%zz", "title=ok&x%ffy=1"]) {
+      expect({ form, res: await post(form, { "content-type": "application/x-www-form-urlencoded" }) }).toEqual({ form, res: { status: 400, body: INVALID } });
+    }
+  });
+
+  test("valid UTF-8 goes through as sent: raw, escaped, in other charsets", async () => {
+    const text = "caf\u00e9 \u202e\u200b\ufeff\u0001 👩‍👩‍👧‍👦 🇺🇸 e\u0301";
+    expect(await post(JSON.stringify({ title: text }), { "content-type": "application/json" })).toEqual({ status: 200, body: { title: text } });
+    expect(await post(`title=${encodeURIComponent(text)}&search=50%25+off`, { "content-type": "application/x-www-form-urlencoded" })).toEqual({ status: 200, body: { title: text, search: "50% off" } });
+    expect(await post(Buffer.from(JSON.stringify({ title: text }), "utf16le"), { "content-type": "application/json; charset=utf-16le" })).toEqual({ status: 200, body: { title: text } });
+    expect(await post(Buffer.from("title=caf\xe9", "latin1"), { "content-type": "application/x-www-form-urlencoded; charset=iso-8859-1" })).toEqual({ status: 200, body: { title: "café" } });
+  });
+
+  test("a JSON body that is not an object carries no params, as in Grape", async () => {
+    for (const body of ["null", "[]", "[1]", '[{"title":"x"}]', '"title"', "1", "true"]) {
+      expect({ body, parsed: await post(body, { "content-type": "application/json" }) }).toEqual({ body, parsed: { status: 200, body: {} } });
+    }
   });
 
   test("a body over the limit is 413", async () => {

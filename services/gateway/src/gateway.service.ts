@@ -94,7 +94,7 @@ const STRIPPED_PARAMS = ["private_token", "access_token", "job_token", "sudo"];
  * is the SCIM token of; the others authenticate as /api/v4 does (401 without a token), e.g.
  * accepting an invitation (the signed-in user of GitLab's web session is a token here).
  */
-function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>) {
+function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>, maxParamBytes: number) {
   const byPath = new Map<string, RouteDef[]>();
   for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   return [...byPath].map(([path, defs]) => ({
@@ -102,7 +102,7 @@ function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>) {
     path,
     aliases: Object.fromEntries(defs.map((d) => [`${d.method} /`, { action: d.action, routeDef: d }])),
     async onBeforeCall(ctx: Context, _route: unknown, req: Req) {
-      guardRequest(req, req.$params);
+      guardRequest(req, req.$params, { maxParamBytes });
       const def = req.$alias?.routeDef;
       const auth = def && def.auth !== "optional" && def.auth !== "scim" ? await authenticateRequest(ctx, def, req, req.$params) : null;
       for (const key of STRIPPED_PARAMS) delete req.$params[key];
@@ -187,7 +187,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
     async onBeforeCall(this: unknown, ctx: Context, _route: unknown, req: Req, res: ServerResponse) {
       const def = req.$alias?.routeDef;
       if (!def) return;
-      guardRequest(req, req.$params, def);
+      guardRequest(req, req.$params, { def, maxParamBytes: config.MAX_BODY_BYTES });
       const auth = await authenticateRequest(ctx, def, req, req.$params);
       for (const key of STRIPPED_PARAMS) delete req.$params[key];
       if (def.params) Object.assign(req.$params, def.params);
@@ -222,7 +222,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
         apiRouteBlock("api-raw", routes.filter((r) => r.rawBody), [rawBodyReader(config.MAX_BODY_BYTES)]),
         // Routes streaming their body to the action (RouteDef.streamBody): nothing reads it here.
         apiRouteBlock("api-stream", routes.filter((r) => r.streamBody), [uploadLimit(config.MAX_UPLOAD_BYTES)], config.UPLOAD_TIMEOUT_MS),
-        ...webRouteBlocks(webRoutes, { mappingPolicy: "restrict", mergeParams: true, logging: false, bodyParsers: false, use: parsers, callOptions: { timeout: config.REQUEST_TIMEOUT_MS } }),
+        ...webRouteBlocks(webRoutes, { mappingPolicy: "restrict", mergeParams: true, logging: false, bodyParsers: false, use: parsers, callOptions: { timeout: config.REQUEST_TIMEOUT_MS } }, config.MAX_BODY_BYTES),
       ],
   };
 

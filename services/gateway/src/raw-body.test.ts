@@ -44,9 +44,10 @@ describe("rawBodyReader", () => {
 
 describe("guardRequest on rawBody routes", () => {
   const req = { headers: { "content-type": "application/x-sentry-envelope", "content-length": "10" } } as unknown as IncomingMessage;
+  const limit = { maxParamBytes: 1024 };
   test("the media type is not refused there, and still is elsewhere (415)", () => {
-    expect(() => guardRequest(req, {}, { method: "POST", path: "/c", action: "s.a", rawBody: {} })).not.toThrow();
-    expect(() => guardRequest(req, {}, { method: "POST", path: "/c", action: "s.a" })).toThrow();
-    expect(() => guardRequest(req, { sentry_key: "a\0b" }, { method: "POST", path: "/c", action: "s.a", rawBody: {} })).toThrow();
+    expect(() => guardRequest(req, {}, { def: { method: "POST", path: "/c", action: "s.a", rawBody: {} }, ...limit })).not.toThrow();
+    expect(() => guardRequest(req, {}, { def: { method: "POST", path: "/c", action: "s.a" }, ...limit })).toThrow();
+    expect(() => guardRequest(req, { sentry_key: "a\0b" }, { def: { method: "POST", path: "/c", action: "s.a", rawBody: {} }, ...limit })).toThrow();
   });
 });

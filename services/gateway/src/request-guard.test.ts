@@ -1,6 +1,6 @@
 import { notFound, paramError } from "@collab/core";
 import type { IncomingMessage } from "node:http";
-import { malformedParam, malformedUrl, MAX_PARAM_DEPTH, MAX_URL_BYTES, notFoundForPathParam, unsupportedBody } from "./request-guard";
+import { guardRequest, malformedParam, malformedUrl, MAX_PARAM_DEPTH, MAX_URL_BYTES, notFoundForPathParam, oversizedParams, unsupportedBody } from "./request-guard";
 
 const request = (headers: Record<string, string>) => ({ headers }) as unknown as IncomingMessage;
 
@@ -49,6 +49,31 @@ describe("malformedParam", () => {
 
   test("accepts ordinary text, emoji (paired surrogates) and non-string values", () => {
     expect(malformedParam({ title: "Café 🚀 ✓", id: 3, confidential: true, labels: ["a", "b"], due_date: null })).toBeUndefined();
+  });
+});
+
+describe("oversizedParams", () => {
+  const form = (bytes: number, extra: Record<string, string> = {}) =>
+    ({ url: "/api/v4/projects/1/issues", headers: { "content-type": "application/x-www-form-urlencoded", "content-length": String(bytes), ...extra } }) as unknown as IncomingMessage;
+
+  test("control characters from a form grow six-fold in JSON: over the limit there, 413", () => {
+    // 200 raw \x01 bytes in a form body of ~220 bytes: 1,200 bytes of `\u0001` escapes on the bus.
+    const params = { title: "t", description: "\u0001".repeat(200) };
+    expect(oversizedParams(form(220), params, 1024)).toBe(true);
+    expect(() => guardRequest(form(220), params, { maxParamBytes: 1024 })).toThrow(expect.objectContaining({ code: 413, data: { body: { message: "413 Request Entity Too Large" } } }));
+    expect(oversizedParams(form(220), { title: "t", description: "x".repeat(200) }, 1024)).toBe(false);
+  });
+
+  test("multi-byte text (emoji, bidi marks) is measured in UTF-8 bytes, as it travels", () => {
+    expect(oversizedParams(form(2000), { title: "😀".repeat(200) }, 1024)).toBe(false); // 800 bytes
+    expect(oversizedParams(form(2000), { title: "\u202e".repeat(400) }, 1024)).toBe(true); // 1,200 bytes
+  });
+
+  test("a request that cannot reach the limit even at the worst growth is not measured", () => {
+    const params = { description: "\u0001".repeat(200) }; // what such a small request cannot carry: proves no measuring
+    expect(oversizedParams(form(100), params, 1024)).toBe(false);
+    // A chunked body has no declared length: always measured.
+    expect(oversizedParams(form(100, { "transfer-encoding": "chunked" }), params, 1024)).toBe(true);
   });
 });
 

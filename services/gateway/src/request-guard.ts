@@ -13,7 +13,8 @@ import type { IncomingMessage } from "node:http";
  * - params nested deeper than MAX_PARAM_DEPTH (a JSON body 20,000 levels deep): 400 the same way,
  *   before such a message is serialized onto the bus;
  * - a body whose media type is not JSON, form or multipart: 415 (except on `rawBody` and `streamBody` routes, which
- *   take any body as bytes).
+ *   take any body as bytes);
+ * - params larger than the body limit once encoded for the bus: 413 (see oversizedParams).
  */
 export const MAX_PARAM_DEPTH = 32;
 
@@ -24,7 +25,8 @@ const PARSED_BODY_TYPES = [/^application\/json$/, /^application\/[\w.+-]+\+json$
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const badString = (s: string) => s.includes("\0") || LONE_SURROGATE.test(s);
 
-const decodes = (text: string) => {
+/** The %-decoded text, or undefined when an escape is invalid or decodes to no UTF-8. */
+export const decodes = (text: string) => {
   try {
     return decodeURIComponent(text);
   } catch {
@@ -79,12 +81,40 @@ export function unsupportedBody(req: IncomingMessage): ApiError | undefined {
   return new ApiError(415, { error: `The provided content-type '${type}' is not supported.` }, "UNSUPPORTED_MEDIA_TYPE");
 }
 
-/** Everything checked once the route is known and the body parsed: throws the first refusal. */
-export function guardRequest(req: IncomingMessage, params: Record<string, unknown>, def?: RouteDef) {
+/**
+ * How much larger decoded params can be in JSON than the request that carried them: a raw control
+ * byte in a form or multipart field becomes a six-byte `\u0001` escape (`%01` twice its size). A
+ * JSON body never grows: its own escapes are as long as those JSON.stringify writes.
+ */
+const MAX_PARAM_GROWTH = 6;
+
+/**
+ * Whether the params, as JSON (the form every action call takes between processes), exceed
+ * `limitBytes`. Over NATS's max_payload the call itself would fail (a 500 in the distributed mode
+ * only), so the gateway holds decoded params to the body limit in every mode. Measured only when
+ * the request (its URL and declared body length; unknown when chunked) could get there.
+ */
+export function oversizedParams(req: IncomingMessage, params: Record<string, unknown>, limitBytes: number): boolean {
+  const body = req.headers["transfer-encoding"] !== undefined ? Number.NaN : Number(req.headers["content-length"] ?? 0);
+  const declared = (req.url?.length ?? 0) + body;
+  if (declared * MAX_PARAM_GROWTH <= limitBytes) return false;
+  return Buffer.byteLength(JSON.stringify(params)) > limitBytes;
+}
+
+export const payloadTooLarge = () => new ApiError(413, { message: "413 Request Entity Too Large" }, "PAYLOAD_TOO_LARGE");
+
+/**
+ * Everything checked once the route is known and the body parsed: throws the first refusal.
+ * `maxParamBytes` bounds the decoded params (the gateway passes MAX_BODY_BYTES); files and raw
+ * bodies join the params later, bounded by the body limit themselves.
+ */
+export function guardRequest(req: IncomingMessage, params: Record<string, unknown>, opts: { def?: RouteDef; maxParamBytes: number }) {
+  const { def } = opts;
   const unsupported = def?.rawBody || def?.streamBody ? undefined : unsupportedBody(req);
   if (unsupported) throw unsupported;
   const bad = malformedParam(params);
   if (bad !== undefined) throw paramError(`${bad} is invalid`);
+  if (oversizedParams(req, params, opts.maxParamBytes)) throw payloadTooLarge();
 }
 
 /** "pipeline_schedules" → "Pipeline Schedule": the name GitLab's not_found! gives a collection's record. */

@@ -165,11 +165,10 @@ export const schedulesActions = (kit: ServiceKit): Record<string, ActionSchema> 
       const s = await loadSchedule(kit.db, a.project.id, ctx.params.pipeline_schedule_id);
       if (!canUpdate(ctx, a, s)) throw forbidden();
       const v = await findVariable(kit.db, s.id, ctx.params.key);
-      const [row] = await kit.db
-        .update(pipelineScheduleVariables)
-        .set({ ...(ctx.params.value !== undefined && { value: ctx.params.value }), ...(ctx.params.variable_type !== undefined && { variableType: ctx.params.variable_type }) })
-        .where(eq(pipelineScheduleVariables.id, v.id))
-        .returning();
+      const set = { ...(ctx.params.value !== undefined && { value: ctx.params.value }), ...(ctx.params.variable_type !== undefined && { variableType: ctx.params.variable_type }) };
+      // Both params are optional: GitLab answers the unchanged variable (an UPDATE with nothing to set would throw).
+      if (Object.keys(set).length === 0) return presentVariable(v);
+      const [row] = await kit.db.update(pipelineScheduleVariables).set(set).where(eq(pipelineScheduleVariables.id, v.id)).returning();
       return presentVariable(row);
     },
   }),

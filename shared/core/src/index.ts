@@ -19,3 +19,4 @@ export * from "./remote";
 export * from "./url-guard";
 export * from "./bus-auth";
 export * from "./bus-auth-middleware";
+export * from "./text";

@@ -17,20 +17,27 @@ import { closeAgent } from "../fuzz/send";
  * For every route and every parameter (path params, the keys of the action's zod input schema,
  * and the body as a whole for writes), fast-check (seeded) generates hostile values one parameter
  * at a time — wrong types, NUL bytes, lone surrogates and invalid UTF-8, out-of-range integers,
- * impossible dates, 100,000-char strings, 20,000-deep JSON, odd content types — and sends them as
- * anonymous, an outsider and a member (root too on reads), every other parameter valid: path ids
+ * impossible dates, 100,000-char strings, 20,000-deep JSON, odd content types, and valid but odd
+ * Unicode (direction overrides, zero-width characters and BOM, C0/C1 controls, emoji ZWJ sequences
+ * and flags, combining marks, noncharacters; raw and as ASCII-only JSON escapes) in query, path
+ * and body — and sends them as anonymous, an outsider and a member (root too on reads), every
+ * other parameter valid. Every write route taking params also gets the JSON bodies `null`, `[]`,
+ * `[1]`, `{}` and an empty one (root sends `{}` and `null` to PUT and PATCH routes). Path ids
  * come from a fixture world built once through the API (fuzz/world.ts), required body params from
- * fuzz/fuzzer.ts's baseline. Every answer must be < 500, every 4xx a GitLab error body, and a
- * refused write must leave every table of every service schema as it was (fuzz/fingerprint.ts).
+ * fuzz/fuzzer.ts's baseline. Every answer must be < 500, every 4xx a GitLab error body, a value
+ * PostgreSQL cannot store (NUL, a lone surrogate) or an escape that decodes to no UTF-8 must be
+ * refused wherever it is, and a refused write must leave every table of every service schema as
+ * it was (fuzz/fingerprint.ts).
  *
  * Failures are collected; each route's test fails with its list (route, principal, parameter,
  * value, the request and fast-check's seed and run). The whole list is written to
  * $FUZZ_REPORT (default: <tmpdir>/collab-fuzz-report.json).
  *
- * Budget: about FUZZ_BUDGET requests in all (default 20000, ~18,800 sent; see runsFor), at least
- * one per parameter plus the six fixed mutations of every path parameter. Measured on 2 busy
- * cores: ~50 s. Run with LOG_LEVEL=error to see, in the gateway's
- * "request failed" lines, the error behind each 500.
+ * Budget: about FUZZ_BUDGET requests in all (default 20000, ~23,700 sent; see runsFor), at least
+ * one per parameter plus the six fixed mutations of every path parameter and the fixed bodies of
+ * every write route. Measured on 2 busy cores: ~60-110 s. Run with LOG_LEVEL=error to see, in the
+ * gateway's "request failed" lines, the error behind each 500; FUZZ_SEED sweeps other values,
+ * FUZZ_TRACE=<file> records every request.
  *
  * The distributed pass (TEST_GATEWAY_URL) runs it unchanged: everything goes through HTTP, and the
  * fingerprints read the topology's database through app.database.

@@ -60,6 +60,20 @@ describe("NUL bytes and strings that are not UTF-8", () => {
     expect((await root.get("/users", { query: { username: "mallory" } })).body).toEqual([]);
   });
 
+  test("a body that is not UTF-8, or a form escape that decodes to none, is 400: never stored as U+FFFD or as the escape's text", async () => {
+    const { project } = await projectWithIssue();
+    const latin1Json = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xe9]), Buffer.from('","color":"#ff0000"}')]);
+    const invalid = { status: 400, body: { message: "400 Bad request - Invalid request body" } };
+    expect(await send("POST", `/projects/${project.id}/labels`, latin1Json, "application/json")).toEqual(invalid);
+    for (const form of ["name=caf%e9&color=%23ff0000", "name=%ed%a0%80&color=%23ff0000", "name=100%&color=%23ff0000"]) {
+      expect(await send("POST", `/projects/${project.id}/labels`, form, "application/x-www-form-urlencoded")).toEqual(invalid);
+    }
+    expect(await labelTitles(project.id)).toEqual([]);
+    // Latin-1 said as such is read as Latin-1.
+    expect((await send("POST", `/projects/${project.id}/labels`, Buffer.from("name=caf\xe9&color=%23ff0000", "latin1"), "application/x-www-form-urlencoded; charset=iso-8859-1")).status).toBe(201);
+    expect(await labelTitles(project.id)).toEqual(["café"]);
+  });
+
   test("a path or query string that does not decode, or a NUL byte in the path: 400 before any route", async () => {
     expect(await send("GET", "/projects/%ff%fe")).toEqual({ status: 400, body: { message: "400 Bad request - Malformed path" } });
     expect(await send("GET", "/projects/1%00")).toEqual({ status: 400, body: { message: "400 Bad request - Malformed path" } });
@@ -140,6 +154,34 @@ describe("body shapes and content types", () => {
     expect([gz.status, await gz.json()]).toEqual([400, { message: "400 Bad request - Invalid request body" }]);
     const deepForm = await send("PUT", `/projects/${project.id}/issues/${issue.iid}`, `title${"[a]".repeat(2000)}=x`, "application/x-www-form-urlencoded");
     expect(deepForm).toEqual({ status: 400, body: { message: "400 Bad request - Invalid request body" } });
+  });
+
+  test.each(["null", "[]", "[1]", '[{"title":"Replaced"}]', '"title"', "{}", ""])("a JSON body %p carries no params, as in GitLab: an update needing some is 400, nothing changes", async (body) => {
+    const { project, issue } = await projectWithIssue();
+    const before = (await root.get(`/projects/${project.id}/issues/${issue.iid}`)).body;
+    const res = await send("PUT", `/projects/${project.id}/issues/${issue.iid}`, body, "application/json");
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/^assignee_id, .*, title are missing, at least one parameter must be provided$/);
+    expect((await root.get(`/projects/${project.id}/issues/${issue.iid}`)).body).toEqual(before);
+    expect(await send("POST", `/projects/${project.id}/issues`, body, "application/json")).toEqual({ status: 400, body: { error: "title is missing" } });
+    expect(((await root.get(`/projects/${project.id}/issues`)).body as unknown[]).length).toBe(1);
+  });
+
+  test("control characters that grow a form past the body limit once encoded for the services are 413, nothing written", async () => {
+    // 1,000,000 raw \x01 bytes: a 1 MB form whose params take 6 MB as JSON (`\u0001` each), over
+    // MAX_BODY_BYTES (5 MiB) and so over what one call between services may carry in the distributed mode.
+    const { project, issue } = await projectWithIssue();
+    const flood = (prefix: string) => Buffer.concat([Buffer.from(prefix), Buffer.alloc(1_000_000, 1)]);
+    const created = await send("POST", `/projects/${project.id}/issues`, flood("title=flood&description="), "application/x-www-form-urlencoded");
+    expect(created).toEqual({ status: 413, body: { message: "413 Request Entity Too Large" } });
+    const edited = await send("PUT", `/projects/${project.id}/issues/${issue.iid}`, flood("description="), "application/x-www-form-urlencoded");
+    expect(edited).toEqual({ status: 413, body: { message: "413 Request Entity Too Large" } });
+    const issues = (await root.get(`/projects/${project.id}/issues`)).body as { title: string; description: string | null }[];
+    expect(issues.map((i) => [i.title, i.description])).toEqual([["Original title", null]]);
+    // The same characters in a form that stays within the limit are stored as sent.
+    const fits = await send("PUT", `/projects/${project.id}/issues/${issue.iid}`, Buffer.concat([Buffer.from("description=a"), Buffer.alloc(10_000, 1), Buffer.from("b")]), "application/x-www-form-urlencoded");
+    expect(fits.status).toBe(200);
+    expect((await root.get(`/projects/${project.id}/issues/${issue.iid}`)).body.description).toBe(`a${"\u0001".repeat(10_000)}b`);
   });
 
   test("an over-long URL is 414 with a JSON body; a HEAD request gets the status alone", async () => {

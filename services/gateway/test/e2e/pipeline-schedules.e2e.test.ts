@@ -210,6 +210,8 @@ describe("pipeline schedules", () => {
     expect((await U.dev.api.post(V, { json: { key: "T", value: "x", variable_type: "yaml" } })).body).toEqual({ error: "variable_type does not have a valid value" });
     expect((await U.maint.api.post(V, { json: { key: "OTHER", value: "x" } })).status).toBe(403);
     expect(ok(await U.dev.api.put(`${V}/DEPLOY_ENV`, { json: { value: "staging", variable_type: "file" } }), 200, "update").body).toEqual({ key: "DEPLOY_ENV", variable_type: "file", value: "staging", raw: false });
+    // Both params are optional: an update with none (`{}`, or a JSON body that is no object) answers the variable unchanged.
+    for (const json of [{}, null, []]) expect(ok(await U.dev.api.put(`${V}/DEPLOY_ENV`, { json }), 200, `update with ${JSON.stringify(json)}`).body).toEqual({ key: "DEPLOY_ENV", variable_type: "file", value: "staging", raw: false });
     expect((await U.dev.api.put(`${V}/NOPE`, { json: { value: "x" } })).body).toEqual({ message: "404 Pipeline Schedule Variable Not Found" });
     expect(ok(await U.dev.api.get(`${S()}/${s.id}`), 200, "detail").body.variables).toHaveLength(2);
     const del = await U.dev.api.delete(`${V}/DEPLOY_ENV`);

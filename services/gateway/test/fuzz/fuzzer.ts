@@ -9,13 +9,15 @@
 import type { RouteDef } from "@collab/core";
 import type { TestApp } from "@collab/testing";
 import fc from "fast-check";
+import fs from "node:fs";
 import type { ParamInfo, RouteParams } from "./discover";
 import { changedTables, Fingerprinter, serviceTables, settle, writeMark, type Fingerprint } from "./fingerprint";
-import { GROUP_NAMES, HOSTILE_GROUPS, PRIORITY_GROUPS, hostilePathSegment, hostileValue, oddBody, PATH_EXAMPLES, qsEncode, type Hostile, type OddBody } from "./hostile";
+import { BODY_EXAMPLES, GROUP_NAMES, HOSTILE_GROUPS, PRIORITY_GROUPS, hostilePathSegment, hostileValue, oddBody, PATH_EXAMPLES, qsEncode, type Hostile, type OddBody } from "./hostile";
 import { send, type RawRequest, type RawResponse } from "./send";
 import { brokenChecks, buildWorld, pathValue, repairWorld, worldChecks, type Space, type World } from "./world";
 
-export const SEED = 20261124;
+/** fast-check's base seed: FUZZ_SEED to sweep other values (the default keeps every pass repeatable). */
+export const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 
 export type PrincipalName = "anonymous" | "outsider" | "member" | "root";
 
@@ -62,6 +64,19 @@ export interface RouteStats {
 }
 
 const WRITE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** FUZZ_TRACE=<file>: every request appended as a JSON line (route, param, class, principal, status), to study what a sweep reached. */
+const TRACE = process.env.FUZZ_TRACE;
+/**
+ * Values no route may accept: PostgreSQL cannot store a NUL or a lone surrogate (the gateway
+ * refuses them anywhere), and a query or form escape that decodes to no UTF-8 must not be stored
+ * as its literal text. Raw-body routes take their body as bytes, so only their URL counts.
+ */
+const UNSTORABLE = new Set(["nul", "nul-in-array", "nul-in-object-key", "huge-nul", "surrogate", "unicode-lone-surrogate", "path-nul"]);
+function mustRefuse(route: RouteDef, cls: string, location: string): boolean {
+  if ((route.rawBody || route.streamBody) && (location === "json" || location === "form")) return false;
+  return UNSTORABLE.has(cls) || (cls === "invalid-utf8" && (location === "query" || location === "form"));
+}
+
 const hash = (s: string) => {
   let h = 2166136261;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
@@ -187,7 +202,9 @@ export class Fuzzer {
   /**
    * Fuzzes one parameter of a route with about `runs` requests:
    * - a path parameter: the fixed PATH_EXAMPLES as the member, then `runs` generated segments;
-   * - the body as a whole (writes): `runs` odd bodies;
+   * - the body as a whole (writes): on routes taking params, the fixed BODY_EXAMPLES (null, [],
+   *   [1], empty, {}) as the member, `{}` and `null` as root on PUT and PATCH; then `runs`
+   *   generated odd bodies;
    * - an input parameter, with `runs` ≥ the number of value groups: for every group a run as the
    *   member (who gets furthest; two for PRIORITY_GROUPS when `runs` allows), the rest (at least
    *   two) as the other principals with values of any group;
@@ -213,6 +230,15 @@ export class Fuzzer {
     } else if (target.where === "path") {
       const examples = PATH_EXAMPLES.map((seg) => [{ principal: "member", space: "pub", head: false, mutation: { kind: "path", cls: "path-example", seg } }] as [Case]);
       plan.push({ key: "path", principal: memberHalf, values: hostileValue, numRuns: runs + examples.length, examples });
+    } else if (target.where === "body") {
+      const bodyCase = (principal: PrincipalName, odd: OddBody): [Case] => [{ principal, space: "pub", head: false, mutation: { kind: "odd-body", odd } }];
+      // Only routes that take params in a body (a DELETE of a path alone would just be repeated).
+      const examples = rp.inputParams.length ? BODY_EXAMPLES.map((odd) => bodyCase("member", odd)) : [];
+      // An update with nothing to change reaches the write code only as someone allowed to write:
+      // root sends `{}` and `null` too (not on POST or DELETE, where root would create or remove).
+      if (examples.length && (route.method === "PUT" || route.method === "PATCH"))
+        examples.push(...BODY_EXAMPLES.filter((b) => b.cls === "json-empty-object" || b.cls === "json-null").map((odd) => bodyCase("root", odd)));
+      plan.push({ key: "any", principal: memberHalf, values: hostileValue, numRuns: runs + examples.length, examples });
     } else {
       plan.push({ key: "any", principal: memberHalf, values: hostileValue, numRuns: runs });
     }
@@ -377,7 +403,7 @@ export class Fuzzer {
       const key = rp.inputParams.find((p) => p.required)?.name ?? rp.inputParams[0]?.name ?? "name";
       headers["Content-Type"] = m.odd.contentType;
       Object.assign(headers, m.odd.headers ?? {});
-      body = m.odd.body(key);
+      body = m.odd.body(key, base);
     } else {
       location = m.location;
       cls = m.hostile.cls;
@@ -458,7 +484,9 @@ export class Fuzzer {
         request: `${req.method} ${clip(req.target, 240)}${req.body ? ` [${req.headers["Content-Type"]}] ${clip(req.body.toString("utf8"), 240)}` : ""}`,
         replay,
       });
+    if (TRACE) fs.appendFileSync(TRACE, `${JSON.stringify({ route: `${rp.route.method} ${rp.route.path}`, param: target.name, location: built.location, cls: built.cls, value: built.shown, principal: c.principal, status: res.status, body: clip(res.text, 200) })}\n`);
     for (const p of this.problemsOf(req.method, res)) record(p);
+    if (!res.error && res.status < 400 && mustRefuse(rp.route, built.cls, built.location)) record(`accepted (${res.status}) a value that must be refused`);
     if (!write) return;
     if (res.status >= 400 || res.error) {
       if ((await this.mark()) === this.cachedMark) return; // no transaction ended: no row changed

@@ -70,6 +70,41 @@ const nulStrings = fc.oneof(
 const surrogates = fc.constantFrom("\ud800", "a\udfffb", "\udc00\ud800", "x\ud83d");
 
 /**
+ * Valid Unicode that is odd for display, trimming, blank checks, collation and byte lengths, by
+ * class. GitLab stores all of it; only NUL and lone surrogates (which PostgreSQL cannot hold) are
+ * refused, so a route must answer < 500 and store what it accepts.
+ */
+export const UNICODE_ODD = {
+  // LRE RLE PDF LRO RLO, LRI RLI FSI PDI
+  bidi: ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\u202egnp.exe"],
+  // ZWSP ZWNJ ZWJ WJ, BOM
+  "zero-width": ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u200b\u200b\u200b"],
+  // C0 but tab and newline, DEL, C1 (NEL included), an ANSI escape
+  control: ["\u0001", "\u0008", "\u000b", "\u000c", "\r", "\u001b[31mred\u001b[0m", "\u001f", "\u007f", "\u0080", "\u0085", "\u009b", "\u009f"],
+  // single, ZWJ sequences, flags, skin tones, keycaps, variation selectors
+  emoji: ["😀", "👩‍👩‍👧‍👦", "🏳️‍🌈", "🇺🇸", "🇪🇺🇯🇵", "👍🏽", "🧑🏽‍💻", "❤️", "#️⃣", "🏴󠁧󠁢󠁳󠁣󠁴󠁿"],
+  // combining marks, alone, stacked, on a base
+  combining: ["e\u0301", "\u0301", "a\u0308\u0308\u0308\u0308", "Z\u0338\u0322a\u0336l\u0335g\u0337o", "\u20dd", "\u0e01\u0e49\u0e49\u0e49"],
+  // noncharacters and the last code point: valid UTF-8 all the same
+  noncharacter: ["\ufffe", "\uffff", "\udbff\udfff", "\ufdd0"],
+} as const;
+
+/** Every UNICODE_ODD string, with its class. */
+export const UNICODE_ODD_STRINGS: { cls: string; s: string }[] = Object.entries(UNICODE_ODD).flatMap(([cls, list]) => list.map((s) => ({ cls, s })));
+
+/**
+ * JSON text of a string with every non-ASCII character as a \u escape (surrogate pairs as two), as
+ * clients with ASCII-only JSON send it (Python's json.dumps): the parser must give the same string.
+ */
+export const asciiJson = (s: string) => JSON.stringify(s).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+/** Where the odd characters sit in a value: alone, around or inside ordinary text. */
+const placed = (s: string, where: number) => [s, `fuzz ${s}`, `${s}fuzz`, `fu${s}zz`, `${s} ${s} ${s}`][where];
+
+/** Lone surrogates as a JSON body carries them: `\ud800` escapes, alone or beside a valid pair. */
+const loneSurrogateEscapes = ["\\ud800", "fuzz\\udfff", "\\ud83d\\ude00\\ude00", "\\ud83d", "\\udc00\\ud800"];
+
+/**
  * Hostile values in groups, so that each parameter can be given one of every kind (the groups are
  * what a run is stratified by; inside a group fast-check picks the value).
  */
@@ -136,6 +171,18 @@ export const HOSTILE_GROUPS = {
     ),
     fc.constant<Hostile>({ cls: "deep-query", show: "k[a][a]… x2000", json: `${'{"a":'.repeat(2000)}1${"}".repeat(2000)}`, query: (k) => `${enc(k)}${"[a]".repeat(2000)}=1` }),
   ),
+  // valid but odd Unicode (UNICODE_ODD), raw or as ASCII-only JSON; lone surrogate escapes in JSON
+  unicode: fc.oneof(
+    { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...UNICODE_ODD_STRINGS), fc.nat(4)).map(([{ cls, s }, at]) => value(`unicode-${cls}`, placed(s, at))) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.constantFrom(...UNICODE_ODD_STRINGS), fc.nat(4)).map(([{ cls, s }, at]) => {
+        const v = placed(s, at);
+        return { ...value(`unicode-${cls}-ascii-json`, v), json: asciiJson(v) };
+      }),
+    },
+    { weight: 1, arbitrary: fc.constantFrom(...loneSurrogateEscapes).map((e) => raw("unicode-lone-surrogate", `"${e}"`, `"${e}"`, enc(JSON.parse(`"${e}"`)))) },
+  ),
   // strings that are odd for SQL, LIKE, paths and markup
   "odd-string": fc.oneof(
     fc
@@ -149,7 +196,7 @@ export type HostileGroup = keyof typeof HOSTILE_GROUPS;
 export const GROUP_NAMES = Object.keys(HOSTILE_GROUPS) as HostileGroup[];
 
 /** The groups that most often get past validation to the database. */
-export const PRIORITY_GROUPS: readonly HostileGroup[] = ["nul", "integer", "date"];
+export const PRIORITY_GROUPS: readonly HostileGroup[] = ["nul", "integer", "date", "unicode"];
 
 /** Any hostile value, PRIORITY_GROUPS weighted up. */
 export const hostileValue: fc.Arbitrary<Hostile> = fc.oneof(
@@ -165,6 +212,7 @@ export const hostilePathSegment: fc.Arbitrary<{ cls: string; seg: string }> = fc
   fc.constant({ cls: "path-huge", seg: "9".repeat(5000) }),
   fc.constant({ cls: "path-huge", seg: "a".repeat(5000) }),
   nulStrings.map((s) => ({ cls: "path-nul", seg: enc(s) })),
+  fc.tuple(fc.constantFrom(...UNICODE_ODD_STRINGS), fc.constantFrom("", "1", "fuzz")).map(([{ cls, s }, around]) => ({ cls: `path-unicode-${cls}`, seg: enc(`${around}${s}`) })),
   fc.string({ unit: "binary", minLength: 1, maxLength: 16 }).map((s) => ({ cls: "path-random", seg: enc(s) })),
 );
 
@@ -173,7 +221,8 @@ export interface OddBody {
   cls: string;
   contentType: string;
   headers?: Record<string, string>;
-  body: (key: string) => Buffer;
+  /** The body for the route's first (required) param `key`, and the baseline params of the route. */
+  body: (key: string, base: Record<string, unknown>) => Buffer;
 }
 
 const ODD_BODIES: OddBody[] = [
@@ -198,6 +247,27 @@ const ODD_BODIES: OddBody[] = [
   { cls: "unknown-encoding", contentType: "application/json", headers: { "Content-Encoding": "x-klingon" }, body: (k) => Buffer.from(JSON.stringify({ [k]: "1" })) },
   { cls: "xml-json-type", contentType: "application/json", body: (k) => Buffer.from(`<${k}>1</${k}>`) },
   { cls: "deep-json-body", contentType: "application/json", body: () => Buffer.from("[".repeat(DEPTH) + "]".repeat(DEPTH)) },
+  { cls: "json-array-of-params", contentType: "application/json", body: (_k, base) => Buffer.from(JSON.stringify([base])) },
+  // 1 MB of raw control bytes: six times that once the params are JSON on the bus, over the body limit
+  {
+    cls: "form-control-flood",
+    contentType: "application/x-www-form-urlencoded",
+    body: (k, base) => Buffer.concat([Buffer.from([...Object.entries(base).filter(([n]) => n !== k).map(([n, v]) => `${qsEncode(n, v)}&`), `${k}=`].join("")), Buffer.alloc(1_000_000, 1)]),
+  },
+  { cls: "json-number", contentType: "application/json", body: () => Buffer.from("1") },
+  { cls: "json-true", contentType: "application/json", body: () => Buffer.from("true") },
+];
+
+/**
+ * JSON bodies that are not a params object (or hold none), sent on every write route taking
+ * params: GitLab (Grape) reads params only from a JSON object, so they carry none.
+ */
+export const BODY_EXAMPLES: OddBody[] = [
+  { cls: "json-null", contentType: "application/json", body: () => Buffer.from("null") },
+  { cls: "json-empty-array", contentType: "application/json", body: () => Buffer.from("[]") },
+  { cls: "json-array", contentType: "application/json", body: () => Buffer.from("[1]") },
+  { cls: "json-empty-body", contentType: "application/json", body: () => Buffer.alloc(0) },
+  { cls: "json-empty-object", contentType: "application/json", body: () => Buffer.from("{}") },
 ];
 
 export const ODD_BODY_KINDS = ODD_BODIES.length;

@@ -1,4 +1,4 @@
-import { conflict, validationFailed } from "@collab/core";
+import { charCount, conflict, isBlank, rubyStrip, validationFailed } from "@collab/core";
 import { iidCte, iidOf, preparedQuery, type Db } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import { addSystemNote, recordStateEvent, removeConversation } from "@collab/notes";
@@ -34,13 +34,6 @@ export interface Actor {
 export const TITLE_MAX_LENGTH = 255;
 export const DESCRIPTION_MAX_LENGTH = 1_048_576;
 
-/** Characters as Ruby counts them (code points), not UTF-16 units. */
-const charCount = (s: string) => {
-  let n = 0;
-  for (const _ of s) n++;
-  return n;
-};
-
 /**
  * The Issue model's validations, answered like GitLab's render_validation_error!
  * (400 {"message": {"title": ["can't be blank"]}}). Titles are stored stripped.
@@ -49,8 +42,9 @@ export function checkIssueInput<T extends IssueInput>(input: T): T {
   const errors: Record<string, string[]> = {};
   const out = { ...input };
   if (out.title !== undefined) {
-    out.title = out.title.trim();
-    if (out.title === "") errors.title = ["can't be blank"];
+    // As Ruby strips and Rails tests presence: a BOM or a zero-width space is kept, an NBSP-only title is blank.
+    out.title = rubyStrip(out.title);
+    if (isBlank(out.title)) errors.title = ["can't be blank"];
     else if (charCount(out.title) > TITLE_MAX_LENGTH) errors.title = [`is too long (maximum is ${TITLE_MAX_LENGTH} characters)`];
   }
   const d = out.description;

@@ -1,4 +1,4 @@
-import { conflict, unprocessable, validationFailed } from "@collab/core";
+import { charCount, conflict, isBlank, unprocessable, validationFailed } from "@collab/core";
 import { nextIid, type Db } from "@collab/db";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { approvals } from "../db/approvals.schema";
@@ -39,8 +39,8 @@ function validate(input: MergeRequestInput, creating: boolean) {
   const errors: Record<string, string[]> = {};
   if (input.title !== undefined || creating) {
     const title = input.title ?? "";
-    if (!title.trim()) errors.title = ["can't be blank"];
-    else if (title.length > 255) errors.title = ["is too long (maximum is 255 characters)"];
+    if (isBlank(title)) errors.title = ["can't be blank"];
+    else if (charCount(title) > 255) errors.title = ["is too long (maximum is 255 characters)"];
   }
   if (input.description && input.description.length > MAX_DESCRIPTION) errors.description = [`is too long (maximum is ${MAX_DESCRIPTION} characters)`];
   if (Object.keys(errors).length) throw validationFailed(errors);

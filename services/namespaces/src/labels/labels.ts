@@ -1,4 +1,4 @@
-import { conflict, isUniqueViolation, validationFailed } from "@collab/core";
+import { charCount, conflict, isBlank, isUniqueViolation, rubyStrip, validationFailed } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, ne } from "drizzle-orm";
 import { labels, type LabelRow } from "../db/schema";
@@ -19,16 +19,16 @@ export const availableLabelScope = (c: LabelContainer): LabelScope =>
 export const ownLabelScope = (c: LabelContainer): LabelScope => (c.kind === "project" ? { projectIds: [c.id], groupIds: [] } : { projectIds: [], groupIds: [c.id] });
 
 /** `title=` / `description=` ignore blank values, as GitLab's Label model does. */
-const present = (v: string | null | undefined): v is string => typeof v === "string" && v.trim() !== "";
+const present = (v: string | null | undefined): v is string => typeof v === "string" && !isBlank(v);
 
 type Errors = Record<string, string[]>;
 const add = (errors: Errors, key: string, ...messages: string[]) => (errors[key] = [...(errors[key] ?? []), ...messages]);
 
 function validateTitle(title: string | null, errors: Errors) {
-  if (title === null || title === "") add(errors, "title", "can't be blank", "is invalid");
+  if (title === null || isBlank(title)) add(errors, "title", "can't be blank", "is invalid");
   else {
     if (title.includes(",")) add(errors, "title", "is invalid");
-    if (title.length > 255) add(errors, "title", "is too long (maximum is 255 characters)");
+    if (charCount(title) > 255) add(errors, "title", "is too long (maximum is 255 characters)");
   }
 }
 
@@ -40,7 +40,8 @@ function validatePriority(priority: number | null | undefined, errors: Errors) {
   if (typeof priority === "number" && priority < 0) add(errors, "priority", "must be greater than or equal to 0");
 }
 
-const titleOf = (raw: string | null | undefined) => (present(raw) ? sanitizeText(raw).trim() : null);
+/** Sanitized and stripped as the Label model does (Ruby's strip: a BOM or zero-width space stays). */
+const titleOf = (raw: string | null | undefined) => (present(raw) ? rubyStrip(sanitizeText(raw)) : null);
 
 export interface CreateLabelInput {
   name: string;
