@@ -17,3 +17,4 @@ export * from "./mailer";
 export * from "./work-items";
 export * from "./remote";
 export * from "./url-guard";
+export * from "./secrets";
