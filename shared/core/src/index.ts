@@ -18,3 +18,5 @@ export * from "./work-items";
 export * from "./remote";
 export * from "./url-guard";
 export * from "./secrets";
+export * from "./log-scrub";
+export * from "./logging";
