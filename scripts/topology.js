@@ -1,11 +1,12 @@
 // The distributed topology on loopback: nats-server, one process per service (issues twice) on a
-// scratch database of a PostgreSQL server, gateway in front. Used by the distributed jest pass
+// scratch database of a PostgreSQL server, gateway in front, one SECRETS_KEY for all. Used by the distributed jest pass
 // (jest.distributed.config.js) and usable by hand:
 //   node scripts/topology.js   (Ctrl-C stops everything; TEST_DATABASE_SERVER=postgres://… to use
 //                               a server of yours, else a throw-away embedded one is started)
 // Services must be built first (npm run build): processes run services/<svc>/dist/main.js.
 "use strict";
 const { spawn, execFileSync } = require("node:child_process");
+const { randomBytes } = require("node:crypto");
 const fs = require("node:fs");
 const net = require("node:net");
 const os = require("node:os");
@@ -202,9 +203,13 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
   const nats = await startNats(dir);
   const database = await createDatabase(databaseServer);
   const proxy = databaseProxy ? await require("./db-proxy").startDbProxy(database.url) : undefined;
+  // The key every process seals stored credentials with (the caller's, else a fresh one); the
+  // answer carries it for tests that read the database.
+  const secretsKey = process.env.SECRETS_KEY || randomBytes(32).toString("base64");
   // The caller's environment goes along: e.g. SMTP_URL, the mail receiver of the distributed pass.
   const common = {
     ...process.env,
+    SECRETS_KEY: secretsKey,
     TRANSPORTER: nats.url,
     DATABASE_URL: proxy?.url ?? database.url,
     INITIAL_ROOT_TOKEN: ROOT_TOKEN,
@@ -303,6 +308,7 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
     transporter: nats.url,
     databaseUrl: database.url,
     databaseProxyControl: proxy?.controlUrl,
+    secretsKey,
     logDir: dir,
     natsPid: nats.proc.pid,
     nodes: nodes.map((n) => ({ service: n.service, replica: n.replica, pid: n.proc.pid, ...(n.service === "gateway" ? {} : { healthPort: n.port }) })),
