@@ -1,4 +1,4 @@
-import { createBroker, createLogger, keyFileBeside, loadConfig, secretsKeyring, type Config } from "@collab/core";
+import { createBroker, createLogger, loadConfig, readOrCreateSecretsKey, secretsKeyring, type Config } from "@collab/core";
 import { importPgliteFolder, openDatabase, startEmbeddedPostgres, type EmbeddedPostgres } from "@collab/db";
 import type { ServiceBroker } from "moleculer";
 import path from "node:path";
@@ -53,7 +53,7 @@ export async function startStandalone(config: Config = loadConfig()): Promise<St
       await importPgliteFolder({ folder: config.PGLITE_DATA_DIR, url: database.url, log });
       // Without SECRETS_KEY, the key credentials are sealed with is generated once and kept beside
       // the database it protects, like the server's password (back both up together).
-      secretsKey = config.SECRETS_KEY ?? keyFileBeside(path.join(database.dir, SECRETS_KEY_FILE));
+      secretsKey = config.SECRETS_KEY ?? readOrCreateSecretsKey(path.join(database.dir, SECRETS_KEY_FILE));
     } catch (err) {
       await database.stop();
       throw err;

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { loadConfig } from "./config";
-import { generateSecretsKey, isSealed, keyFileBeside, Keyring, secretsKeyring, SecretsError } from "./secrets";
+import { generateSecretsKey, isSealed, Keyring, readOrCreateSecretsKey, secretsKeyring, SecretsError } from "./secrets";
 
 const key = () => Buffer.from(generateSecretsKey(), "base64");
 const PLAIN = "https://discord.com/api/webhooks/1/tok-ünïcode-🔑";
@@ -95,12 +95,12 @@ describe("configuration", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "collab-secrets-key-"));
     try {
       const file = path.join(dir, "secrets-key");
-      const first = keyFileBeside(file);
+      const first = readOrCreateSecretsKey(file);
       expect(loadConfig({ SECRETS_KEY: first }).SECRETS_KEY).toBe(first);
       expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-      expect(keyFileBeside(file)).toBe(first);
+      expect(readOrCreateSecretsKey(file)).toBe(first);
       fs.writeFileSync(file, "garbage\n");
-      expect(() => keyFileBeside(file)).toThrow(/does not hold a secrets key/);
+      expect(() => readOrCreateSecretsKey(file)).toThrow(/does not hold a secrets key/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -100,7 +100,7 @@ function parseEnvelope(stored: string): { header: string; keyId: string; payload
 /**
  * The process's keyring. Throws, naming `holder`, when SECRETS_KEY is missing: a process that
  * stores secrets refuses to start without it (npm start keeps a generated one beside its embedded
- * database, see keyFileBeside()).
+ * database, see readOrCreateSecretsKey()).
  */
 export function secretsKeyring(config: Pick<Config, "SECRETS_KEY" | "SECRETS_KEY_PREVIOUS">, holder: string): Keyring {
   const current = config.SECRETS_KEY ? decodeSecretsKey(config.SECRETS_KEY) : null;
@@ -117,14 +117,12 @@ export function secretsKeyring(config: Pick<Config, "SECRETS_KEY" | "SECRETS_KEY
  * The key kept in `file` (created with a fresh key, mode 600, when missing): npm start's key when
  * SECRETS_KEY is unset, next to its embedded PostgreSQL's generated password.
  */
-export function keyFileBeside(file: string): string {
-  if (!fs.existsSync(file)) {
-    // "wx": two processes starting at once never overwrite each other's key.
-    try {
-      fs.writeFileSync(file, `${generateSecretsKey()}\n`, { mode: 0o600, flag: "wx" });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    }
+export function readOrCreateSecretsKey(file: string): string {
+  try {
+    // "wx": an existing key is never overwritten.
+    fs.writeFileSync(file, `${generateSecretsKey()}\n`, { mode: 0o600, flag: "wx" });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
   }
   const text = fs.readFileSync(file, "utf8").trim();
   if (!decodeSecretsKey(text)) throw new Error(`${file} does not hold a secrets key: it ${SECRETS_KEY_FORMAT}. Restore it from a backup: without it the stored credentials cannot be read`);
