@@ -80,14 +80,15 @@ describe("pinoOptions: whatever is logged, the output holds no values", () => {
     expect(text()).toContain("insert into \\\"integrations\\\"");
   });
 
-  test("the serialized error keeps the PostgreSQL message, its code and the stack frames", () => {
+  test("the serialized error keeps its type, the PostgreSQL message and the stack frames", () => {
     const { logger, lines } = capture();
     logger.error({ err: failedQuery() }, "request failed");
     const { err } = JSON.parse(lines[0]);
     expect(err.type).toBe("DrizzleQueryError");
     expect(err.message).toContain("violates check constraint");
     expect(err.stack).toMatch(/\n {4}at /);
-    expect(err.cause ?? err).not.toHaveProperty("params");
+    expect(err).not.toHaveProperty("params");
+    expect(err.query).toBe(SQL);
   });
 
   test("every logger of the process is built with them: the broker's, createLogger's", () => {

@@ -3,8 +3,8 @@
  * log call of every process through scrubLogArguments): the parameters of a failed SQL query
  * (drizzle's DrizzleQueryError puts them all in its message, "Failed query: <sql>\nparams: <values>",
  * and in its `params`), access tokens, credential query parameters, passwords in URLs, the token
- * of a chat webhook URL, and the values of fields named like credentials. The SQL text, the
- * PostgreSQL error message and its code stay: they are what an operator needs.
+ * of a chat webhook URL, and the values of fields named like credentials. The SQL text and
+ * PostgreSQL's error message stay: they are what an operator needs.
  */
 export const FILTERED = "[FILTERED]";
 
