@@ -104,7 +104,7 @@ function parseEnvelope(stored: string): { header: string; keyId: string; payload
  */
 export function secretsKeyring(config: Pick<Config, "SECRETS_KEY" | "SECRETS_KEY_PREVIOUS">, holder: string): Keyring {
   const current = config.SECRETS_KEY ? decodeSecretsKey(config.SECRETS_KEY) : null;
-  if (!current) throw new Error(`SECRETS_KEY is required by ${holder} (it encrypts the credentials it stores): it ${SECRETS_KEY_FORMAT}`);
+  if (!current) throw new Error(`SECRETS_KEY is required by ${holder}, which encrypts stored credentials with it; it ${SECRETS_KEY_FORMAT}`);
   const previous = splitList(config.SECRETS_KEY_PREVIOUS).map((text) => {
     const key = decodeSecretsKey(text);
     if (!key) throw new Error(`SECRETS_KEY_PREVIOUS: each key ${SECRETS_KEY_FORMAT}`);
