@@ -32,6 +32,7 @@ const SHOWN = canary("shown");
 let app: TestApp;
 let root: ApiClient;
 let project: { id: number };
+let schedulePath: string;
 
 // ---- what the app says: its answers and its log lines --------------------------------------------
 
@@ -140,10 +141,11 @@ test("credentials GitLab shows to those who manage them are shown to them, and o
 
   const schedule = await root.post(`/projects/${project.id}/pipeline_schedules`, { json: { description: "nightly", ref: "main", cron: "0 1 * * *" } });
   expect(schedule.status).toBe(201);
-  const variables = `/projects/${project.id}/pipeline_schedules/${schedule.body.id}/variables`;
+  schedulePath = `/projects/${project.id}/pipeline_schedules/${schedule.body.id}`;
+  const variables = `${schedulePath}/variables`;
   expect((await root.post(variables, { json: { key: "DEPLOY_TOKEN", value: `${SHOWN}-variable` } })).body).toMatchObject({ key: "DEPLOY_TOKEN", value: `${SHOWN}-variable` });
   expect((await root.put(`${variables}/DEPLOY_TOKEN`, { json: { value: `${SHOWN}-changed` } })).body.value).toBe(`${SHOWN}-changed`);
-  expect((await root.get(`/projects/${project.id}/pipeline_schedules/${schedule.body.id}`)).body.variables).toEqual([expect.objectContaining({ value: `${SHOWN}-changed` })]);
+  expect((await root.get(schedulePath)).body.variables).toEqual([expect.objectContaining({ value: `${SHOWN}-changed` })]);
 });
 
 test("a query carrying them as parameters fails: a 500 without them, logged without them", async () => {
@@ -164,15 +166,20 @@ test("a query carrying them as parameters fails: a 500 without them, logged with
   if (!distributed) expect(failure.some((l) => l.includes("refused by the leak test"))).toBe(true);
 });
 
-test("nothing in clear in any table; a row an earlier version wrote in clear works and is sealed by the re-encryption", async () => {
+test("nothing in clear in any table; rows an earlier version wrote in clear work and are sealed by the re-encryption", async () => {
   expect(await tablesHolding(SECRET)).toEqual([]);
   expect(await tablesHolding(SHOWN)).toEqual([]);
   const [discord] = await rows<{ webhook: string }>(sql`SELECT properties->>'webhook' AS webhook FROM integrations.integrations WHERE slug = 'discord'`);
   expect(discord.webhook).toMatch(/^enc:v1:[0-9a-f]{8}:/);
 
-  // As an earlier version left it: the webhook in clear. It still works.
+  // As an earlier version left them: in clear. They still work.
   await app.database.db.execute(sql`UPDATE integrations.integrations SET properties = jsonb_set(properties, '{webhook}', to_jsonb(${webhook}::text)) WHERE slug = 'discord'`);
+  await app.database.db.execute(sql`UPDATE admin.application_settings SET values = jsonb_set(values, '{external_pipeline_validation_service_token}', to_jsonb(${`${SHOWN}-token`}::text))`);
+  await app.database.db.execute(sql`UPDATE runners.pipeline_schedule_variables SET value = ${`${SHOWN}-changed`}`);
   expect(await tablesHolding(SECRET)).toEqual(["integrations.integrations"]);
+  expect(await tablesHolding(SHOWN)).toEqual(["admin.application_settings", "runners.pipeline_schedule_variables"]);
+  expect((await root.get("/application/settings")).body.external_pipeline_validation_service_token).toBe(`${SHOWN}-token`);
+  expect((await root.get(schedulePath)).body.variables).toEqual([expect.objectContaining({ value: `${SHOWN}-changed` })]);
   expect((await root.post(`/projects/${project.id}/issues`, { json: { title: "Heard through a clear webhook" } })).status).toBe(201);
   await eventually(async () => {
     await tick();
@@ -181,8 +188,11 @@ test("nothing in clear in any table; a row an earlier version wrote in clear wor
 
   // The documented re-encryption (npm run secrets:reencrypt) seals it; it still works.
   const resealed = await reencryptAll(app.database.db, secretsKeyring(loadConfig(), "the test"));
-  expect(resealed).toMatchObject({ integrations: 1 });
+  expect(resealed).toEqual({ admin: 1, runners: 1, integrations: 1 });
   expect(await tablesHolding(SECRET)).toEqual([]);
+  expect(await tablesHolding(SHOWN)).toEqual([]);
+  expect((await root.get("/application/settings")).body.external_pipeline_validation_service_token).toBe(`${SHOWN}-token`);
+  expect((await root.get(schedulePath)).body.variables).toEqual([expect.objectContaining({ value: `${SHOWN}-changed` })]);
   expect((await root.post(`/projects/${project.id}/issues`, { json: { title: "Heard through a resealed webhook" } })).status).toBe(201);
   await eventually(async () => {
     await tick();
