@@ -23,6 +23,7 @@
 // --cpu-prof into bench/results/profiles)
 "use strict";
 const { spawn, spawnSync, fork } = require("node:child_process");
+const { randomBytes } = require("node:crypto");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
@@ -32,6 +33,8 @@ const { seed } = require("./seed");
 const ROOT = path.join(__dirname, "..");
 const RESULTS = path.join(__dirname, "results");
 const EXTERNAL_URL = "http://collab.test";
+/** The key the single mode seals stored credentials with (the distributed topology makes its own; the embedded mode keeps one beside its database, as npm start does). */
+const SECRETS_KEY = process.env.SECRETS_KEY || randomBytes(32).toString("base64");
 
 const SCENARIOS = [
   "GET /projects/:id/issues",
@@ -124,7 +127,7 @@ async function cleanup() {
 
 function serviceEnv(extra) {
   const env = { ...process.env, EXTERNAL_URL, LOG_LEVEL: "warn", HOST: "127.0.0.1", NODE_OPTIONS: "", ...extra };
-  for (const k of ["TRANSPORTER", "DATABASE_URL", "PGLITE_DATA_DIR", "NODE_ID", "HEALTH_PORT", "METRICS_PORT", "TEST_DATABASE_SERVER"]) if (!(k in extra)) delete env[k];
+  for (const k of ["TRANSPORTER", "DATABASE_URL", "PGLITE_DATA_DIR", "NODE_ID", "HEALTH_PORT", "METRICS_PORT", "TEST_DATABASE_SERVER", "SECRETS_KEY"]) if (!(k in extra)) delete env[k];
   return env;
 }
 
@@ -136,7 +139,7 @@ function cpuProfArgs(mode) {
 
 async function startSingle(databaseUrl, rootToken) {
   const port = await freePort();
-  const p = startNode("single", path.join(ROOT, "services/gateway/dist/embedded.js"), serviceEnv({ DATABASE_URL: databaseUrl, PORT: String(port), INITIAL_ROOT_TOKEN: rootToken }), cpuProfArgs("single"));
+  const p = startNode("single", path.join(ROOT, "services/gateway/dist/embedded.js"), serviceEnv({ DATABASE_URL: databaseUrl, PORT: String(port), INITIAL_ROOT_TOKEN: rootToken, SECRETS_KEY }), cpuProfArgs("single"));
   const url = `http://127.0.0.1:${port}`;
   await waitFor("single-process API", () => ready(url), 120_000, p.proc);
   return { url, stop: p.stop, pids: { single: p.proc.pid } };

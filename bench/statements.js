@@ -7,6 +7,7 @@
 "use strict";
 const path = require("node:path");
 const { spawn } = require("node:child_process");
+const { randomBytes } = require("node:crypto");
 const { startPostgres, freePort } = require("./postgres");
 const { seed } = require("./seed");
 
@@ -39,7 +40,7 @@ async function main() {
   await admin.query("CREATE DATABASE bench_statements");
   await admin.end();
   const databaseUrl = pg.url.replace(/\/[^/]*$/, "/bench_statements");
-  const single = await serve(path.join(ROOT, "services/gateway/dist/embedded.js"), { DATABASE_URL: databaseUrl, INITIAL_ROOT_TOKEN: ROOT_TOKEN });
+  const single = await serve(path.join(ROOT, "services/gateway/dist/embedded.js"), { DATABASE_URL: databaseUrl, INITIAL_ROOT_TOKEN: ROOT_TOKEN, SECRETS_KEY: process.env.SECRETS_KEY || randomBytes(32).toString("base64") });
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   const m = await seed(db);

@@ -40,6 +40,7 @@ module.exports = async function setup() {
   process.env.TEST_TOPOLOGY_DATABASE_URL = topology.databaseUrl;
   process.env.TEST_TOPOLOGY_NODES = JSON.stringify(topology.nodes);
   process.env.TEST_TOPOLOGY_LOG_DIR = topology.logDir;
+  process.env.SECRETS_KEY = topology.secretsKey; // the services' key, for tests that read sealed rows
   process.env.TEST_DB_PROXY_CONTROL = topology.databaseProxyControl;
   fs.writeFileSync(`${topology.logDir}/topology.json`, JSON.stringify(topology.nodes));
 };

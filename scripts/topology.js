@@ -1,5 +1,5 @@
 // The distributed topology on loopback: nats-server, one process per service (issues twice) on a
-// scratch database of a PostgreSQL server, gateway in front. Used by the distributed jest pass
+// scratch database of a PostgreSQL server, gateway in front, one SECRETS_KEY for all. Used by the distributed jest pass
 // (jest.distributed.config.js) and usable by hand:
 //   node scripts/topology.js   (Ctrl-C stops everything; TEST_DATABASE_SERVER=postgres://… to use
 //                               a server of yours, else a throw-away embedded one is started)
@@ -227,9 +227,13 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
   const nats = await startNats(dir, users);
   const database = await createDatabase(databaseServer);
   const proxy = databaseProxy ? await require("./db-proxy").startDbProxy(database.url) : undefined;
+  // The key every process seals stored credentials with (the caller's, else a fresh one); the
+  // answer carries it for tests that read the database.
+  const secretsKey = process.env.SECRETS_KEY || crypto.randomBytes(32).toString("base64");
   // The caller's environment goes along: e.g. SMTP_URL, the mail receiver of the distributed pass.
   const common = {
     ...process.env,
+    SECRETS_KEY: secretsKey,
     TRANSPORTER: nats.url,
     SERVICE_SIGNING_KEY: keys.service.private,
     CALLER_KEYS: keys.caller.public,
@@ -336,6 +340,7 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
      */
     client: { NATS_USER: "client", NATS_PASSWORD: users.client, SERVICE_SIGNING_KEY: keys.service.private, CALLER_KEYS: keys.caller.public },
     callerSigningKey: keys.caller.private,
+    secretsKey,
     logDir: dir,
     natsPid: nats.proc.pid,
     nodes: nodes.map((n) => ({ service: n.service, replica: n.replica, pid: n.proc.pid, ...(n.service === "gateway" ? {} : { healthPort: n.port }) })),

@@ -4,6 +4,7 @@ import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { broadcastActions } from "./broadcast.actions";
 import { deadLettersActions } from "./dead-letters.actions";
+import { adminSecrets } from "./domain/secrets";
 import { loadSettings, settingsMessage } from "./domain/settings";
 import { tick } from "./domain/storage-moves";
 import { experimentsActions } from "./experiments.actions";
@@ -25,6 +26,7 @@ export const adminService: ServiceSchema = defineService({
   migrations: path.join(__dirname, "../drizzle"),
   // The owner of the settings: its snapshot comes from its own table, at start and on every change.
   mixins: [{ name: "settings-owner", events: settingsEvents }],
+  secrets: adminSecrets,
   async started(kit) {
     applySettings(settingsMessage(await loadSettings(kit.db)), true);
   },

@@ -12,7 +12,7 @@ export const settingsActions = (kit: ServiceKit): Record<string, ActionSchema> =
     async handler(ctx) {
       requireAdmin(ctx);
       requireArea("settings", kit.config);
-      return presentSettings(await loadSettings(kit.db), kit.config.LICENSE_TIER);
+      return presentSettings(await loadSettings(kit.db), kit.config.LICENSE_TIER, kit.keyring);
     },
   }),
 
@@ -22,11 +22,11 @@ export const settingsActions = (kit: ServiceKit): Record<string, ActionSchema> =
     async handler(ctx) {
       requireAdmin(ctx);
       requireArea("settings", kit.config);
-      const stored = await updateSettings(kit.db, ctx.params, kit.config.LICENSE_TIER, new URL(kit.baseUrl).hostname);
+      const stored = await updateSettings(kit.db, kit.keyring, ctx.params, kit.config.LICENSE_TIER, new URL(kit.baseUrl).hostname);
       const message = settingsMessage(stored);
       applySettings(message);
       await ctx.broadcast(SETTINGS_EVENTS.changed, message);
-      return presentSettings(stored, kit.config.LICENSE_TIER);
+      return presentSettings(stored, kit.config.LICENSE_TIER, kit.keyring);
     },
   }),
 

@@ -4,7 +4,7 @@
  * against come from the code: the service packages under services/, ConfigSchema's keys, the
  * probe paths the probe handlers really answer, the broker's shutdown wait, the migrate entry.
  */
-import { ConfigSchema, createBroker, startProbeServer } from "@collab/core";
+import { ConfigSchema, createBroker, decodeSecretsKey, generateSecretsKey, startProbeServer } from "@collab/core";
 import Ajv2019 from "ajv/dist/2019";
 import type { ServiceBroker } from "moleculer";
 import fs from "node:fs";
@@ -14,6 +14,7 @@ import path from "node:path";
 import { parse, parseAllDocuments } from "yaml";
 import { answerProbe } from "./health";
 import { migrationsTable, SERVICE_MIGRATIONS } from "./migrate";
+import { SECRET_STORES } from "./services";
 
 const ROOT = path.resolve(__dirname, "../../..");
 const read = (rel: string) => fs.readFileSync(path.join(ROOT, rel), "utf8");
@@ -35,6 +36,16 @@ const EXTRA_ENV: Record<string, string> = {
 };
 const CONFIG_KEYS = new Set(Object.keys(ConfigSchema.shape));
 const DEFAULTS = ConfigSchema.parse({});
+
+/**
+ * Values only the operator can supply, never committed: compose takes them from the shell or
+ * .env (`${VAR:?message}`, compose refuses to start without them), deploy/k8s/secret.yaml holds
+ * CHANGE-ME placeholders for them. The checks use a sample of the right form in their place.
+ */
+const OPERATOR_SUPPLIED: Record<string, string> = { SECRETS_KEY: generateSecretsKey() };
+const isPlaceholder = (value: string) => value.startsWith("CHANGE-ME");
+/** The services that store credentials sealed with SECRETS_KEY, as the code declares them. */
+const SECRET_HOLDERS = SECRET_STORES.map((s) => s.service).sort();
 
 /** The entry a container runs for a package: node services/<pkg>/dist/<entry>.js, built from src/<entry>.ts. */
 const entryCommand = (pkg: string, entry: string) => ["node", `services/${pkg}/dist/${entry}.js`];
@@ -175,8 +186,17 @@ type ComposeService = {
 const compose = parse(read("docker-compose.yml"), { merge: true }) as { name?: string; services: Record<string, ComposeService>; volumes?: Record<string, unknown> };
 const composeServices = compose.services;
 
-/** Compose interpolation: ${VAR:-default} and ${VAR-default} give the default, ${VAR} nothing. */
-const interpolate = (v: string) => v.replace(/\$\{[A-Z0-9_]+(?::?-([^}]*))?\}/g, (_m, def: string | undefined) => def ?? "");
+/**
+ * Compose interpolation: ${VAR:-default} and ${VAR-default} give the default, ${VAR} nothing, and
+ * ${VAR:?message} (required from the shell) the sample of an operator-supplied value.
+ */
+const interpolate = (v: string) =>
+  v
+    .replace(/\$\{([A-Z0-9_]+):?\?[^}]*\}/g, (_m, name: string) => {
+      if (!(name in OPERATOR_SUPPLIED)) throw new Error(`docker-compose.yml requires ${name} from the shell: not an operator-supplied variable of deploy.test.ts`);
+      return OPERATOR_SUPPLIED[name];
+    })
+    .replace(/\$\{[A-Z0-9_]+(?::?-([^}]*))?\}/g, (_m, def: string | undefined) => def ?? "");
 
 /** A compose service's environment as a process would see it (unset passthrough values dropped). */
 function composeEnv(svc: ComposeService): Record<string, string> {
@@ -258,6 +278,16 @@ describe("docker-compose.yml", () => {
     // One database and one transporter for all.
     const urls = new Set(appServices.map(([, s]) => composeEnv(s).DATABASE_URL).filter(Boolean));
     expect(urls.size).toBe(1);
+  });
+
+  it("gives SECRETS_KEY, required from the shell, to every container running a service that stores credentials", () => {
+    expect(SECRET_HOLDERS.length).toBeGreaterThan(0);
+    // The embedded profile's api runs every service.
+    for (const name of [...SECRET_HOLDERS, "api"]) {
+      const declared = String(composeServices[name].environment?.SECRETS_KEY ?? "");
+      expect({ name, required: /^\$\{SECRETS_KEY:\?[^}]+\}$/.test(declared) }).toEqual({ name, required: true });
+      expect(decodeSecretsKey(composeEnv(composeServices[name]).SECRETS_KEY ?? "")).not.toBeNull();
+    }
   });
 
   it("starts the services after nats, postgres and the migrations, and lets them scale", () => {
@@ -415,6 +445,7 @@ function containerEnv(c: Container): Record<string, string> {
     else if (e.valueFrom?.secretKeyRef) env[e.name] = find("Secret", e.valueFrom.secretKeyRef.name)!.stringData![e.valueFrom.secretKeyRef.key];
     else if (e.valueFrom?.configMapKeyRef) env[e.name] = find("ConfigMap", e.valueFrom.configMapKeyRef.name)!.data![e.valueFrom.configMapKeyRef.key];
   }
+  for (const [name, sample] of Object.entries(OPERATOR_SUPPLIED)) if (env[name] !== undefined && isPlaceholder(env[name])) env[name] = sample;
   return env;
 }
 const portNumber = (c: Container, port: number | string) => (typeof port === "number" ? port : c.ports?.find((p) => p.name === port)?.containerPort);
@@ -504,6 +535,21 @@ describe("deploy/k8s", () => {
     // ConfigMap and Secret keys meant for the Collab containers.
     expectKnownEnv(Object.keys(find("ConfigMap", "collab-config")!.data!), "ConfigMap collab-config");
     expectKnownEnv(Object.keys(find("Secret", "collab-secrets")!.stringData!), "Secret collab-secrets");
+  });
+
+  it("gives SECRETS_KEY from the Secret to every pod of a service that stores credentials; the committed value is a placeholder, never a usable key", () => {
+    expect(SECRET_HOLDERS.length).toBeGreaterThan(0);
+    for (const svc of SECRET_HOLDERS) {
+      const c = podOf(deployment(svc)).spec.containers[0];
+      const ref = (name: string) => c.env?.find((e) => e.name === name)?.valueFrom?.secretKeyRef;
+      // Required: a pod without it does not start.
+      expect({ svc, key: ref("SECRETS_KEY") }).toEqual({ svc, key: { name: "collab-secrets", key: "SECRETS_KEY" } });
+      expect({ svc, previous: ref("SECRETS_KEY_PREVIOUS") }).toEqual({ svc, previous: { name: "collab-secrets", key: "SECRETS_KEY_PREVIOUS", optional: true } });
+    }
+    const committed = find("Secret", "collab-secrets")!.stringData!.SECRETS_KEY;
+    expect(isPlaceholder(committed)).toBe(true);
+    // Applied unchanged, the pods refuse it (ConfigSchema) rather than seal with a published key.
+    expect(decodeSecretsKey(committed)).toBeNull();
   });
 
   it("probes the real endpoints on the ports their environment configures", () => {

@@ -9,13 +9,17 @@ import * as importExport from "@collab/import-export";
 import * as mergeRequests from "@collab/merge-requests";
 import * as errorTracking from "@collab/error-tracking";
 import * as packages from "@collab/packages";
+import type { SecretStore } from "@collab/db";
 import type { ServiceSchema } from "moleculer";
 
 /**
  * Every domain service package, in start and migration order: what `npm start` runs in one
- * process, what the test app boots, what the migration entry migrates. Adding a service is one
- * line here plus its routes in routes.ts.
+ * process, what the test app boots, what the migration entry migrates, and the credentials the
+ * re-encryption reseals. Adding a service is one line here plus its routes in routes.ts.
  */
-export const DOMAIN_SERVICES: readonly { schemas: ServiceSchema[]; migrations: { service: string; folder: string } }[] = [accounts, namespaces, issues, mergeRequests, admin, runners, importExport, errorTracking, integrations, activity, packages];
+export const DOMAIN_SERVICES: readonly { schemas: ServiceSchema[]; migrations: { service: string; folder: string }; secrets?: SecretStore }[] = [accounts, namespaces, issues, mergeRequests, admin, runners, importExport, errorTracking, integrations, activity, packages];
 
 export const domainSchemas = (): ServiceSchema[] => DOMAIN_SERVICES.flatMap((s) => s.schemas);
+
+/** The services that keep credentials sealed (their `secrets` export), for the re-encryption. */
+export const SECRET_STORES: readonly SecretStore[] = DOMAIN_SERVICES.flatMap((s) => (s.secrets ? [s.secrets] : []));

@@ -1,8 +1,9 @@
-import { createBroker, createLogger, loadConfig, type Config } from "@collab/core";
-import { importPgliteFolder, startEmbeddedPostgres, type EmbeddedPostgres } from "@collab/db";
+import { createBroker, createLogger, loadConfig, readOrCreateSecretsKey, secretsKeyring, type Config } from "@collab/core";
+import { importPgliteFolder, openDatabase, startEmbeddedPostgres, type EmbeddedPostgres } from "@collab/db";
 import type { ServiceBroker } from "moleculer";
 import path from "node:path";
 import { createGatewayService } from "./gateway.service";
+import { reencryptAll } from "./reencrypt-secrets";
 import { domainSchemas } from "./services";
 
 export interface Standalone {
@@ -19,6 +20,27 @@ export interface Standalone {
  * stopped after them; a PGlite folder left by an earlier version (PGLITE_DATA_DIR) is imported
  * into it on the first start.
  */
+/** The generated secrets key's file in EMBEDDED_PG_DIR (when SECRETS_KEY is unset). */
+export const SECRETS_KEY_FILE = "secrets-key";
+
+/**
+ * Every service is in this process, so nothing can still need an older key: what is in clear
+ * (written before SECRETS_KEY) or under a key of SECRETS_KEY_PREVIOUS is sealed with the current
+ * key at every start. A failure is logged and leaves the values as they were.
+ */
+async function resealStoredSecrets(config: Config, logger: ReturnType<typeof createLogger>) {
+  try {
+    const database = await openDatabase(config.DATABASE_URL);
+    try {
+      await reencryptAll(database.db, secretsKeyring(config, "npm start"), undefined, logger);
+    } finally {
+      await database.release();
+    }
+  } catch (err) {
+    logger.warn({ err }, "stored credentials could not all be resealed with the current key");
+  }
+}
+
 export async function startStandalone(config: Config = loadConfig()): Promise<Standalone> {
   const started = Date.now();
   const logger = createLogger(config, "embedded");
@@ -26,24 +48,31 @@ export async function startStandalone(config: Config = loadConfig()): Promise<St
   if (!config.DATABASE_URL) {
     const log = (msg: string, fields?: Record<string, unknown>) => logger.info(fields ?? {}, msg);
     database = await startEmbeddedPostgres({ dir: config.EMBEDDED_PG_DIR, port: config.EMBEDDED_PG_PORT, log });
+    let secretsKey: string;
     try {
       await importPgliteFolder({ folder: config.PGLITE_DATA_DIR, url: database.url, log });
+      // Without SECRETS_KEY, the key credentials are sealed with is generated once and kept beside
+      // the database it protects, like the server's password (back both up together).
+      secretsKey = config.SECRETS_KEY ?? readOrCreateSecretsKey(path.join(database.dir, SECRETS_KEY_FILE));
     } catch (err) {
       await database.stop();
       throw err;
     }
     // Services read their configuration when the broker creates them.
     process.env.DATABASE_URL = database.url;
-    config = { ...config, DATABASE_URL: database.url };
+    process.env.SECRETS_KEY = secretsKey;
+    config = { ...config, DATABASE_URL: database.url, SECRETS_KEY: secretsKey };
   }
-  const broker = createBroker({ config, services: [createGatewayService(), ...domainSchemas()] });
+  let broker: ServiceBroker | undefined;
   try {
+    broker = createBroker({ config, services: [createGatewayService(), ...domainSchemas()] });
     await broker.start();
   } catch (err) {
-    await broker.stop().catch(() => undefined);
+    await broker?.stop().catch(() => undefined);
     await database?.stop();
     throw err;
   }
+  await resealStoredSecrets(config, logger);
   const where = database ? { database: "embedded PostgreSQL", data: path.resolve(database.dir), database_port: database.port } : { database: "PostgreSQL (DATABASE_URL)" };
   broker.logger.info({ port: config.PORT, ...where, ready_ms: Date.now() - started }, "Collab API listening");
   return {

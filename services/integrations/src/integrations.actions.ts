@@ -39,7 +39,7 @@ export function integrationsActions(kit: ServiceKit): Record<string, ActionSchem
           const integration = kindOf(ctx.params.slug);
           const params = parseSetup(integration, ctx.params);
           const level = await managedLevel(ctx, kind, ctx.params.id);
-          await setUp(kit.db, level, integration, params);
+          await setUp(kit.db, kit.keyring, level, integration, params);
           return presentIntegration(await findEffective(kit.db, level, integration.slug), enterprise());
         },
       }),

@@ -5,6 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { deliverDue } from "./deliveries/worker";
 import { outbox, processedEvents } from "./db/schema";
+import { integrationSecrets } from "./domain/secrets";
 import { serviceConsumers } from "./events";
 import { integrationsActions } from "./integrations.actions";
 
@@ -31,14 +32,15 @@ export const integrationsService: ServiceSchema = defineService({
         visibility: "public",
         input: () => z.object({}),
         async handler() {
-          return { attempted: await deliverDue(kit.db, kit.broker, mail) };
+          return { attempted: await deliverDue(kit.db, kit.broker, mail, kit.keyring) };
         },
       }),
     };
   },
   eventTables: { outbox, processedEvents },
+  secrets: integrationSecrets,
   consumes: () => serviceConsumers(),
-  workers: (kit) => [{ name: "integration deliveries", everyMs: kit.config.INTEGRATIONS_DELIVERY_TICK_MS, run: () => deliverDue(kit.db, kit.broker, () => (mailer ??= createMailer(kit.config, kit.logger))).then(() => undefined) }],
+  workers: (kit) => [{ name: "integration deliveries", everyMs: kit.config.INTEGRATIONS_DELIVERY_TICK_MS, run: () => deliverDue(kit.db, kit.broker, () => (mailer ??= createMailer(kit.config, kit.logger)), kit.keyring).then(() => undefined) }],
   stopping: () => {
     mailer?.close();
     mailer = undefined;

@@ -1,8 +1,12 @@
 import path from "node:path";
 import type { ServiceSchema } from "moleculer";
 import { runnersService } from "./runners.service";
+import { runnersSecrets } from "./domain/variable-secrets";
 
 export const schemas: ServiceSchema[] = [runnersService];
 
 /** This service's drizzle migrations, for the one-shot migration entry (services/gateway/src/migrate.ts). */
 export const migrations = { service: "runners", folder: path.join(__dirname, "../drizzle") } as const;
+
+/** The credentials this service keeps sealed, for the one-shot re-encryption (services/gateway/src/reencrypt-secrets.ts). */
+export const secrets = runnersSecrets;

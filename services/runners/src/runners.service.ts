@@ -9,6 +9,7 @@ import { vulnerabilitiesActions } from "./vulnerabilities/vulnerabilities.action
 import { tick } from "./domain/schedules";
 import { namespacesConsumers } from "./namespaces.events";
 import { outbox, processedEvents } from "./db/schema";
+import { runnersSecrets } from "./domain/variable-secrets";
 
 /**
  * CI: runners and their tokens, pipelines and jobs, pipeline schedules with the scheduler that
@@ -23,5 +24,6 @@ export const runnersService: ServiceSchema = defineService({
   actions: (kit) => ({ ...runnersActions(kit), ...jobsActions(kit), ...schedulesActions(kit), ...protectedEnvironmentsActions(kit), ...vulnerabilitiesActions(kit) }),
   eventTables: { outbox, processedEvents },
   consumes: () => namespacesConsumers(),
+  secrets: runnersSecrets,
   workers: (kit) => [{ name: "scheduler tick", everyMs: kit.config.SCHEDULER_INTERVAL_MS, run: () => tick(kit.db, kit.broker) }],
 });

@@ -17,6 +17,7 @@ import {
 } from "./api/schedules.params";
 import { pipelines, pipelineSchedules, pipelineScheduleVariables, type ScheduleRow } from "./db/schema";
 import { projectAccess, userMap, type ProjectAccess } from "./domain/remote";
+import { openVariable } from "./domain/variable-secrets";
 import { createVariable, findVariable, loadSchedule, playSchedule, scheduleColumns, scheduleVariables, tick } from "./domain/schedules";
 
 /** Reading schedules and their pipelines: Reporter+ (GitLab's read_pipeline_schedule). */
@@ -36,7 +37,7 @@ async function details(kit: ServiceKit, ctx: Ctx<unknown>, a: ProjectAccess, s: 
   const [owners, [last], vars] = await Promise.all([
     userMap(ctx, [s.ownerId]),
     kit.db.select().from(pipelines).where(eq(pipelines.scheduleId, s.id)).orderBy(desc(pipelines.id)).limit(1),
-    canAdmin(ctx, a, s) ? scheduleVariables(kit.db, [s.id]) : Promise.resolve(null),
+    canAdmin(ctx, a, s) ? scheduleVariables(kit.db, kit.keyring, [s.id]) : Promise.resolve(null),
   ]);
   return presentScheduleDetails(s, owners.get(s.ownerId) ?? null, last ?? null, a.project.web_url, vars ? (vars.get(s.id) ?? []) : null);
 }
@@ -154,7 +155,7 @@ export const schedulesActions = (kit: ServiceKit): Record<string, ActionSchema> 
       const a = await readable(ctx, ctx.params.id);
       const s = await loadSchedule(kit.db, a.project.id, ctx.params.pipeline_schedule_id);
       if (!canUpdate(ctx, a, s)) throw forbidden();
-      return presentVariable(await createVariable(kit.db, s.id, ctx.params));
+      return presentVariable(await createVariable(kit.db, kit.keyring, s.id, ctx.params));
     },
   }),
 
@@ -164,12 +165,12 @@ export const schedulesActions = (kit: ServiceKit): Record<string, ActionSchema> 
       const a = await readable(ctx, ctx.params.id);
       const s = await loadSchedule(kit.db, a.project.id, ctx.params.pipeline_schedule_id);
       if (!canUpdate(ctx, a, s)) throw forbidden();
-      const v = await findVariable(kit.db, s.id, ctx.params.key);
-      const set = { ...(ctx.params.value !== undefined && { value: ctx.params.value }), ...(ctx.params.variable_type !== undefined && { variableType: ctx.params.variable_type }) };
+      const v = await findVariable(kit.db, kit.keyring, s.id, ctx.params.key);
+      const set = { ...(ctx.params.value !== undefined && { value: kit.keyring.seal(ctx.params.value) }), ...(ctx.params.variable_type !== undefined && { variableType: ctx.params.variable_type }) };
       // Both params are optional: GitLab answers the unchanged variable (an UPDATE with nothing to set would throw).
-      if (Object.keys(set).length === 0) return presentVariable(v);
+      if (Object.keys(set).length === 0) return presentVariable(openVariable(v, kit.keyring));
       const [row] = await kit.db.update(pipelineScheduleVariables).set(set).where(eq(pipelineScheduleVariables.id, v.id)).returning();
-      return presentVariable(row);
+      return presentVariable(openVariable(row, kit.keyring));
     },
   }),
 
@@ -180,7 +181,7 @@ export const schedulesActions = (kit: ServiceKit): Record<string, ActionSchema> 
       const a = await readable(ctx, ctx.params.id);
       const s = await loadSchedule(kit.db, a.project.id, ctx.params.pipeline_schedule_id);
       if (!canUpdate(ctx, a, s)) throw forbidden();
-      const v = await findVariable(kit.db, s.id, ctx.params.key);
+      const v = await findVariable(kit.db, kit.keyring, s.id, ctx.params.key);
       await kit.db.delete(pipelineScheduleVariables).where(eq(pipelineScheduleVariables.id, v.id));
       return reply(202, presentVariable(v));
     },

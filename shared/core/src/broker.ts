@@ -5,6 +5,7 @@ import { busAuthMiddleware } from "./bus-auth-middleware";
 import { eventChannels } from "./channels";
 import { DataExceptionMiddleware } from "./data-errors";
 import { ZodInputMiddleware } from "./input";
+import { logDestination, pinoOptions } from "./logging";
 
 export interface BrokerSetup {
   services: ServiceSchema[];
@@ -61,7 +62,7 @@ export function createBroker({ services, config = loadConfig(), nodeID }: Broker
     logger:
       config.LOG_LEVEL === "silent"
         ? false
-        : { type: "Pino", options: { level: config.LOG_LEVEL, pino: { options: { base: undefined } } } },
+        : { type: "Pino", options: { level: config.LOG_LEVEL, pino: { options: pinoOptions(config), destination: logDestination() } } },
     // Durable events travel over JetStream when there is a transporter; in one process the outbox
     // relay (shared/db) hands them to the consumers directly.
     middlewares: [
@@ -83,5 +84,5 @@ export function createBroker({ services, config = loadConfig(), nodeID }: Broker
 
 /** Logs of a process's own code outside any service (JSON lines, like the brokers' pino logs). */
 export function createLogger(config: Config, module: string): Logger {
-  return pino({ level: config.LOG_LEVEL, base: undefined }).child({ mod: module });
+  return pino(pinoOptions(config), logDestination()).child({ mod: module });
 }

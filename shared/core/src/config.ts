@@ -21,6 +21,16 @@ const ed25519Key = (kind: "private" | "public") =>
   z.string().refine(isKey(kind === "private" ? readPrivateKey : readPublicKey), { error: `must be an Ed25519 ${kind} key (base64 DER or PEM)` });
 const ed25519Keys = z.string().refine((v) => splitList(v).every(isKey(readPublicKey)), { error: "must be Ed25519 public keys (base64 DER or PEM), separated by commas" });
 
+/** What a secrets key is written as: 32 bytes in standard base64 (`openssl rand -base64 32`). */
+const SECRETS_KEY_TEXT = /^[A-Za-z0-9+/]{43}=$/;
+export const SECRETS_KEY_FORMAT = "must be 32 random bytes in base64 (generate one with: openssl rand -base64 32)";
+
+/** The key a SECRETS_KEY text stands for, or null when it is not 32 bytes in base64. */
+export function decodeSecretsKey(text: string): Buffer | null {
+  const trimmed = text.trim();
+  return SECRETS_KEY_TEXT.test(trimmed) ? Buffer.from(trimmed, "base64") : null;
+}
+
 /** Environment configuration shared by every process, validated once at start. */
 export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -124,6 +134,21 @@ export const ConfigSchema = z.object({
    * Outgoing mail (invitations): `smtp://[user:pass@]host:port` or `smtps://…` for nodemailer.
    * Unset: mails are not sent, only logged (recipient and subject, never the body).
    */
+  /**
+   * The key credentials are encrypted with at rest (shared/core/src/secrets.ts); processes that
+   * store credentials refuse to start without it, except npm start, which keeps a generated one
+   * beside its embedded PostgreSQL. Empty counts as unset.
+   */
+  SECRETS_KEY: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined))
+    .refine((v) => v === undefined || decodeSecretsKey(v) !== null, { error: SECRETS_KEY_FORMAT }),
+  /** Comma-separated older keys, still accepted for reading while rotating SECRETS_KEY. */
+  SECRETS_KEY_PREVIOUS: z
+    .string()
+    .default("")
+    .refine((v) => splitList(v).every((k) => decodeSecretsKey(k) !== null), { error: `each key ${SECRETS_KEY_FORMAT}` }),
   SMTP_URL: z
     .url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" })
     .optional()

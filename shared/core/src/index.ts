@@ -20,3 +20,6 @@ export * from "./url-guard";
 export * from "./bus-auth";
 export * from "./bus-auth-middleware";
 export * from "./text";
+export * from "./secrets";
+export * from "./log-scrub";
+export * from "./logging";

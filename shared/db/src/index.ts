@@ -10,3 +10,4 @@ export * from "./list-total";
 export * from "./list-query";
 export * from "./row-mapper";
 export * from "./embedded";
+export * from "./secret-store";

@@ -1,6 +1,7 @@
-import { loadConfig, externalUrl, type Config } from "@collab/core";
+import { loadConfig, externalUrl, secretsKeyring, type Config, type Keyring } from "@collab/core";
 import type { Logger, ServiceBroker, ServiceSchema } from "moleculer";
 import { openDatabase, type Database, type Db } from "./database";
+import type { SecretStore } from "./secret-store";
 import { startWorkers, type Worker } from "./workers";
 import { applyEvents, applyFromStream, registerLocalConsumer, replayEvent, unregisterLocalConsumers, type Consumers, type StreamMessage } from "./events/consumers";
 import { eventSubject, type EventEnvelope } from "./events/envelope";
@@ -17,6 +18,8 @@ export interface ServiceKit {
   logger: Logger;
   /** Durable domain events of this service (defineService's `eventTables`). */
   events: EventBus;
+  /** Seals and opens the credentials the service stores (defineService's `secrets`). */
+  keyring: Keyring;
 }
 
 type Actions = NonNullable<ServiceSchema["actions"]>;
@@ -38,6 +41,11 @@ export interface ServiceDefinition {
   eventTables?: EventTables;
   /** Durable domain events this service applies, by event name (see consumer() in @collab/db). */
   consumes?: (kit: ServiceKit) => Consumers;
+  /**
+   * Credentials this service stores sealed: its keyring is read from SECRETS_KEY when the service
+   * is created, so without the key the process refuses to start.
+   */
+  secrets?: SecretStore;
   started?: (kit: ServiceKit) => Promise<void> | void;
   stopping?: (kit: ServiceKit) => Promise<void> | void;
 }
@@ -97,6 +105,7 @@ export function defineService(def: ServiceDefinition): ServiceSchema {
       // Configuration is read when the broker creates the service, not at import time.
       kit.config = loadConfig();
       kit.baseUrl = externalUrl(kit.config);
+      if (def.secrets) kit.keyring = secretsKeyring(kit.config, `the ${def.name} service`);
     },
     async started() {
       const config = kit.config;

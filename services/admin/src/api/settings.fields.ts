@@ -18,11 +18,13 @@ export interface SettingField {
   tier: Tier;
   /** Model validations on the value after the update: messages without the field name. */
   check?: (value: any, all: Record<string, unknown>) => string[];
+  /** A credential: stored sealed (domain/secrets.ts), shown to administrators, left out of the snapshot other processes get. */
+  secret?: boolean;
 }
 
 const F: SettingField[] = [];
-const def = (name: string, input: () => z.ZodType, dflt: unknown, opts: { tier?: Tier; check?: SettingField["check"] } = {}) =>
-  F.push({ name, input, default: dflt, tier: opts.tier ?? "free", check: opts.check });
+const def = (name: string, input: () => z.ZodType, dflt: unknown, opts: { tier?: Tier; check?: SettingField["check"]; secret?: boolean } = {}) =>
+  F.push({ name, input, default: dflt, tier: opts.tier ?? "free", check: opts.check, ...(opts.secret && { secret: true }) });
 
 // ---- validators (ActiveRecord wording) ---------------------------------------------------------
 const gte = (min: number) => (v: number | null) => (v !== null && v < min ? [`must be greater than or equal to ${min}`] : []);
@@ -235,7 +237,7 @@ def("external_authorization_service_default_label", str, null, { check: required
 def("external_authorization_service_timeout", float, 0.5, { check: (v: number | null) => (v !== null && (v <= 0 || v > 10) ? ["must be greater than 0 and less than or equal to 10"] : []) });
 // ---- External pipeline validation --------------------------------------------------------------
 def("external_pipeline_validation_service_timeout", int, null, { check: gt(0) });
-def("external_pipeline_validation_service_token", str, null);
+def("external_pipeline_validation_service_token", str, null, { secret: true });
 def("external_pipeline_validation_service_url", str, null, { check: url });
 // ---- Rate and concurrency limits ---------------------------------------------------------------
 const limits: [string, number][] = [
@@ -281,6 +283,7 @@ def("enable_member_promotion_management", bool, false, { tier: "ultimate" });
 
 export const SETTING_FIELDS: readonly SettingField[] = F;
 export const FIELD_BY_NAME = new Map(F.map((f) => [f.name, f]));
+export const SECRET_FIELDS: readonly string[] = F.filter((f) => f.secret).map((f) => f.name);
 
 /**
  * Older names still accepted as params and still rendered, kept in step with their replacements

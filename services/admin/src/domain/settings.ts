@@ -1,8 +1,9 @@
-import { iso, validationFailed, type SettingsMessage } from "@collab/core";
+import { iso, validationFailed, type Keyring, type SettingsMessage } from "@collab/core";
 import type { Db } from "@collab/db";
 import { eq, sql } from "drizzle-orm";
 import { ALIASES, BRANCH_PROTECTION, defaultValues, FIELD_BY_NAME, licensed, RENDERED_ALIASES, SETTING_FIELDS, type Tier } from "../api/settings.fields";
 import { applicationSettings } from "../db/schema";
+import { openSecretSettings, sealClearSecretSettings, sealSecretSettings, withoutSecretSettings } from "./secrets";
 
 const ROW_ID = 1;
 
@@ -22,7 +23,8 @@ export async function loadSettings(db: Db): Promise<StoredSettings> {
   return { values: { ...defaultValues(), ...row.values }, createdAt: row.createdAt, updatedAt: row.updatedAt, version: row.updatedAt.getTime() };
 }
 
-export const settingsMessage = (s: StoredSettings): SettingsMessage => ({ version: s.version, settings: s.values as SettingsMessage["settings"] });
+/** The snapshot every process acts on: no credentials in it. */
+export const settingsMessage = (s: StoredSettings): SettingsMessage => ({ version: s.version, settings: withoutSecretSettings(s.values) as SettingsMessage["settings"] });
 
 const VISIBILITY_BY_LEVEL: Record<string, string> = { "0": "private", "10": "internal", "20": "public", private: "private", internal: "internal", public: "public" };
 
@@ -41,7 +43,7 @@ function protectionLevelOf(d: Record<string, unknown>): number {
  * Applies a PUT: renames legacy params to their fields, drops unlicensed ones, keeps the deprecated
  * and current forms in step, validates like the model and stores the row. Returns the new settings.
  */
-export async function updateSettings(db: Db, params: Record<string, unknown>, tier: Tier, host: string): Promise<StoredSettings> {
+export async function updateSettings(db: Db, keyring: Keyring, params: Record<string, unknown>, tier: Tier, host: string): Promise<StoredSettings> {
   const attrs: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) {
     if (v === undefined) continue;
@@ -76,7 +78,8 @@ export async function updateSettings(db: Db, params: Record<string, unknown>, ti
       if (messages.length) errors[field.name] = [...(errors[field.name] ?? []), ...messages];
     }
     if (Object.keys(errors).length) throw validationFailed(errors);
-    const stored = Object.fromEntries(Object.entries({ ...row.values, ...attrs }));
+    // Secrets sealed: the given ones, and any an earlier version left in clear.
+    const stored = { ...sealClearSecretSettings(row.values, keyring), ...sealSecretSettings(attrs, keyring) };
     // Strictly increasing versions, even for two PUTs within one millisecond.
     const [updated] = await tx
       .update(applicationSettings)
@@ -97,10 +100,11 @@ const DEPENDENTS: Record<string, string[]> = {
 const dependsOnChanged = (name: string, attrs: Record<string, unknown>) => (DEPENDENTS[name] ?? []).some((flag) => attrs[flag] !== undefined);
 
 /** Entities::ApplicationSetting: licensed fields, the legacy aliases, id and timestamps. */
-export function presentSettings(s: StoredSettings, tier: Tier): Record<string, unknown> {
+export function presentSettings(s: StoredSettings, tier: Tier, keyring: Keyring): Record<string, unknown> {
   const out: Record<string, unknown> = { id: ROW_ID };
-  for (const f of SETTING_FIELDS) if (licensed(f, tier)) out[f.name] = s.values[f.name];
-  for (const alias of RENDERED_ALIASES) out[alias] = s.values[ALIASES[alias]];
+  const values = openSecretSettings(s.values, keyring);
+  for (const f of SETTING_FIELDS) if (licensed(f, tier)) out[f.name] = values[f.name];
+  for (const alias of RENDERED_ALIASES) out[alias] = values[ALIASES[alias]];
   out.created_at = iso(s.createdAt);
   out.updated_at = iso(s.updatedAt);
   return out;

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startStandalone, type Standalone } from "../../src/standalone";
+import { SECRETS_KEY_FILE, startStandalone, type Standalone } from "../../src/standalone";
 
 /**
  * The `npm start` path on a machine that ran an earlier Collab: its ./data/pglite (made by commit
@@ -29,6 +29,8 @@ function extractFixture(into: string) {
 async function start(): Promise<Standalone> {
   const env = { ...process.env, EMBEDDED_PG_DIR: path.join(dir, "postgres"), PGLITE_DATA_DIR: path.join(dir, "pglite"), PORT: "0", INITIAL_ROOT_TOKEN: "glpat-not-the-fixture-root-token" };
   delete env.DATABASE_URL;
+  delete env.SECRETS_KEY; // as npm start runs out of the box: it keeps a generated key beside its database
+
   const started = await startStandalone(loadConfig(env));
   const port = (started.broker.getLocalService("gateway") as unknown as { server: { address(): { port: number } } }).server.address().port;
   root = apiClient(`http://127.0.0.1:${port}`, ROOT_TOKEN);
@@ -43,9 +45,13 @@ beforeAll(async () => {
   app = await start();
 }, 120_000);
 
+const testSecretsKey = process.env.SECRETS_KEY;
+const secretsKeyFile = () => path.join(dir, "postgres", SECRETS_KEY_FILE);
+
 afterAll(async () => {
   await app?.stop();
   delete process.env.DATABASE_URL;
+  process.env.SECRETS_KEY = testSecretsKey;
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -53,6 +59,13 @@ test("the first start imports the folder and keeps it renamed", () => {
   const entries = fs.readdirSync(dir);
   expect(entries).not.toContain("pglite");
   expect(entries.filter((e) => /^pglite\.imported-\d{8}T\d{6}$/.test(e))).toHaveLength(1);
+});
+
+test("without SECRETS_KEY, the key credentials are sealed with is generated beside the database (mode 600) and used", () => {
+  const key = fs.readFileSync(secretsKeyFile(), "utf8").trim();
+  expect(Buffer.from(key, "base64")).toHaveLength(32);
+  expect(fs.statSync(secretsKeyFile()).mode & 0o777).toBe(0o600);
+  expect(process.env.SECRETS_KEY).toBe(key);
 });
 
 test("users and their tokens came along: root's and alice's tokens still authenticate", async () => {
@@ -121,6 +134,7 @@ test("sequences continue where PGlite left them: new rows get fresh ids and iids
 });
 
 test("a restart keeps everything and imports nothing again, even if a PGlite folder reappears", async () => {
+  const key = fs.readFileSync(secretsKeyFile(), "utf8");
   await app!.stop();
   app = undefined;
   extractFixture(dir); // the folder is back (say, restored from a backup): it must not be merged in
@@ -128,4 +142,7 @@ test("a restart keeps everything and imports nothing again, even if a PGlite fol
   const issues = await root.get("/projects/1/issues");
   expect((issues.body as { title: string }[]).map((i) => i.title)).toContain("After the move");
   expect(fs.existsSync(path.join(dir, "pglite"))).toBe(true); // left where it was
+  // The same secrets key, read back from its file.
+  expect(fs.readFileSync(secretsKeyFile(), "utf8")).toBe(key);
+  expect(process.env.SECRETS_KEY).toBe(key.trim());
 });

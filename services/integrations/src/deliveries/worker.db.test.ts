@@ -1,4 +1,4 @@
-import type { Mail, Mailer } from "@collab/core";
+import { generateSecretsKey, Keyring, type Mail, type Mailer } from "@collab/core";
 import { openScratchDatabase, type Database } from "@collab/db";
 import { eq, sql } from "drizzle-orm";
 import path from "node:path";
@@ -20,6 +20,7 @@ afterAll(() => dispose?.());
 beforeEach(() => database.db.execute(sql`TRUNCATE integrations.integration_deliveries, integrations.integrations RESTART IDENTITY CASCADE`));
 
 const LEASE_MS = 400;
+const keyring = new Keyring(Buffer.from(generateSecretsKey(), "base64"));
 const noBus = { call: () => Promise.reject(new Error("no bus call expected")) } as unknown as Caller;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(check: () => boolean | Promise<boolean>) {
@@ -65,26 +66,26 @@ test("a delivery that outlasts its lease is not taken by another replica while t
   const id = await pendingMail(["ann@example.com"]);
   const sent: string[] = [];
   const slow = mailer(sent, true);
-  const first = deliverDue(database.db, noBus, slow.get, LEASE_MS);
+  const first = deliverDue(database.db, noBus, slow.get, keyring, LEASE_MS);
   await until(() => sent.length === 1);
 
   // Another replica passes again and again for three leases while the first send hangs.
   const other = mailer(sent);
   for (const end = Date.now() + 3 * LEASE_MS; Date.now() < end; await sleep(LEASE_MS / 8)) {
-    expect(await deliverDue(database.db, noBus, other.get, LEASE_MS)).toBe(0);
+    expect(await deliverDue(database.db, noBus, other.get, keyring, LEASE_MS)).toBe(0);
   }
   slow.release();
   expect(await first).toBe(1);
   expect(sent).toEqual(["ann@example.com"]);
   expect(await deliveryRow(id)).toMatchObject({ status: "delivered", attempts: 1, responseCode: 250 });
-  expect(await deliverDue(database.db, noBus, other.get, LEASE_MS)).toBe(0);
+  expect(await deliverDue(database.db, noBus, other.get, keyring, LEASE_MS)).toBe(0);
 });
 
 test("a claim whose worker is gone comes back after its lease; the worker that lost it sends no more and records nothing", async () => {
   const id = await pendingMail(["ann@example.com", "bob@example.com"]);
   const sent: string[] = [];
   const slow = mailer(sent, true);
-  const first = deliverDue(database.db, noBus, slow.get, LEASE_MS);
+  const first = deliverDue(database.db, noBus, slow.get, keyring, LEASE_MS);
   await until(() => sent.length === 1);
   // As if another replica had claimed the row after this one lost its database for a whole lease.
   await database.db.execute(sql`UPDATE integrations.integration_deliveries SET claims = claims + 1, next_attempt_at = now() + interval '1 hour'`);
@@ -97,6 +98,6 @@ test("a claim whose worker is gone comes back after its lease; the worker that l
   // That other claim's worker is gone too: once its lease lapses, the next pass delivers.
   await database.db.execute(sql`UPDATE integrations.integration_deliveries SET next_attempt_at = now() - interval '1 second'`);
   const again = mailer(sent);
-  expect(await deliverDue(database.db, noBus, again.get, LEASE_MS)).toBe(1);
+  expect(await deliverDue(database.db, noBus, again.get, keyring, LEASE_MS)).toBe(1);
   expect(await deliveryRow(id)).toMatchObject({ status: "delivered", attempts: 2 });
 });

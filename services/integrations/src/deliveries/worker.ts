@@ -1,7 +1,8 @@
-import { checkOutboundUrl, currentSettings, outboundPolicy, type Mailer } from "@collab/core";
+import { checkOutboundUrl, currentSettings, outboundPolicy, type Keyring, type Mailer } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { integrationDeliveries, integrations, type DeliveryRow } from "../db/schema";
+import { secretOf } from "../domain/secrets";
 import { describeEvent, MAIL_SLUG } from "./notifier.consumers";
 import { postJson } from "./post";
 import { activeIntegrationFor, branchSelected, projectFacts, type Caller } from "./targets";
@@ -117,7 +118,7 @@ async function prepare(db: Db, broker: Caller, row: DeliveryRow): Promise<Delive
   return ready ?? null;
 }
 
-async function send(db: Db, mailer: () => Mailer, row: DeliveryRow, signal: AbortSignal): Promise<Outcome> {
+async function send(db: Db, mailer: () => Mailer, keyring: Keyring, row: DeliveryRow, signal: AbortSignal): Promise<Outcome> {
   const [integration] = row.integrationId === null ? [] : await db.select().from(integrations).where(eq(integrations.id, row.integrationId));
   if (!integration?.active) return { status: "refused", error: "Integration is no longer active" };
   if (integration.slug === "pipelines-email") {
@@ -132,7 +133,13 @@ async function send(db: Db, mailer: () => Mailer, row: DeliveryRow, signal: Abor
       return { status: "retry", error: (err as Error).message };
     }
   }
-  const url = String(integration.properties.webhook ?? "");
+  let url: string;
+  try {
+    url = secretOf(integration, "webhook", keyring);
+  } catch (err) {
+    // Sealed with a key no longer in the ring: retried, in case the keyring is being fixed.
+    return { status: "retry", error: (err as Error).message };
+  }
   const verdict = await checkOutboundUrl(url, outboundPolicy(currentSettings()));
   if (!verdict.allowed) return { status: "refused", error: verdict.reason };
   try {
@@ -161,12 +168,12 @@ async function record(db: Db, row: DeliveryRow, outcome: Outcome) {
 }
 
 /** Prepares (a "new" row), sends and records one claimed delivery; false when there was nothing to send or the claim was lost. */
-async function deliver(db: Db, broker: Caller, mailer: () => Mailer, claimed: DeliveryRow, lease: AbortSignal): Promise<boolean> {
+async function deliver(db: Db, broker: Caller, mailer: () => Mailer, keyring: Keyring, claimed: DeliveryRow, lease: AbortSignal): Promise<boolean> {
   const row = claimed.status === "new" ? await prepare(db, broker, claimed) : claimed;
   if (!row || lease.aborted) return false;
   const [counted] = await db.update(integrationDeliveries).set({ attempts: sql`${integrationDeliveries.attempts} + 1` }).where(ownClaim(row)).returning();
   if (!counted) return false;
-  await record(db, counted, await send(db, mailer, counted, lease));
+  await record(db, counted, await send(db, mailer, keyring, counted, lease));
   return true;
 }
 
@@ -175,7 +182,7 @@ async function deliver(db: Db, broker: Caller, mailer: () => Mailer, claimed: De
  * attempted. A call that fails while a delivery is prepared (namespaces away) ends the pass: that
  * delivery comes back once its lease lapses.
  */
-export async function deliverDue(db: Db, broker: Caller, mailer: () => Mailer, leaseMs = LEASE_MS): Promise<number> {
+export async function deliverDue(db: Db, broker: Caller, mailer: () => Mailer, keyring: Keyring, leaseMs = LEASE_MS): Promise<number> {
   let attempted = 0;
   for (let handled = 0; handled < PER_PASS; handled++) {
     const since = Date.now();
@@ -183,7 +190,7 @@ export async function deliverDue(db: Db, broker: Caller, mailer: () => Mailer, l
     if (!claimed) break;
     const lease = holdLease(db, claimed, leaseMs, since);
     try {
-      if (await deliver(db, broker, mailer, claimed, lease.signal)) attempted++;
+      if (await deliver(db, broker, mailer, keyring, claimed, lease.signal)) attempted++;
     } finally {
       lease.release();
     }

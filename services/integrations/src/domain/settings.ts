@@ -1,4 +1,4 @@
-import { badRequestMessage, currentSettings, isLocalHostLiteral, isUniqueViolation, isWhitelisted, notFound, outboundPolicy } from "@collab/core";
+import { badRequestMessage, currentSettings, isLocalHostLiteral, isUniqueViolation, isWhitelisted, notFound, outboundPolicy, type Keyring } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { SetupParams } from "../api/integration.params";
@@ -6,6 +6,7 @@ import type { Effective } from "../api/integration.entity";
 import type { KindDef } from "../catalog/kinds";
 import { integrations, type IntegrationRow } from "../db/schema";
 import type { Level } from "./levels";
+import { openSecrets, sealSecrets } from "./secrets";
 
 const ownerColumn = (level: Level) => (level.kind === "project" ? integrations.projectId : integrations.groupId);
 
@@ -87,8 +88,10 @@ function validate(kind: KindDef, properties: Record<string, unknown>) {
 /**
  * Sets an integration up (PUT): the given fields and event booleans over what is stored, active.
  * use_inherited_settings follows the closest ancestor group's integration when there is one.
+ * Validated in clear; stored with every secret sealed with the current key (which also seals one
+ * an earlier version left in clear).
  */
-export async function setUp(db: Db, level: Level, kind: KindDef, params: SetupParams): Promise<void> {
+export async function setUp(db: Db, keyring: Keyring, level: Level, kind: KindDef, params: SetupParams): Promise<void> {
   const given = (names: string[]) => Object.fromEntries(names.filter((n) => params[n] !== undefined).map((n) => [n, params[n]]));
   const inherit = params.use_inherited_settings === true && (await closestAncestorRows(db, level, [kind.slug])).has(kind.slug);
   await db.transaction(async (tx) => {
@@ -97,15 +100,18 @@ export async function setUp(db: Db, level: Level, kind: KindDef, params: SetupPa
       .from(integrations)
       .where(and(eq(ownerColumn(level), level.id), eq(integrations.slug, kind.slug)))
       .for("update");
-    const properties = { ...(existing?.properties ?? {}), ...given(kind.fields.map((f) => f.name)) };
+    const givenProperties = given(kind.fields.map((f) => f.name));
+    // Only what is kept is opened: a given value is plaintext whatever it looks like.
+    const kept = Object.fromEntries(Object.entries(existing?.properties ?? {}).filter(([name]) => !(name in givenProperties)));
+    const properties = { ...openSecrets(kind, kept, keyring), ...givenProperties };
     const events = { ...(existing?.events ?? {}), ...(given(kind.events) as Record<string, boolean>) };
     validate(kind, properties);
-    const values = { active: true, useInheritedSettings: inherit, properties, events, updatedAt: new Date() };
+    const values = { active: true, useInheritedSettings: inherit, properties: sealSecrets(kind, properties, keyring), events, updatedAt: new Date() };
     if (existing) await tx.update(integrations).set(values).where(eq(integrations.id, existing.id));
     else await tx.insert(integrations).values({ ...values, slug: kind.slug, projectId: level.kind === "project" ? level.id : null, groupId: level.kind === "group" ? level.id : null });
   }).catch((err: unknown) => {
     // Two set-ups of a new integration at once: the loser's is as if it came first and was overwritten.
-    if (isUniqueViolation(err)) return setUp(db, level, kind, params);
+    if (isUniqueViolation(err)) return setUp(db, keyring, level, kind, params);
     throw err;
   });
 }

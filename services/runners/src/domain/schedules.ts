@@ -1,10 +1,11 @@
-import { type Ctx, isUnanswered, isUniqueViolation, notFound, validationFailed } from "@collab/core";
+import { type Ctx, isUnanswered, isUniqueViolation, type Keyring, notFound, validationFailed } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import { pipelineSchedules, pipelineScheduleVariables, type PipelineRow, type ScheduleRow, type ScheduleVariableRow } from "../db/schema";
 import { ianaZone, nextRunAt, parseCron } from "./cron";
 import { createPipeline } from "./pipelines";
 import { resolveRef, type RefResolution } from "./remote";
+import { openVariable } from "./variable-secrets";
 
 export async function loadSchedule(db: Db, projectId: number, id: number): Promise<ScheduleRow> {
   const [row] = await db.select().from(pipelineSchedules).where(and(eq(pipelineSchedules.id, id), eq(pipelineSchedules.projectId, projectId)));
@@ -69,11 +70,12 @@ export async function playSchedule(db: Db, ctx: Ctx<unknown>, s: ScheduleRow, us
   return db.transaction((tx) => createPipeline(tx, { projectId: s.projectId, ...target, source: "schedule", userId, scheduleId: s.id }));
 }
 
-export async function scheduleVariables(db: Db, ids: number[]): Promise<Map<number, ScheduleVariableRow[]>> {
+/** The schedules' variables, values opened. */
+export async function scheduleVariables(db: Db, keyring: Keyring, ids: number[]): Promise<Map<number, ScheduleVariableRow[]>> {
   const out = new Map<number, ScheduleVariableRow[]>();
   if (!ids.length) return out;
   const rows = await db.select().from(pipelineScheduleVariables).where(inArray(pipelineScheduleVariables.scheduleId, ids)).orderBy(pipelineScheduleVariables.id);
-  for (const r of rows) out.set(r.scheduleId, [...(out.get(r.scheduleId) ?? []), r]);
+  for (const r of rows) out.set(r.scheduleId, [...(out.get(r.scheduleId) ?? []), openVariable(r, keyring)]);
   return out;
 }
 
@@ -84,21 +86,23 @@ function variableErrors(key: string) {
   if (errors.length) throw validationFailed({ key: errors });
 }
 
-export async function createVariable(db: Db, scheduleId: number, v: { key: string; value: string; variable_type: string }): Promise<ScheduleVariableRow> {
+/** Stores the value sealed; answers the variable with its value in clear. */
+export async function createVariable(db: Db, keyring: Keyring, scheduleId: number, v: { key: string; value: string; variable_type: string }): Promise<ScheduleVariableRow> {
   variableErrors(v.key);
   try {
-    const [row] = await db.insert(pipelineScheduleVariables).values({ scheduleId, key: v.key, value: v.value, variableType: v.variable_type }).returning();
-    return row;
+    const [row] = await db.insert(pipelineScheduleVariables).values({ scheduleId, key: v.key, value: keyring.seal(v.value), variableType: v.variable_type }).returning();
+    return { ...row, value: v.value };
   } catch (err) {
     if (isUniqueViolation(err)) throw validationFailed({ key: [`(${v.key}) has already been taken`] });
     throw err;
   }
 }
 
-export async function findVariable(db: Db, scheduleId: number, key: string): Promise<ScheduleVariableRow> {
+/** The variable, value opened. */
+export async function findVariable(db: Db, keyring: Keyring, scheduleId: number, key: string): Promise<ScheduleVariableRow> {
   const [row] = await db.select().from(pipelineScheduleVariables).where(and(eq(pipelineScheduleVariables.scheduleId, scheduleId), eq(pipelineScheduleVariables.key, key)));
   if (!row) throw notFound("Pipeline Schedule Variable");
-  return row;
+  return openVariable(row, keyring);
 }
 
 // ---- the scheduler --------------------------------------------------------------------------------
