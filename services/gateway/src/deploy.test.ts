@@ -7,6 +7,7 @@
 import { ConfigSchema, createBroker, decodeSecretsKey, generateSecretsKey, startProbeServer } from "@collab/core";
 import Ajv2019 from "ajv/dist/2019";
 import type { ServiceBroker } from "moleculer";
+import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -35,6 +36,8 @@ const EXTRA_ENV: Record<string, string> = {
   PG_POOL_MAX: "connections per PostgreSQL pool, read by shared/db/src/database.ts",
 };
 const CONFIG_KEYS = new Set(Object.keys(ConfigSchema.shape));
+/** The variable nats-server.conf reads a service user's password from, e.g. NATS_PASSWORD_MERGE_REQUESTS. */
+const natsPasswordVariable = (service: string) => `NATS_PASSWORD_${service.toUpperCase().replace(/-/g, "_")}`;
 const DEFAULTS = ConfigSchema.parse({});
 
 /**
@@ -42,7 +45,20 @@ const DEFAULTS = ConfigSchema.parse({});
  * .env (`${VAR:?message}`, compose refuses to start without them), deploy/k8s/secret.yaml holds
  * CHANGE-ME placeholders for them. The checks use a sample of the right form in their place.
  */
-const OPERATOR_SUPPLIED: Record<string, string> = { SECRETS_KEY: generateSecretsKey() };
+const OPERATOR_SUPPLIED: Record<string, string> = (() => {
+  const pair = () => generateKeyPairSync("ed25519");
+  const der = (k: KeyObject, type: "pkcs8" | "spki") => k.export({ type, format: "der" }).toString("base64");
+  const service = pair();
+  const caller = pair();
+  return {
+    SECRETS_KEY: generateSecretsKey(),
+    SERVICE_SIGNING_KEY: der(service.privateKey, "pkcs8"),
+    CALLER_SIGNING_KEY: der(caller.privateKey, "pkcs8"),
+    CALLER_KEYS: der(caller.publicKey, "spki"),
+    NATS_PASSWORD: "sample-nats-password",
+    ...Object.fromEntries(SERVICES.map((s) => [natsPasswordVariable(s), `sample-nats-password-${s}`])),
+  };
+})();
 const isPlaceholder = (value: string) => value.startsWith("CHANGE-ME");
 /** The services that store credentials sealed with SECRETS_KEY, as the code declares them. */
 const SECRET_HOLDERS = SECRET_STORES.map((s) => s.service).sort();
@@ -534,7 +550,9 @@ describe("deploy/k8s", () => {
     }
     // ConfigMap and Secret keys meant for the Collab containers.
     expectKnownEnv(Object.keys(find("ConfigMap", "collab-config")!.data!), "ConfigMap collab-config");
-    expectKnownEnv(Object.keys(find("Secret", "collab-secrets")!.stringData!), "Secret collab-secrets");
+    // The Secret also holds the NATS users' passwords, which nats-server reads (nats.yaml), one per service.
+    const natsPasswords = new Set(SERVICES.map(natsPasswordVariable));
+    expectKnownEnv(Object.keys(find("Secret", "collab-secrets")!.stringData!).filter((k) => !natsPasswords.has(k)), "Secret collab-secrets");
   });
 
   it("gives SECRETS_KEY from the Secret to every pod of a service that stores credentials; the committed value is a placeholder, never a usable key", () => {
@@ -660,6 +678,34 @@ describe("deploy/k8s", () => {
     const storeDir = /store_dir:\s*"?([^"\s]+)"?/.exec(natsConf(read("deploy/nats/nats-server.conf")).block("jetstream") ?? "")?.[1];
     const claims = (workload.spec.volumeClaimTemplates ?? []).map((v: { metadata: { name: string } }) => v.metadata.name);
     expect(c.volumeMounts?.some((m) => m.mountPath === storeDir && claims.includes(m.name))).toBe(true);
+  });
+
+  it("gives every service its own NATS user, the password nats-server.conf expects, and the bus's keys; the caller key to gateways only", () => {
+    const conf = read("deploy/nats/nats-server.conf");
+    const users = [...conf.matchAll(/\{\s*user:\s*"([^"]+)",\s*password:\s*\$([A-Z0-9_]+)\s*\}/g)].map((m) => [m[1], m[2]]);
+    expect(users).toEqual(SERVICES.map((svc) => [svc, natsPasswordVariable(svc)]));
+    const secret = find("Secret", "collab-secrets")!.stringData!;
+    const natsEnv = (find("StatefulSet", "nats")!.spec!.template!.spec!.containers![0] as Container).env ?? [];
+    for (const svc of SERVICES) {
+      const container = (find("Deployment", svc)!.spec!.template!.spec!.containers![0] as Container);
+      const ref = (name: string) => container.env?.find((e) => e.name === name);
+      expect({ svc, user: ref("NATS_USER")?.value, password: ref("NATS_PASSWORD")?.valueFrom?.secretKeyRef?.key }).toEqual({ svc, user: svc, password: natsPasswordVariable(svc) });
+      expect(natsEnv.find((e) => e.name === natsPasswordVariable(svc))?.valueFrom?.secretKeyRef?.key).toBe(natsPasswordVariable(svc));
+      expect(secret[natsPasswordVariable(svc)]).toEqual(expect.any(String));
+      for (const key of ["SERVICE_SIGNING_KEY", "CALLER_KEYS"]) expect({ svc, key, ref: ref(key)?.valueFrom?.secretKeyRef?.key }).toEqual({ svc, key, ref: key });
+      expect({ svc, callerKey: ref("CALLER_SIGNING_KEY") !== undefined }).toEqual({ svc, callerKey: svc === "gateway" });
+    }
+  });
+
+  it("fences the namespace: nothing in by default, the Ingress to the gateway only, NATS and PostgreSQL from Collab's pods only", () => {
+    const policies = objects.filter((d) => d.kind === "NetworkPolicy") as unknown as { metadata: { name: string }; spec: { podSelector: { matchLabels?: Record<string, string> }; ingress?: { from: Record<string, unknown>[] }[] } }[];
+    const named = (name: string) => policies.find((p) => p.metadata.name === name)!.spec;
+    expect(named("default-deny-ingress")).toEqual({ podSelector: {}, policyTypes: ["Ingress"] });
+    expect(named("gateway-from-ingress").podSelector.matchLabels).toEqual({ "app.kubernetes.io/name": "collab", "app.kubernetes.io/component": "gateway" });
+    for (const name of ["nats-from-collab", "postgres-from-collab"]) expect(named(name).ingress).toEqual([expect.objectContaining({ from: [{ podSelector: { matchLabels: { "app.kubernetes.io/name": "collab" } } }] })]);
+    // Only the gateway is let in from outside the namespace's pods, metrics scraping aside.
+    const fromOutside = policies.filter((p) => p.spec.ingress?.some((i) => i.from.some((f) => "namespaceSelector" in f)));
+    expect(fromOutside.map((p) => p.metadata.name).sort()).toEqual(["gateway-from-ingress", "metrics-from-monitoring"]);
   });
 
   it("keeps PostgreSQL connections within a default server's max_connections at full scale", () => {
