@@ -1,4 +1,4 @@
-import { createBroker, loadConfig } from "@collab/core";
+import { createBroker, loadConfig, readPrivateKey, Signer, type Caller } from "@collab/core";
 import { createScratchDatabase, openDatabase, settleOutboxes, testDatabaseServer, truncateAll, type Database } from "@collab/db";
 import type { ServiceBroker, ServiceSchema } from "moleculer";
 import type { AddressInfo } from "node:net";
@@ -15,6 +15,11 @@ export interface TestApp {
   distributed: boolean;
   /** The app's database, for the few tests that set up state no endpoint can (votes, archiving). */
   database: Database;
+  /**
+   * The meta of a bus call made as `caller` (tests of bus actions): in the distributed pass the
+   * caller signed as the gateway would sign it, since the services believe nothing else.
+   */
+  asCaller(caller: Caller): { caller: Caller; auth?: string };
   /** Empties every table, recreates root and drops gateway caches: call in beforeEach. */
   reset(): Promise<void>;
   stop(): Promise<void>;
@@ -56,6 +61,7 @@ export async function startTestApp(makeServices: () => ServiceSchema[], label = 
     rootToken: ROOT_TOKEN,
     distributed: false,
     database,
+    asCaller: (caller) => ({ caller }),
     reset: () => resetter(database, broker),
     async stop() {
       await database.release();
@@ -78,6 +84,10 @@ async function attachToTopology(url: string): Promise<TestApp> {
     rootToken: ROOT_TOKEN,
     distributed: true,
     database,
+    asCaller(caller) {
+      const signer = new Signer(readPrivateKey(process.env.TEST_CALLER_SIGNING_KEY!));
+      return { caller, auth: signer.sign({ caller, exp: Date.now() + 60_000 }) };
+    },
     reset: () => resetter(database, broker),
     async stop() {
       await database.release();

@@ -402,10 +402,10 @@ describe("bus actions for other services", () => {
 
     // A Guest's edit does not create labels; a Reporter's (or a system call) does.
     const guestCaller = { caller: { id: w.guest.id, username: "guest", admin: false } };
-    const asGuest = await app.broker.call("namespaces.labels.resolveForProject", { project_id: w.project.id, names: ["missing"], create_missing: true }, { meta: guestCaller });
+    const asGuest = await app.broker.call("namespaces.labels.resolveForProject", { project_id: w.project.id, names: ["missing"], create_missing: true }, { meta: app.asCaller(guestCaller.caller) });
     expect(asGuest).toEqual([]);
     const reporterCaller = { caller: { id: w.reporter.id, username: "reporter", admin: false } };
-    const created = (await app.broker.call("namespaces.labels.resolveForProject", { project_id: w.project.id, names: ["missing", " top "], create_missing: true }, { meta: reporterCaller })) as { id: number; name: string; color: string }[];
+    const created = (await app.broker.call("namespaces.labels.resolveForProject", { project_id: w.project.id, names: ["missing", " top "], create_missing: true }, { meta: app.asCaller(reporterCaller.caller) })) as { id: number; name: string; color: string }[];
     expect(created.map((l) => [l.name, l.color])).toEqual([
       ["missing", "#6699cc"],
       ["top", "#000"],

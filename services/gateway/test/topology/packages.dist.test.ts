@@ -42,7 +42,7 @@ test("a file uploaded through one packages replica downloads through the other, 
   const root = apiClient(app.url, app.rootToken);
   const me = assertStatus(await root.get("/user"), 200, "root").body;
   const project = await createProject(root, { name: "dist-pkgs", visibility: "private" });
-  const meta = { caller: { id: me.id, username: me.username, admin: true } };
+  const meta = app.asCaller({ id: me.id, username: me.username, admin: true });
   const bytes = randomBytes(3 * 1024 * 1024 + 777);
 
   // Upload pinned to the first replica: the body travels as stream chunks over NATS.
