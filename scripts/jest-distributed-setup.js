@@ -19,6 +19,8 @@ module.exports = async function setup() {
   // The services' mail goes to a receiver on loopback; the workers read it from its folder.
   const mail = await startMailSink(fs.mkdtempSync(path.join(os.tmpdir(), "collab-mail-")));
   globalThis.__COLLAB_MAIL__ = mail;
+  // Every process checks its actions' answers against their contracts (inherited, as SMTP_URL is).
+  process.env.CHECK_ACTION_OUTPUTS ??= "1";
   process.env.SMTP_URL = mail.url; // inherited by every topology process (scripts/topology.js)
   process.env.TEST_MAIL_DIR = mail.dir;
   let topology;

@@ -3,6 +3,7 @@ import { pino, type Logger } from "pino";
 import { loadConfig, type Config } from "./config";
 import { busAuthMiddleware } from "./bus-auth-middleware";
 import { eventChannels } from "./channels";
+import { OutputCheckMiddleware, UniqueActionNamesMiddleware } from "./contract";
 import { DataExceptionMiddleware } from "./data-errors";
 import { ZodInputMiddleware } from "./input";
 import { logDestination, pinoOptions } from "./logging";
@@ -67,7 +68,9 @@ export function createBroker({ services, config = loadConfig(), nodeID }: Broker
     // relay (shared/db) hands them to the consumers directly.
     middlewares: [
       ...(busAuth ? [busAuth] : []),
+      UniqueActionNamesMiddleware,
       ZodInputMiddleware,
+      ...(config.CHECK_ACTION_OUTPUTS ? [OutputCheckMiddleware] : []),
       DataExceptionMiddleware,
       ...(config.TRANSPORTER ? [eventChannels(config.TRANSPORTER, natsConnectionOptions(config))] : []),
     ],

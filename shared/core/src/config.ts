@@ -95,6 +95,11 @@ export const ConfigSchema = z.object({
   PG_QUERY_TIMEOUT_MS: z.coerce.number().int().min(0).default(35_000),
   PG_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(0).default(60_000),
   PG_KEEPALIVE_DELAY_MS: z.coerce.number().int().min(0).default(10_000),
+  /**
+   * Tests: every action's answer is checked against its contract's output schema (a mismatch is
+   * a 500). Off in production, where the compiler's check of implement() is enough.
+   */
+  CHECK_ACTION_OUTPUTS: z.enum(["0", "1", "false", "true"]).default("0").transform((v) => v === "1" || v === "true"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** Timeout of a streamed upload's call (RouteDef.streamBody): the body arrives at the client's pace. */

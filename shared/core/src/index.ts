@@ -1,5 +1,6 @@
 export * from "./access";
 export * from "./action";
+export * from "./contract";
 export * from "./broker";
 export * from "./config";
 export * from "./data-errors";

@@ -1,4 +1,4 @@
-import { loadConfig, externalUrl, secretsKeyring, type Config, type Keyring } from "@collab/core";
+import { actionsOf, implement, loadConfig, externalUrl, mergeActions, secretsKeyring, serviceContract, type Config, type Keyring } from "@collab/core";
 import type { Logger, ServiceBroker, ServiceSchema } from "moleculer";
 import { openDatabase, type Database, type Db } from "./database";
 import type { SecretStore } from "./secret-store";
@@ -33,7 +33,8 @@ export interface ServiceDefinition {
   dependencies?: string[];
   /** Moleculer mixins merged into the service (e.g. settingsMixin from @collab/core). */
   mixins?: ServiceSchema[];
-  actions: (kit: ServiceKit) => Actions;
+  /** The service's actions: one map, or several (a name in two of them throws, see mergeActions). */
+  actions: (kit: ServiceKit) => Actions | Actions[];
   events?: (kit: ServiceKit) => Events;
   /** Periodic jobs, started once the service has started and stopped before it stops. */
   workers?: (kit: ServiceKit) => Worker[];
@@ -58,6 +59,7 @@ export function defineService(def: ServiceDefinition): ServiceSchema {
   const kit = {} as { -readonly [K in keyof ServiceKit]: ServiceKit[K] };
   let stopWorkers: (() => Promise<void>) | undefined;
   let relay: Relay | undefined;
+  const common = serviceContract(def.name);
   const consumers = def.consumes?.(kit) ?? {};
   const tables = def.eventTables;
   if (Object.keys(consumers).length && !tables) throw new Error(`${def.name}: consumes needs eventTables`);
@@ -72,32 +74,26 @@ export function defineService(def: ServiceDefinition): ServiceSchema {
     name: def.name,
     dependencies: def.dependencies,
     ...(def.mixins ? { mixins: def.mixins } : {}),
-    actions: {
-      ...def.actions(kit),
+    actions: mergeActions(def.name, [
+      ...[def.actions(kit)].flat(),
+      actionsOf(def.name, [
       /**
        * Bus only: applies a dead letter of this service's consumers once more (the admin service's
        * replay). Fails if the consumer still cannot apply it, which leaves the letter in place.
        */
       ...(Object.keys(consumers).length
-        ? {
-            replayEvent: {
-              visibility: "public",
-              async handler(ctx: { params: { event: EventEnvelope } }) {
-                await replayEvent(kit, tables!, consumers, ctx.params.event);
-                return { replayed: true };
-              },
-            },
-          }
-        : {}),
+        ? [implement(common.replayEvent, async (ctx) => {
+            await replayEvent(kit, tables!, consumers, ctx.params.event as EventEnvelope);
+            return { replayed: true as const };
+          })]
+        : []),
       /** Readiness of this service instance: its database answers. */
-      health: {
-        visibility: "public",
-        async handler() {
-          await kit.database?.ping();
-          return { status: "ok" };
-        },
-      },
-    },
+      implement(common.health, async () => {
+        await kit.database?.ping();
+        return { status: "ok" as const };
+      }),
+      ]),
+    ]),
     events: def.events?.(kit) ?? {},
     // Read by the @moleculer/channels middleware (only present over NATS; see @collab/core eventChannels).
     ...({ channels } as object),

@@ -4,6 +4,8 @@
 import { startTestDatabaseServer } from "../../db/src/testing";
 
 export default async function globalSetup(): Promise<void> {
+  // Every action's answer is checked against its contract (@collab/core OutputCheckMiddleware).
+  process.env.CHECK_ACTION_OUTPUTS ??= "1";
   if (process.env.TEST_DATABASE_SERVER) return;
   const server = await startTestDatabaseServer();
   (globalThis as { __COLLAB_TEST_PG__?: typeof server }).__COLLAB_TEST_PG__ = server;

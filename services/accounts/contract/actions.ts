@@ -1,0 +1,2 @@
+/** Actions of the accounts service other services call (see index.ts). */
+export const AccountsActions = {};

@@ -1,0 +1,2 @@
+/** Durable events the accounts service publishes (see index.ts). */
+export const AccountsEvents = {};

@@ -1,0 +1,2 @@
+/** Actions of the activity service other services call (see index.ts). */
+export const ActivityActions = {};

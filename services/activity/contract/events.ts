@@ -1,0 +1,2 @@
+/** Durable events the activity service publishes (see index.ts). */
+export const ActivityEvents = {};

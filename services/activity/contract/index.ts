@@ -1,0 +1,12 @@
+/**
+ * The activity service's contract: the actions other services may call and the durable events it
+ * publishes, with their schemas. It imports nothing from the service's implementation, so
+ * depending on it never pulls the service in (see @collab/core contract.ts).
+ */
+import { serviceContract } from "@collab/core";
+import { ActivityActions } from "./actions";
+import { ActivityEvents } from "./events";
+
+export const Activity = { ...serviceContract("activity"), ...ActivityActions, events: ActivityEvents };
+export * from "./actions";
+export * from "./events";

@@ -1,0 +1,2 @@
+/** Durable events the admin service publishes (see index.ts). */
+export const AdminEvents = {};

@@ -1,0 +1,2 @@
+/** Actions of the error-tracking service other services call (see index.ts). */
+export const ErrorTrackingActions = {};

@@ -1,0 +1,2 @@
+/** Durable events the error-tracking service publishes (see index.ts). */
+export const ErrorTrackingEvents = {};

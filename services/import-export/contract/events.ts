@@ -1,0 +1,2 @@
+/** Durable events the import-export service publishes (see index.ts). */
+export const ImportExportEvents = {};

@@ -1,0 +1,2 @@
+/** Actions of the integrations service other services call (see index.ts). */
+export const IntegrationsActions = {};

@@ -1,0 +1,2 @@
+/** Durable events the integrations service publishes (see index.ts). */
+export const IntegrationsEvents = {};

@@ -1,0 +1,2 @@
+/** Actions of the issues service other services call (see index.ts). */
+export const IssuesActions = {};

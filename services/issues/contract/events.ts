@@ -1,0 +1,2 @@
+/** Durable events the issues service publishes (see index.ts). */
+export const IssuesEvents = {};

@@ -1,0 +1,2 @@
+/** Durable events the merge-requests service publishes (see index.ts). */
+export const MergeRequestsEvents = {};

@@ -1,0 +1,2 @@
+/** Actions of the namespaces service other services call (see index.ts). */
+export const NamespacesActions = {};

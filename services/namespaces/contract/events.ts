@@ -1,0 +1,2 @@
+/** Durable events the namespaces service publishes (see index.ts). */
+export const NamespacesEvents = {};

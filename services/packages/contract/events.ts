@@ -1,0 +1,2 @@
+/** Durable events the packages service publishes (see index.ts). */
+export const PackagesEvents = {};

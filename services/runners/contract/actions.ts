@@ -1,0 +1,2 @@
+/** Actions of the runners service other services call (see index.ts). */
+export const RunnersActions = {};

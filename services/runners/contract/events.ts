@@ -1,0 +1,2 @@
+/** Durable events the runners service publishes (see index.ts). */
+export const RunnersEvents = {};

@@ -1,0 +1,12 @@
+/**
+ * The runners service's contract: the actions other services may call and the durable events it
+ * publishes, with their schemas. It imports nothing from the service's implementation, so
+ * depending on it never pulls the service in (see @collab/core contract.ts).
+ */
+import { serviceContract } from "@collab/core";
+import { RunnersActions } from "./actions";
+import { RunnersEvents } from "./events";
+
+export const Runners = { ...serviceContract("runners"), ...RunnersActions, events: RunnersEvents };
+export * from "./actions";
+export * from "./events";

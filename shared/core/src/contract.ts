@@ -1,0 +1,192 @@
+import type { ActionSchema, CallingOptions, Context, Middleware, ServiceBroker } from "moleculer";
+import { z } from "zod";
+import type { Ctx } from "./meta";
+
+/**
+ * Service contracts: what crosses the bus, declared once by the service that owns it and imported
+ * by those who use it (`@collab/<service>/contract`). An action's entry carries its full name,
+ * its input and output schemas and whether a caller may retry it; an event's entry its name and
+ * payload schema. Calls go through `call()`, actions through `implement()`, consumers through the
+ * producer's entry: a wrong name or shape is a compile error, not a 404 at run time.
+ */
+
+/** One action of a service's contract. Schemas are thunks: moleculer deep-clones action definitions. */
+export interface ActionContract<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  readonly kind: "action";
+  /** The full action name, `<service>.<action>`. */
+  readonly name: string;
+  readonly input: () => I;
+  readonly output: () => O;
+  /** Safe to repeat (a read): callers retry it on another replica when one dies mid-request. */
+  readonly idempotent: boolean;
+}
+
+/** One durable domain event of a service's contract (see @collab/db's outbox and consumers). */
+export interface EventContract<P extends z.ZodType = z.ZodType> {
+  readonly kind: "event";
+  /** The event name, `<service>.<entity>.<what happened>`. */
+  readonly name: string;
+  readonly payload: () => P;
+}
+
+export type InputOf<A extends ActionContract> = z.input<ReturnType<A["input"]>>;
+export type ParamsOf<A extends ActionContract> = z.output<ReturnType<A["input"]>>;
+export type OutputOf<A extends ActionContract> = z.output<ReturnType<A["output"]>>;
+export type PayloadOf<E extends EventContract> = z.output<ReturnType<E["payload"]>>;
+
+const ACTION_NAME = /^[a-z][a-z-]*\.[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/;
+
+/** Declares an action of a contract. Schemas are built once, on first use. */
+export function actionContract<I extends z.ZodType, O extends z.ZodType>(name: string, def: { input: () => I; output: () => O; idempotent?: boolean }): ActionContract<I, O> {
+  if (!ACTION_NAME.test(name)) throw new Error(`contract: "${name}" is not <service>.<action>`);
+  return { kind: "action", name, input: once(def.input), output: once(def.output), idempotent: def.idempotent ?? false };
+}
+
+/** Declares a durable event of a contract. */
+export function eventContract<P extends z.ZodType>(name: string, payload: () => P): EventContract<P> {
+  if (!ACTION_NAME.test(name)) throw new Error(`contract: "${name}" is not <service>.<entity>.<event>`);
+  return { kind: "event", name, payload: once(payload) };
+}
+
+function once<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
+/** Who may call: an action's context (the caller travels along) or, outside any action, the broker. */
+type Caller = Pick<Context, "call"> | Pick<ServiceBroker, "call">;
+
+/**
+ * Calls an action of another service through its contract entry: the input and the answer are
+ * typed by the entry's schemas. With a context, the caller (ctx.meta) travels with the call.
+ */
+export function call<A extends ActionContract>(via: Caller | Ctx<unknown>, action: A, params: InputOf<A>, opts?: CallingOptions): Promise<OutputOf<A>> {
+  return (via as Pick<ServiceBroker, "call">).call(action.name, params, opts) as Promise<OutputOf<A>>;
+}
+
+/** An action schema that implements a contract entry (see `implement`). */
+export interface ImplementedAction extends ActionSchema {
+  contract: ActionContract;
+}
+
+/**
+ * The action of a contract entry: the entry's input schema validates the params (ZodInputMiddleware),
+ * the handler's answer must have the entry's output type (a mismatch fails tsc), and an idempotent
+ * entry is retried by moleculer on a dead replica.
+ */
+export function implement<A extends ActionContract>(
+  contract: A,
+  handler: (ctx: Ctx<ParamsOf<A>>) => Promise<OutputOf<A>> | OutputOf<A>,
+  opts: { visibility?: ActionSchema["visibility"] } = {},
+): ImplementedAction {
+  return {
+    contract,
+    input: contract.input,
+    output: contract.output,
+    visibility: opts.visibility ?? "public",
+    ...(contract.idempotent ? { retryPolicy: { enabled: true } } : {}),
+    handler: handler as ActionSchema["handler"],
+  };
+}
+
+/**
+ * The actions map of service `service` from its implemented contract entries, keyed by the name
+ * each entry gives. An entry of another service, or one name implemented twice, throws.
+ */
+export function actionsOf(service: string, implemented: ImplementedAction[]): Record<string, ActionSchema> {
+  const out: Record<string, ActionSchema> = {};
+  for (const action of implemented) {
+    const prefix = `${service}.`;
+    if (!action.contract.name.startsWith(prefix)) throw new Error(`${service}: implements ${action.contract.name}, another service's action`);
+    const key = action.contract.name.slice(prefix.length);
+    if (key in out) throw new Error(`${service}: action ${action.contract.name} is implemented twice`);
+    out[key] = action;
+  }
+  return out;
+}
+
+/**
+ * Merges a service's action maps; a name in two of them throws (object spread would let the last
+ * one win silently).
+ */
+export function mergeActions<A>(service: string, maps: Record<string, A>[]): Record<string, A> {
+  const out: Record<string, A> = {};
+  for (const map of maps) {
+    for (const [key, action] of Object.entries(map)) {
+      if (!action) continue;
+      if (key in out) throw new Error(`${service}: action ${service}.${key} is defined twice`);
+      out[key] = action;
+    }
+  }
+  return out;
+}
+
+/** The payload of an event as its producer announces it, checked against the entry's type. */
+export const announce = <E extends EventContract>(event: E, payload: z.input<ReturnType<E["payload"]>>): readonly [name: string, payload: object] => [event.name, payload as object];
+
+declare module "moleculer" {
+  interface ActionSchema {
+    /** Answer schema as a thunk (see `input`): checked by OutputCheckMiddleware in tests, published in OpenAPI. */
+    output?: () => z.ZodType;
+  }
+}
+
+/**
+ * A failed check of an action's answer against its contract: a programming error, raised in tests
+ * (CHECK_ACTION_OUTPUTS) so that a contract and its implementation cannot drift apart.
+ */
+export class ContractViolation extends Error {
+  constructor(action: string, issues: z.core.$ZodIssue[]) {
+    super(`${action} answered outside its contract: ${issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}`);
+    this.name = "ContractViolation";
+  }
+}
+
+/**
+ * Validates every local action's answer against its contract's output schema. On in tests only
+ * (CHECK_ACTION_OUTPUTS=1): in production the types already hold, and parsing every answer twice
+ * would cost what the request path is meant to save.
+ */
+export const OutputCheckMiddleware: Middleware = {
+  name: "OutputCheck",
+  localAction(next: (ctx: Context) => Promise<unknown>, action: { name?: string; output?: () => z.ZodType }) {
+    if (typeof action.output !== "function") return next;
+    const schema = action.output();
+    return async function checkOutput(ctx: Context) {
+      const answer = await next(ctx);
+      const result = schema.safeParse(answer);
+      if (!result.success) throw new ContractViolation(action.name ?? "an action", result.error.issues);
+      return answer;
+    };
+  },
+};
+
+/** The full names of a service schema's actions (a `name` on the definition overrides its key). */
+function actionNamesOf(schema: { name: string; actions?: Record<string, unknown> }): string[] {
+  return Object.entries(schema.actions ?? {})
+    .filter(([, def]) => def)
+    .map(([key, def]) => `${schema.name}.${typeof def === "object" && typeof (def as { name?: unknown }).name === "string" ? (def as { name: string }).name : key}`);
+}
+
+/**
+ * Refuses a second local action of one name (two services of one name, or a mixin's): moleculer
+ * would balance between them silently. Compared with the services this broker already has.
+ */
+export const UniqueActionNamesMiddleware = {
+  name: "UniqueActionNames",
+  serviceCreating(service: { broker: ServiceBroker }, schema: { name: string; actions?: Record<string, unknown> }) {
+    const taken = new Set(service.broker.services.flatMap((s) => actionNamesOf(s.schema as { name: string; actions?: Record<string, unknown> })));
+    for (const name of actionNamesOf(schema)) if (taken.has(name)) throw new Error(`action ${name} is defined twice in this broker`);
+  },
+} as Middleware;
+
+/** What travels for one domain event (as @collab/db's outbox writes it). */
+export const EventEnvelopeSchema = z.object({ id: z.string().min(1), name: z.string().min(1), occurredAt: z.string(), payload: z.unknown() });
+
+/** The actions every domain service has (defineService adds them): readiness, and a dead letter's replay. */
+export const serviceContract = (service: string) => ({
+  /** Readiness of one instance: its database answers. */
+  health: actionContract(`${service}.health`, { input: () => z.object({}), output: () => z.object({ status: z.literal("ok") }), idempotent: true }),
+  /** Applies a dead letter of the service's consumers once more; fails (and the letter stays) if it still cannot. */
+  replayEvent: actionContract(`${service}.replayEvent`, { input: () => z.object({ event: EventEnvelopeSchema }), output: () => z.object({ replayed: z.literal(true) }) }),
+});
