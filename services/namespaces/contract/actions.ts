@@ -1,2 +1,648 @@
-/** Actions of the namespaces service other services call (see index.ts). */
-export const NamespacesActions = {};
+import { actionContract, gDateTime, gId, gInt, MEMBER_ACCESS_LEVELS, type OutputOf } from "@collab/core";
+import { z } from "zod";
+
+/**
+ * Actions of the namespaces service other services call over the bus (its HTTP routes are not
+ * here: the gateway reaches those through routes.ts). Each entry: the full name, the input the
+ * action validates, the answer it gives, and whether a caller may retry it.
+ */
+
+const ids = (max = 1000) => z.array(z.number().int()).max(max);
+const ref = () => z.union([z.string(), z.number()]);
+/** A date-time as the API presents it (ISO 8601), or null. */
+const time = () => z.string().nullable();
+/** `{ [user_id]: … }`: JSON object keys, numbers in TypeScript. */
+const byId = <T extends z.ZodType>(value: T) => z.record(z.number(), value);
+
+/** Relations per restore call (groups.addRelations, groups.relationPage); the import worker sends larger lists in several calls. */
+export const RESTORE_BATCH = 500;
+
+/** Who an import acts for: the user who started it, authorized by the import-export service. */
+export const ImporterSchema = z.object({ id: z.number().int(), username: z.string(), admin: z.boolean() });
+
+/** A group's attributes as an export archive carries them (every one optional). */
+export const GroupAttributesSchema = z
+  .object({
+    name: z.string(),
+    path: z.string(),
+    description: z.string(),
+    visibility: z.enum(["private", "internal", "public"]),
+    project_creation_level: z.enum(["noone", "owner", "maintainer", "developer", "administrator"]),
+    subgroup_creation_level: z.enum(["owner", "maintainer"]),
+    request_access_enabled: z.boolean(),
+    share_with_group_lock: z.boolean(),
+    require_two_factor_authentication: z.boolean(),
+    two_factor_grace_period: z.number().int().min(0),
+    lfs_enabled: z.boolean(),
+    emails_enabled: z.boolean(),
+    mentions_disabled: z.boolean(),
+    auto_devops_enabled: z.boolean().nullable(),
+    default_branch: z.string().nullable(),
+  })
+  .partial();
+export type GroupAttributes = z.output<typeof GroupAttributesSchema>;
+
+const labelNames = () => z.array(z.string()).max(1000).optional();
+
+/** What a work item write asks namespaces to check: assignees' access, a milestone, label names. */
+export const WorkItemInputSchema = z.object({
+  assignee_ids: ids().optional(),
+  milestone_id: z.number().int().optional(),
+  labels: z.object({ labels: labelNames(), add_labels: labelNames(), remove_labels: labelNames() }).optional(),
+});
+export type WorkItemInputRequest = z.input<typeof WorkItemInputSchema>;
+
+/** LabelBasic: what issues and merge requests embed with `with_labels_details`. */
+export const LabelBasicSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  color: z.string(),
+  text_color: z.string(),
+  description: z.string().nullable(),
+  description_html: z.string().nullable(),
+});
+
+/** LabelBasic with the label's priority (project labels; null for group labels), for ordering only. */
+export const LabelDetailSchema = LabelBasicSchema.extend({ priority: z.number().nullable() });
+
+/** Entities::Milestone: project_id for a project's milestone, group_id for a group's. */
+export const MilestoneSchema = z.object({
+  id: z.number(),
+  iid: z.number(),
+  project_id: z.number().optional(),
+  group_id: z.number().nullable().optional(),
+  title: z.string(),
+  description: z.string().nullable(),
+  state: z.string(),
+  created_at: time(),
+  updated_at: time(),
+  due_date: z.string().nullable(),
+  start_date: z.string().nullable(),
+  expired: z.boolean(),
+  web_url: z.string(),
+});
+
+const accessOfUser = () => z.object({ access_level: z.number(), can_read: z.boolean() });
+
+/** What namespaces answers to a work item write's input (only the parts asked for). */
+export const WorkItemInputAnswerSchema = z.object({
+  assignee_levels: byId(accessOfUser()).optional(),
+  milestone: MilestoneSchema.nullable().optional(),
+  labels: z.object({ labels: z.array(LabelDetailSchema).nullable(), add_labels: z.array(LabelDetailSchema), remove_labels: z.array(LabelDetailSchema) }).optional(),
+});
+
+/** Everything another service needs to know about a project to authorize and present it. */
+export const ProjectAccessSummarySchema = z.object({
+  id: z.number(),
+  description: z.string().nullable(),
+  name: z.string(),
+  name_with_namespace: z.string(),
+  path: z.string(),
+  path_with_namespace: z.string(),
+  created_at: time(),
+  namespace_id: z.number(),
+  namespace_full_path: z.string(),
+  namespace_kind: z.string(),
+  group_ids: z.array(z.number()),
+  visibility: z.string(),
+  archived: z.boolean(),
+  default_branch: z.string().nullable(),
+  web_url: z.string(),
+  issues_access_level: z.string(),
+  merge_requests_access_level: z.string(),
+  builds_access_level: z.string(),
+  repository_storage: z.string(),
+  repository_read_only: z.boolean(),
+  only_allow_merge_if_all_discussions_are_resolved: z.boolean(),
+  remove_source_branch_after_merge: z.boolean(),
+  squash_option: z.string(),
+});
+
+const ProjectAccessSchema = z.object({
+  project: ProjectAccessSummarySchema,
+  access_level: z.number(),
+  /** Effective role: 60 for administrators. */
+  role: z.number(),
+});
+
+/** The group as the group API presents it. */
+export const GroupSchema = z.object({
+  id: z.number(),
+  web_url: z.string(),
+  name: z.string(),
+  path: z.string(),
+  description: z.string(),
+  visibility: z.string(),
+  share_with_group_lock: z.boolean(),
+  require_two_factor_authentication: z.boolean(),
+  two_factor_grace_period: z.number(),
+  project_creation_level: z.string(),
+  auto_devops_enabled: z.boolean().nullable(),
+  subgroup_creation_level: z.string(),
+  emails_disabled: z.boolean(),
+  emails_enabled: z.boolean(),
+  mentions_disabled: z.boolean(),
+  lfs_enabled: z.boolean(),
+  default_branch: z.string().nullable(),
+  default_branch_protection: z.number(),
+  default_branch_protection_defaults: z.object({
+    allowed_to_push: z.array(z.object({ access_level: z.number() })),
+    allow_force_push: z.boolean(),
+    allowed_to_merge: z.array(z.object({ access_level: z.number() })),
+  }),
+  avatar_url: z.null(),
+  request_access_enabled: z.boolean(),
+  full_name: z.string(),
+  full_path: z.string(),
+  created_at: time(),
+  parent_id: z.number().nullable(),
+  organization_id: z.number(),
+  shared_runners_setting: z.string(),
+  ldap_cn: z.null(),
+  ldap_access: z.null(),
+  wiki_access_level: z.string(),
+  marked_for_deletion_on: z.string().nullable(),
+  repository_storage: z.string(),
+});
+
+const accessLevelEntry = () =>
+  z.object({
+    id: z.null(),
+    access_level: z.number(),
+    access_level_description: z.string(),
+    deploy_key_id: z.null(),
+    user_id: z.null(),
+    group_id: z.null(),
+  });
+
+/** GitLab's ProtectedBranch entity. */
+export const ProtectedBranchSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  push_access_levels: z.array(accessLevelEntry()),
+  merge_access_levels: z.array(accessLevelEntry()),
+  unprotect_access_levels: z.array(accessLevelEntry()),
+  allow_force_push: z.boolean(),
+  code_owner_approval_required: z.boolean(),
+  inherited: z.boolean(),
+});
+
+const storageKind = () => z.enum(["project", "group"]);
+
+export const NamespacesActions = {
+  access: {
+    /** The project as the caller may read it, with their level and role (404 otherwise). A pure read. */
+    project: actionContract("namespaces.access.project", {
+      input: () => z.object({ project: ref() }),
+      output: () => ProjectAccessSchema,
+      idempotent: true,
+    }),
+    /** The group as the caller may read it, with its traversal ids and the caller's level and role (404 otherwise). */
+    group: actionContract("namespaces.access.group", {
+      input: () => z.object({ group: ref() }),
+      output: () => z.object({ group: GroupSchema, traversal_ids: z.array(z.number()), access_level: z.number(), role: z.number() }),
+      idempotent: true,
+    }),
+    /** "What access does user U have on project/group X": inheritance group → subgroup → project. */
+    level: actionContract("namespaces.access.level", {
+      input: () => z.object({ user_id: z.number().int(), project_id: z.number().int().optional(), group_id: z.number().int().optional() }),
+      output: () => z.object({ access_level: z.number() }),
+      idempotent: true,
+    }),
+    /** Access levels of several users on one project (assignee checks): `{ [user_id]: { access_level, can_read } }`. */
+    levelsOnProject: actionContract("namespaces.access.levelsOnProject", {
+      input: () => z.object({ project_id: z.number().int(), user_ids: ids() }),
+      output: () => byId(accessOfUser()),
+      idempotent: true,
+    }),
+    /** Effective levels of users on several projects: `{ [project_id]: { [user_id]: level } }`, 0 for non-members. */
+    levelsOnProjects: actionContract("namespaces.access.levelsOnProjects", {
+      input: () => z.object({ pairs: z.array(z.object({ project_id: z.number().int(), user_ids: ids() })).max(1000) }),
+      output: () => byId(byId(z.number())),
+      idempotent: true,
+    }),
+    /** Groups where the caller's effective level is at least `min_access_level`, subgroups included. */
+    callerGroups: actionContract("namespaces.access.callerGroups", {
+      input: () => z.object({ min_access_level: z.number().int() }),
+      output: () => z.array(z.object({ id: z.number(), access_level: z.number() })),
+      idempotent: true,
+    }),
+  },
+
+  groups: {
+    /** Members added after `since` to the group or its subgroups (project memberships not counted). */
+    newMembersCount: actionContract("namespaces.groups.newMembersCount", {
+      input: () => z.object({ group_id: z.number().int(), since: z.coerce.date() }),
+      output: () => z.number(),
+      idempotent: true,
+    }),
+    /** The group and its descendants, parents before children: what an export walks. */
+    tree: actionContract("namespaces.groups.tree", {
+      input: () => z.object({ group_id: z.number().int() }),
+      output: () =>
+        z.array(
+          z.object({
+            id: z.number(),
+            parent_id: z.number().nullable(),
+            full_path: z.string(),
+            created_at: time(),
+            updated_at: time(),
+            attributes: z.object({
+              name: z.string(),
+              path: z.string(),
+              description: z.string(),
+              visibility: z.enum(["private", "internal", "public"]),
+              project_creation_level: z.string(),
+              subgroup_creation_level: z.string(),
+              request_access_enabled: z.boolean(),
+              share_with_group_lock: z.boolean(),
+              require_two_factor_authentication: z.boolean(),
+              two_factor_grace_period: z.number(),
+              lfs_enabled: z.boolean(),
+              emails_enabled: z.boolean(),
+              mentions_disabled: z.boolean(),
+              auto_devops_enabled: z.boolean().nullable(),
+              default_branch: z.string().nullable(),
+            }),
+          }),
+        ),
+      idempotent: true,
+    }),
+    /** One page of a group's own labels, milestones or direct members (with usernames), by id after `after`. */
+    relationPage: actionContract("namespaces.groups.relationPage", {
+      input: () =>
+        z.object({
+          group_id: z.number().int(),
+          relation: z.enum(["labels", "milestones", "members"]),
+          after: z.number().int().default(0),
+          limit: z.number().int().min(1).max(RESTORE_BATCH).default(RESTORE_BATCH),
+        }),
+      output: () =>
+        z.union([
+          z.array(z.object({ id: z.number(), title: z.string(), color: z.string(), description: z.string().nullable(), created_at: time(), updated_at: time() })),
+          z.array(
+            z.object({
+              id: z.number(),
+              iid: z.number(),
+              title: z.string(),
+              description: z.string().nullable(),
+              state: z.string(),
+              due_date: z.string().nullable(),
+              start_date: z.string().nullable(),
+              created_at: time(),
+              updated_at: time(),
+            }),
+          ),
+          z.array(
+            z.object({
+              id: z.number(),
+              user_id: z.number(),
+              username: z.string().nullable(),
+              access_level: z.number(),
+              expires_at: z.string().nullable(),
+              created_at: time(),
+            }),
+          ),
+        ]),
+      idempotent: true,
+    }),
+    /** Applies an archive's settings to an imported group (`group_id`), or creates a subgroup of `parent_id`. */
+    createOrUpdateFromAttributes: actionContract("namespaces.groups.createOrUpdateFromAttributes", {
+      input: () =>
+        z
+          .object({ importer: ImporterSchema, group_id: z.number().int().optional(), parent_id: z.number().int().optional(), attributes: GroupAttributesSchema })
+          .refine((v) => (v.group_id === undefined) !== (v.parent_id === undefined), { message: "group_id, parent_id are mutually exclusive" }),
+      output: () => z.object({ id: z.number(), full_path: z.string() }),
+    }),
+    /** Adds labels, milestones and members to a restored group, at most RESTORE_BATCH of each per call. */
+    addRelations: actionContract("namespaces.groups.addRelations", {
+      input: () =>
+        z.object({
+          group_id: z.number().int(),
+          importer: ImporterSchema,
+          labels: z.array(z.object({ title: z.string(), color: z.string(), description: z.string().nullable() })).max(RESTORE_BATCH).default([]),
+          milestones: z
+            .array(
+              z.object({
+                title: z.string(),
+                description: z.string().nullable(),
+                state: z.enum(["active", "closed"]),
+                due_date: z.string().nullable(),
+                start_date: z.string().nullable(),
+              }),
+            )
+            .max(RESTORE_BATCH)
+            .default([]),
+          members: z
+            .array(z.object({ username: z.string(), access_level: z.number().int(), expires_at: z.string().nullable() }))
+            .max(RESTORE_BATCH)
+            .default([]),
+        }),
+      output: () => z.object({ labels: z.number(), milestones: z.number(), members: z.number(), skipped: z.number() }),
+    }),
+    /** Groups among these ids that the caller may see, presented (approval rule groups). */
+    visibleByIds: actionContract("namespaces.groups.visibleByIds", {
+      input: () => z.object({ ids: ids() }),
+      output: () => z.array(GroupSchema),
+      idempotent: true,
+    }),
+  },
+
+  projects: {
+    /** Summaries of these projects, readable or not: callers have already authorized the rows. */
+    summaries: actionContract("namespaces.projects.summaries", {
+      input: () => z.object({ ids: ids() }),
+      output: () =>
+        z.array(
+          z.object({
+            id: z.number(),
+            name: z.string(),
+            path: z.string(),
+            path_with_namespace: z.string(),
+            namespace_id: z.number(),
+            namespace_name: z.string(),
+            namespace_kind: z.string(),
+            group_ids: z.array(z.number()),
+            visibility: z.string(),
+            web_url: z.string(),
+            default_branch: z.string().nullable(),
+            only_allow_merge_if_all_discussions_are_resolved: z.boolean(),
+          }),
+        ),
+      idempotent: true,
+    }),
+    /** Projects the caller may read (optionally inside one group) with the caller's level on each; `all: true` means no restriction. */
+    readable: actionContract("namespaces.projects.readable", {
+      input: () => z.object({ group: ref().optional(), membership_only: z.boolean().default(false) }),
+      output: () =>
+        z.object({
+          all: z.boolean(),
+          projects: z.array(
+            z.object({
+              id: z.number(),
+              access_level: z.number(),
+              issues_access_level: z.string(),
+              merge_requests_access_level: z.string(),
+              visibility: z.string(),
+              archived: z.boolean(),
+            }),
+          ),
+        }),
+      idempotent: true,
+    }),
+  },
+
+  deletions: {
+    /** One adjourned-deletion purge pass (the timer runs the same); `now` defaults to the current time. */
+    purgeDue: actionContract("namespaces.deletions.purgeDue", {
+      input: () => z.object({ now: gDateTime().optional() }),
+      output: () => z.object({ group_ids: z.array(z.number()), project_ids: z.array(z.number()) }),
+    }),
+  },
+
+  workItems: {
+    /** The labels and milestones a page of issues or merge requests names, in one call; unknown ids are skipped. */
+    refs: actionContract("namespaces.workItems.refs", {
+      input: () => z.object({ label_ids: ids().default([]), milestone_ids: ids().default([]) }),
+      output: () => z.object({ labels: z.array(LabelDetailSchema), milestones: z.array(MilestoneSchema) }),
+      idempotent: true,
+    }),
+    /**
+     * Everything a work item write checks here (assignees' access, the milestone, label names:
+     * unknown ones become project labels), on a project the caller service has authorized.
+     */
+    resolveInput: actionContract("namespaces.workItems.resolveInput", {
+      input: () => WorkItemInputSchema.extend({ project_id: z.number().int() }),
+      output: () => WorkItemInputAnswerSchema,
+    }),
+    /**
+     * An issue write's authorization and input in one call: the project as access.project answers
+     * it and, when the caller may reach its issues, `issue_input` as workItems.resolveInput answers
+     * it (unknown label names may become labels: not a read).
+     */
+    authorizeIssueWrite: actionContract("namespaces.workItems.authorizeIssueWrite", {
+      input: () => z.object({ project: ref(), issue_input: WorkItemInputSchema }),
+      output: () => ProjectAccessSchema.extend({ issue_input: WorkItemInputAnswerSchema.optional() }),
+    }),
+  },
+
+  members: {
+    /** Direct members (Guest and up, not expired) of each group: `{ [group_id]: user_id[] }`. */
+    groupUserIds: actionContract("namespaces.members.groupUserIds", {
+      input: () => z.object({ group_ids: ids() }),
+      output: () => byId(z.array(z.number())),
+      idempotent: true,
+    }),
+  },
+
+  provisioning: {
+    /** The group a SCIM URL names, by id or full path, whatever its visibility; null when none. */
+    group: actionContract("namespaces.provisioning.group", {
+      input: () => z.object({ group: z.string().min(1) }),
+      output: () => z.object({ id: z.number(), name: z.string(), full_path: z.string(), parent_id: z.number().nullable() }).nullable(),
+      idempotent: true,
+    }),
+    /** A direct membership at `access_level` unless the user already has one. */
+    addMember: actionContract("namespaces.provisioning.addMember", {
+      input: () =>
+        z.object({
+          group_id: gId(),
+          user_id: gId(),
+          access_level: gInt().refine((n) => (MEMBER_ACCESS_LEVELS as readonly number[]).includes(n), { error: "does not have a valid value" }),
+        }),
+      output: () => z.object({ added: z.boolean() }),
+    }),
+    /** The user's memberships of the group and everything below it go ("last_owner": nothing removed). */
+    removeMember: actionContract("namespaces.provisioning.removeMember", {
+      input: () => z.object({ group_id: gId(), user_id: gId() }),
+      output: () => z.object({ outcome: z.enum(["removed", "not_member", "last_owner"]) }),
+    }),
+  },
+
+  userNamespaces: {
+    /** Is `path` free for that user's personal namespace (no group or other user's namespace has it)? */
+    pathAvailable: actionContract("namespaces.userNamespaces.pathAvailable", {
+      input: () => z.object({ path: z.string().min(1), user_id: z.number().int() }),
+      output: () => z.object({ available: z.boolean() }),
+      idempotent: true,
+    }),
+  },
+
+  labels: {
+    /** Labels by exact name as the project sees them, as LabelBasic sorted by title; `create_missing` creates unknown ones. */
+    resolveForProject: actionContract("namespaces.labels.resolveForProject", {
+      input: () => z.object({ project_id: z.number().int(), names: z.array(z.string()).max(1000), create_missing: z.boolean().default(false) }),
+      output: () => z.array(LabelBasicSchema),
+    }),
+    /** LabelBasic with priority for these ids (any container), sorted by title; unknown ids are skipped. */
+    byIds: actionContract("namespaces.labels.byIds", {
+      input: () => z.object({ ids: ids() }),
+      output: () => z.array(LabelDetailSchema),
+      idempotent: true,
+    }),
+    /** Label ids per exact title, among the labels of the given projects and their ancestor groups. */
+    idsByTitles: actionContract("namespaces.labels.idsByTitles", {
+      input: () => z.object({ titles: z.array(z.string()).max(100), project_ids: z.array(z.number().int()).nullable().default(null) }),
+      output: () => z.record(z.string(), z.array(z.number())),
+      idempotent: true,
+    }),
+  },
+
+  milestones: {
+    /** Milestone entities (as issues embed them) for these ids; unknown ids are skipped. */
+    byIds: actionContract("namespaces.milestones.byIds", {
+      input: () => z.object({ ids: ids() }),
+      output: () => z.array(MilestoneSchema),
+      idempotent: true,
+    }),
+    /** The milestone with this id (or else this exact title) of the project or an ancestor group, or null. */
+    findForProject: actionContract("namespaces.milestones.findForProject", {
+      input: () =>
+        z
+          .object({ project_id: z.number().int(), id: z.number().int().optional(), title: z.string().optional() })
+          .refine((v) => v.id !== undefined || v.title !== undefined, { message: "id, title are missing, at least one parameter must be provided" }),
+      output: () => MilestoneSchema.nullable(),
+      idempotent: true,
+    }),
+    /** Milestone ids matching a filter value: titles, or the Upcoming / Started / Any sentinels. */
+    idsMatching: actionContract("namespaces.milestones.idsMatching", {
+      input: () => z.object({ titles: z.array(z.string()).max(100).optional(), sentinel: z.enum(["Any", "Upcoming", "Started"]).optional() }),
+      output: () => z.array(z.number()),
+      idempotent: true,
+    }),
+  },
+
+  refs: {
+    /** A short or full ref of a project: ok (with its kind, name and sha), missing, or ambiguous. */
+    resolve: actionContract("namespaces.refs.resolve", {
+      input: () => z.object({ project_id: z.number().int(), ref: z.string() }),
+      output: () =>
+        z.discriminatedUnion("status", [
+          z.object({ status: z.literal("ok"), kind: z.enum(["branch", "tag"]), name: z.string(), full_ref: z.string(), sha: z.string() }),
+          z.object({ status: z.literal("missing") }),
+          z.object({ status: z.literal("ambiguous") }),
+        ]),
+      idempotent: true,
+    }),
+    /** Heads of branches of any projects, in the order asked (sha null for a missing branch). */
+    branchHeads: actionContract("namespaces.refs.branchHeads", {
+      input: () => z.object({ refs: z.array(z.object({ project_id: z.number().int(), branch: z.string() })).max(1000), ensure_default_branch: z.boolean().default(false) }),
+      output: () => z.array(z.object({ project_id: z.number(), branch: z.string(), sha: z.string().nullable() })),
+      idempotent: true,
+    }),
+    /** Merges a merge request's branches (the merge-requests service has authorized it). */
+    mergeBranches: actionContract("namespaces.refs.mergeBranches", {
+      input: () =>
+        z.object({
+          project_id: z.number().int().positive(),
+          source_branch: z.string(),
+          target_branch: z.string(),
+          sha: z.string().optional(),
+          message: z.string(),
+          squash: z.boolean(),
+          squash_message: z.string().optional(),
+          remove_source_branch: z.boolean(),
+          user_id: z.number().int(),
+          author_name: z.string(),
+          author_email: z.string(),
+        }),
+      output: () => z.object({ merge_commit_sha: z.string(), squash_commit_sha: z.string().nullable(), source_sha: z.string(), source_branch_removed: z.boolean() }),
+    }),
+  },
+
+  protectedBranches: {
+    /** The minimum access level that may merge into a branch (30 when unprotected; 61 for "No one"). */
+    mergeAccessLevel: actionContract("namespaces.protectedBranches.mergeAccessLevel", {
+      input: () => z.object({ project_id: z.number().int(), branch: z.string() }),
+      output: () => z.object({ access_level: z.number() }),
+      idempotent: true,
+    }),
+    /** A project's protected branches by id, presented; foreign ids are dropped. */
+    byIds: actionContract("namespaces.protectedBranches.byIds", {
+      input: () => z.object({ project_id: z.number().int(), ids: ids() }),
+      output: () => z.array(ProtectedBranchSchema),
+      idempotent: true,
+    }),
+    /** For each {project_id, branch}, the ids of the project's protected branches matching it, in the order asked. */
+    matching: actionContract("namespaces.protectedBranches.matching", {
+      input: () => z.object({ pairs: z.array(z.object({ project_id: z.number().int(), branch: z.string() })).max(1000) }),
+      output: () => z.array(z.array(z.number())),
+      idempotent: true,
+    }),
+  },
+
+  storage: {
+    /** The storage and read-only flag of one project or group, by id or path (404 for an unknown one). */
+    state: actionContract("namespaces.storage.state", {
+      input: () => z.object({ kind: storageKind(), ref: ref() }),
+      output: () => z.object({ id: z.number(), repository_storage: z.string(), repository_read_only: z.boolean() }),
+      idempotent: true,
+    }),
+    /** Ids of the writable projects or groups on a storage (bulk moves). */
+    writableIds: actionContract("namespaces.storage.writableIds", {
+      input: () => z.object({ kind: storageKind(), storage: z.string() }),
+      output: () => z.array(z.number()),
+      idempotent: true,
+    }),
+    /** Sets the read-only flag (and the new storage when a move is done); answers the ids actually changed. */
+    setState: actionContract("namespaces.storage.setState", {
+      input: () =>
+        z.object({
+          kind: storageKind(),
+          ids: ids(10_000),
+          read_only: z.boolean(),
+          storage: z.string().optional(),
+          expect_writable: z.boolean().default(false),
+          locked_on: z.string().optional(),
+        }),
+      output: () => z.array(z.number()),
+    }),
+    /** What a storage move record embeds: the projects ({id, description, name, …}) or groups ({id, web_url, name}). */
+    containers: actionContract("namespaces.storage.containers", {
+      input: () => z.object({ kind: storageKind(), ids: ids() }),
+      output: () =>
+        z.union([
+          z.array(
+            z.object({
+              id: z.number(),
+              description: z.string().nullable(),
+              name: z.string(),
+              name_with_namespace: z.string(),
+              path: z.string(),
+              path_with_namespace: z.string(),
+              created_at: time(),
+            }),
+          ),
+          z.array(z.object({ id: z.number(), web_url: z.string(), name: z.string() })),
+        ]),
+      idempotent: true,
+    }),
+  },
+};
+
+type A = typeof NamespacesActions;
+
+/** A project as another service sees it once authorized (access.project). */
+export type ProjectAccess = OutputOf<A["access"]["project"]>;
+/** A group as the caller may read it (access.group). */
+export type GroupAccess = OutputOf<A["access"]["group"]>;
+/** A project's summary, readable or not (projects.summaries). */
+export type ProjectSummary = OutputOf<A["projects"]["summaries"]>[number];
+/** A project of a list's scope with the caller's level on it (projects.readable). */
+export type ReadableProjectRef = OutputOf<A["projects"]["readable"]>["projects"][number];
+/** A group as the group API presents it. */
+export type GroupEntity = z.output<typeof GroupSchema>;
+/** LabelBasic, as issues and merge requests embed it with with_labels_details. */
+export type LabelBasic = z.output<typeof LabelBasicSchema>;
+/** LabelBasic with its priority (labels.byIds, workItems.refs). */
+export type LabelDetail = z.output<typeof LabelDetailSchema>;
+/** Entities::Milestone (milestones.byIds, workItems.refs). */
+export type MilestoneDetail = z.output<typeof MilestoneSchema>;
+/** What namespaces answers to a work item write's input. */
+export type WorkItemInputAnswer = z.output<typeof WorkItemInputAnswerSchema>;
+/** `{ [user_id]: { access_level, can_read } }` on one project. */
+export type AccessOnProject = OutputOf<A["access"]["levelsOnProject"]>;
+/** A ref of a project as refs.resolve answers it. */
+export type RefResolution = OutputOf<A["refs"]["resolve"]>;
+/** GitLab's ProtectedBranch entity. */
+export type ProtectedBranch = z.output<typeof ProtectedBranchSchema>;

@@ -1,9 +1,9 @@
-import { settingsMixin } from "@collab/core";
+import { mergeActions, settingsMixin } from "@collab/core";
 import { defineService } from "@collab/db";
 import { outbox, processedEvents } from "./db/schema";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
-import { deletionActions } from "./deletion/deletion.actions";
+import { deletionActions, deletionBusActions } from "./deletion/deletion.actions";
 import { activityAnalyticsActions } from "./groups/activity-analytics.actions";
 import { purgeWorker } from "./deletion/purge.worker";
 import { groupTreeActions } from "./groups/group-tree.actions";
@@ -20,9 +20,9 @@ import { milestonesActions } from "./milestones/milestones.actions";
 import { projectBatchActions } from "./projects/project-batches.actions";
 import { projectsActions } from "./projects/projects.actions";
 import { provisioningActions } from "./provisioning/provisioning.actions";
-import { commitsActions } from "./refs/commits.actions";
-import { refsActions } from "./refs/refs.actions";
-import { protectedBranchesActions } from "./protected-branches/protected-branches.actions";
+import { commitsActions, commitsBusActions } from "./refs/commits.actions";
+import { refsActions, refsBusActions } from "./refs/refs.actions";
+import { protectedBranchesActions, protectedBranchesBusActions } from "./protected-branches/protected-branches.actions";
 import { storageActions } from "./storage/storage.actions";
 import { accountsConsumers } from "./user-namespaces/accounts.consumers";
 import { userNamespacesActions } from "./user-namespaces/user-namespaces.actions";
@@ -38,29 +38,34 @@ export const namespacesService: ServiceSchema = defineService({
   workers: (kit) => [purgeWorker(kit)],
   eventTables: { outbox, processedEvents },
   consumes: (kit) => accountsConsumers(kit),
-  actions: (kit) => ({
-    ...groupsActions(kit),
-    ...activityAnalyticsActions(kit),
-    ...groupTreeActions(kit),
-    ...projectsActions(kit),
-    ...projectBatchActions(kit),
-    ...deletionActions(kit),
-    ...membersActions(kit),
-    ...billableMembersActions(kit),
-    ...invitationsActions(kit),
-    ...accessActions(kit),
-    ...workItemRefActions(kit),
-    ...workItemInputActions(kit),
-    ...batchLookupActions(kit),
-    ...provisioningActions(kit),
-    ...userNamespacesActions(kit),
-    ...labelsActions(kit),
-    ...labelLookupActions(kit),
-    ...milestonesActions(kit),
-    ...milestoneLookupActions(kit),
-    ...refsActions(kit),
-    ...commitsActions(kit),
-    ...protectedBranchesActions(kit),
-    ...storageActions(kit),
-  }),
+  actions: (kit) =>
+    mergeActions("namespaces", [
+      groupsActions(kit),
+      activityAnalyticsActions(kit),
+      groupTreeActions(kit),
+      projectsActions(kit),
+      projectBatchActions(kit),
+      deletionActions(kit),
+      deletionBusActions(kit),
+      membersActions(kit),
+      billableMembersActions(kit),
+      invitationsActions(kit),
+      accessActions(kit),
+      workItemRefActions(kit),
+      workItemInputActions(kit),
+      batchLookupActions(kit),
+      provisioningActions(kit),
+      userNamespacesActions(kit),
+      labelsActions(kit),
+      labelLookupActions(kit),
+      milestonesActions(kit),
+      milestoneLookupActions(kit),
+      refsActions(kit),
+      refsBusActions(kit),
+      commitsActions(kit),
+      commitsBusActions(kit),
+      protectedBranchesActions(kit),
+      protectedBranchesBusActions(kit),
+      storageActions(kit),
+    ]),
 });

@@ -1,7 +1,7 @@
-import { AccessLevel, accepted, action, gDateTime, requireCaller } from "@collab/core";
+import { AccessLevel, accepted, action, requireCaller, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
+import { Namespaces } from "@collab/namespaces/contract";
 import { presentGroupWithProjects } from "../groups/group-detail";
 import { GroupRefParams } from "../groups/groups.params";
 import { requireRole } from "../members/access";
@@ -84,13 +84,14 @@ export const deletionActions = (kit: ServiceKit): Record<string, ActionSchema> =
       return presentProject(project, p.namespace, kit.baseUrl, { owner: owners.get(p.namespace.ownerId ?? -1) ?? null });
     },
   }),
-
-  /** One adjourned-deletion purge pass (the timer runs the same); `now` defaults to the current time. */
-  "deletions.purgeDue": action({
-    visibility: "public",
-    input: () => z.object({ now: gDateTime().optional() }),
-    async handler(ctx) {
-      return purgeDeletions(kit, ctx.params.now ?? new Date());
-    },
-  }),
 });
+
+/** The bus actions (namespaces' contract) of deletion. */
+export const deletionBusActions = (kit: ServiceKit): Record<string, ActionSchema> =>
+  actionsOf("namespaces", [
+
+    /** One adjourned-deletion purge pass (the timer runs the same); `now` defaults to the current time. */
+    implement(Namespaces.deletions.purgeDue, async (ctx) => {
+      return purgeDeletions(kit, ctx.params.now ?? new Date());
+    }),
+  ]);

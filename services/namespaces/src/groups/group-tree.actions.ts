@@ -1,8 +1,8 @@
-import { AccessLevel, action, iso, notFound, visibilityLevel, type Caller, type Visibility } from "@collab/core";
+import { AccessLevel, iso, notFound, visibilityLevel, type Caller, type Visibility, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
+import { Namespaces } from "@collab/namespaces/contract";
 import { labels, members, milestones, namespaces } from "../db/schema";
 import { createLabel } from "../labels/labels";
 import { groupAccessLevel } from "../members/access";
@@ -12,7 +12,7 @@ import { NAMESPACES_EVENTS } from "../shared/events";
 import { findGroup } from "../shared/lookup";
 import { userRefs, userRefsByUsername } from "../shared/users";
 import { presentAttributes } from "./group-tree.entity";
-import { attributes, importer, RESTORE_BATCH } from "./group-tree.params";
+
 import { closestAllowedVisibility, isRecordError, MEMBER_LEVELS, settingsOf } from "./group-tree";
 import { createGroup, updateGroup } from "./groups";
 
@@ -22,13 +22,10 @@ import { createGroup, updateGroup } from "./groups";
  * importer. The import-export service has already authorized the request; these trust it.
  * Batches are bounded so no message on the bus grows with the size of a group.
  */
-export const groupTreeActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  /** The group and its descendants, parents before children: what an export walks. */
-  "groups.tree": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ group_id: z.number().int() }),
-    async handler(ctx) {
+export const groupTreeActions = (kit: ServiceKit): Record<string, ActionSchema> =>
+  actionsOf("namespaces", [
+    /** The group and its descendants, parents before children: what an export walks. */
+    implement(Namespaces.groups.tree, async (ctx) => {
       const group = await findGroup(kit.db, ctx.params.group_id);
       if (!group) throw notFound("Group");
       const rows = await kit.db
@@ -44,24 +41,13 @@ export const groupTreeActions = (kit: ServiceKit): Record<string, ActionSchema> 
         updated_at: iso(g.updatedAt),
         attributes: presentAttributes(g),
       }));
-    },
-  }),
+    }),
 
-  /**
-   * One page of a group's own labels, milestones or direct members (with usernames), by id after
-   * `after`: an export reads each relation page by page, so no answer grows with the group.
-   */
-  "groups.relationPage": action({
-    idempotent: true,
-    visibility: "public",
-    input: () =>
-      z.object({
-        group_id: z.number().int(),
-        relation: z.enum(["labels", "milestones", "members"]),
-        after: z.number().int().default(0),
-        limit: z.number().int().min(1).max(RESTORE_BATCH).default(RESTORE_BATCH),
-      }),
-    async handler(ctx) {
+    /**
+     * One page of a group's own labels, milestones or direct members (with usernames), by id after
+     * `after`: an export reads each relation page by page, so no answer grows with the group.
+     */
+    implement(Namespaces.groups.relationPage, async (ctx) => {
       const { group_id: id, after, limit } = ctx.params;
       if (ctx.params.relation === "labels") {
         const rows = await kit.db.select().from(labels).where(and(eq(labels.groupId, id), gt(labels.id, after))).orderBy(asc(labels.id)).limit(limit);
@@ -90,22 +76,15 @@ export const groupTreeActions = (kit: ServiceKit): Record<string, ActionSchema> 
       const refs = await userRefs(ctx, rows.map((m) => m.userId));
       // A member whose user is gone keeps its place in the paging (id) but has no username to export.
       return rows.map((m) => ({ id: m.id, user_id: m.userId, username: refs.get(m.userId)?.username ?? null, access_level: m.accessLevel, expires_at: m.expiresAt, created_at: iso(m.createdAt) }));
-    },
-  }),
+    }),
 
-  /**
-   * With `group_id`: applies the archive's settings to the imported group itself (its name, path
-   * and visibility came from the request). With `parent_id`: creates a subgroup there, the
-   * importer its Owner, at the archive's visibility capped by the parent's (GitLab's
-   * sub_group_visibility_level). Failures answer as the group API would, failing the import.
-   */
-  "groups.createOrUpdateFromAttributes": action({
-    visibility: "public",
-    input: () =>
-      z
-        .object({ importer, group_id: z.number().int().optional(), parent_id: z.number().int().optional(), attributes })
-        .refine((v) => (v.group_id === undefined) !== (v.parent_id === undefined), { message: "group_id, parent_id are mutually exclusive" }),
-    async handler(ctx) {
+    /**
+     * With `group_id`: applies the archive's settings to the imported group itself (its name, path
+     * and visibility came from the request). With `parent_id`: creates a subgroup there, the
+     * importer its Owner, at the archive's visibility capped by the parent's (GitLab's
+     * sub_group_visibility_level). Failures answer as the group API would, failing the import.
+     */
+    implement(Namespaces.groups.createOrUpdateFromAttributes, async (ctx) => {
       const { attributes: a } = ctx.params;
       const caller: Caller = { id: ctx.params.importer.id, username: ctx.params.importer.username, admin: ctx.params.importer.admin };
       if (ctx.params.group_id !== undefined) {
@@ -122,39 +101,14 @@ export const groupTreeActions = (kit: ServiceKit): Record<string, ActionSchema> 
         visibilityLevel(wanted) > visibilityLevel(parent.visibility as Visibility) ? closestAllowedVisibility(parent.visibility as Visibility, caller.admin) : wanted;
       const group = await createGroup(kit.db, caller, { ...settingsOf(a), name: a.name ?? "", path: a.path ?? "", visibility }, parent);
       return { id: group.id, full_path: group.fullPath };
-    },
-  }),
+    }),
 
-  /**
-   * Adds labels, milestones and members to a restored group, at most RESTORE_BATCH of each per
-   * call. A record the model refuses (a title the group already sees, an unknown user, a level not
-   * above the inherited one) is skipped, as GitLab's importer records and skips failed relations.
-   */
-  "groups.addRelations": action({
-    visibility: "public",
-    input: () =>
-      z.object({
-        group_id: z.number().int(),
-        importer,
-        labels: z.array(z.object({ title: z.string(), color: z.string(), description: z.string().nullable() })).max(RESTORE_BATCH).default([]),
-        milestones: z
-          .array(
-            z.object({
-              title: z.string(),
-              description: z.string().nullable(),
-              state: z.enum(["active", "closed"]),
-              due_date: z.string().nullable(),
-              start_date: z.string().nullable(),
-            }),
-          )
-          .max(RESTORE_BATCH)
-          .default([]),
-        members: z
-          .array(z.object({ username: z.string(), access_level: z.number().int(), expires_at: z.string().nullable() }))
-          .max(RESTORE_BATCH)
-          .default([]),
-      }),
-    async handler(ctx) {
+    /**
+     * Adds labels, milestones and members to a restored group, at most RESTORE_BATCH of each per
+     * call. A record the model refuses (a title the group already sees, an unknown user, a level not
+     * above the inherited one) is skipped, as GitLab's importer records and skips failed relations.
+     */
+    implement(Namespaces.groups.addRelations, async (ctx) => {
       const group = await findGroup(kit.db, ctx.params.group_id);
       if (!group) throw notFound("Group");
       const counts = { labels: 0, milestones: 0, members: 0, skipped: 0 };
@@ -211,6 +165,5 @@ export const groupTreeActions = (kit: ServiceKit): Record<string, ActionSchema> 
         if (counts.members) ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { groupId: group.id });
       }
       return counts;
-    },
-  }),
-});
+    }),
+  ]);

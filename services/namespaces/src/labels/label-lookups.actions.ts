@@ -1,8 +1,8 @@
-import { AccessLevel, action, callerOf, notFound } from "@collab/core";
+import { AccessLevel, callerOf, notFound, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
+import { Namespaces } from "@collab/namespaces/contract";
 import { labels, namespaces, projects } from "../db/schema";
 import { projectAccess, roleOf } from "../members/access";
 import { projectGroupIds } from "../shared/labels-milestones-parent";
@@ -12,18 +12,16 @@ import { labelsByIds } from "./labels.finder";
 import { resolveProjectLabels } from "./labels";
 
 /** Bus actions that look labels up for other services (issues), batch-shaped: one call per page. */
-export const labelLookupActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  /**
-   * Labels by exact name as the project sees them (its own, then its groups' from the nearest
-   * up), one per name, as LabelBasic objects sorted by title. With `create_missing`, unknown
-   * names become project labels, as GitLab does on issue edits, when the caller may manage
-   * labels there (or the call carries no caller: a system action). The caller service has
-   * already authorized reading the project.
-   */
-  "labels.resolveForProject": action({
-    visibility: "public",
-    input: () => z.object({ project_id: z.number().int(), names: z.array(z.string()).max(1000), create_missing: z.boolean().default(false) }),
-    async handler(ctx) {
+export const labelLookupActions = (kit: ServiceKit): Record<string, ActionSchema> =>
+  actionsOf("namespaces", [
+    /**
+     * Labels by exact name as the project sees them (its own, then its groups' from the nearest
+     * up), one per name, as LabelBasic objects sorted by title. With `create_missing`, unknown
+     * names become project labels, as GitLab does on issue edits, when the caller may manage
+     * labels there (or the call carries no caller: a system action). The caller service has
+     * already authorized reading the project.
+     */
+    implement(Namespaces.labels.resolveForProject, async (ctx) => {
       const found = await findProject(kit.db, ctx.params.project_id);
       if (!found) throw notFound("Project");
       const { project, namespace } = found;
@@ -38,29 +36,19 @@ export const labelLookupActions = (kit: ServiceKit): Record<string, ActionSchema
       if (create && caller && !caller.admin) create = roleOf(caller, (await projectAccess(kit.db, project, namespace, caller.id)).level) >= AccessLevel.PLANNER;
       const rows = await resolveProjectLabels(kit.db, container, ctx.params.names, create);
       return rows.map(presentLabelBasic);
-    },
-  }),
+    }),
 
-  /**
-   * LabelBasic objects for these ids (any container), sorted by title; unknown ids are skipped.
-   * Each also carries the label's `priority` (project labels; null for group labels), which
-   * issue lists sort by (order_by=label_priority / priority); callers embed only LabelBasic.
-   */
-  "labels.byIds": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ ids: z.array(z.number().int()).max(1000) }),
-    async handler(ctx) {
+    /**
+     * LabelBasic objects for these ids (any container), sorted by title; unknown ids are skipped.
+     * Each also carries the label's `priority` (project labels; null for group labels), which
+     * issue lists sort by (order_by=label_priority / priority); callers embed only LabelBasic.
+     */
+    implement(Namespaces.labels.byIds, async (ctx) => {
       return (await labelsByIds(kit.db, [...new Set(ctx.params.ids)])).map(presentLabelLookup);
-    },
-  }),
+    }),
 
-  /** Label ids per exact title, among the labels of the given projects and their ancestor groups. */
-  "labels.idsByTitles": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ titles: z.array(z.string()).max(100), project_ids: z.array(z.number().int()).nullable().default(null) }),
-    async handler(ctx) {
+    /** Label ids per exact title, among the labels of the given projects and their ancestor groups. */
+    implement(Namespaces.labels.idsByTitles, async (ctx) => {
       const out: Record<string, number[]> = Object.fromEntries(ctx.params.titles.map((t) => [t, [] as number[]]));
       if (ctx.params.titles.length === 0) return out;
       const scope = ctx.params.project_ids;
@@ -74,6 +62,5 @@ export const labelLookupActions = (kit: ServiceKit): Record<string, ActionSchema
       }
       for (const row of await kit.db.select({ id: labels.id, title: labels.title }).from(labels).where(where)) out[row.title].push(row.id);
       return out;
-    },
-  }),
-});
+    }),
+  ]);

@@ -1,57 +1,36 @@
-import { action, callerOf, featureHidden, forbidden, notFound } from "@collab/core";
+import { actionsOf, callerOf, forbidden, implement, notFound } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
+import { Namespaces } from "@collab/namespaces/contract";
 import { presentGroup } from "../groups/group.entity";
 import { findGroup, findProject } from "../shared/lookup";
 import { groupAccessLevel, projectAccess, readAccessOfUsers } from "./access";
-import { projectSummary } from "./access.entity";
+import { projectAccessAnswer } from "./access.entity";
 import { readableGroup, readableProject } from "./authorize";
-import { resolveWorkItemInputOn, WorkItemInputParams } from "../work-items/work-item-input";
 
 /**
  * What other services ask before acting: a project or group as the caller may see it, and access
  * levels of users on projects and groups (inherited down the hierarchy).
  */
-export const accessActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  /**
-   * The project as the caller may read it, with their level and role (404 otherwise). With
-   * `issue_input`, an issue write's input checked there too (resolveWorkItemInputOn), when the
-   * caller may reach the project's issues: an issue create makes one call here, not two.
-   */
-  "access.project": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ project: z.union([z.string(), z.number()]), issue_input: WorkItemInputParams.optional() }),
-    async handler(ctx) {
+export const accessActions = (kit: ServiceKit): Record<string, ActionSchema> =>
+  actionsOf("namespaces", [
+    /**
+     * The project as the caller may read it, with their level and role (404 otherwise). A pure
+     * read: an issue write that also checks its input asks workItems.authorizeIssueWrite.
+     */
+    implement(Namespaces.access.project, async (ctx) => {
       const p = await readableProject(kit.db, ctx, ctx.params.project);
-      const wanted = ctx.params.issue_input;
-      return {
-        project: projectSummary(kit, p.project, p.namespace),
-        access_level: p.access.level,
-        role: p.role,
-        ...(wanted && !featureHidden(p.project.issuesAccessLevel, p.role) && { issue_input: await resolveWorkItemInputOn(kit, callerOf(ctx), p, wanted) }),
-      };
-    },
-  }),
+      return projectAccessAnswer(kit, p);
+    }),
 
-  "access.group": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ group: z.union([z.string(), z.number()]) }),
-    async handler(ctx) {
+    implement(Namespaces.access.group, async (ctx) => {
       const g = await readableGroup(kit.db, ctx, ctx.params.group);
       return { group: presentGroup(g.group, kit.baseUrl), traversal_ids: g.group.traversalIds, access_level: g.level, role: g.role };
-    },
-  }),
+    }),
 
-  /** "What access does user U have on project/group X": inheritance group → subgroup → project. */
-  "access.level": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ user_id: z.number().int(), project_id: z.number().int().optional(), group_id: z.number().int().optional() }),
-    async handler(ctx) {
+    /** "What access does user U have on project/group X": inheritance group → subgroup → project. */
+    implement(Namespaces.access.level, async (ctx) => {
       if (ctx.params.project_id !== undefined) {
         const found = await findProject(kit.db, ctx.params.project_id);
         if (!found) throw notFound("Project");
@@ -63,30 +42,20 @@ export const accessActions = (kit: ServiceKit): Record<string, ActionSchema> => 
         return { access_level: await groupAccessLevel(kit.db, group, ctx.params.user_id) };
       }
       throw forbidden();
-    },
-  }),
+    }),
 
-  /** Access levels of several users on one project (assignee checks), in one query per user set. */
-  "access.levelsOnProject": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ project_id: z.number().int(), user_ids: z.array(z.number().int()).max(1000) }),
-    async handler(ctx) {
+    /** Access levels of several users on one project (assignee checks), in one query per user set. */
+    implement(Namespaces.access.levelsOnProject, async (ctx) => {
       const found = await findProject(kit.db, ctx.params.project_id);
       if (!found) return {};
       return readAccessOfUsers(kit.db, found.project, found.namespace, ctx.params.user_ids);
-    },
-  }),
+    }),
 
-  /**
-   * Groups where the caller's effective level (inherited down the hierarchy) is at least
-   * `min_access_level`: `[{id, access_level}]`, subgroups included.
-   */
-  "access.callerGroups": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ min_access_level: z.number().int() }),
-    async handler(ctx) {
+    /**
+     * Groups where the caller's effective level (inherited down the hierarchy) is at least
+     * `min_access_level`: `[{id, access_level}]`, subgroups included.
+     */
+    implement(Namespaces.access.callerGroups, async (ctx) => {
       const caller = callerOf(ctx);
       if (!caller) return [];
       const result = await kit.db.execute<{ id: number; access_level: number }>(sql`
@@ -97,6 +66,5 @@ export const accessActions = (kit: ServiceKit): Record<string, ActionSchema> => 
         GROUP BY n.id HAVING max(m.access_level) >= ${ctx.params.min_access_level}
         ORDER BY n.id`);
       return (result as unknown as { rows: { id: number; access_level: number }[] }).rows;
-    },
-  }),
-});
+    }),
+  ]);

@@ -2,6 +2,13 @@ import type { ServiceKit } from "@collab/db";
 import type { NamespaceRow, ProjectRow } from "../db/schema";
 import { presentProjectIdentity, projectWebUrl } from "../projects/project.entity";
 
+/** What access.project answers (and workItems.authorizeIssueWrite with it): the project, the caller's level and role. */
+export const projectAccessAnswer = (kit: ServiceKit, p: { project: ProjectRow; namespace: NamespaceRow; access: { level: number }; role: number }) => ({
+  project: projectSummary(kit, p.project, p.namespace),
+  access_level: p.access.level,
+  role: p.role,
+});
+
 /** Everything another service needs to know about a project to authorize and present. */
 export const projectSummary = (kit: ServiceKit, project: ProjectRow, ns: NamespaceRow) => ({
   ...presentProjectIdentity(project, ns),

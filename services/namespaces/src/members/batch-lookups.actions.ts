@@ -1,8 +1,8 @@
-import { AccessLevel, action, callerOf } from "@collab/core";
+import { AccessLevel, callerOf, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
+import { Namespaces } from "@collab/namespaces/contract";
 import { presentGroup } from "../groups/group.entity";
 import { members, namespaces } from "../db/schema";
 import { activeMember, groupsVisibleTo } from "./access";
@@ -13,16 +13,13 @@ const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
  * Batched lookups for merge request approvals: a fixed number of queries whatever the number of
  * projects, users or groups asked about.
  */
-export const batchLookupActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  /**
-   * Effective access levels (project, ancestor groups, personal namespace ownership) of users on
-   * several projects: `{ [project_id]: { [user_id]: level } }`, 0 for non-members.
-   */
-  "access.levelsOnProjects": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ pairs: z.array(z.object({ project_id: z.number().int(), user_ids: z.array(z.number().int()).max(1000) })).max(1000) }),
-    async handler(ctx) {
+export const batchLookupActions = (kit: ServiceKit): Record<string, ActionSchema> =>
+  actionsOf("namespaces", [
+    /**
+     * Effective access levels (project, ancestor groups, personal namespace ownership) of users on
+     * several projects: `{ [project_id]: { [user_id]: level } }`, 0 for non-members.
+     */
+    implement(Namespaces.access.levelsOnProjects, async (ctx) => {
       const projectIds = [...new Set(ctx.params.pairs.map((p) => p.project_id))];
       const userIds = [...new Set(ctx.params.pairs.flatMap((p) => p.user_ids))];
       const out: Record<number, Record<number, number>> = {};
@@ -50,15 +47,10 @@ export const batchLookupActions = (kit: ServiceKit): Record<string, ActionSchema
         if (forProject && r.user_id in forProject) forProject[r.user_id] = Math.max(forProject[r.user_id], r.level);
       }
       return out;
-    },
-  }),
+    }),
 
-  /** Direct members (Guest and up, not expired) of each group: `{ [group_id]: user_id[] }`. */
-  "members.groupUserIds": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ group_ids: z.array(z.number().int()).max(1000) }),
-    async handler(ctx) {
+    /** Direct members (Guest and up, not expired) of each group: `{ [group_id]: user_id[] }`. */
+    implement(Namespaces.members.groupUserIds, async (ctx) => {
       const ids = [...new Set(ctx.params.group_ids)];
       const out: Record<number, number[]> = Object.fromEntries(ids.map((id) => [id, [] as number[]]));
       if (!ids.length) return out;
@@ -69,15 +61,10 @@ export const batchLookupActions = (kit: ServiceKit): Record<string, ActionSchema
         .orderBy(members.userId);
       for (const r of rows) out[r.groupId].push(r.userId);
       return out;
-    },
-  }),
+    }),
 
-  /** Groups among these ids that the caller may see, presented (approval rule groups). */
-  "groups.visibleByIds": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ ids: z.array(z.number().int()).max(1000) }),
-    async handler(ctx) {
+    /** Groups among these ids that the caller may see, presented (approval rule groups). */
+    implement(Namespaces.groups.visibleByIds, async (ctx) => {
       const ids = [...new Set(ctx.params.ids)];
       if (!ids.length) return [];
       const rows = await kit.db
@@ -86,6 +73,5 @@ export const batchLookupActions = (kit: ServiceKit): Record<string, ActionSchema
         .where(and(eq(namespaces.kind, "group"), inArray(namespaces.id, ids), groupsVisibleTo(callerOf(ctx))))
         .orderBy(namespaces.id);
       return rows.map((g) => ({ ...presentGroup(g, kit.baseUrl), ldap_cn: null, ldap_access: null }));
-    },
-  }),
-});
+    }),
+  ]);

@@ -1,21 +1,18 @@
 import type { ActionSchema } from "moleculer";
-import { AccessLevel, action, callerOf } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
+import { AccessLevel, callerOf, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { z } from "zod";
 import { namespaces, projects } from "../db/schema";
 import { projectsVisibleTo } from "../members/access";
 import { readableGroup } from "../members/authorize";
 import { projectFullPath, projectWebUrl } from "./project.entity";
 
 /** Bus-only actions about projects, batch-shaped so callers make one call per page. */
-export const projectBatchActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  /** Summaries of these projects, readable or not: callers have already authorized the rows. */
-  "projects.summaries": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ ids: z.array(z.number().int()).max(1000) }),
-    async handler(ctx) {
+export const projectBatchActions = (kit: ServiceKit): Record<string, ActionSchema> =>
+  actionsOf("namespaces", [
+    /** Summaries of these projects, readable or not: callers have already authorized the rows. */
+    implement(Namespaces.projects.summaries, async (ctx) => {
       const ids = [...new Set(ctx.params.ids)];
       if (ids.length === 0) return [];
       const rows = await kit.db
@@ -37,19 +34,14 @@ export const projectBatchActions = (kit: ServiceKit): Record<string, ActionSchem
         default_branch: project.defaultBranch,
         only_allow_merge_if_all_discussions_are_resolved: project.onlyAllowMergeIfAllDiscussionsAreResolved,
       }));
-    },
-  }),
+    }),
 
-  /**
-   * Projects the caller may read (optionally inside one group and its subgroups) with the caller's
-   * access level on each (and whether it is archived, for non_archived filters). `all: true` means
-   * no restriction (administrators, no group scope).
-   */
-  "projects.readable": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ group: z.union([z.string(), z.number()]).optional(), membership_only: z.boolean().default(false) }),
-    async handler(ctx) {
+    /**
+     * Projects the caller may read (optionally inside one group and its subgroups) with the caller's
+     * access level on each (and whether it is archived, for non_archived filters). `all: true` means
+     * no restriction (administrators, no group scope).
+     */
+    implement(Namespaces.projects.readable, async (ctx) => {
       const caller = callerOf(ctx);
       const where = [] as ReturnType<typeof sql>[];
       if (ctx.params.group !== undefined) {
@@ -84,6 +76,5 @@ export const projectBatchActions = (kit: ServiceKit): Record<string, ActionSchem
           archived: r.archived,
         })),
       };
-    },
-  }),
-});
+    }),
+  ]);

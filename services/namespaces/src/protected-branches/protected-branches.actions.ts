@@ -1,10 +1,10 @@
-import { AccessLevel, action, forbidden, page, recordNotFound, type Ctx } from "@collab/core";
+import { AccessLevel, action, forbidden, page, recordNotFound, type Ctx, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
+import { Namespaces } from "@collab/namespaces/contract";
 import { readableProject, type ReadableProject } from "../members/authorize";
 import { findProject } from "../shared/lookup";
-import { minimumLevel, branchMatches } from "./matching";
+import { branchMatches } from "./matching";
 import { presentProtectedBranch } from "./protected-branch.entity";
 import { ListProtectedBranchesParams, ProtectBranchParams, ProtectedBranchParams, UpdateProtectedBranchParams } from "./protected-branches.params";
 import {
@@ -84,43 +84,33 @@ export const protectedBranchesActions = (kit: ServiceKit): Record<string, Action
       return null;
     },
   }),
+});
 
-  /**
-   * Bus: the minimum access level that may merge into a branch — 30 when unprotected, the
-   * protection's merge level otherwise (40 by default; "No one" answers 61, above every role).
-   */
-  "protectedBranches.mergeAccessLevel": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ project_id: z.number().int(), branch: z.string() }),
-    async handler(ctx) {
+/** The bus actions (namespaces' contract) of protectedBranches. */
+export const protectedBranchesBusActions = (kit: ServiceKit): Record<string, ActionSchema> =>
+  actionsOf("namespaces", [
+
+    /**
+     * Bus: the minimum access level that may merge into a branch — 30 when unprotected, the
+     * protection's merge level otherwise (40 by default; "No one" answers 61, above every role).
+     */
+    implement(Namespaces.protectedBranches.mergeAccessLevel, async (ctx) => {
       const found = await findProject(kit.db, ctx.params.project_id);
       if (!found) return { access_level: AccessLevel.DEVELOPER };
       return { access_level: await requiredAccessLevel(kit.db, found.project, ctx.params.branch, "merge") };
-    },
-  }),
+    }),
 
-  /** Bus: a project's protected branches by id, presented (approval rules); foreign ids are dropped. */
-  "protectedBranches.byIds": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ project_id: z.number().int(), ids: z.array(z.number().int()).max(1000) }),
-    async handler(ctx) {
+    /** Bus: a project's protected branches by id, presented (approval rules); foreign ids are dropped. */
+    implement(Namespaces.protectedBranches.byIds, async (ctx) => {
       return (await byIdsOfProject(kit.db, ctx.params.project_id, [...new Set(ctx.params.ids)])).map(presentProtectedBranch);
-    },
-  }),
+    }),
 
-  /**
-   * Bus, batched: for each {project_id, branch}, the ids of the project's protected branches
-   * matching that branch (exact or wildcard), in the order asked. One query for any number.
-   */
-  "protectedBranches.matching": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ pairs: z.array(z.object({ project_id: z.number().int(), branch: z.string() })).max(1000) }),
-    async handler(ctx) {
+    /**
+     * Bus, batched: for each {project_id, branch}, the ids of the project's protected branches
+     * matching that branch (exact or wildcard), in the order asked. One query for any number.
+     */
+    implement(Namespaces.protectedBranches.matching, async (ctx) => {
       const rows = await protectionsOf(kit.db, [...new Set(ctx.params.pairs.map((p) => p.project_id))]);
       return ctx.params.pairs.map((pair) => rows.filter((r) => r.projectId === pair.project_id && branchMatches(r.name, pair.branch)).map((r) => r.id));
-    },
-  }),
-});
+    }),
+  ]);

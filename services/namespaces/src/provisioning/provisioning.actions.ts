@@ -1,58 +1,41 @@
-import { action, gId, gInt, MEMBER_ACCESS_LEVELS, notFound } from "@collab/core";
+import { actionsOf, implement, notFound } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
+import { Namespaces } from "@collab/namespaces/contract";
 import { NAMESPACES_EVENTS } from "../shared/events";
 import { findGroup } from "../shared/lookup";
 import { grantMembership, revokeMembership } from "./provisioning";
-
-const MembershipParams = z.object({ group_id: gId(), user_id: gId() });
 
 /**
  * Bus only: what SCIM provisioning (accounts) asks of groups. There is no caller: the SCIM token
  * the accounts service checked stands for the group's identity provider.
  */
-export const provisioningActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  /** The group a SCIM URL names, by id or full path, whatever its visibility; null when none. */
-  "provisioning.group": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ group: z.string().min(1) }),
-    async handler(ctx) {
+export const provisioningActions = (kit: ServiceKit): Record<string, ActionSchema> =>
+  actionsOf("namespaces", [
+    /** The group a SCIM URL names, by id or full path, whatever its visibility; null when none. */
+    implement(Namespaces.provisioning.group, async (ctx) => {
       const group = await findGroup(kit.db, ctx.params.group);
       return group ? { id: group.id, name: group.name, full_path: group.fullPath, parent_id: group.parentId } : null;
-    },
-  }),
+    }),
 
-  /** A direct membership at `access_level` unless the user already has one: `{ added }`. */
-  "provisioning.addMember": action({
-    input: () =>
-      MembershipParams.extend({
-        access_level: gInt().refine((n) => (MEMBER_ACCESS_LEVELS as readonly number[]).includes(n), { error: "does not have a valid value" }),
-      }),
-    visibility: "public",
-    async handler(ctx) {
+    /** A direct membership at `access_level` unless the user already has one: `{ added }`. */
+    implement(Namespaces.provisioning.addMember, async (ctx) => {
       const group = await findGroup(kit.db, ctx.params.group_id);
       if (!group) throw notFound("Group");
       const added = await grantMembership(kit.db, group.id, ctx.params.user_id, ctx.params.access_level);
       if (added) ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: ctx.params.user_id });
       return { added };
-    },
-  }),
+    }),
 
-  /**
-   * The user's memberships of the group and everything below it go: `{ outcome }`, "removed",
-   * "not_member", or "last_owner" (nothing removed: a group keeps its last Owner).
-   */
-  "provisioning.removeMember": action({
-    input: () => MembershipParams,
-    visibility: "public",
-    async handler(ctx) {
+    /**
+     * The user's memberships of the group and everything below it go: `{ outcome }`, "removed",
+     * "not_member", or "last_owner" (nothing removed: a group keeps its last Owner).
+     */
+    implement(Namespaces.provisioning.removeMember, async (ctx) => {
       const group = await findGroup(kit.db, ctx.params.group_id);
       if (!group) throw notFound("Group");
       const outcome = await revokeMembership(kit.db, group, ctx.params.user_id);
       if (outcome === "removed") ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: ctx.params.user_id });
       return { outcome };
-    },
-  }),
-});
+    }),
+  ]);

@@ -1,13 +1,14 @@
-import { AccessLevel, action, forbidden, notFound, requireCaller, type Ctx, type UserRef } from "@collab/core";
+import { AccessLevel, action, forbidden, notFound, requireCaller, type Ctx, type UserRef, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
+import { Namespaces } from "@collab/namespaces/contract";
 import { readableProject } from "../members/authorize";
 import { projectWebUrl } from "../projects/project.entity";
 import { requiredAccessLevel } from "../protected-branches/merge-access";
 import { branchPushed } from "../shared/events";
 import { findProject } from "../shared/lookup";
 import { branchHeads, commitToBranch, mergeBranches, type Push } from "./commits";
-import { BranchHeadsParams, CreateCommitParams, MergeBranchesParams } from "./commits.params";
+import { CreateCommitParams } from "./commits.params";
 import { presentCommit } from "./refs.entity";
 import { ensureDefaultBranch } from "./refs";
 
@@ -41,16 +42,17 @@ export const commitsActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       };
     },
   }),
+});
 
-  /**
-   * Heads of branches of any projects: `[{ project_id, branch, sha | null }]` in the order asked.
-   * Default branches not yet materialised count as missing until someone reads the repository.
-   */
-  "refs.branchHeads": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => BranchHeadsParams,
-    async handler(ctx) {
+/** The bus actions (namespaces' contract) of commits. */
+export const commitsBusActions = (kit: ServiceKit): Record<string, ActionSchema> =>
+  actionsOf("namespaces", [
+
+    /**
+     * Heads of branches of any projects: `[{ project_id, branch, sha | null }]` in the order asked.
+     * Default branches not yet materialised count as missing until someone reads the repository.
+     */
+    implement(Namespaces.refs.branchHeads, async (ctx) => {
       // A single merge request's reads and writes materialise the default branch (as any repository read does).
       if (ctx.params.ensure_default_branch)
         for (const id of new Set(ctx.params.refs.map((r) => r.project_id))) {
@@ -58,18 +60,14 @@ export const commitsActions = (kit: ServiceKit): Record<string, ActionSchema> =>
           if (found) await ensureDefaultBranch(kit.db, found.project);
         }
       return branchHeads(kit.db, ctx.params.refs);
-    },
-  }),
+    }),
 
-  /**
-   * Merges a merge request's branches (the merge-requests service has authorized it): answers
-   * `{ merge_commit_sha, squash_commit_sha, source_sha, source_branch_removed }`; 422 "Branch
-   * cannot be merged" when a branch is gone, 409 when the source moved past `sha`.
-   */
-  "refs.mergeBranches": action({
-    visibility: "public",
-    input: () => MergeBranchesParams,
-    async handler(ctx) {
+    /**
+     * Merges a merge request's branches (the merge-requests service has authorized it): answers
+     * `{ merge_commit_sha, squash_commit_sha, source_sha, source_branch_removed }`; 422 "Branch
+     * cannot be merged" when a branch is gone, 409 when the source moved past `sha`.
+     */
+    implement(Namespaces.refs.mergeBranches, async (ctx) => {
       const found = await findProject(kit.db, ctx.params.project_id);
       if (!found) throw notFound("Project");
       const p = ctx.params;
@@ -85,6 +83,5 @@ export const commitsActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       }), (r) => [branchPushed(found.project.id, r.push, p.user_id, r.squash_commit_sha ? 2 : 1, p.squash ? (p.squash_message ?? p.message) : p.message)]);
       const { push: _push, ...answer } = result;
       return answer;
-    },
-  }),
-});
+    }),
+  ]);

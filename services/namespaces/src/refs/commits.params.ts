@@ -28,19 +28,3 @@ export const CreateCommitParams = z.object({
   stats: gBool().default(true),
   force: gBool().default(false),
 });
-
-export const BusProject = { project_id: z.number().int().positive() };
-export const BranchHeadsParams = z.object({ refs: z.array(z.object({ project_id: z.number().int(), branch: z.string() })).max(1000), ensure_default_branch: z.boolean().default(false) });
-export const MergeBranchesParams = z.object({
-  ...BusProject,
-  source_branch: z.string(),
-  target_branch: z.string(),
-  sha: z.string().optional(),
-  message: z.string(),
-  squash: z.boolean(),
-  squash_message: z.string().optional(),
-  remove_source_branch: z.boolean(),
-  user_id: z.number().int(),
-  author_name: z.string(),
-  author_email: z.string(),
-});

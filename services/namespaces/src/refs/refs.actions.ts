@@ -1,8 +1,8 @@
-import { requireCaller, AccessLevel, action, badRequestMessage, forbidden, notFound, page, type Ctx } from "@collab/core";
+import { requireCaller, AccessLevel, action, badRequestMessage, forbidden, notFound, page, type Ctx, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { refPushed } from "../shared/events";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
+import { Namespaces } from "@collab/namespaces/contract";
 import { readableProject, type ReadableProject } from "../members/authorize";
 import { projectWebUrl } from "../projects/project.entity";
 import { findProject } from "../shared/lookup";
@@ -99,21 +99,21 @@ export const refsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       return null;
     },
   }),
+});
 
-  /**
-   * Validates a short (`main`) or full (`refs/heads/main`, `refs/tags/v1`) ref of a project:
-   * `{status: "ok", full_ref, kind, name, sha}`, `{status: "missing"}` or `{status: "ambiguous"}`
-   * (a short name that is both a branch and a tag).
-   */
-  "refs.resolve": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ project_id: z.number().int(), ref: z.string() }),
-    async handler(ctx) {
+/** The bus actions (namespaces' contract) of refs. */
+export const refsBusActions = (kit: ServiceKit): Record<string, ActionSchema> =>
+  actionsOf("namespaces", [
+
+    /**
+     * Validates a short (`main`) or full (`refs/heads/main`, `refs/tags/v1`) ref of a project:
+     * `{status: "ok", full_ref, kind, name, sha}`, `{status: "missing"}` or `{status: "ambiguous"}`
+     * (a short name that is both a branch and a tag).
+     */
+    implement(Namespaces.refs.resolve, async (ctx) => {
       const found = await findProject(kit.db, ctx.params.project_id);
       if (!found) throw notFound("Project");
       await ensureDefaultBranch(kit.db, found.project);
       return resolveRef(kit.db, found.project.id, ctx.params.ref);
-    },
-  }),
-});
+    }),
+  ]);

@@ -1,27 +1,22 @@
 import type { ActionSchema } from "moleculer";
-import { action, iso, notFound } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
+import { iso, notFound, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, inArray } from "drizzle-orm";
-import { z } from "zod";
 import { namespaces, projects } from "../db/schema";
 import { projectFullPath } from "../projects/project.entity";
 import { namespaceWebUrl } from "../shared/namespace.entity";
 import { findGroup, findProject } from "../shared/lookup";
-
-const kind = z.enum(["project", "group"]);
 
 /**
  * Bus-only actions for repository storage moves (services/admin): which storage a project or group
  * is on, which are on a storage, and the read-only flag a running move sets (issue and note writes
  * answer 403 meanwhile; see `repository_read_only` in the access.project summary).
  */
-export const storageActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  /** The storage and read-only flag of one project or group, by id or path: 404 as the API answers for an unknown one. */
-  "storage.state": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ kind, ref: z.union([z.string(), z.number()]) }),
-    async handler(ctx) {
+export const storageActions = (kit: ServiceKit): Record<string, ActionSchema> =>
+  actionsOf("namespaces", [
+    /** The storage and read-only flag of one project or group, by id or path: 404 as the API answers for an unknown one. */
+    implement(Namespaces.storage.state, async (ctx) => {
       if (ctx.params.kind === "project") {
         const found = await findProject(kit.db, ctx.params.ref);
         if (!found) throw notFound("Project");
@@ -30,15 +25,10 @@ export const storageActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       const group = await findGroup(kit.db, ctx.params.ref);
       if (!group) throw notFound("Group");
       return { id: group.id, repository_storage: group.repositoryStorage, repository_read_only: group.repositoryReadOnly };
-    },
-  }),
+    }),
 
-  /** Ids of the writable projects or groups on a storage (bulk moves). */
-  "storage.writableIds": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ kind, storage: z.string() }),
-    async handler(ctx) {
+    /** Ids of the writable projects or groups on a storage (bulk moves). */
+    implement(Namespaces.storage.writableIds, async (ctx) => {
       const { storage } = ctx.params;
       if (ctx.params.kind === "project") {
         const rows = await kit.db.select({ id: projects.id }).from(projects).where(and(eq(projects.repositoryStorage, storage), eq(projects.repositoryReadOnly, false))).orderBy(projects.id);
@@ -50,28 +40,16 @@ export const storageActions = (kit: ServiceKit): Record<string, ActionSchema> =>
         .where(and(eq(namespaces.kind, "group"), eq(namespaces.repositoryStorage, storage), eq(namespaces.repositoryReadOnly, false)))
         .orderBy(namespaces.id);
       return rows.map((r) => r.id);
-    },
-  }),
+    }),
 
-  /**
-   * Sets the read-only flag (and, when a move is done, the new storage); returns the ids actually
-   * changed. With `expect_writable` only writable rows change, so two moves never overlap. With
-   * `locked_on` only rows read-only on that storage change: a move's switch, repeated after its
-   * answer was lost, finds the row already switched and leaves it alone (the admin worker then
-   * reads the state to tell a switched row from a vanished one).
-   */
-  "storage.setState": action({
-    visibility: "public",
-    input: () =>
-      z.object({
-        kind,
-        ids: z.array(z.number().int()).max(10_000),
-        read_only: z.boolean(),
-        storage: z.string().optional(),
-        expect_writable: z.boolean().default(false),
-        locked_on: z.string().optional(),
-      }),
-    async handler(ctx) {
+    /**
+     * Sets the read-only flag (and, when a move is done, the new storage); returns the ids actually
+     * changed. With `expect_writable` only writable rows change, so two moves never overlap. With
+     * `locked_on` only rows read-only on that storage change: a move's switch, repeated after its
+     * answer was lost, finds the row already switched and leaves it alone (the admin worker then
+     * reads the state to tell a switched row from a vanished one).
+     */
+    implement(Namespaces.storage.setState, async (ctx) => {
       const { ids, read_only, storage, expect_writable, locked_on } = ctx.params;
       if (!ids.length) return [];
       const set = { repositoryReadOnly: read_only, ...(storage !== undefined && { repositoryStorage: storage }), updatedAt: new Date() };
@@ -102,15 +80,10 @@ export const storageActions = (kit: ServiceKit): Record<string, ActionSchema> =>
         )
         .returning({ id: namespaces.id });
       return rows.map((r) => r.id);
-    },
-  }),
+    }),
 
-  /** What a storage move record embeds: the project ({id, description, name, …}) or group ({id, web_url, name}). */
-  "storage.containers": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ kind, ids: z.array(z.number().int()).max(1000) }),
-    async handler(ctx) {
+    /** What a storage move record embeds: the project ({id, description, name, …}) or group ({id, web_url, name}). */
+    implement(Namespaces.storage.containers, async (ctx) => {
       const ids = [...new Set(ctx.params.ids)];
       if (!ids.length) return [];
       if (ctx.params.kind === "project") {
@@ -131,6 +104,5 @@ export const storageActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       }
       const rows = await kit.db.select().from(namespaces).where(and(inArray(namespaces.id, ids), eq(namespaces.kind, "group")));
       return rows.map((g) => ({ id: g.id, web_url: namespaceWebUrl(g, kit.baseUrl), name: g.name }));
-    },
-  }),
-});
+    }),
+  ]);

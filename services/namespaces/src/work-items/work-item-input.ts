@@ -1,6 +1,7 @@
 import { AccessLevel, type Caller } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
-import { z } from "zod";
+import type { WorkItemInputSchema } from "@collab/namespaces/contract";
+import type { z } from "zod";
 import type { NamespaceRow, ProjectRow } from "../db/schema";
 import { presentLabelLookup } from "../labels/label.entity";
 import { resolveLabelChanges } from "../labels/labels";
@@ -9,15 +10,8 @@ import { presentMilestones } from "../milestones/milestone.entity";
 import { findMilestoneInScope } from "../milestones/milestones.finder";
 import { projectGroupIds } from "../shared/labels-milestones-parent";
 
-const names = () => z.array(z.string()).max(1000).optional();
-
 /** What a work item write asks to check here: assignees' access, a milestone, label names. */
-export const WorkItemInputParams = z.object({
-  assignee_ids: z.array(z.number().int()).max(1000).optional(),
-  milestone_id: z.number().int().optional(),
-  labels: z.object({ labels: names(), add_labels: names(), remove_labels: names() }).optional(),
-});
-export type WorkItemInputParams = z.output<typeof WorkItemInputParams>;
+export type WorkItemInputParams = z.output<typeof WorkItemInputSchema>;
 
 /**
  * Checks a work item write's input on a project the caller was found with: the assignees' access

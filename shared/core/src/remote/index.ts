@@ -64,10 +64,9 @@ export interface ReadableProjectRef {
  * is checked in the same call (answered as `issue_input` when the caller may reach the issues).
  */
 export const authorizeProject = (ctx: Ctx<unknown>, ref: string | number, issueInput?: WorkItemInputRequest) =>
-  ctx.call<ProjectAccess & { issue_input?: WorkItemInputAnswer }, { project: string | number; issue_input?: WorkItemInputRequest }>("namespaces.access.project", {
-    project: ref,
-    ...(issueInput && { issue_input: issueInput }),
-  });
+  issueInput
+    ? ctx.call<ProjectAccess & { issue_input?: WorkItemInputAnswer }, { project: string | number; issue_input: WorkItemInputRequest }>("namespaces.workItems.authorizeIssueWrite", { project: ref, issue_input: issueInput })
+    : ctx.call<ProjectAccess & { issue_input?: WorkItemInputAnswer }, { project: string | number }>("namespaces.access.project", { project: ref });
 
 /**
  * A project by id as the caller sees it, or null when it exists but is hidden from them;
