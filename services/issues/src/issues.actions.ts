@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { AccessLevel, action, assertWritable, callerOf, forbidden, notFound, notModified, page, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx } from "@collab/core";
+import { AccessLevel, action, callerOf, forbidden, notFound, notModified, page, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
@@ -24,6 +24,7 @@ import { canAdminIssue, canCreateIssue, canDestroyIssue, canSetTimestamps, canUp
 import { NO_KNOWN_REFS, presentIssues, type KnownRefs } from "./domain/presentation";
 import {
   accessLevels,
+  assertWritable,
   groupOf,
   labelIdsByTitles,
   labelMap,
@@ -37,11 +38,11 @@ import {
   workItemInputRequest,
   type ResolvedWorkItemInput,
   type WorkItemInputRefs,
-  targetProject,
+  visibleProjectOrNull as targetProject,
   userMap,
   usersByUsername,
   type ProjectAccess,
-} from "./domain/remote";
+} from "@collab/work-items";
 import { reorderIssue } from "./domain/reorder";
 
 export const ISSUE_EVENTS = {

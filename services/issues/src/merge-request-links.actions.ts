@@ -1,4 +1,5 @@
-import { action, errorBodyOf, requireCaller, type Ctx, type ProjectAccess } from "@collab/core";
+import { action, errorBodyOf, requireCaller, type Ctx } from "@collab/core";
+import { type ProjectAccess } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { and, eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";

@@ -1,4 +1,5 @@
-import { action, authorizeProject, errorBodyOf, gInt, gString, page, paginationParams, type Ctx } from "@collab/core";
+import { action, errorBodyOf, gInt, gString, page, paginationParams, type Ctx } from "@collab/core";
+import { authorizeProject } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";

@@ -1,27 +1,12 @@
-import {
-  AccessLevel,
-  accessLevels,
-  action,
-  assertWritable,
-  callerOf,
-  forbidden,
-  groupOf,
-  milestoneMap,
-  page,
-  readableProjects,
-  requireCaller,
-  unprocessable,
-  userMap,
-  type Ctx,
-  type ProjectAccess,
-} from "@collab/core";
+import { AccessLevel, action, callerOf, forbidden, page, requireCaller, unprocessable, type Ctx } from "@collab/core";
+import { accessLevels, assertWritable, groupOf, milestoneMap, readableProjects, userMap, type ProjectAccess } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, ne } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, type MergeRequestRow } from "./db/schema";
 import { loadMergeRequest, mergeRequestsProject } from "./domain/load";
 import { canAdminMergeRequest, canCreateMergeRequest, canDestroyMergeRequest, canUpdateMergeRequest } from "./domain/permissions";
-import { branchHeads, headKey, mergeAccessLevel } from "./domain/remote";
+import { branchHeads, headKey, mergeAccessLevel } from "./merge-requests/branches";
 import { type MergeRequestDetail, type MergeRequestPresentation } from "./merge-requests/entity";
 import { findMergeRequests, type MergeRequestScope } from "./merge-requests/finder";
 import { buildInput } from "./merge-requests/input";

@@ -1,4 +1,5 @@
-import { action, AccessLevel, badRequest, cursorPage, groupOf, notFound, page, projectMap, readableProjects, recordNotFound, type Ctx } from "@collab/core";
+import { action, AccessLevel, badRequest, cursorPage, notFound, page, recordNotFound, type Ctx } from "@collab/core";
+import { groupOf, projectMap, readableProjects } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";

@@ -16,7 +16,6 @@ export * from "./settings";
 export * from "./user-limits";
 export * from "./mailer";
 export * from "./work-items";
-export * from "./remote";
 export * from "./url-guard";
 export * from "./bus-auth";
 export * from "./bus-auth-middleware";

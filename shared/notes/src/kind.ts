@@ -1,4 +1,5 @@
-import type { ApiError, Caller, Ctx, ProjectAccess } from "@collab/core";
+import type { ApiError, Caller, Ctx } from "@collab/core";
+import type { ProjectAccess } from "@collab/work-items";
 import type { Db, ServiceKit } from "@collab/db";
 import type { NoteRow, NotesTables } from "./db/tables";
 

@@ -3,4 +3,23 @@
  * namespaces (through those services' contracts, one batched call per request or page) and the
  * finder and domain helpers both use. One implementation each.
  */
-export {};
+export * from "./access-levels";
+export * from "./groups";
+export * from "./labels";
+export * from "./milestones";
+export * from "./page-refs";
+export * from "./projects";
+export * from "./users";
+export * from "./work-item-input";
+export type {
+  AccessOnProject,
+  GroupAccess,
+  LabelBasic,
+  LabelDetail,
+  MilestoneDetail,
+  ProjectAccess,
+  ProjectSummary,
+  ReadableProjectRef,
+  WorkItemInputAnswer,
+  WorkItemInputRequest,
+} from "@collab/namespaces/contract";

@@ -1,4 +1,5 @@
-import { AccessLevel, action, forbidden, gString, groupOf, readableProjects, requireCaller, type Ctx } from "@collab/core";
+import { AccessLevel, action, forbidden, gString, requireCaller, type Ctx } from "@collab/core";
+import { groupOf, readableProjects } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";

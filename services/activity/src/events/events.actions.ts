@@ -1,4 +1,5 @@
-import { AccessLevel, action, authorizeProject, featureHidden, callerOf, notFound, page, requireCaller, userMap, type Caller, type Ctx, type ReadableProjectRef } from "@collab/core";
+import { AccessLevel, action, featureHidden, callerOf, notFound, page, requireCaller, type Caller, type Ctx } from "@collab/core";
+import { authorizeProject, userMap, type ReadableProjectRef } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import type { EventRow } from "../db/schema";

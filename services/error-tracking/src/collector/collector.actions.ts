@@ -1,5 +1,6 @@
 import type { ActionSchema } from "moleculer";
-import { action, badRequest, badRequestMessage, notFound, projectMap, recordId, reply, unauthorized, type Ctx } from "@collab/core";
+import { action, badRequest, badRequestMessage, notFound, recordId, reply, unauthorized, type Ctx } from "@collab/core";
+import { projectMap } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { activeClientKey } from "../client-keys/client-keys.service";
 import { findSetting } from "../settings/settings.service";

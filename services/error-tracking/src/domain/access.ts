@@ -1,4 +1,5 @@
-import { AccessLevel, authorizeProject, forbidden, type Ctx, type ProjectAccess } from "@collab/core";
+import { AccessLevel, forbidden, type Ctx } from "@collab/core";
+import { authorizeProject, type ProjectAccess } from "@collab/work-items";
 
 /**
  * The project of the path, for a caller with the Maintainer role (GitLab's `admin_operations`):

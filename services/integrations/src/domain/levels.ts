@@ -1,4 +1,5 @@
-import { AccessLevel, authorizeProject, forbidden, type Ctx } from "@collab/core";
+import { AccessLevel, forbidden, type Ctx } from "@collab/core";
+import { authorizeProject } from "@collab/work-items";
 
 /**
  * Where integrations live: a project or a group, with its ancestor groups (root first). Managing

@@ -1,12 +1,13 @@
-import { iso, labelBasic, taskCompletion, taskStatus, timeStats, workItemReferences, type LabelDetail, type ProjectSummary, type UserRef } from "@collab/core";
+import { iso, taskCompletion, taskStatus, timeStats, workItemReferences, type UserRef } from "@collab/core";
+import { labelBasic, type LabelDetail, type WorkItemProject } from "@collab/work-items";
 import type { IssueRow } from "../db/schema";
 
-export type { LabelDetail, ProjectSummary };
+export type { LabelDetail, WorkItemProject };
 
 /** Everything a page of issues needs besides its rows, loaded once per page. */
 export interface IssuePresentation {
   baseUrl: string;
-  projects: Map<number, ProjectSummary>;
+  projects: Map<number, WorkItemProject>;
   users: Map<number, UserRef>;
   labels: Map<number, LabelDetail>;
   milestones: Map<number, unknown>;

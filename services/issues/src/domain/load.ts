@@ -1,9 +1,9 @@
-import { callerOf, featureHidden, notFound, recordNotFound, type Ctx, type WorkItemInputAnswer, type WorkItemInputRequest } from "@collab/core";
+import { callerOf, featureHidden, notFound, recordNotFound, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { IssueRow } from "../db/schema";
 import { findIssueWithAssignees } from "../finders/issues.finder";
 import { canReadIssue, type IssueActor } from "./permissions";
-import { authorizeProject, type ProjectAccess } from "./remote";
+import { authorizeProject, type ProjectAccess, type WorkItemInputAnswer, type WorkItemInputRequest } from "@collab/work-items";
 
 export interface LoadedIssue {
   access: ProjectAccess;

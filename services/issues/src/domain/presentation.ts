@@ -1,15 +1,15 @@
-import type { Ctx, LabelDetail, MilestoneDetail } from "@collab/core";
+import type { Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
-import { presentIssue, type IssuePresentation, type ProjectSummary } from "../api/issue.entity";
+import { presentIssue, type IssuePresentation, type WorkItemProject } from "../api/issue.entity";
 import type { IssueRow } from "../db/schema";
 import { issueLinks, type IssueWithLinks } from "../finders/issues.finder";
-import { labelAndMilestoneMaps, projectMap, userMap } from "./remote";
+import { labelAndMilestoneMaps, projectMap, userMap, type LabelDetail, type MilestoneDetail } from "@collab/work-items";
 
 export interface PresentOptions {
   context: IssuePresentation["context"];
   withLabelsDetails?: boolean;
   /** Summaries already known (the project of a project-scoped request). */
-  knownProjects?: ProjectSummary[];
+  knownProjects?: WorkItemProject[];
   /** Labels and milestones already looked up (a write's input checks): only the others are asked for. */
   knownRefs?: KnownRefs;
   subscribed?: boolean;
@@ -31,13 +31,13 @@ export async function presentIssues(kit: ServiceKit, ctx: Ctx<unknown>, rows: (I
   const { labelIds, assigneeIds } = linksOf(rows) ?? (await issueLinks(kit.db, rows.map((r) => r.id)));
   const known = new Map((o.knownProjects ?? []).map((p) => [p.id, p]));
   const missingProjects = rows.map((r) => r.projectId).filter((id) => !known.has(id));
-  const [users, { labels, milestones }, projects, mergeRequestsCounts] = await Promise.all([
+  const [users, { labels, milestones }, asked, mergeRequestsCounts] = await Promise.all([
     userMap(ctx, rows.flatMap((r) => [r.authorId, r.closedById, ...(assigneeIds.get(r.id) ?? [])])),
     knownOrAsked(ctx, [...labelIds.values()].flat(), rows.map((r) => r.milestoneId), o.knownRefs ?? NO_KNOWN_REFS),
     projectMap(ctx, missingProjects),
     mergeRequestCounts(ctx, rows),
   ]);
-  for (const p of known.values()) projects.set(p.id, p);
+  const projects = new Map<number, WorkItemProject>([...asked, ...known]);
   const presentation: IssuePresentation = {
     baseUrl: kit.baseUrl,
     projects,

@@ -1,10 +1,11 @@
-import { accepted, action, AccessLevel, assertWritable, callerOf, conflict, notFound, notModified, requireCaller, unauthorized, userMap, type Ctx } from "@collab/core";
+import { accepted, action, AccessLevel, callerOf, conflict, notFound, notModified, requireCaller, unauthorized, type Ctx } from "@collab/core";
+import { assertWritable, userMap } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { and, eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { approvals, type MergeRequestRow } from "../db/schema";
 import { loadMergeRequest } from "../domain/load";
-import { branchHeads, headKey } from "../domain/remote";
+import { branchHeads, headKey } from "../merge-requests/branches";
 import { mergeStatus as mergeStatusOf } from "../merge-requests/merge-status";
 import { approvalChange, noteApprovalChange } from "./approval-events";
 import { presentApprovals, presentApprovalState } from "./approvals.entity";

@@ -1,4 +1,5 @@
-import { userMap, type Ctx } from "@collab/core";
+import { type Ctx } from "@collab/core";
+import { userMap } from "@collab/work-items";
 import type { RuleLookups } from "./approvals.entity";
 import { groupUserIds, protectedBranchesByIds, visibleGroups } from "./remote";
 

@@ -1,4 +1,5 @@
-import { AccessLevel, action, assertWritable, forbidden, page, recordNotFound, requireCaller, validationFailed, type Ctx } from "@collab/core";
+import { AccessLevel, action, forbidden, page, recordNotFound, requireCaller, validationFailed, type Ctx } from "@collab/core";
+import { assertWritable } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import type { MergeRequestRow } from "../db/schema";

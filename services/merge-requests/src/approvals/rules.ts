@@ -1,4 +1,5 @@
-import { accessLevels, isUniqueViolation, usersByUsername, validationFailed, type Ctx } from "@collab/core";
+import { isUniqueViolation, validationFailed, type Ctx } from "@collab/core";
+import { accessLevels, usersByUsername } from "@collab/work-items";
 import type { Db } from "@collab/db";
 import { and, eq, ne } from "drizzle-orm";
 import {

@@ -1,4 +1,5 @@
-import { authorizeProject, callerOf, errorBodyOf, forbidden, recordNotFound, type ApiError, type Ctx, type ProjectAccess } from "@collab/core";
+import { callerOf, errorBodyOf, forbidden, recordNotFound, type ApiError, type Ctx } from "@collab/core";
+import { authorizeProject, type ProjectAccess } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { and, eq } from "drizzle-orm";
 import { mergeRequests, type MergeRequestRow } from "../db/schema";

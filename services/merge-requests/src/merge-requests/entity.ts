@@ -1,4 +1,5 @@
-import { iso, labelBasic, taskCompletion, timeStats, workItemReferences, type LabelDetail, type ProjectSummary, type UserRef } from "@collab/core";
+import { iso, taskCompletion, timeStats, workItemReferences, type UserRef } from "@collab/core";
+import { labelBasic, type LabelDetail, type WorkItemProject } from "@collab/work-items";
 import type { MergeRequestRow } from "../db/schema";
 
 import { detailedMergeStatus, mergeStatus } from "./merge-status";
@@ -7,7 +8,7 @@ import { detailedMergeStatus, mergeStatus } from "./merge-status";
 export interface MergeRequestPresentation {
   baseUrl: string;
   now: Date;
-  projects: Map<number, ProjectSummary & { only_allow_merge_if_all_discussions_are_resolved?: boolean }>;
+  projects: Map<number, WorkItemProject & { only_allow_merge_if_all_discussions_are_resolved?: boolean }>;
   users: Map<number, UserRef>;
   labels: Map<number, LabelDetail>;
   milestones: Map<number, unknown>;

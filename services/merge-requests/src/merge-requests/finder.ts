@@ -1,4 +1,5 @@
-import { offsetOf, type Caller, type ReadableProjectRef } from "@collab/core";
+import { offsetOf, type Caller } from "@collab/core";
+import { type ReadableProjectRef } from "@collab/work-items";
 import { preparedList, preparedQuery, type Db } from "@collab/db";
 import { and, asc, count, desc, eq, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, notes, type MergeRequestRow } from "../db/schema";

@@ -1,6 +1,6 @@
-import { resolveWorkItemInput, type Ctx, type ProjectAccess } from "@collab/core";
+import { type Ctx } from "@collab/core";
+import { resolveWorkItemInput, type ProjectAccess, visibleProjectId } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
-import { visibleProjectId } from "../domain/remote";
 import { closingIssueRefs as parseClosingRefs } from "./closing-pattern";
 import type { CreateMergeRequestParams, UpdateMergeRequestParams } from "./params";
 import type { MergeRequestInput } from "./writes";

@@ -1,11 +1,13 @@
-import { action, conflict, notAllowed, requireCaller, unauthorized, unprocessable, userMap, assertWritable, type Ctx, type ProjectAccess } from "@collab/core";
+import { action, conflict, notAllowed, requireCaller, unauthorized, unprocessable, type Ctx } from "@collab/core";
+import { userMap, assertWritable, type ProjectAccess } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { approvalsLeftFor } from "../approvals/gate";
 import { closingIssueRefs, type MergeRequestRow } from "../db/schema";
 import { loadMergeRequest } from "../domain/load";
-import { branchHeads, closeIssuesOnMerge, headKey, mergeBranches } from "../domain/remote";
+import { branchHeads, headKey, mergeBranches } from "./branches";
+import { closeIssuesOnMerge } from "./close-issues";
 import { mergeStatusesOf, type MergeStatusSource } from "./entity";
 import { eventPayload, MERGE_REQUEST_EVENTS } from "./events";
 import { MergeParams } from "./params";

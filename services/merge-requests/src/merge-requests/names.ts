@@ -1,4 +1,5 @@
-import { labelIdsByTitles, labelMap, milestoneIdsFor, milestoneMap, usersByUsername, type Ctx } from "@collab/core";
+import { type Ctx } from "@collab/core";
+import { labelIdsByTitles, labelMap, milestoneIdsFor, milestoneMap, usersByUsername } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { orderingIds, type MergeRequestScope, type ResolvedNames } from "./finder";
 import type { ListMergeRequestsParams } from "./params";

@@ -1,10 +1,11 @@
-import { labelAndMilestoneMaps, projectMap, userMap, type Ctx, type ProjectSummary } from "@collab/core";
+import { type Ctx } from "@collab/core";
+import { labelAndMilestoneMaps, projectMap, userMap, type WorkItemProject } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { and, count, eq, sql } from "drizzle-orm";
 import { approvalsLeftFor } from "../approvals/gate";
 import { notes } from "../db/schema";
 import type { MergeRequestRow } from "../db/schema";
-import { branchHeads } from "../domain/remote";
+import { branchHeads } from "./branches";
 import { presentMergeRequest, presentSimple, type MergeRequestDetail, type MergeRequestPresentation } from "./entity";
 import { mergeRequestLinks } from "./finder";
 
@@ -13,7 +14,7 @@ export interface PresentOptions {
   withLabelsDetails?: boolean;
   simple?: boolean;
   /** Summaries already known (the project of a project-scoped request). */
-  knownProjects?: ProjectSummary[];
+  knownProjects?: WorkItemProject[];
   /** Single merge request answers (GET/POST/PUT one): the detail fields. */
   detail?: (p: MergeRequestPresentation) => Promise<MergeRequestDetail>;
   /** Materialise default branches while reading heads (single merge requests). */
@@ -39,22 +40,21 @@ export async function unresolvedCounts(kit: ServiceKit, ids: number[]): Promise<
 export async function presentMergeRequests(kit: ServiceKit, ctx: Ctx<unknown>, rows: MergeRequestRow[], o: PresentOptions) {
   const known = new Map((o.knownProjects ?? []).map((p) => [p.id, p]));
   if (o.simple) {
-    const projects = await projectMap(ctx, rows.map((r) => r.projectId).filter((id) => !known.has(id)));
-    for (const p of known.values()) projects.set(p.id, p);
-    const p = { baseUrl: kit.baseUrl, projects } as MergeRequestPresentation;
+    const asked = await projectMap(ctx, rows.map((r) => r.projectId).filter((id) => !known.has(id)));
+    const p = { baseUrl: kit.baseUrl, projects: new Map<number, WorkItemProject>([...asked, ...known]) } as MergeRequestPresentation;
     return rows.map((r) => presentSimple(r, p));
   }
   const ids = rows.map((r) => r.id);
   const { unresolved, ...links } = await mergeRequestLinks(kit.db, ids);
   const openRefs = rows.filter((r) => r.state !== "merged").map((r) => ({ project_id: r.sourceProjectId, branch: r.sourceBranch }));
-  const [users, { labels, milestones }, projects, heads, approvalsLeft] = await Promise.all([
+  const [users, { labels, milestones }, asked, heads, approvalsLeft] = await Promise.all([
     userMap(ctx, rows.flatMap((r) => [r.authorId, r.closedById, r.mergeUserId, ...(links.assigneeIds.get(r.id) ?? []), ...(links.reviewerIds.get(r.id) ?? [])])),
     labelAndMilestoneMaps(ctx, [...links.labelIds.values()].flat(), rows.map((r) => r.milestoneId)),
     projectMap(ctx, rows.map((r) => r.projectId).filter((id) => !known.has(id))),
     branchHeads(ctx, uniqueRefs(openRefs), o.ensureDefaultBranch),
     approvalsLeftFor(kit, ctx, rows),
   ]);
-  for (const p of known.values()) projects.set(p.id, p);
+  const projects = new Map<number, WorkItemProject>([...asked, ...known]);
   const presentation: MergeRequestPresentation = {
     baseUrl: kit.baseUrl,
     now: new Date(),

@@ -1,4 +1,5 @@
-import { AccessLevel, authorizeProject, callerOf, errorBodyOf, forbidden, notFound, requireDeployTokenReach, unauthorized, type Caller, type Ctx, type ProjectAccess } from "@collab/core";
+import { AccessLevel, callerOf, errorBodyOf, forbidden, notFound, requireDeployTokenReach, unauthorized, type Caller, type Ctx } from "@collab/core";
+import { authorizeProject, type ProjectAccess } from "@collab/work-items";
 
 /**
  * Who may do what in a project's package registry (GitLab's read_package / create_package /

@@ -1,4 +1,5 @@
-import { userMap, type Ctx, type UserRef } from "@collab/core";
+import { type Ctx, type UserRef } from "@collab/core";
+import { userMap } from "@collab/work-items";
 import type { PipelineInfo } from "../api/package.entity";
 
 /** Pipelines by id from the runners service (one call), with their users from accounts (one call). */

@@ -1,10 +1,11 @@
-import { AccessLevel, forbidden, notFound, requireCaller, userMap, type Ctx } from "@collab/core";
+import { AccessLevel, forbidden, notFound, requireCaller, type Ctx } from "@collab/core";
+import { userMap } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import type { NoteContext } from "../api/entity";
 import type { NewCommentParams } from "../api/params";
 import type { NoteRow } from "../db/tables";
 import { createNote } from "../domain/notes";
-import { assertWritable } from "@collab/core";
+import { assertWritable } from "@collab/work-items";
 import { findDiscussion, findNote, type NoteableScope } from "../finders/notes.finder";
 import type { LoadedNoteable, NoteableKind } from "../kind";
 

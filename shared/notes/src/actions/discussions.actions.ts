@@ -5,7 +5,7 @@ import { presentDiscussion, presentNote } from "../api/entity";
 import type { NoteParams } from "../api/params";
 import type { NoteRow } from "../db/tables";
 import { deleteNote, replyToDiscussion, updateNote } from "../domain/notes";
-import { assertWritable } from "@collab/core";
+import { assertWritable } from "@collab/work-items";
 import { assertNoteResolvable, assertThreadResolvable, setResolved } from "../domain/resolution";
 import { findDiscussions } from "../finders/notes.finder";
 import type { LoadedNoteable, NoteableKind } from "../kind";

@@ -1,4 +1,5 @@
-import { errorBodyOf, notFound, type ProjectAccess } from "@collab/core";
+import { errorBodyOf, notFound } from "@collab/core";
+import { type ProjectAccess } from "@collab/work-items";
 import { openScratchDatabase, type Database, type EventBus, type ServiceKit } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { pgSchema } from "drizzle-orm/pg-core";

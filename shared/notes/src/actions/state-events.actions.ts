@@ -1,4 +1,5 @@
-import { action, page, recordNotFound, userMap } from "@collab/core";
+import { action, page, recordNotFound } from "@collab/core";
+import { userMap } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { presentStateEvent } from "../api/entity";

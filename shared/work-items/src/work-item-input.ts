@@ -1,13 +1,11 @@
-import type { Ctx } from "../meta";
-import type { LabelDetail, MilestoneDetail } from "./index";
+import { call, type Ctx } from "@collab/core";
+import { Namespaces, type AccessOnProject, type LabelDetail, type MilestoneDetail, type WorkItemInputAnswer, type WorkItemInputRequest } from "@collab/namespaces/contract";
 
 export interface LabelParams {
   labels?: string[];
   add_labels?: string[];
   remove_labels?: string[];
 }
-
-export type AccessOnProject = Record<number, { access_level: number; can_read: boolean }>;
 
 export interface WorkItemInputRefs {
   /** Users whose access to the project is asked (assignees, reviewers). */
@@ -26,20 +24,6 @@ export interface ResolvedWorkItemInput {
   /** Every label and the milestone looked up, as labelAndMilestoneMaps gives them: known to present the answer. */
   labels: LabelDetail[];
   milestone?: MilestoneDetail;
-}
-
-/** What namespaces is asked for a work item write (workItems.resolveInput, access.project's issue_input). */
-export interface WorkItemInputRequest {
-  assignee_ids?: number[];
-  milestone_id?: number;
-  labels?: LabelParams;
-}
-
-/** What namespaces answers to a WorkItemInputRequest. */
-export interface WorkItemInputAnswer {
-  assignee_levels?: AccessOnProject;
-  milestone?: MilestoneDetail | null;
-  labels?: { labels: LabelDetail[] | null; add_labels: LabelDetail[]; remove_labels: LabelDetail[] };
 }
 
 /** The request for these refs, or undefined when nothing needs a lookup. */
@@ -74,7 +58,7 @@ export function resolvedWorkItemInput(found: WorkItemInputAnswer | undefined, re
  */
 export async function resolveWorkItemInput(ctx: Ctx<unknown>, projectId: number, refs: WorkItemInputRefs, currentLabelIds: number[] = []): Promise<ResolvedWorkItemInput> {
   const request = workItemInputRequest(refs);
-  const found = request && (await ctx.call<WorkItemInputAnswer, WorkItemInputRequest & { project_id: number }>("namespaces.workItems.resolveInput", { project_id: projectId, ...request }));
+  const found = request && (await call(ctx, Namespaces.workItems.resolveInput, { project_id: projectId, ...request }));
   return resolvedWorkItemInput(found, refs, currentLabelIds);
 }
 
