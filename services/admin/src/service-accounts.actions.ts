@@ -1,8 +1,9 @@
 import type { ActionSchema } from "moleculer";
-import { AccessLevel, accessTokenListParams, action, forbidden, gEnum, gId, gString, gArray, gDate, paginationParams, requireAdmin, requireCaller, type Ctx } from "@collab/core";
+import { call, AccessLevel, accessTokenListParams, action, forbidden, gEnum, gId, gString, gArray, gDate, paginationParams, requireAdmin, requireCaller, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { z } from "zod";
 import { requireArea } from "./availability";
+import { Namespaces } from "@collab/namespaces/contract";
 
 const groupRef = () => gString().refine((s) => s.length > 0, { error: "is invalid" });
 const listParams = { ...paginationParams, order_by: gEnum(["id", "username"] as const).default("id"), sort: gEnum(["asc", "desc"] as const).default("desc") };
@@ -17,7 +18,7 @@ const tokenListParams = accessTokenListParams;
  */
 async function managedGroup(ctx: Ctx<unknown>, ref: string): Promise<number> {
   requireCaller(ctx);
-  const g = await ctx.call<{ group: { id: number; parent_id: number | null }; role: number }, { group: string }>("namespaces.access.group", { group: ref });
+  const g = await call(ctx, Namespaces.access.group, { group: ref });
   if (g.role < AccessLevel.OWNER) throw forbidden();
   if (g.group.parent_id !== null) throw forbidden("User does not have permission to create a service account in this namespace.");
   return g.group.id;

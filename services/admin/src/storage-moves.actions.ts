@@ -1,11 +1,12 @@
 import type { ActionSchema } from "moleculer";
-import { accepted, action, currentSettings, notFound, page, recordNotFound, requireAdmin, validationFailed, type Ctx } from "@collab/core";
+import { call, accepted, action, currentSettings, notFound, page, recordNotFound, requireAdmin, validationFailed, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { presentMove } from "./api/storage-move.entity";
 import { BulkMoveParams, ContainerMoveParams, ContainerMovesParams, CreateMoveParams, ListMovesParams, MoveIdParams } from "./api/storage-moves.params";
 import { requireArea } from "./availability";
 import type { StorageMoveRow } from "./db/schema";
 import { findMove, listMoves, pickStorage, scheduleMoves, tick, unknownStorage, type Call, type ContainerType } from "./domain/storage-moves";
+import { Namespaces } from "@collab/namespaces/contract";
 
 const busOf = (ctx: Ctx<unknown>): Call => (name, params) => ctx.call(name, params);
 
@@ -19,7 +20,7 @@ async function present(ctx: Ctx<unknown>, type: ContainerType, rows: StorageMove
   const containers =
     type === "snippet" || !rows.length
       ? []
-      : await ctx.call<{ id: number }[], object>("namespaces.storage.containers", { kind: type, ids: rows.map((r) => r.containerId) });
+      : await call(ctx, Namespaces.storage.containers, { kind: type, ids: rows.map((r) => r.containerId) });
   const byId = new Map(containers.map((c) => [c.id, c]));
   return rows.map((r) => presentMove(r, byId.get(r.containerId)));
 }
@@ -27,7 +28,7 @@ async function present(ctx: Ctx<unknown>, type: ContainerType, rows: StorageMove
 /** The container a per-resource route names: 404 as the resource API answers. */
 async function container(ctx: Ctx<unknown>, type: ContainerType, ref: string) {
   if (type === "snippet") throw notFound("Snippet"); // there are no snippets in this system
-  return ctx.call<{ id: number; repository_storage: string; repository_read_only: boolean }, object>("namespaces.storage.state", { kind: type, ref });
+  return call(ctx, Namespaces.storage.state, { kind: type, ref });
 }
 
 /** The six operations of one container type (projects, snippets, groups), as GitLab mounts them. */
@@ -105,7 +106,7 @@ function movesFor(kit: ServiceKit, type: ContainerType): Record<string, ActionSc
         checkStorage(ctx.params.destination_storage_name, "destination_storage_name");
         if (type === "snippet") return accepted();
         const source = ctx.params.source_storage_name;
-        const ids = await ctx.call<number[], object>("namespaces.storage.writableIds", { kind: type, storage: source });
+        const ids = await call(ctx, Namespaces.storage.writableIds, { kind: type, storage: source });
         const dest = ctx.params.destination_storage_name;
         await scheduleMoves(kit.db, busOf(ctx), type, ids.map((id) => ({ id, source })), (s) => dest ?? pickStorage(storages(), s));
         return accepted();

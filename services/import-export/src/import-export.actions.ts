@@ -1,17 +1,13 @@
-import { AccessLevel, accepted, action, ApiError, assertCanCreateTopLevelGroup, currentSettings, fileResponse, forbidden, recordNotFound, requireCaller, visibilityLevel, VISIBILITIES, type Ctx, type Visibility } from "@collab/core";
+import { call, AccessLevel, accepted, action, ApiError, assertCanCreateTopLevelGroup, currentSettings, fileResponse, forbidden, recordNotFound, requireCaller, visibilityLevel, VISIBILITIES, type Ctx, type Visibility } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { GroupRefParams, ImportParams } from "./api/params";
 import { findArchive, recordImport, requestExport } from "./domain/jobs";
 import { tick } from "./domain/worker";
-
-interface GroupAccess {
-  group: { id: number; full_path: string; visibility: Visibility; subgroup_creation_level: string };
-  role: number;
-}
+import { Namespaces } from "@collab/namespaces/contract";
 
 /** The group as the caller sees it (404 "Group Not Found" when hidden, as the group API answers). */
-const groupAccess = (ctx: Ctx<unknown>, ref: string | number) => ctx.call<GroupAccess, object>("namespaces.access.group", { group: ref });
+const groupAccess = (ctx: Ctx<unknown>, ref: string | number) => call(ctx, Namespaces.access.group, { group: ref });
 
 /** Export and download: Owners of the group (administrators too); other members get 403. */
 async function ownedGroup(ctx: Ctx<unknown>, ref: string) {
@@ -82,7 +78,7 @@ export const importExportActions = (kit: ServiceKit): Record<string, ActionSchem
       if (parent_id !== undefined) {
         const parent = await groupAccess(ctx, parent_id);
         if (parent.role < subgroupRole(parent.group.subgroup_creation_level)) throw forbidden();
-        visibility = closestAllowedVisibility(parent.group.visibility, caller.admin);
+        visibility = closestAllowedVisibility(parent.group.visibility as Visibility, caller.admin);
       } else {
         await assertCanCreateTopLevelGroup(ctx);
       }

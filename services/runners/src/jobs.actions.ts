@@ -1,4 +1,4 @@
-import { action, forbidden, reply, unauthorized } from "@collab/core";
+import { call, action, forbidden, reply, unauthorized } from "@collab/core";
 import type { Announcement, ServiceKit } from "@collab/db";
 import { inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
@@ -7,6 +7,7 @@ import { presentPipelineBasic } from "./api/runner.entity";
 import { pipelines } from "./db/schema";
 import { finishJob, finishJobByToken, pickJob, PIPELINE_EVENTS, pipelineFinishedPayload, runningJobOfToken } from "./domain/pipelines";
 import { runnerByToken } from "./domain/runners";
+import { Namespaces } from "@collab/namespaces/contract";
 
 const FinalStatus = z.enum(["success", "failed", "canceled"]);
 
@@ -79,7 +80,7 @@ export const jobsActions = (kit: ServiceKit): Record<string, ActionSchema> => {
         const ids = [...new Set(ctx.params.ids)];
         if (!ids.length) return [];
         const rows = await kit.db.select().from(pipelines).where(inArray(pipelines.id, ids));
-        const projects = await ctx.call<{ id: number; web_url: string }[], { ids: number[] }>("namespaces.projects.summaries", { ids: [...new Set(rows.map((p) => p.projectId))] });
+        const projects = await call(ctx, Namespaces.projects.summaries, { ids: [...new Set(rows.map((p) => p.projectId))] });
         const webUrls = new Map(projects.map((p) => [p.id, p.web_url]));
         return rows.map((p) => ({ ...presentPipelineBasic(p, webUrls.get(p.projectId) ?? ""), user_id: p.userId }));
       },

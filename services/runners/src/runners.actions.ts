@@ -19,7 +19,7 @@ import {
   UpdateRunnerParams,
 } from "./api/runners.params";
 import { jobs, pipelines, runners, type RunnerRow } from "./db/schema";
-import { groupAccess, groupsWithLevel, memberProjects, projectAccess, userMap, type ProjectSummary } from "./domain/remote";
+import { groupAccess, groupsWithLevel, memberProjects, projectAccess, userMap, type ProjectAccess } from "./domain/remote";
 import {
   assertCanManage,
   assertCanRead,
@@ -55,7 +55,7 @@ async function presentDetails(kit: ServiceKit, ctx: Ctx<unknown>, runner: Runner
       ),
     )
   )
-    .filter((p): p is ProjectSummary => p !== null)
+    .filter((p): p is ProjectAccess["project"] => p !== null)
     .map((p) => ({ id: p.id, name: p.name, name_with_namespace: p.name_with_namespace, path: p.path, path_with_namespace: p.path_with_namespace }));
   let groups: { id: number; web_url: string; name: string }[] = [];
   if (runner.groupId !== null) {
@@ -174,7 +174,7 @@ export const runnersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       const rows = await kit.db.select({ job: jobs, pipeline: pipelines }).from(jobs).innerJoin(pipelines, eq(pipelines.id, jobs.pipelineId)).where(where).orderBy(ctx.params.sort === "asc" ? asc(jobs.id) : desc(jobs.id));
       // Jobs of projects the caller cannot read are left out, as GitLab's RunnerJobsFinder does.
       const projectIds = [...new Set(rows.map((r) => r.job.projectId))];
-      const projects = new Map<number, ProjectSummary>();
+      const projects = new Map<number, ProjectAccess["project"]>();
       await Promise.all(projectIds.map((pid) => projectAccess(ctx, pid).then((a) => projects.set(pid, a.project), () => undefined)));
       const visible = rows.filter((r) => projects.has(r.job.projectId));
       const start = (ctx.params.page - 1) * ctx.params.per_page;

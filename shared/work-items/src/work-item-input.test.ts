@@ -1,4 +1,5 @@
 import { labelSetAfter, resolveWorkItemInput } from "./work-item-input";
+import { Namespaces } from "@collab/namespaces/contract";
 
 const ids = (...n: number[]) => n.map((id) => ({ id }));
 
@@ -37,7 +38,7 @@ describe("resolveWorkItemInput", () => {
       labels: { labels: null, add_labels: ids(9), remove_labels: [] },
     });
     const got = await resolveWorkItemInput(ctx, 1, { userIds: [5, 5, 0], milestoneId: 77, labels: { add_labels: ["x"], title: "not a label" } as never }, [2]);
-    expect(calls).toEqual([["namespaces.workItems.resolveInput", { project_id: 1, assignee_ids: [5], milestone_id: 77, labels: { labels: undefined, add_labels: ["x"], remove_labels: undefined } }]]);
+    expect(calls).toEqual([[Namespaces.workItems.resolveInput.name, { project_id: 1, assignee_ids: [5], milestone_id: 77, labels: { labels: undefined, add_labels: ["x"], remove_labels: undefined } }]]);
     // A milestone outside the project's hierarchy comes back null: it unassigns.
     expect(got).toEqual({ levels: { 5: { access_level: 30, can_read: true } }, milestoneId: null, labelIds: [2, 9], labels: ids(9) });
   });

@@ -1,6 +1,7 @@
-import type { Ctx } from "@collab/core";
+import { call, type Ctx } from "@collab/core";
 import type { SourceKind } from "../api/notification-settings.params";
 import type { SettingSource } from "./notification-levels";
+import { Namespaces } from "@collab/namespaces/contract";
 
 /**
  * The group or project a notification-settings route names, as the caller may see it: the
@@ -10,9 +11,9 @@ import type { SettingSource } from "./notification-levels";
  */
 export async function authorizeSource(ctx: Ctx<unknown>, kind: SourceKind, ref: string): Promise<SettingSource & { type: "group" | "project" }> {
   if (kind === "projects") {
-    const { project } = await ctx.call<{ project: { id: number } }, { project: string }>("namespaces.access.project", { project: ref });
+    const { project } = await call(ctx, Namespaces.access.project, { project: ref });
     return { type: "project", id: project.id };
   }
-  const { group } = await ctx.call<{ group: { id: number } }, { group: string }>("namespaces.access.group", { group: ref });
+  const { group } = await call(ctx, Namespaces.access.group, { group: ref });
   return { type: "group", id: group.id };
 }

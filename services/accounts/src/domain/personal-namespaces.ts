@@ -1,7 +1,8 @@
-import type { Ctx } from "@collab/core";
+import { call, type Ctx } from "@collab/core";
 import type { Announcement } from "@collab/db";
 import type { UserRow } from "../db/schema";
 import { movesNamespace, type UpdateUserOptions } from "./users";
+import { Namespaces } from "@collab/namespaces/contract";
 
 /**
  * Personal namespaces live in the namespaces service; accounts only asks whether a new username is
@@ -33,7 +34,7 @@ const changesEmail = (before: UserRow, after: UserRow) =>
 /** updateUser's namespace check, answered by `namespaces.userNamespaces.pathAvailable`. */
 export const namespacePathCheck = (ctx: Ctx<unknown>, userId: number): UpdateUserOptions => ({
   namespacePathAvailable: async (username) =>
-    (await ctx.call<{ available: boolean }, { path: string; user_id: number }>("namespaces.userNamespaces.pathAvailable", { path: username, user_id: userId })).available,
+    (await call(ctx, Namespaces.userNamespaces.pathAvailable, { path: username, user_id: userId })).available,
 });
 
 /** The users' durable events (`kit.events`), each written in the transaction of its change. */

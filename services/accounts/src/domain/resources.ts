@@ -1,4 +1,5 @@
-import type { Ctx } from "@collab/core";
+import { call, type Ctx } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
 
 /**
  * The projects and groups that hold access tokens and deploy tokens live in the namespaces
@@ -22,10 +23,10 @@ export interface Resource {
 /** The project or group a route names, as the caller may see it: 404 {Project,Group} Not Found when hidden. */
 export async function loadResource(ctx: Ctx<unknown>, type: ResourceType, ref: string | number): Promise<Resource> {
   if (type === "project") {
-    const a = await ctx.call<{ project: { id: number; name: string }; role: number }, { project: string | number }>("namespaces.access.project", { project: ref });
+    const a = await call(ctx, Namespaces.access.project, { project: ref });
     return { type, id: a.project.id, name: a.project.name, role: a.role };
   }
-  const g = await ctx.call<{ group: { id: number; name: string }; role: number }, { group: string | number }>("namespaces.access.group", { group: ref });
+  const g = await call(ctx, Namespaces.access.group, { group: ref });
   return { type, id: g.group.id, name: g.group.name, role: g.role };
 }
 

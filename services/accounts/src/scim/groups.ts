@@ -1,4 +1,5 @@
-import { AccessLevel, forbidden, notFound, requireCaller, type Ctx } from "@collab/core";
+import { call, AccessLevel, forbidden, notFound, requireCaller, type Ctx } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
 
 /**
  * Groups and memberships live in the namespaces service: accounts asks it, through its bus
@@ -17,7 +18,7 @@ export interface GroupSummary {
  */
 export async function ownedGroup(ctx: Ctx<unknown>, ref: string): Promise<GroupSummary> {
   requireCaller(ctx);
-  const g = await ctx.call<{ group: GroupSummary; role: number }, { group: string }>("namespaces.access.group", { group: ref });
+  const g = await call(ctx, Namespaces.access.group, { group: ref });
   if (g.role < AccessLevel.OWNER) throw forbidden();
   return { id: g.group.id, name: g.group.name, full_path: g.group.full_path, parent_id: g.group.parent_id };
 }
@@ -28,16 +29,16 @@ export function requireTopLevel(group: GroupSummary) {
 }
 
 /** The group a SCIM URL names (id or full path), whoever may see it; null when there is none. */
-export const scimGroup = (ctx: Ctx<unknown>, path: string) => ctx.call<GroupSummary | null, { group: string }>("namespaces.provisioning.group", { group: path });
+export const scimGroup = (ctx: Ctx<unknown>, path: string) => call(ctx, Namespaces.provisioning.group, { group: path });
 
 /** A direct membership at `accessLevel` unless the user is a member already: whether one was added. */
 export async function grantMembership(ctx: Ctx<unknown>, groupId: number, userId: number, accessLevel: number): Promise<boolean> {
-  const { added } = await ctx.call<{ added: boolean }, object>("namespaces.provisioning.addMember", { group_id: groupId, user_id: userId, access_level: accessLevel });
+  const { added } = await call(ctx, Namespaces.provisioning.addMember, { group_id: groupId, user_id: userId, access_level: accessLevel });
   return added;
 }
 
 /** The user's memberships of the group and below go, unless they are its last Owner. */
 export async function revokeMembership(ctx: Ctx<unknown>, groupId: number, userId: number): Promise<"removed" | "not_member" | "last_owner"> {
-  const { outcome } = await ctx.call<{ outcome: "removed" | "not_member" | "last_owner" }, object>("namespaces.provisioning.removeMember", { group_id: groupId, user_id: userId });
+  const { outcome } = await call(ctx, Namespaces.provisioning.removeMember, { group_id: groupId, user_id: userId });
   return outcome;
 }

@@ -1,4 +1,4 @@
-import { errorBodyOf, type Ctx } from "@collab/core";
+import { call, errorBodyOf, type Ctx } from "@collab/core";
 import type { Db, ServiceKit } from "@collab/db";
 import { sql } from "drizzle-orm";
 import type { CreateUserParams } from "../api/users.params";
@@ -10,6 +10,7 @@ import { grantMembership, revokeMembership, type GroupSummary } from "./groups";
 import { changeExternUid, createIdentity, findIdentityWithUser, IdentityRejected, setIdentityActive } from "./identities";
 import type { ScimAttributes } from "./scim.params";
 import { sanitizeUsername, uniqueUsername } from "./usernames";
+import { Namespaces } from "@collab/namespaces/contract";
 
 /**
  * SCIM provisioning of a group's users (Gitlab::Scim::Group::{Provisioning,Deprovisioning,
@@ -60,7 +61,7 @@ async function availableUsername(kit: ServiceKit, ctx: Ctx<unknown>, userName: s
   const username = await uniqueUsername(sanitizeUsername(userName), async (candidate) => {
     const [taken] = await kit.db.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = lower(${candidate})`);
     if (taken) return false;
-    const { available } = await ctx.call<{ available: boolean }, { path: string; user_id: number }>("namespaces.userNamespaces.pathAvailable", { path: candidate, user_id: 0 });
+    const { available } = await call(ctx, Namespaces.userNamespaces.pathAvailable, { path: candidate, user_id: 0 });
     return available;
   });
   if (!username) throw new ProvisioningFailed("conflict", "Username has already been taken");

@@ -1,8 +1,9 @@
-import { AccessLevel, action, forbidden, gString, requireCaller, type Ctx } from "@collab/core";
+import { call, AccessLevel, action, forbidden, gString, requireCaller, type Ctx } from "@collab/core";
 import { groupOf, readableProjects } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
+import { Namespaces } from "@collab/namespaces/contract";
 
 /** GitLab's Analytics::GroupActivityCalculator window. */
 export const ACTIVITY_WINDOW_DAYS = 90;
@@ -62,7 +63,7 @@ export const groupActivityActions = (kit: ServiceKit): Record<string, ActionSche
     input: () => GroupActivityParams,
     async handler(ctx) {
       const group = await analyticsGroup(kit, ctx);
-      const new_members_count = await ctx.call<number, Record<string, unknown>>("namespaces.groups.newMembersCount", { group_id: group.id, since: since().toISOString() });
+      const new_members_count = await call(ctx, Namespaces.groups.newMembersCount, { group_id: group.id, since: since().toISOString() });
       return { new_members_count };
     },
   }),

@@ -1,4 +1,4 @@
-import { AccessLevel, action, featureHidden, callerOf, notFound, page, requireCaller, type Caller, type Ctx } from "@collab/core";
+import { call, AccessLevel, action, featureHidden, callerOf, notFound, page, requireCaller, type Caller, type Ctx } from "@collab/core";
 import { authorizeProject, userMap, type ReadableProjectRef } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
@@ -7,8 +7,7 @@ import { presentEvent, userIdsOf } from "./event.entity";
 import { findEvents, type EventScope, type ProjectSet } from "./events.finder";
 import { OwnEventsParams, ProjectEventsParams, UserEventsParams, type EventFilters } from "./events.params";
 import { findUser } from "./users";
-
-type Readable = { all: boolean; projects: ReadableProjectRef[] };
+import { Namespaces } from "@collab/namespaces/contract";
 
 type FeatureLevels = Pick<ReadableProjectRef, "id" | "access_level" | "issues_access_level" | "merge_requests_access_level">;
 
@@ -19,7 +18,7 @@ const hiddenFeatures = (projects: FeatureLevels[]) => ({
 
 /** The projects the caller reads (or only those they are a member of), where they are Reporter and up, and their hidden features. */
 async function projectScope(ctx: Ctx<unknown>, caller: Caller | null, membershipOnly = false): Promise<Pick<EventScope, "readable" | "reporter" | "hidden">> {
-  const r = await ctx.call<Readable, { membership_only: boolean }>("namespaces.projects.readable", { membership_only: membershipOnly });
+  const r = await call(ctx, Namespaces.projects.readable, { membership_only: membershipOnly });
   if (r.all) return { readable: "all", reporter: "all" };
   const reporter: ProjectSet = caller?.admin ? "all" : r.projects.filter((p) => p.access_level >= AccessLevel.REPORTER).map((p) => p.id);
   return { readable: r.projects.map((p) => p.id), reporter, hidden: hiddenFeatures(r.projects) };

@@ -5,6 +5,7 @@ import { Errors } from "moleculer";
 import path from "node:path";
 import { storageMoves } from "../db/schema";
 import { scheduleMoves, tick, type Call } from "./storage-moves";
+import { Namespaces } from "@collab/namespaces/contract";
 
 /**
  * The storage-move worker against the service's migrated tables and a namespaces stand-in whose
@@ -25,12 +26,12 @@ function fakeNamespaces() {
   let mode: "up" | "down" | "answer lost" = "up";
   const calls: string[] = [];
   const act = (action: string, p: Record<string, unknown>): unknown => {
-    if (action === "namespaces.storage.state") {
+    if (action === Namespaces.storage.state.name) {
       const found = projects.get(Number(p.ref));
       if (!found) throw notFound("Project");
       return { id: Number(p.ref), repository_storage: found.storage, repository_read_only: found.readOnly };
     }
-    if (action === "namespaces.storage.setState") {
+    if (action === Namespaces.storage.setState.name) {
       const changed: number[] = [];
       for (const id of p.ids as number[]) {
         const row = projects.get(id);

@@ -2,6 +2,8 @@ import { Gitlab } from "@gitbeaker/rest";
 import { addMember, apiClient, createGroup, createProject, eventually, watchEvents, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 import { createGitbeakerUser } from "../gitbeaker.fixtures";
+import { call } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
 
 // The purge timer stays off in the embedded app: tests run passes with namespaces.deletions.purgeDue.
 process.env.DELETION_PURGE_INTERVAL_MS ??= "0";
@@ -26,7 +28,7 @@ beforeEach(async () => {
 
 const createUser = (username: string) => createGitbeakerUser(app, username);
 const day = (offsetDays = 0) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
-const purge = (now?: Date) => app.broker.call<{ group_ids: number[]; project_ids: number[] }, object>("namespaces.deletions.purgeDue", now ? { now: now.toISOString() } : {});
+const purge = (now?: Date) => call(app.broker, Namespaces.deletions.purgeDue, now ? { now: now.toISOString() } : {});
 const inDays = (n: number) => new Date(Date.now() + n * 86_400_000);
 
 describe("groups", () => {

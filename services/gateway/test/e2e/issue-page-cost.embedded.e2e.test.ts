@@ -1,6 +1,7 @@
 import { settleOutboxes } from "@collab/db";
 import { addMember, apiClient, assertStatus as ok, createProject, createUser, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
+import { Namespaces } from "@collab/namespaces/contract";
 
 /**
  * What one page of issues costs in bus calls, whatever it holds. Embedded only: the spy sees the
@@ -61,9 +62,9 @@ test("a page of 20 issues with labels, assignees and a milestone costs a fixed n
     expect(big.items.every((i) => i.labels.length > 0 && i.assignees.length > 0 && i.milestone !== null)).toBe(true);
     // The page is presented from other services' data: the spy must see those calls (labels and
     // milestones together, in one call to namespaces).
-    expect(Object.keys(big.counts)).toEqual(expect.arrayContaining(["accounts.users.refs", "namespaces.workItems.refs"]));
-    expect(Object.keys(big.counts)).not.toEqual(expect.arrayContaining(["namespaces.labels.byIds"]));
-    expect(Object.keys(big.counts)).not.toEqual(expect.arrayContaining(["namespaces.milestones.byIds"]));
+    expect(Object.keys(big.counts)).toEqual(expect.arrayContaining(["accounts.users.refs", Namespaces.workItems.refs.name]));
+    expect(Object.keys(big.counts)).not.toEqual(expect.arrayContaining([Namespaces.labels.byIds.name]));
+    expect(Object.keys(big.counts)).not.toEqual(expect.arrayContaining([Namespaces.milestones.byIds.name]));
     const small = await callsFor({ per_page: 2, with_labels_details: true });
     expect(small.items).toHaveLength(2);
     // The same calls whatever the page size, each remote kind at most once.
@@ -102,12 +103,12 @@ test("creating an issue checks its project, assignees, milestone and labels in o
     expect(issue.milestone.id).toBe(milestone.id);
     const names = spy.mock.calls.map(([name]) => String(name));
     // The project's access and the input's checks come in one call.
-    expect(names.filter((n) => n.startsWith("namespaces."))).toEqual(["namespaces.access.project"]);
-    expect(names).not.toEqual(expect.arrayContaining(["namespaces.labels.resolveForProject"]));
-    expect(names).not.toEqual(expect.arrayContaining(["namespaces.milestones.findForProject"]));
-    expect(names).not.toEqual(expect.arrayContaining(["namespaces.access.levelsOnProject"]));
+    expect(names.filter((n) => n.startsWith("namespaces."))).toEqual([Namespaces.workItems.authorizeIssueWrite.name]);
+    expect(names).not.toEqual(expect.arrayContaining([Namespaces.labels.resolveForProject.name]));
+    expect(names).not.toEqual(expect.arrayContaining([Namespaces.milestones.findForProject.name]));
+    expect(names).not.toEqual(expect.arrayContaining([Namespaces.access.levelsOnProject.name]));
     // The answer's labels and milestone come from that call: not asked for again.
-    expect(names).not.toEqual(expect.arrayContaining(["namespaces.workItems.refs"]));
+    expect(names).not.toEqual(expect.arrayContaining([Namespaces.workItems.refs.name]));
     expect(issue.milestone).toMatchObject({ title: "v1", project_id: project.id, web_url: expect.stringContaining("/-/milestones/") });
   } finally {
     spy.mockRestore();

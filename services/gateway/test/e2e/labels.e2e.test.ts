@@ -2,6 +2,8 @@ import { Gitlab } from "@gitbeaker/rest";
 import { assertStatus as ok, eventually, redeliver, watchEvents, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 import { createWorld, type World } from "../labels-milestones.fixtures";
+import { call } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
 
 /** Project and group labels: GitLab's /projects/:id/labels and /groups/:id/labels. */
 let app: TestApp;
@@ -394,7 +396,7 @@ describe("bus actions for other services", () => {
     const top = (await w.root.post(G(), { json: { name: "top", color: "#000" } })).body;
     const own = (await w.root.post(P(), { json: { name: "own", color: "#FFF", description: "mine" } })).body;
 
-    const found = await app.broker.call("namespaces.labels.resolveForProject", { project_id: w.project.id, names: ["top", "own", "missing"] });
+    const found = await call(app.broker, Namespaces.labels.resolveForProject, { project_id: w.project.id, names: ["top", "own", "missing"] });
     expect(found).toEqual([
       { id: own.id, name: "own", color: "#FFF", text_color: "#1F1E24", description: "mine", description_html: "mine" },
       { id: top.id, name: "top", color: "#000", text_color: "#FFFFFF", description: null, description_html: null },
@@ -402,17 +404,17 @@ describe("bus actions for other services", () => {
 
     // A Guest's edit does not create labels; a Reporter's (or a system call) does.
     const guestCaller = { caller: { id: w.guest.id, username: "guest", admin: false } };
-    const asGuest = await app.broker.call("namespaces.labels.resolveForProject", { project_id: w.project.id, names: ["missing"], create_missing: true }, { meta: app.asCaller(guestCaller.caller) });
+    const asGuest = await call(app.broker, Namespaces.labels.resolveForProject, { project_id: w.project.id, names: ["missing"], create_missing: true }, { meta: app.asCaller(guestCaller.caller) });
     expect(asGuest).toEqual([]);
     const reporterCaller = { caller: { id: w.reporter.id, username: "reporter", admin: false } };
-    const created = (await app.broker.call("namespaces.labels.resolveForProject", { project_id: w.project.id, names: ["missing", " top "], create_missing: true }, { meta: app.asCaller(reporterCaller.caller) })) as { id: number; name: string; color: string }[];
+    const created = (await call(app.broker, Namespaces.labels.resolveForProject, { project_id: w.project.id, names: ["missing", " top "], create_missing: true }, { meta: app.asCaller(reporterCaller.caller) })) as { id: number; name: string; color: string }[];
     expect(created.map((l) => [l.name, l.color])).toEqual([
       ["missing", "#6699cc"],
       ["top", "#000"],
     ]);
     expect((await w.root.get(`${P()}/missing`)).body).toMatchObject({ is_project_label: true });
 
-    const byIds = (await app.broker.call("namespaces.labels.byIds", { ids: [top.id, own.id, 999999] })) as { name: string }[];
+    const byIds = (await call(app.broker, Namespaces.labels.byIds, { ids: [top.id, own.id, 999999] })) as { name: string }[];
     expect(byIds.map((l) => l.name)).toEqual(["own", "top"]);
   });
 
@@ -422,14 +424,14 @@ describe("bus actions for other services", () => {
     // Marked first (adjourned deletion), then removed at once.
     expect((await w.root.delete(`/projects/${w.project.id}`)).status).toBe(202);
     expect((await w.root.delete(`/projects/${w.project.id}`, { query: { permanently_remove: true, full_path: w.project.path_with_namespace } })).status).toBe(202);
-    expect(await app.broker.call("namespaces.labels.byIds", { ids: [own.id, group.id] })).toEqual([expect.objectContaining({ id: group.id })]);
+    expect(await call(app.broker, Namespaces.labels.byIds, { ids: [own.id, group.id] })).toEqual([expect.objectContaining({ id: group.id })]);
     expect((await w.root.delete(`/groups/${w.group.id}`)).status).toBe(202);
     expect((await w.root.delete(`/groups/${w.group.id}`, { query: { permanently_remove: true, full_path: w.group.full_path } })).status).toBe(202);
-    expect(await app.broker.call("namespaces.labels.byIds", { ids: [group.id] })).toEqual([]);
+    expect(await call(app.broker, Namespaces.labels.byIds, { ids: [group.id] })).toEqual([]);
   });
 
   test("labels.resolveForProject answers 404 for unknown projects and is not reachable over HTTP", async () => {
-    await expect(app.broker.call("namespaces.labels.resolveForProject", { project_id: 999999, names: ["x"] })).rejects.toMatchObject({ code: 404 });
+    await expect(call(app.broker, Namespaces.labels.resolveForProject, { project_id: 999999, names: ["x"] })).rejects.toMatchObject({ code: 404 });
     const res = await w.root.post("/labels/resolveForProject", { json: {} });
     expect(res.status).toBe(404);
   });

@@ -2,6 +2,8 @@ import { Gitlab } from "@gitbeaker/rest";
 import { assertStatus as ok, eventually, redeliver, watchEvents, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 import { createWorld, type World } from "../labels-milestones.fixtures";
+import { call } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
 
 /** Project and group milestones: GitLab's /projects/:id/milestones and /groups/:id/milestones. */
 let app: TestApp;
@@ -319,11 +321,11 @@ describe("bus actions for other services", () => {
     const top = (await w.root.post(G(), { json: { title: "top" } })).body;
     const elsewhere = (await w.root.post(`/projects/${w.other.id}/milestones`, { json: { title: "elsewhere" } })).body;
 
-    const byIds = (await app.broker.call("namespaces.milestones.byIds", { ids: [own.id, top.id, 999999] })) as { id: number; web_url: string }[];
+    const byIds = (await call(app.broker, Namespaces.milestones.byIds, { ids: [own.id, top.id, 999999] })) as { id: number; web_url: string }[];
     expect(byIds.map((m) => m.id).sort()).toEqual([own.id, top.id].sort());
     expect(byIds.find((m) => m.id === top.id)).toEqual(top);
 
-    const find = (params: object) => app.broker.call("namespaces.milestones.findForProject", { project_id: w.project.id, ...params });
+    const find = (params: object) => call(app.broker, Namespaces.milestones.findForProject, { project_id: w.project.id, ...params });
     expect(await find({ id: own.id })).toEqual(own);
     expect(await find({ id: top.id })).toEqual(top);
     expect(await find({ title: "top" })).toEqual(top);
@@ -333,7 +335,7 @@ describe("bus actions for other services", () => {
     // Deleting a group takes its milestones and those of its projects along.
     expect((await w.root.delete(`/groups/${w.group.id}`)).status).toBe(202);
     expect((await w.root.delete(`/groups/${w.group.id}`, { query: { permanently_remove: true, full_path: w.group.full_path } })).status).toBe(202);
-    expect(await app.broker.call("namespaces.milestones.byIds", { ids: [own.id, top.id, elsewhere.id] })).toEqual([]);
+    expect(await call(app.broker, Namespaces.milestones.byIds, { ids: [own.id, top.id, elsewhere.id] })).toEqual([]);
   });
 });
 

@@ -1,8 +1,9 @@
-import { loadConfig } from "@collab/core";
+import { call, loadConfig } from "@collab/core";
 import { openDatabase, type Database } from "@collab/db";
 import { apiClient, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { startApp } from "../app";
+import { Namespaces } from "@collab/namespaces/contract";
 
 /**
  * Repository refs (branches, tags, namespaces.refs.resolve) and pipeline schedules: CRUD,
@@ -92,7 +93,7 @@ describe("repository refs", () => {
   });
 
   test("namespaces.refs.resolve: short and full forms, ambiguity", async () => {
-    const resolve = (ref: string) => app.broker.call("namespaces.refs.resolve", { project_id: P.id, ref });
+    const resolve = (ref: string) => call(app.broker, Namespaces.refs.resolve, { project_id: P.id, ref });
     expect(await resolve("main")).toMatchObject({ status: "ok", kind: "branch", name: "main", full_ref: "refs/heads/main" });
     expect(await resolve("refs/heads/main")).toMatchObject({ status: "ok", full_ref: "refs/heads/main" });
     expect(await resolve("v1")).toMatchObject({ status: "ok", kind: "tag", full_ref: "refs/tags/v1" });

@@ -1,3 +1,5 @@
+import { call } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
 import { addMember, apiClient, createGroup, createProject, createUser, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
 import { startApp } from "../app";
 
@@ -109,17 +111,16 @@ describe("protected branches", () => {
   });
 
   test("bus: mergeAccessLevel (40 protected by default, 30 unprotected, 61 for No one), byIds (own project only), matching", async () => {
-    const call = <T>(action: string, params: object) => app.broker.call<T, object>(action, params);
-    expect(await call("namespaces.protectedBranches.mergeAccessLevel", { project_id: pub.id, branch: "main" })).toEqual({ access_level: 40 });
-    expect(await call("namespaces.protectedBranches.mergeAccessLevel", { project_id: pub.id, branch: "feature" })).toEqual({ access_level: 30 });
+    expect(await call(app.broker, Namespaces.protectedBranches.mergeAccessLevel, { project_id: pub.id, branch: "main" })).toEqual({ access_level: 40 });
+    expect(await call(app.broker, Namespaces.protectedBranches.mergeAccessLevel, { project_id: pub.id, branch: "feature" })).toEqual({ access_level: 30 });
     const hot = (await U.maint.api.post(PB(pub), { json: { name: "hot-*", merge_access_level: 0 } })).body;
-    expect(await call("namespaces.protectedBranches.mergeAccessLevel", { project_id: pub.id, branch: "hot-fix" })).toEqual({ access_level: 61 });
+    expect(await call(app.broker, Namespaces.protectedBranches.mergeAccessLevel, { project_id: pub.id, branch: "hot-fix" })).toEqual({ access_level: 61 });
     const main = (await root.get(`${PB(pub)}/main`)).body;
     const foreignMain = (await root.get(`${PB(priv)}/main`)).body;
-    const byIds = await call<{ id: number }[]>("namespaces.protectedBranches.byIds", { project_id: pub.id, ids: [hot.id, main.id, foreignMain.id] });
+    const byIds = await call(app.broker, Namespaces.protectedBranches.byIds, { project_id: pub.id, ids: [hot.id, main.id, foreignMain.id] });
     expect(byIds.map((b) => b.id)).toEqual([main.id, hot.id].sort((a, b) => a - b));
     expect(
-      await call("namespaces.protectedBranches.matching", {
+      await call(app.broker, Namespaces.protectedBranches.matching, {
         pairs: [
           { project_id: pub.id, branch: "main" },
           { project_id: pub.id, branch: "hot-x" },

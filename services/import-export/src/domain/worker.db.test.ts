@@ -10,6 +10,7 @@ import { createExport } from "../vulnerability-exports/jobs";
 import { tickVulnerabilityExports } from "../vulnerability-exports/worker";
 import { findArchive, MAX_ATTEMPTS, recordImport, requestExport } from "./jobs";
 import { tick, type Call } from "./worker";
+import { Namespaces } from "@collab/namespaces/contract";
 
 /**
  * The import-export workers against the service's migrated tables and a namespaces (and runners)
@@ -48,17 +49,17 @@ function fakeServices() {
 
   const act = (action: string, p: Record<string, unknown>): unknown => {
     switch (action) {
-      case "namespaces.groups.tree": {
+      case Namespaces.groups.tree.name: {
         const root = groups.get(p.group_id as number);
         if (!root) throw notFound("Group");
         return [root, ...below(root.id)].map((g) => ({ id: g.id, parent_id: g === root ? null : g.parent_id, full_path: fullPath(g), created_at: null, updated_at: null, attributes: attributes(g.path) }));
       }
-      case "namespaces.groups.relationPage": {
+      case Namespaces.groups.relationPage.name: {
         const g = groups.get(p.group_id as number)!;
         if (p.relation !== "labels" || (p.after as number) > 0) return [];
         return g.labels.map((title, i) => ({ id: i + 1, title, color: "#ff0000", description: null, created_at: null, updated_at: null }));
       }
-      case "namespaces.groups.createOrUpdateFromAttributes": {
+      case Namespaces.groups.createOrUpdateFromAttributes.name: {
         const a = p.attributes as { path: string };
         if (p.group_id !== undefined) return { id: p.group_id };
         if ([...groups.values()].some((g) => g.parent_id === p.parent_id && g.path === a.path)) throw badRequestMessage({ path: ["has already been taken"] });
@@ -66,7 +67,7 @@ function fakeServices() {
         groups.set(g.id, g);
         return { id: g.id, full_path: fullPath(g) };
       }
-      case "namespaces.groups.addRelations": {
+      case Namespaces.groups.addRelations.name: {
         const g = groups.get(p.group_id as number)!;
         const counts = { labels: 0, milestones: 0, members: 0, skipped: 0 };
         for (const l of (p.labels as { title: string }[] | undefined) ?? []) {
@@ -75,7 +76,7 @@ function fakeServices() {
         }
         return counts;
       }
-      case "namespaces.projects.summaries":
+      case Namespaces.projects.summaries.name:
         return [{ id: 5, name: "app", path_with_namespace: "team/app", namespace_name: "team", namespace_kind: "group" }];
       case "runners.vulnerabilities.list":
         return [];
@@ -163,7 +164,7 @@ describe("group imports", () => {
     expect(ns.tree()).toEqual(RESTORED);
     expect(ns.groups.get(100)!.labels).toEqual(["a", "b"]);
     // The second run made only what was left: it found `deep` instead of creating it again.
-    expect(ns.calls.slice(CREATE_DEEP + 1)).toEqual(["namespaces.groups.tree", "namespaces.groups.addRelations"]);
+    expect(ns.calls.slice(CREATE_DEEP + 1)).toEqual([Namespaces.groups.tree.name, Namespaces.groups.addRelations.name]);
   });
 
   it("whose worker died come back after the lease and go on from their progress; the dead claim writes nothing", async () => {

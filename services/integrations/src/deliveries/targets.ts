@@ -1,8 +1,10 @@
+import { call } from "@collab/core";
 import type { Db } from "@collab/db";
 import type { ServiceBroker } from "moleculer";
 import { eventFlags, type EventKind } from "../catalog/events";
 import type { IntegrationRow } from "../db/schema";
 import { effectiveSettings } from "../domain/settings";
+import { Namespaces } from "@collab/namespaces/contract";
 
 /** What the delivery code asks of the bus (a broker or a context). */
 export type Caller = { call: ServiceBroker["call"] };
@@ -17,7 +19,7 @@ export interface ProjectFacts {
 }
 
 export async function projectFacts(broker: Caller, projectId: number): Promise<ProjectFacts | null> {
-  const [p] = await broker.call<ProjectFacts[], { ids: number[] }>("namespaces.projects.summaries", { ids: [projectId] });
+  const [p] = await call(broker, Namespaces.projects.summaries, { ids: [projectId] });
   return p ?? null;
 }
 
@@ -37,7 +39,7 @@ export async function branchSelected(broker: Caller, integration: IntegrationRow
   if (selection === "all") return true;
   const isDefault = branch === project.default_branch;
   if (selection === "default") return isDefault;
-  const [matches] = await broker.call<number[][], object>("namespaces.protectedBranches.matching", { pairs: [{ project_id: project.id, branch }] });
+  const [matches] = await call(broker, Namespaces.protectedBranches.matching, { pairs: [{ project_id: project.id, branch }] });
   const isProtected = (matches ?? []).length > 0;
   return selection === "protected" ? isProtected : isDefault || isProtected;
 }

@@ -1,5 +1,6 @@
-import { AccessLevel, forbidden, type Ctx } from "@collab/core";
+import { call, AccessLevel, forbidden, type Ctx } from "@collab/core";
 import { authorizeProject } from "@collab/work-items";
+import { Namespaces } from "@collab/namespaces/contract";
 
 /**
  * Where integrations live: a project or a group, with its ancestor groups (root first). Managing
@@ -19,7 +20,7 @@ export async function managedLevel(ctx: Ctx<unknown>, kind: Level["kind"], ref: 
     if (access.role < AccessLevel.MAINTAINER) throw forbidden();
     return { kind, id: access.project.id, ancestors: access.project.group_ids };
   }
-  const access = await ctx.call<{ group: { id: number }; traversal_ids: number[]; role: number }, { group: string }>("namespaces.access.group", { group: ref });
+  const access = await call(ctx, Namespaces.access.group, { group: ref });
   if (access.role < AccessLevel.MAINTAINER) throw forbidden();
   return { kind, id: access.group.id, ancestors: access.traversal_ids.filter((g) => g !== access.group.id) };
 }

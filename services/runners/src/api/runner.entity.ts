@@ -75,7 +75,7 @@ const seconds = (a: Date | null, b: Date | null) => (a && b ? (b.getTime() - a.g
 export function presentRunnerJob(
   j: JobRow,
   p: PipelineRow,
-  project: { id: number; description: string | null; name: string; name_with_namespace: string; path: string; path_with_namespace: string; created_at: string; web_url: string },
+  project: { id: number; description: string | null; name: string; name_with_namespace: string; path: string; path_with_namespace: string; created_at: string | null; web_url: string },
   user: unknown,
 ) {
   const pipeline = presentPipelineBasic(p, project.web_url);

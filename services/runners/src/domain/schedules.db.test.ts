@@ -5,6 +5,7 @@ import { Errors } from "moleculer";
 import path from "node:path";
 import { pipelines, pipelineSchedules } from "../db/schema";
 import { tick } from "./schedules";
+import { Namespaces } from "@collab/namespaces/contract";
 
 /** The scheduler pass against the service's migrated tables, with namespaces' ref lookup stood in for. */
 let database: Database;
@@ -20,13 +21,13 @@ beforeEach(() => database.db.execute(sql`TRUNCATE runners.pipeline_schedules, ru
 const bus = (answer: () => unknown) =>
   ({
     call: async (action: string) => {
-      if (action !== "namespaces.refs.resolve") throw new Error(`unexpected call ${action}`);
+      if (action !== Namespaces.refs.resolve.name) throw new Error(`unexpected call ${action}`);
       return answer();
     },
   }) as unknown as { call: Ctx<unknown>["call"] };
 const main = { status: "ok", kind: "branch", name: "main", full_ref: "refs/heads/main", sha: "a".repeat(40) };
 const noAnswer = () => {
-  throw new Errors.RequestTimeoutError({ action: "namespaces.refs.resolve", nodeID: "namespaces-1" });
+  throw new Errors.RequestTimeoutError({ action: Namespaces.refs.resolve.name, nodeID: "namespaces-1" });
 };
 
 async function dueSchedule(): Promise<number> {
