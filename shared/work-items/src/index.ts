@@ -23,3 +23,4 @@ export type {
   WorkItemInputAnswer,
   WorkItemInputRequest,
 } from "@collab/namespaces/contract";
+export * from "./finder-sql";

@@ -1,5 +1,6 @@
 import { AccessLevel, featureHidden, offsetOf, type Caller } from "@collab/core";
 import { preparedList, preparedQuery, type Db } from "@collab/db";
+import { bySearch, dateCase, valuesTable } from "@collab/work-items";
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { ListIssuesParams, NotParams } from "../api/issues.params";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
@@ -58,7 +59,7 @@ export function issueConditions(p: ListIssuesParams, scope: IssueScope, names: R
   byAssignee(where, p, names);
   byMilestone(where, p, names);
   byLabels(where, p.labels, names);
-  bySearch(where, p);
+  bySearch(where, p, issues);
   byDates(where, p);
   if (p.confidential !== undefined) where.push(eq(issues.confidential, p.confidential));
   byDueDate(where, p.due_date);
@@ -155,17 +156,6 @@ function byLabels(where: SQL[], labels: ListIssuesParams["labels"], names: Resol
   else for (const title of labels) where.push(names.labelIds[title]?.length ? hasLabel(names.labelIds[title]) : sql`FALSE`);
 }
 
-const likeTerm = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-function bySearch(where: SQL[], p: ListIssuesParams) {
-  if (!p.search) return;
-  const fields = (p.in ?? "title,description").split(",").map((f) => f.trim());
-  const term = likeTerm(p.search);
-  const parts = [];
-  if (fields.includes("title")) parts.push(sql`${issues.title} ILIKE ${term}`);
-  if (fields.includes("description")) parts.push(sql`${issues.description} ILIKE ${term}`);
-  where.push(or(...parts)!);
-}
 
 function byDates(where: SQL[], p: ListIssuesParams) {
   if (p.created_after) where.push(gte(issues.createdAt, p.created_after));
@@ -251,7 +241,7 @@ function negateIntOrSentinel(where: SQL[], column: AnyPgColumn, value: number | 
 export function issueOrder(p: ListIssuesParams, names: ResolvedNames): SQL[] {
   const dir = p.sort === "asc" ? asc : desc;
   const nullsLast = (col: SQL | typeof issues.dueDate) => (p.sort === "asc" ? sql`${col} ASC NULLS LAST` : sql`${col} DESC NULLS LAST`);
-  const milestoneDue = valuesCase(issues.milestoneId, names.milestoneDue ?? {}, "date");
+  const milestoneDue = dateCase(issues.milestoneId, names.milestoneDue ?? {});
   const labelPriority = sql`(SELECT min(pr.priority) FROM issues.issue_labels il
     JOIN ${valuesTable(names.labelPriority ?? {})} pr(label_id, priority) ON pr.label_id = il.label_id WHERE il.issue_id = ${issues.id})`;
   switch (p.order_by) {
@@ -280,17 +270,7 @@ export function issueOrder(p: ListIssuesParams, names: ResolvedNames): SQL[] {
   }
 }
 
-function valuesTable(map: Record<number, number | string | null>): SQL {
-  const entries = Object.entries(map);
-  if (entries.length === 0) return sql`(SELECT NULL::int, NULL::int WHERE FALSE)`;
-  return sql`(VALUES ${sql.join(entries.map(([k, v]) => sql`(${Number(k)}::int, ${v}::int)`), sql`, `)})`;
-}
 
-function valuesCase(column: typeof issues.milestoneId, map: Record<number, string | null>, type: "date"): SQL {
-  const entries = Object.entries(map).filter(([, v]) => v !== null);
-  if (entries.length === 0) return sql`NULL::${sql.raw(type)}`;
-  return sql`(CASE ${column} ${sql.join(entries.map(([k, v]) => sql`WHEN ${Number(k)} THEN ${v}::date`), sql` `)} END)`;
-}
 
 /** An issue row with its label and assignee ids, as list queries read them in one statement. */
 export type IssueWithLinks = IssueRow & { labelIds: number[]; assigneeIds: number[] };

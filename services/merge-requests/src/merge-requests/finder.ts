@@ -1,5 +1,5 @@
 import { offsetOf, type Caller } from "@collab/core";
-import { type ReadableProjectRef } from "@collab/work-items";
+import { bySearch, dateCase, valuesTable, type ReadableProjectRef } from "@collab/work-items";
 import { preparedList, preparedQuery, type Db } from "@collab/db";
 import { and, asc, count, desc, eq, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, notes, type MergeRequestRow } from "../db/schema";
@@ -69,7 +69,7 @@ export function mergeRequestConditions(p: ListMergeRequestsParams, scope: MergeR
   byMilestone(where, p.milestone, names.milestoneIds);
   byLabels(where, p.labels, names);
   byReactionEmoji(where, p.my_reaction_emoji);
-  bySearch(where, p);
+  bySearch(where, p, M);
   byDates(where, p);
   // There are no deployments nor environments: these filters match nothing, as GitLab's do on a
   // project that never deployed.
@@ -133,17 +133,6 @@ function byReactionEmoji(where: SQL[], value: string | undefined) {
   if (value !== undefined && value !== "None") where.push(FALSE);
 }
 
-const likeTerm = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-function bySearch(where: SQL[], p: ListMergeRequestsParams) {
-  if (!p.search) return;
-  const fields = (p.in ?? "title,description").split(",").map((f) => f.trim());
-  const term = likeTerm(p.search);
-  const parts: SQL[] = [];
-  if (fields.includes("title")) parts.push(sql`${M.title} ILIKE ${term}`);
-  if (fields.includes("description")) parts.push(sql`${M.description} ILIKE ${term}`);
-  where.push(or(...parts)!);
-}
 
 function byDates(where: SQL[], p: ListMergeRequestsParams) {
   if (p.created_after) where.push(gte(M.createdAt, p.created_after));
@@ -210,7 +199,7 @@ function negateLinked(where: SQL[], table: string, linkedTo: (ids: number[]) => 
 export function mergeRequestOrder(p: ListMergeRequestsParams, names: ResolvedNames): SQL[] {
   const dir = p.sort === "asc" ? asc : desc;
   const nullsLast = (col: SQL | typeof M.mergedAt) => (p.sort === "asc" ? sql`${col} ASC NULLS LAST` : sql`${col} DESC NULLS LAST`);
-  const milestoneDue = caseOf(M.milestoneId, names.milestoneDue ?? {});
+  const milestoneDue = dateCase(M.milestoneId, names.milestoneDue ?? {});
   const labelPriority = sql`(SELECT min(pr.priority) FROM merge_requests.merge_request_labels ml
     JOIN ${valuesTable(names.labelPriority ?? {})} pr(label_id, priority) ON pr.label_id = ml.label_id WHERE ml.merge_request_id = ${M.id})`;
   switch (p.order_by) {
@@ -233,17 +222,7 @@ export function mergeRequestOrder(p: ListMergeRequestsParams, names: ResolvedNam
   }
 }
 
-function valuesTable(map: Record<number, number | null>): SQL {
-  const entries = Object.entries(map);
-  if (entries.length === 0) return sql`(SELECT NULL::int, NULL::int WHERE FALSE)`;
-  return sql`(VALUES ${sql.join(entries.map(([k, v]) => sql`(${Number(k)}::int, ${v}::int)`), sql`, `)})`;
-}
 
-function caseOf(column: typeof M.milestoneId, map: Record<number, string | null>): SQL {
-  const entries = Object.entries(map).filter(([, v]) => v !== null);
-  if (entries.length === 0) return sql`NULL::date`;
-  return sql`(CASE ${column} ${sql.join(entries.map(([k, v]) => sql`WHEN ${Number(k)} THEN ${v}::date`), sql` `)} END)`;
-}
 
 /** The page of a list and its count: prepared per shape of its filters and order. */
 const mergeRequestsList = preparedList(
