@@ -26,13 +26,14 @@ import {
   accessLevels,
   assertWritable,
   groupOf,
-  labelIdsByTitles,
   labelMap,
   milestoneByTitle,
-  milestoneIdsFor,
+  orderingValues,
+  ordersByNamespacesValues,
   milestoneMap,
   readableProjects,
   resolveLabels,
+  resolveListNames,
   resolveWorkItemInput,
   resolvedWorkItemInput,
   workItemInputRequest,
@@ -40,7 +41,6 @@ import {
   type WorkItemInputRefs,
   visibleProjectOrNull as targetProject,
   userMap,
-  usersByUsername,
   type ProjectAccess,
 } from "@collab/work-items";
 import { reorderIssue } from "./domain/reorder";
@@ -71,20 +71,26 @@ async function resolveNames(kit: ServiceKit, ctx: Ctx<unknown>, p: ListParams, p
   const milestoneTitle = p.milestone !== undefined && !["None", "Any"].includes(p.milestone) ? p.milestone : undefined;
   const notMilestone = p.not?.milestone_id ?? p.not?.milestone;
   const notMilestoneTitle = notMilestone !== undefined && !["None", "Any"].includes(notMilestone) ? notMilestone : undefined;
-  const [labelIds, users, milestoneIds, notMilestoneIds] = await Promise.all([
-    labelIdsByTitles(ctx, [...new Set(titles)], projectIds),
-    usersByUsername(ctx, [...new Set(usernames)]),
-    milestoneTitle !== undefined
-      ? milestoneIdsFor(ctx, { titles: [milestoneTitle] })
-      : p.milestone_id === "Upcoming" || p.milestone_id === "Started"
-        ? milestoneIdsFor(ctx, { sentinel: p.milestone_id })
-        : Promise.resolve(null),
-    notMilestoneTitle !== undefined
-      ? ["Upcoming", "Started"].includes(notMilestoneTitle)
-        ? milestoneIdsFor(ctx, { sentinel: notMilestoneTitle as "Upcoming" | "Started" })
-        : milestoneIdsFor(ctx, { titles: [notMilestoneTitle] })
-      : Promise.resolve(null),
-  ]);
+  const { labelIds, users, milestoneIds, notMilestoneIds } = await resolveListNames(
+    ctx,
+    {
+      labelTitles: titles,
+      usernames,
+      milestone:
+        milestoneTitle !== undefined
+          ? { titles: [milestoneTitle] }
+          : p.milestone_id === "Upcoming" || p.milestone_id === "Started"
+            ? { sentinel: p.milestone_id }
+            : undefined,
+      notMilestone:
+        notMilestoneTitle !== undefined
+          ? ["Upcoming", "Started"].includes(notMilestoneTitle)
+            ? { sentinel: notMilestoneTitle as "Upcoming" | "Started" }
+            : { titles: [notMilestoneTitle] }
+          : undefined,
+    },
+    projectIds,
+  );
   const idOf = (u?: string) => (u ? (users.find((x) => x.username.toLowerCase() === u.toLowerCase())?.id ?? null) : undefined);
   const names: ResolvedNames = {
     labelIds,
@@ -95,7 +101,7 @@ async function resolveNames(kit: ServiceKit, ctx: Ctx<unknown>, p: ListParams, p
     assigneeIds: p.assignee_username?.map(idOf).filter((i): i is number => typeof i === "number"),
     notAssigneeIds: p.not?.assignee_username?.map(idOf).filter((i): i is number => typeof i === "number"),
   };
-  if (["milestone_due", "priority", "label_priority"].includes(p.order_by)) await resolveOrdering(kit, ctx, p, scope, names);
+  if (ordersByNamespacesValues(p.order_by)) await resolveOrdering(kit, ctx, p, scope, names);
   return names;
 }
 
@@ -106,9 +112,7 @@ async function resolveOrdering(kit: ServiceKit, ctx: Ctx<unknown>, p: ListParams
     kit.db.selectDistinct({ id: issues.milestoneId }).from(issues).where(and(condition, sql`${issues.milestoneId} IS NOT NULL`)),
     kit.db.selectDistinct({ id: issueLabels.labelId }).from(issueLabels).innerJoin(issues, eq(issues.id, issueLabels.issueId)).where(condition),
   ]);
-  const [milestones, labels] = await Promise.all([milestoneMap(ctx, ms.map((m) => m.id)), labelMap(ctx, ls.map((l) => l.id))]);
-  names.milestoneDue = Object.fromEntries([...milestones.values()].map((m) => [m.id, m.due_date]));
-  names.labelPriority = Object.fromEntries([...labels.values()].map((l) => [l.id, l.priority ?? null]));
+  Object.assign(names, await orderingValues(ctx, ms.map((m) => m.id), ls.map((l) => l.id)));
 }
 
 /** Fields below the tier are dropped on write, as GitLab ignores unlicensed params. */

@@ -24,3 +24,4 @@ export type {
   WorkItemInputRequest,
 } from "@collab/namespaces/contract";
 export * from "./finder-sql";
+export * from "./list-names";

@@ -1,5 +1,5 @@
 import { type Ctx } from "@collab/core";
-import { labelIdsByTitles, labelMap, milestoneIdsFor, milestoneMap, usersByUsername } from "@collab/work-items";
+import { orderingValues, ordersByNamespacesValues, resolveListNames } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { orderingIds, type MergeRequestScope, type ResolvedNames } from "./finder";
 import type { ListMergeRequestsParams } from "./params";
@@ -19,20 +19,22 @@ export async function resolveNames(kit: ServiceKit, ctx: Ctx<unknown>, p: ListMe
     ...(p.not?.assignee_username ?? []),
     ...(p.approved_by_usernames ?? []),
   ].filter((u): u is string => !!u && u !== "None" && u !== "Any");
-  const [labelIds, users, milestoneIds, notMilestoneIds] = await Promise.all([
-    labelIdsByTitles(ctx, [...new Set(titles)], projectIds),
-    usersByUsername(ctx, [...new Set(usernames)]),
-    isSentinel(p.milestone) ? Promise.resolve(null) : milestoneIdsFor(ctx, { titles: [p.milestone!] }),
-    isSentinel(p.not?.milestone) ? Promise.resolve(null) : milestoneIdsFor(ctx, { titles: [p.not!.milestone!] }),
-  ]);
+  const { labelIds, users, milestoneIds, notMilestoneIds } = await resolveListNames(
+    ctx,
+    {
+      labelTitles: titles,
+      usernames,
+      milestone: isSentinel(p.milestone) ? undefined : { titles: [p.milestone!] },
+      notMilestone: isSentinel(p.not?.milestone) ? undefined : { titles: [p.not!.milestone!] },
+    },
+    projectIds,
+  );
   const byName: Record<string, number | null> = Object.fromEntries(usernames.map((u) => [u.toLowerCase(), null]));
   for (const u of users) byName[u.username.toLowerCase()] = u.id;
   const names: ResolvedNames = { labelIds, users: byName, milestoneIds, notMilestoneIds };
-  if (["milestone_due", "priority", "label_priority"].includes(p.order_by)) {
+  if (ordersByNamespacesValues(p.order_by)) {
     const ids = await orderingIds(kit.db, p, scope, names);
-    const [milestones, labels] = await Promise.all([milestoneMap(ctx, ids.milestoneIds), labelMap(ctx, ids.labelIds)]);
-    names.milestoneDue = Object.fromEntries([...milestones.values()].map((m) => [m.id, m.due_date]));
-    names.labelPriority = Object.fromEntries([...labels.values()].map((l) => [l.id, l.priority ?? null]));
+    Object.assign(names, await orderingValues(ctx, ids.milestoneIds, ids.labelIds));
   }
   return names;
 }
