@@ -25,3 +25,4 @@ export type {
 } from "@collab/namespaces/contract";
 export * from "./finder-sql";
 export * from "./list-names";
+export * from "./permissions";

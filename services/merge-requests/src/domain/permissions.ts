@@ -1,14 +1,11 @@
-import { AccessLevel, type Caller } from "@collab/core";
+import { AccessLevel } from "@collab/core";
+import { canDestroy, isAuthor, type WorkItemActor } from "@collab/work-items";
 import type { MergeRequestRow } from "../db/schema";
 
-/** The caller's standing on a project's merge requests, as GitLab's MergeRequestPolicy sees it. */
-export interface MergeRequestActor {
-  caller: Caller | null;
-  /** Effective role on the project (60 for administrators, 0 for non-members). */
-  role: number;
-}
+export { canComment, canSetTimestamps } from "@collab/work-items";
 
-const isAuthor = (a: MergeRequestActor, mr: Pick<MergeRequestRow, "authorId">) => a.caller !== null && a.caller.id === mr.authorId;
+/** The caller's standing on a project's merge requests, as GitLab's MergeRequestPolicy sees it. */
+export type MergeRequestActor = WorkItemActor;
 
 /**
  * Merge requests are readable by everyone who sees a public or internal project whose merge
@@ -31,14 +28,7 @@ export const canUpdateMergeRequest = (a: MergeRequestActor, mr: MergeRequestRow)
 /** Labels, assignees, reviewers, milestone and the discussion lock: Developer up. */
 export const canAdminMergeRequest = (a: MergeRequestActor) => a.role >= AccessLevel.DEVELOPER;
 
-export const canDestroyMergeRequest = (a: MergeRequestActor) => a.role >= AccessLevel.OWNER;
-
-/** A locked discussion accepts comments from project members only. */
-export const canComment = (a: MergeRequestActor, mr: Pick<MergeRequestRow, "discussionLocked">) =>
-  a.caller !== null && (mr.discussionLocked !== true || a.role >= AccessLevel.GUEST);
+export const canDestroyMergeRequest = canDestroy;
 
 /** Internal notes are for Reporters and above. */
 export const canSeeInternalNotes = (a: MergeRequestActor) => a.role >= AccessLevel.REPORTER;
-
-/** created_at on notes: administrators and project owners only. */
-export const canSetTimestamps = (a: MergeRequestActor) => a.role >= AccessLevel.OWNER;
