@@ -26,3 +26,4 @@ export type {
 export * from "./finder-sql";
 export * from "./list-names";
 export * from "./permissions";
+export * from "./cleanup";

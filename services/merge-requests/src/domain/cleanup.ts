@@ -1,4 +1,5 @@
 import type { Db } from "@collab/db";
+import { clearDeletedMilestones, deleteLabelLinks } from "@collab/work-items";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { removeProjectApprovalData } from "../approvals/cleanup";
 import { resetApprovalsOnPush } from "../approvals/on-push";
@@ -6,23 +7,11 @@ import { approvals } from "../db/approvals.schema";
 import { notes, resourceStateEvents } from "../db/schema";
 import { closingIssueRefs, internalIds, mergeRequestLabels, mergeRequests } from "../db/schema";
 
-/** A label's deletion: every merge request loses its links to it (keeping updated_at, as GitLab). */
-export async function unlinkDeletedLabels(db: Db, labelIds: number[]): Promise<number> {
-  if (!labelIds.length) return 0;
-  const gone = await db.delete(mergeRequestLabels).where(sql`${mergeRequestLabels.labelId} = ANY(${sql.param(labelIds)}::int[])`).returning({ id: mergeRequestLabels.mergeRequestId });
-  return gone.length;
-}
+/** A label's deletion in namespaces: every merge request loses its links to these labels (see deleteLabelLinks). */
+export const unlinkDeletedLabels = (db: Db, labelIds: number[]) => deleteLabelLinks(db, mergeRequestLabels, labelIds);
 
-/** A milestone's deletion: its merge requests lose it, updated by whoever deleted it. */
-export async function unsetDeletedMilestones(db: Db, milestoneIds: number[], actorId: number | null): Promise<number> {
-  if (!milestoneIds.length) return 0;
-  const changed = await db
-    .update(mergeRequests)
-    .set({ milestoneId: null, updatedAt: new Date(), ...(actorId !== null ? { updatedById: actorId } : {}) })
-    .where(sql`${mergeRequests.milestoneId} = ANY(${sql.param(milestoneIds)}::int[])`)
-    .returning({ id: mergeRequests.id });
-  return changed.length;
-}
+/** A milestone's deletion in namespaces: its merge requests lose it, updated by whoever deleted it (see clearDeletedMilestones). */
+export const unsetDeletedMilestones = (db: Db, milestoneIds: number[], actorId: number | null) => clearDeletedMilestones(db, mergeRequests, milestoneIds, actorId);
 
 /**
  * A project's removal: its merge requests with their links (cascades), notes, state events,
