@@ -27,3 +27,4 @@ export * from "./finder-sql";
 export * from "./list-names";
 export * from "./permissions";
 export * from "./cleanup";
+export * from "./tier-params";

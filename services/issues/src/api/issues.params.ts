@@ -1,4 +1,5 @@
 import { exclusivePair, gBool, intOrSentinel, labelsFilter, normaliseSentinel, gDate, gDateTime, gEnum, gId, gInt, gIntArray, gSort, gString, gStringArray, paginationParams, paramError, type Config } from "@collab/core";
+import { singleValueOnFree } from "@collab/work-items";
 import { z } from "zod";
 
 export const ISSUE_TYPES = ["issue", "incident", "test_case", "task"] as const;
@@ -81,11 +82,8 @@ export type ListIssuesParams = z.output<typeof ListIssuesParams>;
  * Premium knows all but health_status. Undeclared filters are ignored, as Grape drops them.
  */
 export function listParamsForTier(p: ListIssuesParams, tier: Config["LICENSE_TIER"]): ListIssuesParams {
-  const single = (name: string, values: string[] | undefined) => {
-    if (tier === "free" && values && values.length > 1) throw paramError(`${name} allows one value, but found ${values.length}: ${values.join(", ")}`);
-  };
-  single("assignee_username", p.assignee_username);
-  single("not[assignee_username]", p.not?.assignee_username);
+  singleValueOnFree(tier, "assignee_username", p.assignee_username);
+  singleValueOnFree(tier, "not[assignee_username]", p.not?.assignee_username);
   if (tier === "ultimate") return p;
   if (tier === "free" && p.order_by === "weight") throw paramError("order_by does not have a valid value");
   const dropped = tier === "free" ? (["weight", "epic_id", "iteration_id", "iteration_title", "health_status"] as const) : (["health_status"] as const);

@@ -12,10 +12,10 @@ import {
   labelsFilter,
   normaliseSentinel,
   paginationParams,
-  paramError,
   stringOrSentinel,
   type Config,
 } from "@collab/core";
+import { singleValueOnFree } from "@collab/work-items";
 import { z } from "zod";
 
 export const ORDER_BY = ["created_at", "label_priority", "milestone_due", "popularity", "priority", "title", "updated_at", "merged_at"] as const;
@@ -116,8 +116,7 @@ export type ListMergeRequestsParams = z.output<typeof ListMergeRequestsParams>;
  */
 export function listParamsForTier(p: ListMergeRequestsParams, tier: Config["LICENSE_TIER"]): ListMergeRequestsParams {
   if (tier !== "free") return p;
-  if (p.assignee_username && p.assignee_username.length > 1)
-    throw paramError(`assignee_username allows one value, but found ${p.assignee_username.length}: ${p.assignee_username.join(", ")}`);
+  singleValueOnFree(tier, "assignee_username", p.assignee_username);
   const out = { ...p };
   delete out.approved_by_ids;
   delete out.approved_by_usernames;
