@@ -91,8 +91,8 @@ export const WorkItemInputAnswerSchema = z.object({
   labels: z.object({ labels: z.array(LabelDetailSchema).nullable(), add_labels: z.array(LabelDetailSchema), remove_labels: z.array(LabelDetailSchema) }).optional(),
 });
 
-/** Everything another service needs to know about a project to authorize and present it. */
-export const ProjectAccessSummarySchema = z.object({
+/** A project's identity, as GitLab's ProjectIdentity entity presents it. */
+export const ProjectIdentitySchema = z.object({
   id: z.number(),
   description: z.string().nullable(),
   name: z.string(),
@@ -100,6 +100,10 @@ export const ProjectAccessSummarySchema = z.object({
   path: z.string(),
   path_with_namespace: z.string(),
   created_at: time(),
+});
+
+/** Everything another service needs to know about a project to authorize and present it. */
+export const ProjectAccessSummarySchema = ProjectIdentitySchema.extend({
   namespace_id: z.number(),
   namespace_full_path: z.string(),
   namespace_kind: z.string(),
@@ -602,17 +606,7 @@ export const NamespacesActions = {
       input: () => z.object({ kind: storageKind(), ids: ids() }),
       output: () =>
         z.union([
-          z.array(
-            z.object({
-              id: z.number(),
-              description: z.string().nullable(),
-              name: z.string(),
-              name_with_namespace: z.string(),
-              path: z.string(),
-              path_with_namespace: z.string(),
-              created_at: time(),
-            }),
-          ),
+          z.array(ProjectIdentitySchema),
           z.array(z.object({ id: z.number(), web_url: z.string(), name: z.string() })),
         ]),
       idempotent: true,

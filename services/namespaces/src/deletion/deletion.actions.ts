@@ -89,7 +89,6 @@ export const deletionActions = (kit: ServiceKit): Record<string, ActionSchema> =
 /** The bus actions (namespaces' contract) of deletion. */
 export const deletionBusActions = (kit: ServiceKit): Record<string, ActionSchema> =>
   actionsOf("namespaces", [
-
     /** One adjourned-deletion purge pass (the timer runs the same); `now` defaults to the current time. */
     implement(Namespaces.deletions.purgeDue, async (ctx) => {
       return purgeDeletions(kit, ctx.params.now ?? new Date());

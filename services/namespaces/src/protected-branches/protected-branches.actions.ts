@@ -89,7 +89,6 @@ export const protectedBranchesActions = (kit: ServiceKit): Record<string, Action
 /** The bus actions (namespaces' contract) of protectedBranches. */
 export const protectedBranchesBusActions = (kit: ServiceKit): Record<string, ActionSchema> =>
   actionsOf("namespaces", [
-
     /**
      * Bus: the minimum access level that may merge into a branch — 30 when unprotected, the
      * protection's merge level otherwise (40 by default; "No one" answers 61, above every role).

@@ -47,7 +47,6 @@ export const commitsActions = (kit: ServiceKit): Record<string, ActionSchema> =>
 /** The bus actions (namespaces' contract) of commits. */
 export const commitsBusActions = (kit: ServiceKit): Record<string, ActionSchema> =>
   actionsOf("namespaces", [
-
     /**
      * Heads of branches of any projects: `[{ project_id, branch, sha | null }]` in the order asked.
      * Default branches not yet materialised count as missing until someone reads the repository.

@@ -104,7 +104,6 @@ export const refsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
 /** The bus actions (namespaces' contract) of refs. */
 export const refsBusActions = (kit: ServiceKit): Record<string, ActionSchema> =>
   actionsOf("namespaces", [
-
     /**
      * Validates a short (`main`) or full (`refs/heads/main`, `refs/tags/v1`) ref of a project:
      * `{status: "ok", full_ref, kind, name, sha}`, `{status: "missing"}` or `{status: "ambiguous"}`
