@@ -1,16 +1,11 @@
-import { call, AccessLevel, forbidden, notFound, requireCaller, type Ctx } from "@collab/core";
+import { call, AccessLevel, forbidden, notFound, requireCaller, type Ctx, type OutputOf } from "@collab/core";
 import { Namespaces } from "@collab/namespaces/contract";
 
 /**
  * Groups and memberships live in the namespaces service: accounts asks it, through its bus
  * actions, for the group a route names and to grant or revoke SCIM-provisioned memberships.
  */
-export interface GroupSummary {
-  id: number;
-  name: string;
-  full_path: string;
-  parent_id: number | null;
-}
+export type GroupSummary = NonNullable<OutputOf<typeof Namespaces.provisioning.group>>;
 
 /**
  * The group of a /api/v4 SAML or SCIM route, for its Owners (administrators too): 404 Group Not

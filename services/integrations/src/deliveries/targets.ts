@@ -4,19 +4,13 @@ import type { ServiceBroker } from "moleculer";
 import { eventFlags, type EventKind } from "../catalog/events";
 import type { IntegrationRow } from "../db/schema";
 import { effectiveSettings } from "../domain/settings";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces, type ProjectSummary } from "@collab/namespaces/contract";
 
 /** What the delivery code asks of the bus (a broker or a context). */
 export type Caller = { call: ServiceBroker["call"] };
 
 /** The project facts a message needs (namespaces.projects.summaries). */
-export interface ProjectFacts {
-  id: number;
-  path_with_namespace: string;
-  web_url: string;
-  group_ids: number[];
-  default_branch: string | null;
-}
+export type ProjectFacts = Pick<ProjectSummary, "id" | "path_with_namespace" | "web_url" | "group_ids" | "default_branch">;
 
 export async function projectFacts(broker: Caller, projectId: number): Promise<ProjectFacts | null> {
   const [p] = await call(broker, Namespaces.projects.summaries, { ids: [projectId] });
