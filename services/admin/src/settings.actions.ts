@@ -1,6 +1,7 @@
 import type { ActionSchema } from "moleculer";
-import { action, applySettings, requireAdmin, SETTINGS_EVENTS } from "@collab/core";
+import { action, actionsOf, applySettings, implement, requireAdmin, SETTINGS_EVENTS } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
+import { Admin } from "@collab/admin/contract";
 import { UpdateSettingsParams } from "./api/settings.params";
 import { requireArea } from "./availability";
 import { loadSettings, presentSettings, settingsMessage, updateSettings } from "./domain/settings";
@@ -30,10 +31,8 @@ export const settingsActions = (kit: ServiceKit): Record<string, ActionSchema> =
     },
   }),
 
-  /** The snapshot every process loads at start (shared/core/src/settings.ts). */
-  "settings.current": action({
-    idempotent: true,
-    visibility: "public",
-    handler: async () => settingsMessage(await loadSettings(kit.db)),
-  }),
+  ...actionsOf("admin", [
+    /** The snapshot every process loads at start (shared/core/src/settings.ts). */
+    implement(Admin.settings.current, async () => settingsMessage(await loadSettings(kit.db))),
+  ]),
 });

@@ -1,4 +1,5 @@
 import { errorBodyOf, invalidToken, type Caller, type RouteDef } from "@collab/core";
+import { Runners } from "@collab/runners/contract";
 import type { Context } from "moleculer";
 import type { IncomingMessage } from "node:http";
 import { acceptableScopes, authenticateRequest, credentialOf, bearerFrom, checkScopes, deployTokenFrom, scimGroupOf, withoutSecrets, type Authentication } from "./auth";
@@ -292,7 +293,7 @@ describe("job tokens in authenticateRequest", () => {
     const ctx = {
       call: async (action: string) => {
         calls.push(action);
-        if (action === "runners.jobs.authenticate") return jobAnswer();
+        if (action === Runners.jobs.authenticate.name) return jobAnswer();
         if (action === "accounts.jobCaller") return caller(2);
         throw new Error(action);
       },
@@ -307,7 +308,7 @@ describe("job tokens in authenticateRequest", () => {
       expect(auth).toEqual({ caller: { ...caller(2), job: { id: 11, projectId: 3, pipelineId: 5 } }, scopes: ["api"] });
     }
     await authenticateRequest(ctx, jobRoute, req(), { job_token: "glcbt-x" });
-    expect(calls.filter((c) => c === "runners.jobs.authenticate")).toHaveLength(3);
+    expect(calls.filter((c) => c === Runners.jobs.authenticate.name)).toHaveLength(3);
   });
 
   test("routes without jobToken answer 401 without asking runners; Sudo is refused", async () => {

@@ -1,4 +1,5 @@
-import { insufficientScope, unauthorized, forbidden, type Caller, type RouteDef } from "@collab/core";
+import { call, insufficientScope, unauthorized, forbidden, type Caller, type RouteDef } from "@collab/core";
+import { Runners } from "@collab/runners/contract";
 import type { Context } from "moleculer";
 import type { IncomingMessage } from "node:http";
 
@@ -120,7 +121,7 @@ export function credentialOf(req: IncomingMessage, params: Record<string, unknow
  */
 async function authenticateJobToken(ctx: Context, route: RouteDef, token: string, sudo: string | undefined): Promise<Authentication> {
   if (!route.jobToken) throw unauthorized();
-  const job = await ctx.call<{ job_id: number; project_id: number; pipeline_id: number; user_id: number | null }, { token: string }>("runners.jobs.authenticate", { token });
+  const job = await call(ctx, Runners.jobs.authenticate, { token });
   if (job.user_id === null) throw unauthorized();
   const user = await ctx.call<Caller, { user_id: number }>("accounts.jobCaller", { user_id: job.user_id });
   if (sudo !== undefined && sudo !== "") throw forbidden("Must be authenticated using an OAuth or personal access token to use sudo");

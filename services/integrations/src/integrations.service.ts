@@ -1,8 +1,8 @@
-import { action, createMailer, settingsMixin, type Mailer } from "@collab/core";
+import { actionsOf, createMailer, implement, settingsMixin, type Mailer } from "@collab/core";
 import { defineService } from "@collab/db";
+import { Integrations } from "@collab/integrations/contract";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
-import { z } from "zod";
 import { deliverDue } from "./deliveries/worker";
 import { outbox, processedEvents } from "./db/schema";
 import { integrationSecrets } from "./domain/secrets";
@@ -25,17 +25,13 @@ export const integrationsService: ServiceSchema = defineService({
   mixins: [settingsMixin],
   actions: (kit) => {
     const mail = () => (mailer ??= createMailer(kit.config, kit.logger));
-    return {
-      ...integrationsActions(kit),
-      /** One delivery pass (the timer runs the same); answers how many deliveries were attempted. */
-      "deliveries.tick": action({
-        visibility: "public",
-        input: () => z.object({}),
-        async handler() {
-          return { attempted: await deliverDue(kit.db, kit.broker, mail, kit.keyring) };
-        },
-      }),
-    };
+    return [
+      integrationsActions(kit),
+      actionsOf("integrations", [
+        /** One delivery pass (the timer runs the same); answers how many deliveries were attempted. */
+        implement(Integrations.deliveries.tick, async () => ({ attempted: await deliverDue(kit.db, kit.broker, mail, kit.keyring) })),
+      ]),
+    ];
   },
   eventTables: { outbox, processedEvents },
   secrets: integrationSecrets,

@@ -1,5 +1,6 @@
-import { action, authorizeProject, errorBodyOf, gInt, gString, page, paginationParams, type Ctx } from "@collab/core";
+import { action, authorizeProject, call, errorBodyOf, gInt, gString, page, paginationParams, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
+import { Issues } from "@collab/issues/contract";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
@@ -22,7 +23,7 @@ export const closingIssueRoutesActions = (kit: ServiceKit): Record<string, Actio
     async handler(ctx) {
       const { access, mergeRequest } = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
       const refs = await kit.db.select().from(closingIssueRefs).where(eq(closingIssueRefs.mergeRequestId, mergeRequest.id));
-      const issues = await ctx.call<unknown[], unknown>("issues.mergeRequestLinks.readableIssues", {
+      const issues = await call(ctx, Issues.mergeRequestLinks.readableIssues, {
         refs: refs.map((r) => ({ project_id: r.issueProjectId, iid: r.issueIid })),
         context_project_id: access.project.id,
       });

@@ -1,5 +1,6 @@
-import { action } from "@collab/core";
+import { actionsOf, implement } from "@collab/core";
 import { consumer, defineService, type Consumers, type Db } from "@collab/db";
+import { Packages } from "@collab/packages/contract";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { z } from "zod";
@@ -31,12 +32,10 @@ export const packagesService: ServiceSchema = defineService({
     ...genericActions(kit),
     ...npmActions(kit),
     ...protectionActions(kit),
-    /** One destruction pass (the timer runs the same): answers how many packages and files went. */
-    "destruction.tick": action({
-      visibility: "public",
-      input: () => z.object({}),
-      handler: () => destroyPending(kit.db),
-    }),
+    ...actionsOf("packages", [
+      /** One destruction pass (the timer runs the same): answers how many packages and files went. */
+      implement(Packages.destruction.tick, () => destroyPending(kit.db)),
+    ]),
   }),
   eventTables: { outbox, processedEvents },
   consumes: () => serviceConsumers(),

@@ -1,5 +1,7 @@
 import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
+import { z } from "zod";
 import type { Visibility } from "./access";
+import { actionContract, call } from "./contract";
 import { ApiError } from "./errors";
 
 /**
@@ -43,6 +45,26 @@ export interface EnforcedSettings {
 }
 
 export type SettingsSnapshot = EnforcedSettings & Record<string, unknown>;
+
+/**
+ * The admin service's actions this module calls, declared here (shared/core cannot import the
+ * admin contract, which depends on it) and re-exported by the admin contract as its own.
+ */
+export const SETTINGS_ACTIONS = {
+  /**
+   * The snapshot every process loads at start: `{ version, settings }`, the settings without
+   * credentials. Their fields are the admin service's (services/admin); the enforced ones are typed.
+   */
+  current: actionContract("admin.settings.current", {
+    input: () => z.object({}),
+    output: () =>
+      z.object({
+        version: z.number().int(),
+        settings: z.custom<SettingsSnapshot>((v) => typeof v === "object" && v !== null && !Array.isArray(v), "the settings are an object"),
+      }),
+    idempotent: true,
+  }),
+};
 
 /** GitLab's defaults for the enforced fields: what a process uses until its first load. */
 export const ENFORCED_SETTINGS_DEFAULTS: EnforcedSettings = {
@@ -133,7 +155,7 @@ const adminAvailable = (broker: ServiceBroker) => broker.registry.getServiceList
 async function fetchSettings(broker: ServiceBroker): Promise<boolean> {
   if (!adminAvailable(broker)) return false;
   try {
-    applySettings(await broker.call<SettingsMessage, object>("admin.settings.current", {}, { timeout: 5_000, retries: 0 }));
+    applySettings(await call(broker, SETTINGS_ACTIONS.current, {}, { timeout: 5_000, retries: 0 }));
     return true;
   } catch {
     return false;

@@ -1,5 +1,7 @@
-import { AccessLevel, action, forbidden, gString, groupOf, readableProjects, requireCaller, type Ctx } from "@collab/core";
+import { AccessLevel, action, call, forbidden, gString, groupOf, readableProjects, requireCaller, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
+import { Issues } from "@collab/issues/contract";
+import { MergeRequests } from "@collab/merge-requests/contract";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
 
@@ -35,7 +37,7 @@ export const groupActivityActions = (kit: ServiceKit): Record<string, ActionSche
     async handler(ctx) {
       const group = await analyticsGroup(kit, ctx);
       const projects = await featureProjects(ctx, group.id, "issues_access_level");
-      const issues_count = await ctx.call<number, Record<string, unknown>>("issues.analytics.createdSince", {
+      const issues_count = await call(ctx, Issues.analytics.createdSince, {
         project_ids: projects.map((p) => p.id),
         reporter_project_ids: projects.filter((p) => p.access_level >= AccessLevel.REPORTER).map((p) => p.id),
         user_id: ctx.meta.caller?.id ?? null,
@@ -51,7 +53,7 @@ export const groupActivityActions = (kit: ServiceKit): Record<string, ActionSche
     async handler(ctx) {
       const group = await analyticsGroup(kit, ctx);
       const projects = await featureProjects(ctx, group.id, "merge_requests_access_level");
-      const merge_requests_count = await ctx.call<number, Record<string, unknown>>("merge-requests.analytics.createdSince", { project_ids: projects.map((p) => p.id), since: since().toISOString() });
+      const merge_requests_count = await call(ctx, MergeRequests.analytics.createdSince, { project_ids: projects.map((p) => p.id), since: since().toISOString() });
       return { merge_requests_count };
     },
   }),

@@ -1,3 +1,6 @@
+import { call } from "@collab/core";
+import { Integrations } from "@collab/integrations/contract";
+import { Runners } from "@collab/runners/contract";
 import { addMember, apiClient, createGroup, createProject, createUser, eventually, startMailbox, type ApiClient, type Mailbox, type TestApp, type TestUser } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import http from "node:http";
@@ -183,7 +186,7 @@ describe("Discord deliveries", () => {
 
   const deliveries = async () =>
     ((await app.database.db.execute(sql`SELECT event_name, status, attempts, response_code, error FROM integrations.integration_deliveries ORDER BY id`)) as unknown as { rows: Record<string, unknown>[] }).rows;
-  const tick = () => app.broker.call("integrations.deliveries.tick", {});
+  const tick = () => call(app.broker, Integrations.deliveries.tick, {});
   const allowLocal = (allow: boolean) => root.put("/application/settings", { json: { allow_local_requests_from_web_hooks_and_services: allow } });
 
   test("an opened issue reaches the webhook (a group's integration, inherited) when local requests are allowed; sent once", async () => {
@@ -274,10 +277,10 @@ describe("pipeline status emails", () => {
     for (let i = 0; i < 2; i++) expect((await U.maint.api.post(`/projects/${project.id}/pipeline_schedules/${schedule.id}/play`)).status).toBe(201);
     const first = await app.broker.call<{ id: number; pipeline_id: number }, object>("runners.jobs.request", { token: runner.token });
     const second = await app.broker.call<{ id: number; pipeline_id: number }, object>("runners.jobs.request", { token: runner.token });
-    await app.broker.call("runners.jobs.finish", { token: runner.token, job_id: first.id, status: "success" });
-    await app.broker.call("runners.jobs.finish", { token: runner.token, job_id: second.id, status: "failed" });
+    await call(app.broker, Runners.jobs.finish, { token: runner.token, job_id: first.id, status: "success" });
+    await call(app.broker, Runners.jobs.finish, { token: runner.token, job_id: second.id, status: "failed" });
     await eventually(async () => expect(await deliveries()).toHaveLength(2));
-    await app.broker.call("integrations.deliveries.tick", {});
+    await call(app.broker, Integrations.deliveries.tick, {});
 
     const mail = await mailbox.waitFor(a);
     expect(mail.subject).toBe(`team/sub/app | Pipeline #${second.pipeline_id} has failed for main | ${mail.subject.slice(-8)}`);

@@ -1,4 +1,5 @@
 import { settleOutboxes } from "@collab/db";
+import { MergeRequests } from "@collab/merge-requests/contract";
 import { addMember, apiClient, assertStatus as ok, createProject, createUser, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 
@@ -70,7 +71,7 @@ test("a page of 20 issues with labels, assignees and a milestone costs a fixed n
     expect(big.counts).toEqual(small.counts);
     for (const [name, n] of Object.entries(big.counts)) expect([name, n]).toEqual([name, 1]);
     // merge_requests_count: one batched call to the merge-requests service per page.
-    expect(big.counts["merge-requests.closingIssues.counts"]).toBe(1);
+    expect(big.counts[MergeRequests.closingIssues.counts.name]).toBe(1);
     expect(Object.keys(big.counts).length).toBeLessThanOrEqual(6);
     // Names in filters resolve once per kind (not per value or row): at most twice per action,
     // once to filter or sort and once to present the page.

@@ -1,10 +1,16 @@
 import { currentSettings, errorBodyOf, isUnanswered } from "@collab/core";
 import type { Db } from "@collab/db";
+import type { ServiceBroker } from "moleculer";
 import { ArchiveError, buildArchive, exportFilename, readArchive, type ExportGroup, type ExportLabel, type ExportMember, type ExportMilestone, type GroupAttributes, type ImportGroup } from "../archive/format";
 import type { RestoreProgress } from "../db/schema";
 import { claimExport, claimImport, endImport, failExport, finishExport, saveImportProgress, type ExportClaim, type Failure, type ImportClaim } from "./jobs";
 
 export type Call = <T>(action: string, params: object) => Promise<T>;
+
+/** A worker's bus as contract calls take it: `call(callerOf(bus), Service.group.action, input)`. */
+export const callerOf = (bus: Call): Pick<ServiceBroker, "call"> => ({
+  call: ((action: string, params?: object) => bus(action, params ?? {})) as ServiceBroker["call"],
+});
 
 /** Records per bus call, both ways (namespaces caps them at 500 too). */
 export const BATCH = 500;
