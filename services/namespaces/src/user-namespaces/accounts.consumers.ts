@@ -1,4 +1,4 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts, type UserRef } from "@collab/accounts/contract";
 import { call } from "@collab/core";
 import { consumer, type Consumers, type ServiceKit } from "@collab/db";
 import { z } from "zod";
@@ -9,7 +9,7 @@ import { syncUserNamespace } from "./user-namespaces";
 const UserEvent = z.object({ userId: z.number().int().positive() });
 
 /** The user as accounts has it now (null once deleted): events of one user may arrive out of order. */
-async function currentUser(kit: ServiceKit, userId: number) {
+async function currentUser(kit: ServiceKit, userId: number): Promise<UserRef | undefined> {
   const [user] = await call(kit.broker, Accounts.users.refs, { ids: [userId] });
   return user;
 }
