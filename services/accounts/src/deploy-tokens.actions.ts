@@ -1,7 +1,7 @@
-import { AccessLevel, action, badRequestMessage, forbidden, page, recordNotFound, requireAdmin, requireCaller, type Ctx } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { AccessLevel, action, badRequestMessage, forbidden, implement, page, recordNotFound, requireAdmin, requireCaller, type Ctx, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
 import { presentDeployToken, presentDeployTokenWithSecret } from "./api/deploy-token.entity";
 import { CreateDeployTokenParams, DeployTokenParams, ListAllDeployTokensParams, ListDeployTokensParams } from "./api/deploy-tokens.params";
 import { authenticateDeployToken, createDeployToken, deleteDeployToken, deployTokenErrors, findDeployToken, toSentence, type Holder } from "./domain/deploy-tokens";
@@ -28,7 +28,7 @@ async function authorizedHolder(ctx: Ctx<unknown>, source: "projects" | "groups"
 }
 
 /**
- * Deploy tokens (GitLab's API::DeployTokens) and their authentication, for the gateway. Deleting
+ * Deploy tokens (GitLab's API::DeployTokens); their authentication, for the gateway, below. Deleting
  * one (or its project or group) broadcasts `accounts.token.revoked` with `deployTokenId`, so every
  * gateway replica forgets it at once.
  */
@@ -96,11 +96,9 @@ export const deployTokensActions = (kit: ServiceKit, events: { tokenRevoked: str
       return null;
     },
   }),
-
-  /** The gateway's lookup of a `Deploy-Token` header or HTTP Basic credentials (username given). */
-  "deployTokens.authenticate": action({
-    visibility: "public",
-    input: () => z.object({ token: z.string().min(1), username: z.string().optional() }),
-    handler: (ctx) => authenticateDeployToken(kit.db, ctx.params.token, ctx.params.username),
-  }),
 });
+
+/** Bus only: the gateway's lookup of a `Deploy-Token` header or HTTP Basic credentials (username given). */
+export const deployTokenAuthentication = (kit: ServiceKit): ImplementedAction[] => [
+  implement(Accounts.deployTokens.authenticate, (ctx) => authenticateDeployToken(kit.db, ctx.params.token, ctx.params.username)),
+];

@@ -1,5 +1,6 @@
 import type { ActionSchema } from "moleculer";
-import { AccessLevel, accessTokenListParams, action, forbidden, gEnum, gId, gString, gArray, gDate, paginationParams, requireAdmin, requireCaller, type Ctx } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { AccessLevel, accessTokenListParams, action, call, forbidden, gEnum, gId, gString, gArray, gDate, paginationParams, requireAdmin, requireCaller, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { z } from "zod";
 import { requireArea } from "./availability";
@@ -31,7 +32,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
     async handler(ctx) {
       requireArea("instanceServiceAccounts", kit.config);
       requireAdmin(ctx);
-      return ctx.call("accounts.serviceAccounts.list", { ...ctx.params, group_id: null });
+      return call(ctx, Accounts.serviceAccounts.list, { ...ctx.params, group_id: null });
     },
   }),
 
@@ -40,7 +41,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
     async handler(ctx) {
       requireArea("instanceServiceAccounts", kit.config);
       const admin = requireAdmin(ctx);
-      return ctx.call("accounts.serviceAccounts.create", { ...ctx.params, group_id: null, created_by_id: admin.id });
+      return call(ctx, Accounts.serviceAccounts.create, { ...ctx.params, group_id: null, created_by_id: admin.id });
     },
   }),
 
@@ -50,7 +51,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
     async handler(ctx) {
       requireArea("instanceServiceAccounts", kit.config);
       requireAdmin(ctx);
-      return ctx.call("accounts.serviceAccounts.update", { ...ctx.params, group_id: null });
+      return call(ctx, Accounts.serviceAccounts.update, { ...ctx.params, group_id: null });
     },
   }),
 
@@ -61,7 +62,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
       requireArea("groupServiceAccounts", kit.config);
       const { id, ...p } = ctx.params;
       const groupId = await managedGroup(ctx, id);
-      return ctx.call("accounts.serviceAccounts.list", { ...p, group_id: groupId });
+      return call(ctx, Accounts.serviceAccounts.list, { ...p, group_id: groupId });
     },
   }),
 
@@ -71,7 +72,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
       requireArea("groupServiceAccounts", kit.config);
       const { id, ...p } = ctx.params;
       const groupId = await managedGroup(ctx, id);
-      return ctx.call("accounts.serviceAccounts.create", { ...p, group_id: groupId, created_by_id: requireCaller(ctx).id });
+      return call(ctx, Accounts.serviceAccounts.create, { ...p, group_id: groupId, created_by_id: requireCaller(ctx).id });
     },
   }),
 
@@ -80,7 +81,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
     async handler(ctx) {
       requireArea("groupServiceAccounts", kit.config);
       const groupId = await managedGroup(ctx, ctx.params.id);
-      await ctx.call("accounts.serviceAccounts.delete", { user_id: ctx.params.user_id, group_id: groupId });
+      await call(ctx, Accounts.serviceAccounts.delete, { user_id: ctx.params.user_id, group_id: groupId });
       return null;
     },
   }),
@@ -92,7 +93,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
       requireArea("groupServiceAccounts", kit.config);
       const { id, ...p } = ctx.params;
       const groupId = await managedGroup(ctx, id);
-      return ctx.call("accounts.serviceAccounts.update", { ...p, group_id: groupId });
+      return call(ctx, Accounts.serviceAccounts.update, { ...p, group_id: groupId });
     },
   }),
 
@@ -103,7 +104,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
       requireArea("groupServiceAccounts", kit.config);
       const { id, ...p } = ctx.params;
       const groupId = await managedGroup(ctx, id);
-      return ctx.call("accounts.serviceAccounts.listTokens", { ...p, group_id: groupId });
+      return call(ctx, Accounts.serviceAccounts.listTokens, { ...p, group_id: groupId });
     },
   }),
 
@@ -113,7 +114,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
       requireArea("groupServiceAccounts", kit.config);
       const { id, ...p } = ctx.params;
       const groupId = await managedGroup(ctx, id);
-      return ctx.call("accounts.serviceAccounts.rotateToken", { ...p, group_id: groupId });
+      return call(ctx, Accounts.serviceAccounts.rotateToken, { ...p, group_id: groupId });
     },
   }),
 
@@ -123,7 +124,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
       requireArea("groupServiceAccounts", kit.config);
       const { id, ...p } = ctx.params;
       const groupId = await managedGroup(ctx, id);
-      await ctx.call("accounts.serviceAccounts.revokeToken", { ...p, group_id: groupId });
+      await call(ctx, Accounts.serviceAccounts.revokeToken, { ...p, group_id: groupId });
       return null;
     },
   }),
@@ -142,7 +143,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
       requireArea("groupServiceAccounts", kit.config);
       const { id, ...p } = ctx.params;
       const groupId = await managedGroup(ctx, id);
-      return ctx.call("accounts.serviceAccounts.createToken", { ...p, group_id: groupId });
+      return call(ctx, Accounts.serviceAccounts.createToken, { ...p, group_id: groupId });
     },
   }),
 });

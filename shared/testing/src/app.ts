@@ -1,4 +1,5 @@
-import { createBroker, loadConfig, readPrivateKey, Signer, type Caller } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { call, createBroker, loadConfig, readPrivateKey, Signer, type Caller } from "@collab/core";
 import { createScratchDatabase, openDatabase, settleOutboxes, testDatabaseServer, truncateAll, type Database } from "@collab/db";
 import type { ServiceBroker, ServiceSchema } from "moleculer";
 import type { AddressInfo } from "node:net";
@@ -28,7 +29,7 @@ export interface TestApp {
 async function resetter(database: Database, broker: ServiceBroker) {
   await settleOutboxes(database.db);
   await truncateAll(database.db);
-  await broker.call("accounts.bootstrap", { token: ROOT_TOKEN });
+  await call(broker, Accounts.bootstrap, { token: ROOT_TOKEN });
   await broker.broadcast("gateway.caches.clear", {});
   // A round trip to every node after the broadcast: each has handled the (synchronous) clear before
   // it answers, since one connection's messages reach it in order. Closes the window in which the

@@ -1,4 +1,5 @@
-import { readPrivateKey, Signer, type CallerAssertion } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { call as callAction, readPrivateKey, Signer, type CallerAssertion } from "@collab/core";
 import { apiClient, createUserAccount, type ApiClient, type TestApp } from "@collab/testing";
 import { generateKeyPairSync } from "node:crypto";
 import { ServiceBroker } from "moleculer";
@@ -64,7 +65,7 @@ test("an action called without the gateway's signature, with another key's, or e
   const swapped = `${kid}.${Buffer.from(JSON.stringify({ caller: rootCaller, exp: Date.now() + 10_000 })).toString("base64url")}.${sig}`;
   expect(await call({ caller: rootCaller, auth: swapped })).toEqual(refused);
   // A bus-only action too: the gateway's token check.
-  expect(await intruder.call("accounts.authenticate", { token: app.rootToken }).then(() => "answered", refusal)).toEqual(refused);
+  expect(await callAction(intruder, Accounts.authenticate, { token: app.rootToken }).then(() => "answered", refusal)).toEqual(refused);
   expect(await projectCount()).toBe(before);
 });
 

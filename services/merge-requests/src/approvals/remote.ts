@@ -1,4 +1,5 @@
-import type { Ctx } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { call, type Ctx } from "@collab/core";
 
 /** Bus clients approvals use: each one call for any number of rows. */
 
@@ -34,7 +35,7 @@ export const protectedBranchesByIds = (ctx: Ctx<unknown>, projectId: number, ids
     : Promise.resolve([] as { id: number; name: string }[]);
 
 export const userTypes = async (ctx: Ctx<unknown>, ids: number[]) =>
-  new Map(Object.entries(await ctx.call<Record<string, string>, { ids: number[] }>("accounts.users.types", { ids })).map(([k, v]) => [Number(k), v]));
+  new Map(Object.entries(await call(ctx, Accounts.users.types, { ids })).map(([k, v]) => [Number(k), v]));
 
 export const passwordMatches = (ctx: Ctx<unknown>, userId: number, password: string) =>
-  ctx.call<boolean, { user_id: number; password: string }>("accounts.users.verifyPassword", { user_id: userId, password });
+  call(ctx, Accounts.users.verifyPassword, { user_id: userId, password });

@@ -1,4 +1,5 @@
-import { action, conflict, currentSettings, gBool, notFound, page, recordNotFound, requireCaller, validationFailed, type Ctx, type UserRef } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { action, call, conflict, currentSettings, gBool, notFound, page, recordNotFound, requireCaller, validationFailed, type Ctx, type UserRef } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { NAMESPACES_EVENTS, memberEvent } from "../shared/events";
@@ -10,7 +11,7 @@ import { groupSamlIdentities, identitySlot, presentInvitedMember, presentMember 
 import { findMember, findMembers, highestLevels, memberUserIds, type ListedMember } from "./members.finder";
 import { AddMemberParams, ListMembersParams, MemberParams, RemoveMemberParams, splitList, UpdateMemberParams } from "./members.params";
 import { addMember, assertMayGrant, directMembership, EXPIRES_IN_PAST, inPast, promotionNeedsApproval, queuePromotion, removeMember, updateMember, type Actor } from "./members";
-import { ACCESS_LEVEL_NOT_IN_LIST, memberLevelValid, usingSeat, type MemberDetails } from "./seats";
+import { ACCESS_LEVEL_NOT_IN_LIST, memberLevelValid, usingSeat } from "./seats";
 import { manageMembersRole, memberSource, type ResolvedSource } from "./source";
 
 /** Member rows as the API shows them, user refs fetched for the whole page at once. */
@@ -21,7 +22,7 @@ async function presentMembers(kit: ServiceKit, ctx: Ctx<unknown>, rows: ListedMe
   let seat: (userId: number) => boolean | undefined = () => undefined;
   if (showSeatInfo) {
     const [details, highest] = await Promise.all([
-      ctx.call<MemberDetails[], { ids: number[] }>("accounts.users.memberDetails", { ids: userIds }),
+      call(ctx, Accounts.users.memberDetails, { ids: userIds }),
       highestLevels(kit.db, userIds),
     ]);
     const byId = new Map(details.map((d) => [d.id, d]));
@@ -83,7 +84,7 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       let matchingUserIds: number[] | undefined;
       if (query) {
         const ids = await memberUserIds(kit.db, source, inherited);
-        matchingUserIds = await ctx.call<number[], { ids: number[]; query: string }>("accounts.users.match", { ids, query });
+        matchingUserIds = await call(ctx, Accounts.users.match, { ids, query });
       }
       const { rows, total } = await findMembers(
         kit.db,

@@ -1,4 +1,5 @@
-import type { UserRef } from "@collab/core";
+import { Accounts, type UserRef } from "@collab/accounts/contract";
+import { call } from "@collab/core";
 import { consumer, type Consumers, type ServiceKit } from "@collab/db";
 import { z } from "zod";
 import { claimInvitations } from "../invitations/claim";
@@ -9,7 +10,7 @@ const UserEvent = z.object({ userId: z.number().int().positive() });
 
 /** The user as accounts has it now (null once deleted): events of one user may arrive out of order. */
 async function currentUser(kit: ServiceKit, userId: number): Promise<UserRef | undefined> {
-  const [user] = await kit.broker.call<UserRef[], { ids: number[] }>("accounts.users.refs", { ids: [userId] });
+  const [user] = await call(kit.broker, Accounts.users.refs, { ids: [userId] });
   return user;
 }
 

@@ -1,4 +1,5 @@
-import type { Ctx, UserRef } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { call, type Ctx, type UserRef } from "@collab/core";
 
 /** Everything this service asks other services, batch-shaped. */
 export interface ProjectSummary {
@@ -62,7 +63,7 @@ export async function projectSummaries(ctx: Ctx<unknown>, ids: Iterable<number>)
 export async function userMap(ctx: Ctx<unknown>, ids: Iterable<number | null | undefined>): Promise<Map<number, UserRef>> {
   const unique = [...new Set([...ids].filter((i): i is number => typeof i === "number"))];
   if (!unique.length) return new Map();
-  const refs = await ctx.call<UserRef[], { ids: number[] }>("accounts.users.refs", { ids: unique });
+  const refs = await call(ctx, Accounts.users.refs, { ids: unique });
   return new Map(refs.map((u) => [u.id, u]));
 }
 
