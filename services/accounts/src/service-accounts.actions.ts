@@ -1,5 +1,6 @@
 import type { ActionSchema } from "moleculer";
-import { accessTokenListParams, action, badRequestMessage, errorBodyOf, gDate, gEnum, gString, gArray, notFound, page, paginationParams, recordNotFound } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { accessTokenListParams, action, broadcast, badRequestMessage, errorBodyOf, gDate, gEnum, gString, gArray, notFound, page, paginationParams, recordNotFound } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
@@ -64,7 +65,6 @@ const presentServiceAccount = (u: UserRow) => ({ id: u.id, username: u.username,
 
 export const serviceAccountsActions = (
   kit: ServiceKit,
-  events: { userChanged: string; tokenRevoked: string },
 ): Record<string, ActionSchema> => ({
   "serviceAccounts.create": action({
     visibility: "public",
@@ -140,7 +140,7 @@ export const serviceAccountsActions = (
       } catch (err) {
         throw asUpdateError(err);
       }
-      ctx.broadcast(events.userChanged, { userId: user.id });
+      broadcast(ctx, Accounts.events.userChanged, { userId: user.id });
       await kit.events.flush();
       return presentServiceAccount(updated);
     },
@@ -171,7 +171,7 @@ export const serviceAccountsActions = (
       const user = await loadServiceAccount(kit, ctx.params.user_id, ctx.params.group_id);
       const token = await loadToken(kit, user, ctx.params.token_id);
       const { row, token: secret } = await rotateToken(kit.db, token, ctx.params.expires_at);
-      ctx.broadcast(events.tokenRevoked, { tokenId: token.id });
+      broadcast(ctx, Accounts.events.tokenRevoked, { tokenId: token.id });
       return presentTokenWithSecret(row, secret);
     },
   }),
@@ -184,7 +184,7 @@ export const serviceAccountsActions = (
       const user = await loadServiceAccount(kit, ctx.params.user_id, ctx.params.group_id);
       const token = await loadToken(kit, user, ctx.params.token_id, "Personal Access Token");
       await revokeToken(kit.db, token.id);
-      ctx.broadcast(events.tokenRevoked, { tokenId: token.id });
+      broadcast(ctx, Accounts.events.tokenRevoked, { tokenId: token.id });
       return null;
     },
   }),
