@@ -1,6 +1,7 @@
 import type { AfterCommit, Db, ServiceKit } from "@collab/db";
 import type { MemberDetails } from "../members/seats";
-import { NAMESPACES_EVENTS } from "../shared/events";
+import { broadcast } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
 import { acceptInvitations, invitationsTo } from "./invitations";
 
 /**
@@ -14,6 +15,6 @@ export async function claimInvitations(kit: ServiceKit, tx: Db, userId: number, 
   const [user] = await kit.broker.call<MemberDetails[], { ids: number[] }>("accounts.users.memberDetails", { ids: [userId] });
   if (!user || !user.confirmed) return 0;
   const accepted = await acceptInvitations(tx, await invitationsTo(tx, user.email), user.id);
-  if (accepted.length) afterCommit(() => kit.broker.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: user.id }));
+  if (accepted.length) afterCommit(() => broadcast(kit.broker, Namespaces.events.membersChanged, { userId: user.id }));
   return accepted.length;
 }
