@@ -1,5 +1,6 @@
 import { action } from "@collab/core";
-import { consumer, defineService, type Consumers, type Db } from "@collab/db";
+import { consumersOf, defineService, on, type Consumers } from "@collab/db";
+import { Namespaces } from "@collab/namespaces/contract";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { z } from "zod";
@@ -10,12 +11,8 @@ import { npmActions } from "./npm.actions";
 import { packagesActions } from "./packages.actions";
 import { protectionActions } from "./protection.actions";
 
-const ProjectDeleted = z.object({ projectId: z.number().int().positive() });
-
 /** A deleted project's packages are marked for the worker and its protection rules go (durable event, applied once). */
-const serviceConsumers = (): Consumers => ({
-  "namespaces.project.deleted": consumer(ProjectDeleted, (p, tx: Db) => removeProjectData(tx, p.projectId)),
-});
+const serviceConsumers = (): Consumers => consumersOf("packages", [on(Namespaces.events.projectDeleted, (p, tx) => removeProjectData(tx, p.projectId))]);
 
 /**
  * The package registry: packages of projects (generic files, npm), their files' bytes in this
