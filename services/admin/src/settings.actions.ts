@@ -1,5 +1,6 @@
 import type { ActionSchema } from "moleculer";
-import { action, applySettings, requireAdmin, SETTINGS_EVENTS } from "@collab/core";
+import { action, applySettings, broadcast, requireAdmin } from "@collab/core";
+import { Admin } from "@collab/admin/contract";
 import type { ServiceKit } from "@collab/db";
 import { UpdateSettingsParams } from "./api/settings.params";
 import { requireArea } from "./availability";
@@ -25,7 +26,7 @@ export const settingsActions = (kit: ServiceKit): Record<string, ActionSchema> =
       const stored = await updateSettings(kit.db, kit.keyring, ctx.params, kit.config.LICENSE_TIER, new URL(kit.baseUrl).hostname);
       const message = settingsMessage(stored);
       applySettings(message);
-      await ctx.broadcast(SETTINGS_EVENTS.changed, message);
+      await broadcast(ctx, Admin.events.settingsChanged, message);
       return presentSettings(stored, kit.config.LICENSE_TIER, kit.keyring);
     },
   }),
