@@ -40,7 +40,7 @@ export interface ServiceDefinition {
   workers?: (kit: ServiceKit) => Worker[];
   /** The service's outbox and processed-events tables (eventTables(schema)): needed to publish or consume durable events. */
   eventTables?: EventTables;
-  /** Durable domain events this service applies, by event name (see consumer() in @collab/db). */
+  /** Durable domain events this service applies, by event name: consumersOf(service, [on(producer entry, handler), …]) of @collab/db. */
   consumes?: (kit: ServiceKit) => Consumers;
   /**
    * Credentials this service stores sealed: its keyring is read from SECRETS_KEY when the service

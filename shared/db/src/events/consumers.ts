@@ -28,6 +28,7 @@ export interface Consumer<P = unknown> {
  */
 export type AfterCommit = (work: () => Promise<unknown>) => void;
 
+/** A consumer from a schema and a handler; services subscribe through their producers' entries instead (`on`, `consumersOf`). */
 export const consumer = <P>(schema: PayloadSchema<P>, handle: (payload: P, tx: Db, event: EventMeta, afterCommit: AfterCommit) => Promise<unknown>): Consumer<P> => ({
   schema,
   handle,
