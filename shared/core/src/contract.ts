@@ -123,8 +123,16 @@ export function mergeActions<A>(service: string, maps: Record<string, A>[]): Rec
   return out;
 }
 
+declare const announced: unique symbol;
+
+/**
+ * An event with its payload as its producer announces it (@collab/db's outbox writes these):
+ * made by `announce` only, so every event written goes through its contract entry.
+ */
+export type Announced = readonly [name: string, payload: object] & { readonly [announced]: true };
+
 /** The payload of an event as its producer announces it, checked against the entry's type. */
-export const announce = <E extends EventContract>(event: E, payload: z.input<ReturnType<E["payload"]>>): readonly [name: string, payload: object] => [event.name, payload as object];
+export const announce = <E extends EventContract>(event: E, payload: z.input<ReturnType<E["payload"]>>): Announced => [event.name, payload as object] as unknown as Announced;
 
 /**
  * A consumer's part of event payloads: the schema of `keys` picked from each entry's payload
