@@ -1,7 +1,7 @@
 import { broadcast } from "@collab/core";
 import { Accounts } from "@collab/accounts/contract";
 import { Namespaces } from "@collab/namespaces/contract";
-import { consumersOf, on, type AfterCommit, type Consumers, type Db, type ServiceKit } from "@collab/db";
+import { consumersOf, on, type AfterCommit, type Subscriptions, type Db, type ServiceKit } from "@collab/db";
 import { removeDeployTokensOf } from "./domain/deploy-tokens";
 import { removeGroupsSamlData } from "./scim/identities";
 import { removeSourceSettings } from "./domain/notification-settings";
@@ -16,7 +16,7 @@ import type { ResourceType } from "./domain/resources";
  * Durable events, applied once each in the transaction that records them; the bots' deletions go
  * out as durable events too, the deploy-token revocations are broadcast to every gateway.
  */
-export const namespacesConsumers = (kit: ServiceKit): Consumers => {
+export const namespacesConsumers = (kit: ServiceKit): Subscriptions => {
   async function removeFor(tx: Db, type: ResourceType, ids: number[], afterCommit: AfterCommit): Promise<number> {
     const botIds = await removeBotsOf(tx, type, ids);
     const deployTokenIds = await removeDeployTokensOf(tx, type, ids);

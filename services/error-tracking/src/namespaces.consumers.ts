@@ -1,7 +1,7 @@
-import { consumersOf, on, type Consumers } from "@collab/db";
+import { consumersOf, on, type Subscriptions } from "@collab/db";
 import { Namespaces } from "@collab/namespaces/contract";
 import { removeProjectData } from "./domain/cleanup";
 
 /** A deleted project's error tracking goes with it (durable event, applied once, in its transaction). */
-export const namespacesConsumers = (): Consumers =>
+export const namespacesConsumers = (): Subscriptions =>
   consumersOf("error-tracking", [on(Namespaces.events.projectDeleted, (p, tx) => removeProjectData(p, tx))]);

@@ -1,4 +1,4 @@
-import { consumersOf, on, type Consumers } from "@collab/db";
+import { consumersOf, on, type Subscriptions } from "@collab/db";
 import { Namespaces } from "@collab/namespaces/contract";
 import { notifierSubscriptions } from "./deliveries/notifier.consumers";
 import { removeGroupData, removeProjectData } from "./domain/cleanup";
@@ -8,7 +8,7 @@ import { removeGroupData, removeProjectData } from "./domain/cleanup";
  * deliveries go), and the activity the notifiers report (Discord; pipeline emails on
  * runners.pipeline.finished), recorded as deliveries for the worker.
  */
-export const serviceConsumers = (): Consumers =>
+export const serviceConsumers = (): Subscriptions =>
   consumersOf("integrations", [
     ...notifierSubscriptions(),
     on(Namespaces.events.projectDeleted, (p, tx) => removeProjectData(tx, p.projectId)),

@@ -1,12 +1,12 @@
 import { pickFields } from "@collab/core";
-import { consumersOf, on, type Consumers } from "@collab/db";
+import { consumersOf, on, type Subscriptions } from "@collab/db";
 import { Namespaces } from "@collab/namespaces/contract";
 import { followPush, removeProjectData, unlinkDeletedLabels, unsetDeletedMilestones } from "./domain/cleanup";
 
 const DELETED = /^0+$/;
 
 /** Durable events of the namespaces service this service applies (once each, in the transaction that records them). */
-export const namespacesConsumers = (): Consumers =>
+export const namespacesConsumers = (): Subscriptions =>
   consumersOf("merge-requests", [
     on(Namespaces.events.labelDeleted, pickFields("labelIds"), (p, tx) => unlinkDeletedLabels(tx, p.labelIds)),
     on(Namespaces.events.milestoneDeleted, pickFields("milestoneIds", "userId"), (p, tx) => unsetDeletedMilestones(tx, p.milestoneIds, p.userId)),

@@ -1,5 +1,5 @@
 import { action } from "@collab/core";
-import { consumersOf, defineService, on, type Consumers } from "@collab/db";
+import { consumersOf, defineService, on, type Subscriptions } from "@collab/db";
 import { Namespaces } from "@collab/namespaces/contract";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
@@ -12,7 +12,7 @@ import { packagesActions } from "./packages.actions";
 import { protectionActions } from "./protection.actions";
 
 /** A deleted project's packages are marked for the worker and its protection rules go (durable event, applied once). */
-const serviceConsumers = (): Consumers => consumersOf("packages", [on(Namespaces.events.projectDeleted, (p, tx) => removeProjectData(tx, p.projectId))]);
+const serviceConsumers = (): Subscriptions => consumersOf("packages", [on(Namespaces.events.projectDeleted, (p, tx) => removeProjectData(tx, p.projectId))]);
 
 /**
  * The package registry: packages of projects (generic files, npm), their files' bytes in this

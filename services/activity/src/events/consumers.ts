@@ -1,5 +1,5 @@
 import { pickFields, type PayloadOf } from "@collab/core";
-import { consumersOf, on, type Consumers, type Db, type EventHandler, type EventMeta } from "@collab/db";
+import { consumersOf, on, type Subscriptions, type Db, type EventHandler, type EventMeta } from "@collab/db";
 import { Issues } from "@collab/issues/contract";
 import { MergeRequests } from "@collab/merge-requests/contract";
 import { Namespaces } from "@collab/namespaces/contract";
@@ -188,7 +188,7 @@ const IE = Issues.events;
 const ME = MergeRequests.events;
 
 /** Domain event → how it lands in the events table. */
-export const consumers: Consumers = consumersOf("activity", [
+export const consumers: Subscriptions = consumersOf("activity", [
   on(IE.issueOpened, issueFields, issueRecord("created")),
   on(IE.issueClosed, issueFields, issueRecord("closed")),
   on(IE.issueReopened, issueFields, issueRecord("reopened")),

@@ -1,6 +1,6 @@
 import { pickFields, type UserRef } from "@collab/core";
 import { Accounts } from "@collab/accounts/contract";
-import { consumersOf, on, type Consumers, type EventHandler, type ServiceKit } from "@collab/db";
+import { consumersOf, on, type Subscriptions, type EventHandler, type ServiceKit } from "@collab/db";
 import { claimInvitations } from "../invitations/claim";
 import { removeUserEverywhere } from "../members/members";
 import { syncUserNamespace } from "./user-namespaces";
@@ -17,7 +17,7 @@ async function currentUser(kit: ServiceKit, userId: number): Promise<UserRef | u
  * follows (its projects' paths with it), invitations to the address apply, a deleted user's
  * memberships go. A user deleted while this service was down loses them once it is back.
  */
-export const accountsConsumers = (kit: ServiceKit): Consumers => {
+export const accountsConsumers = (kit: ServiceKit): Subscriptions => {
   const followUser: EventHandler<{ userId: number }> = async ({ userId }, tx, _event, afterCommit) => {
     const user = await currentUser(kit, userId);
     if (!user) return 0; // deleted meanwhile: its own event removes what is left

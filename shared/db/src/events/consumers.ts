@@ -60,18 +60,23 @@ export function on(event: EventContract, ...args: [EventHandler<unknown>] | [(pa
   return { event, consumer: consumer({ safeParse: (value) => (schema ??= select(event.payload())).safeParse(value) }, handle) };
 }
 
+declare const subscribed: unique symbol;
+
+/** A service's consumers as consumersOf builds them (what defineService's `consumes` takes). */
+export type Subscriptions = Consumers & { readonly [subscribed]: true };
+
 /**
  * A service's Consumers map from its subscriptions, keyed by the entries' names. An event
  * subscribed twice throws (a map literal or a spread would keep the last one silently).
  */
-export function consumersOf(service: string, subscriptions: Subscription[]): Consumers {
+export function consumersOf(service: string, subscriptions: Subscription[]): Subscriptions {
   const out: Consumers = {};
   for (const { event, consumer } of subscriptions) {
     if (event.kind !== "event") throw new Error(`${service}: ${event.name} is not a durable event`);
     if (event.name in out) throw new Error(`${service}: event ${event.name} is consumed twice`);
     out[event.name] = consumer;
   }
-  return out;
+  return out as Subscriptions;
 }
 
 const ATTEMPTS = 3;
