@@ -15,7 +15,7 @@ import {
   UpdateIssueParams,
   type ListIssuesParams as ListParams,
 } from "./api/issues.params";
-import { issueLabels, issues, type IssueRow } from "./db/schema";
+import { issueLabels, issues } from "./db/schema";
 import { findIssues, issueConditions, type IssueScope, type ReadableProject, type ResolvedNames } from "./finders/issues.finder";
 import { Issues } from "@collab/issues/contract";
 import { issueEvent, issuePayload } from "./domain/events";
