@@ -1,4 +1,4 @@
-import { action, actionsOf, ApiError, badRequest, gDate, gId, gString, forbidden, notAllowed, notFound, page, recordNotFound, requireAdmin, requireCaller, callerOf, unauthorized } from "@collab/core";
+import { action, actionsOf, ApiError, broadcast, badRequest, gDate, gId, gString, forbidden, notAllowed, notFound, page, recordNotFound, requireAdmin, requireCaller, callerOf, unauthorized } from "@collab/core";
 import { defineService, type ServiceKit } from "@collab/db";
 import type { ActionSchema, ServiceSchema } from "moleculer";
 import path from "node:path";
@@ -12,7 +12,7 @@ import { bootstrapRoot } from "./domain/bootstrap";
 import { createToken, mintToken, revokeToken, rotateToken } from "./domain/tokens";
 import { signUp } from "./domain/registrations";
 import { approveUser, changeState, createUser, deleteUser, rejectUser, updateUser } from "./domain/users";
-import { namespacePathCheck, USER_EVENTS, userCreated, usersDeleted, userUpdated } from "./domain/personal-namespaces";
+import { namespacePathCheck, userCreated, usersDeleted, userUpdated } from "./domain/personal-namespaces";
 import { findTokens, findTokenById } from "./finders/tokens.finder";
 import { findUserByIdOrUsername, findUsers } from "./finders/users.finder";
 import { serviceAccountsActions } from "./service-accounts.actions";
@@ -26,17 +26,7 @@ import { approvalIdentityActions } from "./approval-identity.actions";
 import { profileActions } from "./profile.actions";
 import { usersBusActions } from "./users.bus.actions";
 import { settingsMixin } from "@collab/core";
-
-export const ACCOUNTS_EVENTS = {
-  /** Durable (the outbox): the namespaces service follows users created, renamed and deleted. */
-  userCreated: USER_EVENTS.created,
-  userDeleted: USER_EVENTS.deleted,
-  /** Username or name changed: the namespaces service moves the personal namespace. */
-  userUpdated: USER_EVENTS.updated,
-  /** `{ tokenId }` for a personal (or project/group) access token, `{ deployTokenId }` for a deploy token. */
-  tokenRevoked: "accounts.token.revoked",
-  userChanged: "accounts.user.changed",
-} as const;
+import { Accounts } from "@collab/accounts/contract";
 
 async function loadUser(kit: ServiceKit, ref: string | number): Promise<UserRow> {
   const user = await findUserByIdOrUsername(kit.db, ref);
@@ -98,7 +88,7 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       const { id, ...changes } = ctx.params;
       const before = await loadUser(kit, id);
       const user = await kit.events.transact((tx) => updateUser(tx, before, changes, namespacePathCheck(ctx, before.id)), (u) => userUpdated(before, u));
-      ctx.broadcast(ACCOUNTS_EVENTS.userChanged, { userId: user.id });
+      broadcast(ctx, Accounts.events.userChanged, { userId: user.id });
       await kit.events.flush();
       return presentUserWithAdmin(user, kit.baseUrl);
     },
@@ -148,7 +138,7 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       const user = await loadUser(kit, ctx.params.id);
       if (!caller.admin) throw new ApiError(403, { message: "You are not allowed to approve a user" }, "FORBIDDEN");
       await approveUser(kit.db, user);
-      ctx.broadcast(ACCOUNTS_EVENTS.userChanged, { userId: user.id });
+      broadcast(ctx, Accounts.events.userChanged, { userId: user.id });
       return { message: "Success" };
     },
   }),
@@ -172,7 +162,7 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
     async handler(ctx) {
       const admin = requireAdmin(ctx);
       const user = await loadUser(kit, ctx.params.id);
-      if (await changeState(kit.db, user, ctx.params.event, admin.id)) ctx.broadcast(ACCOUNTS_EVENTS.userChanged, { userId: user.id });
+      if (await changeState(kit.db, user, ctx.params.event, admin.id)) broadcast(ctx, Accounts.events.userChanged, { userId: user.id });
       return true;
     },
   }),
@@ -238,7 +228,7 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       if (!token) throw recordNotFound();
       if (!self && !caller.admin && token.userId !== caller.id) throw badRequest("Not permitted to revoke");
       await revokeToken(kit.db, token.id);
-      ctx.broadcast(ACCOUNTS_EVENTS.tokenRevoked, { tokenId: token.id });
+      broadcast(ctx, Accounts.events.tokenRevoked, { tokenId: token.id });
       return null;
     },
   }),
@@ -255,7 +245,7 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       const token = await findTokenById(kit.db, ctx.meta.tokenId);
       if (!token) throw notAllowed();
       const { row, token: secret } = await rotateToken(kit.db, token, ctx.params.expires_at);
-      ctx.broadcast(ACCOUNTS_EVENTS.tokenRevoked, { tokenId: token.id });
+      broadcast(ctx, Accounts.events.tokenRevoked, { tokenId: token.id });
       return presentTokenWithSecret(row, secret);
     },
   }),
@@ -273,10 +263,10 @@ export const accountsService: ServiceSchema = defineService({
     }
   },
   eventTables: { outbox, processedEvents },
-  consumes: (kit) => namespacesConsumers(kit, ACCOUNTS_EVENTS),
+  consumes: (kit) => namespacesConsumers(kit),
   actions: (kit) => [
-    resourceTokensActions(kit, ACCOUNTS_EVENTS),
-    deployTokensActions(kit, ACCOUNTS_EVENTS),
+    resourceTokensActions(kit),
+    deployTokensActions(kit),
     samlActions(kit),
     scimActions(kit),
     notificationSettingsActions(kit),
@@ -284,7 +274,7 @@ export const accountsService: ServiceSchema = defineService({
     /** Bus only: the accounts contract (@collab/accounts/contract), every entry implemented once. */
     actionsOf("accounts", [
       ...usersBusActions(kit),
-      ...serviceAccountsActions(kit, ACCOUNTS_EVENTS),
+      ...serviceAccountsActions(kit),
       ...deployTokenAuthentication(kit),
       ...samlMemberIdentities(kit),
       ...scimAuthentication(kit),

@@ -1,5 +1,5 @@
 import { Accounts } from "@collab/accounts/contract";
-import { AccessLevel, action, badRequestMessage, forbidden, implement, page, recordNotFound, requireAdmin, requireCaller, type Ctx, type ImplementedAction } from "@collab/core";
+import { AccessLevel, action, broadcast, badRequestMessage, forbidden, implement, page, recordNotFound, requireAdmin, requireCaller, type Ctx, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { presentDeployToken, presentDeployTokenWithSecret } from "./api/deploy-token.entity";
@@ -29,10 +29,10 @@ async function authorizedHolder(ctx: Ctx<unknown>, source: "projects" | "groups"
 
 /**
  * Deploy tokens (GitLab's API::DeployTokens); their authentication, for the gateway, below. Deleting
- * one (or its project or group) broadcasts `accounts.token.revoked` with `deployTokenId`, so every
+ * one (or its project or group) broadcasts Accounts.events.tokenRevoked with `deployTokenId`, so every
  * gateway replica forgets it at once.
  */
-export const deployTokensActions = (kit: ServiceKit, events: { tokenRevoked: string }): Record<string, ActionSchema> => ({
+export const deployTokensActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   /** GET /deploy_tokens: administrators; self-managed and dedicated only (nobody holds the role on hosted). */
   "deployTokens.listAll": action({
     idempotent: true,
@@ -92,7 +92,7 @@ export const deployTokensActions = (kit: ServiceKit, events: { tokenRevoked: str
       requireCaller(ctx);
       const holder = await authorizedHolder(ctx, ctx.params.source, ctx.params.id, "write");
       if (!(await deleteDeployToken(kit.db, holder, ctx.params.token_id))) throw recordNotFound();
-      await ctx.broadcast(events.tokenRevoked, { deployTokenId: ctx.params.token_id });
+      await broadcast(ctx, Accounts.events.tokenRevoked, { deployTokenId: ctx.params.token_id });
       return null;
     },
   }),

@@ -1,5 +1,5 @@
 import { Accounts, type ServiceAccount } from "@collab/accounts/contract";
-import { badRequestMessage, errorBodyOf, implement, notFound, page, recordNotFound, type ImplementedAction } from "@collab/core";
+import { broadcast, badRequestMessage, errorBodyOf, implement, notFound, page, recordNotFound, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
@@ -60,7 +60,7 @@ const presentServiceAccount = (u: UserRow): ServiceAccount => ({ id: u.id, usern
  * where they exist). Service accounts are bot users of user_type service_account.
  */
 
-export const serviceAccountsActions = (kit: ServiceKit, events: { userChanged: string; tokenRevoked: string }): ImplementedAction[] => [
+export const serviceAccountsActions = (kit: ServiceKit): ImplementedAction[] => [
   implement(Accounts.serviceAccounts.create, async (ctx) => {
     const { group_id } = ctx.params;
     const hex = randomBytes(16).toString("hex");
@@ -114,7 +114,7 @@ export const serviceAccountsActions = (kit: ServiceKit, events: { userChanged: s
     } catch (err) {
       throw asUpdateError(err);
     }
-    ctx.broadcast(events.userChanged, { userId: user.id });
+    broadcast(ctx, Accounts.events.userChanged, { userId: user.id });
     await kit.events.flush();
     return presentServiceAccount(updated);
   }),
@@ -135,7 +135,7 @@ export const serviceAccountsActions = (kit: ServiceKit, events: { userChanged: s
     const user = await loadServiceAccount(kit, ctx.params.user_id, ctx.params.group_id);
     const token = await loadToken(kit, user, ctx.params.token_id);
     const { row, token: secret } = await rotateToken(kit.db, token, ctx.params.expires_at);
-    ctx.broadcast(events.tokenRevoked, { tokenId: token.id });
+    broadcast(ctx, Accounts.events.tokenRevoked, { tokenId: token.id });
     return presentTokenWithSecret(row, secret);
   }),
 
@@ -144,7 +144,7 @@ export const serviceAccountsActions = (kit: ServiceKit, events: { userChanged: s
     const user = await loadServiceAccount(kit, ctx.params.user_id, ctx.params.group_id);
     const token = await loadToken(kit, user, ctx.params.token_id, "Personal Access Token");
     await revokeToken(kit.db, token.id);
-    ctx.broadcast(events.tokenRevoked, { tokenId: token.id });
+    broadcast(ctx, Accounts.events.tokenRevoked, { tokenId: token.id });
     return null;
   }),
 

@@ -1,7 +1,7 @@
 import type { ActionSchema } from "moleculer";
-import { action, actionsOf, applySettings, implement, requireAdmin, SETTINGS_EVENTS } from "@collab/core";
-import type { ServiceKit } from "@collab/db";
+import { action, actionsOf, applySettings, broadcast, implement, requireAdmin } from "@collab/core";
 import { Admin } from "@collab/admin/contract";
+import type { ServiceKit } from "@collab/db";
 import { UpdateSettingsParams } from "./api/settings.params";
 import { requireArea } from "./availability";
 import { loadSettings, presentSettings, settingsMessage, updateSettings } from "./domain/settings";
@@ -26,7 +26,7 @@ export const settingsActions = (kit: ServiceKit): Record<string, ActionSchema> =
       const stored = await updateSettings(kit.db, kit.keyring, ctx.params, kit.config.LICENSE_TIER, new URL(kit.baseUrl).hostname);
       const message = settingsMessage(stored);
       applySettings(message);
-      await ctx.broadcast(SETTINGS_EVENTS.changed, message);
+      await broadcast(ctx, Admin.events.settingsChanged, message);
       return presentSettings(stored, kit.config.LICENSE_TIER, kit.keyring);
     },
   }),

@@ -8,7 +8,7 @@ import { issues, noteTables, type IssueRow } from "./db/schema";
 import { loadIssue } from "./domain/load";
 import { canUpdateIssue } from "./domain/permissions";
 import { issueTarget } from "./domain/system-notes";
-import { ISSUE_EVENTS } from "./issues.actions";
+import { issueEvent } from "./domain/events";
 import { presentIssues } from "./domain/presentation";
 
 /** GitLab's wording: the short reference in the merge request's own project, the full one elsewhere. */
@@ -53,7 +53,7 @@ export const mergeRequestLinksActions = (kit: ServiceKit): Record<string, Action
           await recordStateEvent(tx, noteTables, { userId: caller.id, issueId: issue.id, state: "closed", createdAt: now });
           await addSystemNote(tx, noteTables, issueTarget(issue), caller.id, closedVia(issue, ctx.params.merge_request), now);
           return updated;
-        }, (r) => (r ? [[ISSUE_EVENTS.closed, { id: r.id, iid: r.iid, project_id: r.projectId, actor_id: caller.id, title: r.title, confidential: r.confidential }]] : []));
+        }, (r) => (r ? [issueEvent(Issues.events.issueClosed, r, caller.id)] : []));
         if (!row) continue;
         closed.push(row.id);
       }

@@ -1,5 +1,6 @@
-import { actionsOf, implement } from "@collab/core";
-import { consumer, defineService, type Consumers, type Db } from "@collab/db";
+import { action, actionsOf, implement } from "@collab/core";
+import { consumersOf, defineService, on, type Subscriptions } from "@collab/db";
+import { Namespaces } from "@collab/namespaces/contract";
 import { Packages } from "@collab/packages/contract";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
@@ -11,12 +12,8 @@ import { npmActions } from "./npm.actions";
 import { packagesActions } from "./packages.actions";
 import { protectionActions } from "./protection.actions";
 
-const ProjectDeleted = z.object({ projectId: z.number().int().positive() });
-
 /** A deleted project's packages are marked for the worker and its protection rules go (durable event, applied once). */
-const serviceConsumers = (): Consumers => ({
-  "namespaces.project.deleted": consumer(ProjectDeleted, (p, tx: Db) => removeProjectData(tx, p.projectId)),
-});
+const serviceConsumers = (): Subscriptions => consumersOf("packages", [on(Namespaces.events.projectDeleted, (p, tx) => removeProjectData(tx, p.projectId))]);
 
 /**
  * The package registry: packages of projects (generic files, npm), their files' bytes in this

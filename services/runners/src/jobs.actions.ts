@@ -6,7 +6,7 @@ import type { ActionSchema } from "moleculer";
 import { z } from "zod";
 import { presentPipelineBasic } from "./api/runner.entity";
 import { pipelines } from "./db/schema";
-import { finishJob, finishJobByToken, pickJob, PIPELINE_EVENTS, pipelineFinishedPayload, runningJobOfToken } from "./domain/pipelines";
+import { finishJob, finishJobByToken, pickJob, pipelineFinished, runningJobOfToken } from "./domain/pipelines";
 import { runnerByToken } from "./domain/runners";
 
 const FinalStatus = z.enum(["success", "failed", "canceled"]);
@@ -23,7 +23,7 @@ async function runnerFromToken(kit: ServiceKit, token: string) {
  */
 export const jobsActions = (kit: ServiceKit): Record<string, ActionSchema> => {
   /** Finishing a job finishes its pipeline (one job each): integrations and emails follow it. */
-  const announceFinish = (done: Awaited<ReturnType<typeof finishJob>>): Announcement[] => (done ? [[PIPELINE_EVENTS.finished, pipelineFinishedPayload(done.pipeline)]] : []);
+  const announceFinish = (done: Awaited<ReturnType<typeof finishJob>>): Announcement[] => (done ? [pipelineFinished(done.pipeline)] : []);
 
   return {
     /** POST /jobs/request: a runner takes the oldest pending job it may run, with the job's token; 204 when none. */

@@ -1,7 +1,7 @@
 import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
 import { z } from "zod";
 import type { Visibility } from "./access";
-import { actionContract, call } from "./contract";
+import { actionContract, broadcastContract, call } from "./contract";
 import { ApiError } from "./errors";
 
 /**
@@ -11,7 +11,6 @@ import { ApiError } from "./errors";
  * again every 15 s and after a reconnect, which catches a broadcast a process missed. The admin
  * service owns the full field list, validation and storage (services/admin).
  */
-export const SETTINGS_EVENTS = { changed: "admin.settings.changed" } as const;
 
 /** The settings other services act on; the snapshot carries every field, these are typed. */
 export interface EnforcedSettings {
@@ -98,6 +97,21 @@ export interface SettingsMessage {
   version: number;
   settings: SettingsSnapshot;
 }
+
+/**
+ * `admin.settings.changed`: the admin service's broadcast of the whole new snapshot. Declared here,
+ * beside the handler every process has (settingsEvents), since @collab/core cannot import admin's
+ * contract; admin's contract re-exports it (Admin.events.settingsChanged).
+ */
+export const SettingsChanged = broadcastContract("admin.settings.changed", () =>
+  z.object({ version: z.number(), settings: z.custom<SettingsSnapshot>((v) => typeof v === "object" && v !== null) }),
+);
+
+/**
+ * `gateway.caches.clear`: tests empty every table and broadcast this between cases (TestApp.reset);
+ * every process drops what it keeps of the stored data (here: the settings snapshot).
+ */
+export const CachesClear = broadcastContract("gateway.caches.clear", () => z.object({}));
 
 let snapshot: SettingsMessage = { version: 0, settings: { ...ENFORCED_SETTINGS_DEFAULTS } };
 /** Whether this process has been given its settings (loaded from admin, or applied). */
@@ -188,11 +202,11 @@ function keepSettings(broker: ServiceBroker): void {
 
 /** The events that keep a process's snapshot current (admin uses them alone: it loads from its own table). */
 export const settingsEvents: NonNullable<ServiceSchema["events"]> = {
-  [SETTINGS_EVENTS.changed](ctx: Context<SettingsMessage>) {
+  [SettingsChanged.name](ctx: Context<SettingsMessage>) {
     applySettings(ctx.params);
   },
   // Tests empty every table and broadcast this between cases: the stored settings are gone.
-  "gateway.caches.clear"() {
+  [CachesClear.name]() {
     resetSettings();
   },
   "$transporter.connected"(this: { broker: ServiceBroker }) {

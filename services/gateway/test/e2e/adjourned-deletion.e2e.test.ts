@@ -2,6 +2,7 @@ import { Gitlab } from "@gitbeaker/rest";
 import { addMember, apiClient, createGroup, createProject, eventually, watchEvents, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 import { createGitbeakerUser } from "../gitbeaker.fixtures";
+import { Namespaces } from "@collab/namespaces/contract";
 
 // The purge timer stays off in the embedded app: tests run passes with namespaces.deletions.purgeDue.
 process.env.DELETION_PURGE_INTERVAL_MS ??= "0";
@@ -216,7 +217,7 @@ describe("the purge", () => {
     const survivor = await createProject(root, { name: "Survivor", namespace_id: keep.id });
     const restored = await createProject(root, { name: "Restored", namespace_id: keep.id });
 
-    const watch = await watchEvents(app, ["namespaces.project.deleted"]);
+    const watch = await watchEvents(app, [Namespaces.events.projectDeleted]);
 
     expect((await root.put("/application/settings", { json: { deletion_adjourned_period: 1 } })).status).toBe(200);
     for (const path of [`/groups/${platform.id}`, `/projects/${doomed.id}`, `/projects/${restored.id}`]) expect((await root.delete(path)).status).toBe(202);

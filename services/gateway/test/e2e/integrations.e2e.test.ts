@@ -6,6 +6,8 @@ import { sql } from "drizzle-orm";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { startApp } from "../app";
+import { Issues } from "@collab/issues/contract";
+import { Runners } from "@collab/runners/contract";
 
 /**
  * Integrations (GitLab's project and group integrations API): every kind's required parameters,
@@ -202,7 +204,7 @@ describe("Discord deliveries", () => {
       content: `[team/sub/app] Issue #${issue.body.iid} opened by dev`,
       embeds: [{ title: `#${issue.body.iid} Broken build`, url: issue.body.web_url, author: { name: "dev" } }],
     });
-    expect(await deliveries()).toEqual([{ event_name: "issues.issue.opened", status: "delivered", attempts: 1, response_code: 204, error: null }]);
+    expect(await deliveries()).toEqual([{ event_name: Issues.events.issueOpened.name, status: "delivered", attempts: 1, response_code: 204, error: null }]);
     await tick();
     expect(received).toHaveLength(1);
   });
@@ -228,7 +230,7 @@ describe("Discord deliveries", () => {
     await tick();
     await tick();
     expect(received).toEqual([]);
-    expect(await deliveries()).toEqual([{ event_name: "issues.issue.opened", status: "refused", attempts: 1, response_code: null, error: "Requests to localhost are not allowed" }]);
+    expect(await deliveries()).toEqual([{ event_name: Issues.events.issueOpened.name, status: "refused", attempts: 1, response_code: null, error: "Requests to localhost are not allowed" }]);
   });
 
   test("a whitelisted address is let through; a failing endpoint is retried later (pending, attempts counted)", async () => {
@@ -288,6 +290,6 @@ describe("pipeline status emails", () => {
     expect((await mailbox.waitFor(b)).subject).toContain(`#${second.pipeline_id} has failed`);
     const mine = (await mailbox.mails()).filter((m) => m.to.some((t) => t.endsWith(`${tag}@example.com`)));
     expect(mine).toHaveLength(2);
-    expect(await deliveries()).toEqual([{ slug: "pipelines-email", event_name: "runners.pipeline.finished", status: "delivered" }]);
+    expect(await deliveries()).toEqual([{ slug: "pipelines-email", event_name: Runners.events.pipelineFinished.name, status: "delivered" }]);
   });
 });

@@ -2,6 +2,7 @@ import { Gitlab } from "@gitbeaker/rest";
 import { assertStatus as ok, eventually, redeliver, watchEvents, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 import { createWorld, type World } from "../labels-milestones.fixtures";
+import { Namespaces } from "@collab/namespaces/contract";
 
 /** Project and group labels: GitLab's /projects/:id/labels and /groups/:id/labels. */
 let app: TestApp;
@@ -456,7 +457,7 @@ describe("deleting a label reaches the issues carrying it", () => {
     expect(await iids(w.reporter.api, I, { labels: "bug" })).toEqual([1, 2]);
     expect(await iids(w.reporter.api, I, { labels: "None" })).toEqual([]);
 
-    const watch = await watchEvents(app, ["namespaces.label.deleted"]);
+    const watch = await watchEvents(app, [Namespaces.events.labelDeleted]);
     expect((await w.reporter.api.delete(`${P()}/${bug.id}`)).status).toBe(204);
 
     // The issue that carried only "bug" now carries nothing: the links went, not just their display.

@@ -5,6 +5,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { ServiceBroker } from "moleculer";
 import { connect } from "nats";
 import { startApp } from "../app";
+import { Admin } from "@collab/admin/contract";
 
 /**
  * Distributed pass only: the bus believes no one it cannot verify. NATS takes only its users; a
@@ -92,7 +93,7 @@ test("a call made on a user's behalf carries the signed caller to the next servi
 
 test("a settings broadcast without a signed sender is dropped by every process", async () => {
   const forged = { version: Date.now() + 1e9, settings: { signup_enabled: false } };
-  await intruder.broadcast("admin.settings.changed", forged);
+  await intruder.broadcast(Admin.events.settingsChanged.name, forged);
   await app.broker.ping(); // every node has had the broadcast by now
   const signUp = await fetch(`${app.url}/users`, {
     method: "POST",

@@ -10,7 +10,8 @@ import { promotionsQueued } from "../members/members.actions";
 import { splitList } from "../members/members.params";
 import { memberLevelValid } from "../members/seats";
 import { manageMembersRole, memberSource, type ResolvedSource } from "../members/source";
-import { NAMESPACES_EVENTS } from "../shared/events";
+import { broadcast } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
 import { userRefs } from "../shared/users";
 import { presentInvitation } from "./invitation.entity";
 import { invitationMail, invitationUrl, mailerOf } from "./invitation.mail";
@@ -63,7 +64,7 @@ export const invitationsActions = (kit: ServiceKit): Record<string, ActionSchema
           queuePromotions: promotionsQueued(kit, ctx),
           createdById: caller.id,
         });
-        for (const o of outcomes) if (o.kind === "member") ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: o.userId });
+        for (const o of outcomes) if (o.kind === "member") broadcast(ctx, Namespaces.events.membersChanged, { userId: o.userId });
         await sendInvitationMails(ctx, src, caller.id, outcomes, p.access_level);
         return invitationAnswer(outcomes, errors);
       },
@@ -150,7 +151,7 @@ export const invitationsActions = (kit: ServiceKit): Record<string, ActionSchema
           throw new ApiError(403, { message: "403 Forbidden - The invitation was sent to another e-mail address" }, "FORBIDDEN");
         const [accepted] = await acceptInvitations(kit.db, [invite], caller.id);
         if (!accepted) throw notFound("Invitation");
-        ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: caller.id });
+        broadcast(ctx, Namespaces.events.membersChanged, { userId: caller.id });
         return {
           message: `You have been granted ${accessLevelName(accepted.accessLevel)} access to ${label.kind} ${label.fullName}.`,
           source_type: label.kind,

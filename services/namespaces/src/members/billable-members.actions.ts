@@ -3,7 +3,8 @@ import { AccessLevel, action, badRequest, call, callerOf, notFound, page, record
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { routeNotFound } from "../deletion/deletion";
-import { NAMESPACES_EVENTS } from "../shared/events";
+import { broadcast } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
 import { userRefs } from "../shared/users";
 import { readableGroup } from "./authorize";
 import { presentBillableMember, presentBillableMembership } from "./billable-member.entity";
@@ -96,7 +97,7 @@ export const billableMembersActions = (kit: ServiceKit): Record<string, ActionSc
         const owners = await directOwnerIds(kit.db, group.id);
         if (owners.length === 1 && owners[0] === ctx.params.user_id) throw badRequest("Members who are the last owner cannot be removed");
         await removeFromHierarchy(kit.db, group.id, ctx.params.user_id);
-        ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: ctx.params.user_id });
+        broadcast(ctx, Namespaces.events.membersChanged, { userId: ctx.params.user_id });
         return null;
       },
     }),

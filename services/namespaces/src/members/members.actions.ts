@@ -2,7 +2,9 @@ import { Accounts } from "@collab/accounts/contract";
 import { action, call, conflict, currentSettings, gBool, notFound, page, recordNotFound, requireCaller, validationFailed, type Ctx, type UserRef } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import { NAMESPACES_EVENTS, memberEvent } from "../shared/events";
+import { broadcast } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
+import { memberEvent } from "../shared/events";
 import { userRefs, userRefsByUsername } from "../shared/users";
 import { requireRole } from "./access";
 import { createMembers, MEMBER_ERRORS, toSentence, type Outcome } from "./creator";
@@ -139,9 +141,9 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
               queuePromotions: promotionsQueued(kit, ctx),
               createdById: caller.id,
             }),
-          (out) => out.flatMap((o) => (o.kind === "member" ? [memberEvent(NAMESPACES_EVENTS.memberAdded, src.source, o.userId, p.access_level, caller.id)] : [])),
+          (out) => out.flatMap((o) => (o.kind === "member" ? [memberEvent(Namespaces.events.memberAdded, src.source, o.userId, p.access_level, caller.id)] : [])),
         );
-        for (const o of outcomes) if (o.kind === "member") ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: o.userId });
+        for (const o of outcomes) if (o.kind === "member") broadcast(ctx, Namespaces.events.membersChanged, { userId: o.userId });
         return createServiceAnswer(outcomes);
       }
       const user = await resolveUser(ctx, userIds[0] ?? ctx.params.user_id, usernames[0]);
@@ -156,9 +158,9 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       }
       const member = await kit.events.transact(
         (tx) => addMember(tx, src.source, actor, user.id, p),
-        (m) => [memberEvent(NAMESPACES_EVENTS.memberAdded, src.source, user.id, m.accessLevel, caller.id)],
+        (m) => [memberEvent(Namespaces.events.memberAdded, src.source, user.id, m.accessLevel, caller.id)],
       );
-      ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: user.id });
+      broadcast(ctx, Namespaces.events.membersChanged, { userId: user.id });
       return (await presentMembers(kit, ctx, [{ ...member, inviteEmail: null }]))[0];
     },
   }),
@@ -172,7 +174,7 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       assertMemberLevel(kit, src, ctx.params.access_level);
       const p = { ...ctx.params, member_role_id: memberRoleOf(kit, ctx.params.member_role_id) };
       const member = await updateMember(kit.db, src.source, { id: caller.id, role: src.role }, ctx.params.user_id, p);
-      ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: member.userId });
+      broadcast(ctx, Namespaces.events.membersChanged, { userId: member.userId });
       return (await presentMembers(kit, ctx, [{ ...member, inviteEmail: null }]))[0];
     },
   }),
@@ -185,9 +187,9 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       if (caller.id !== ctx.params.user_id) requireRole(role, manageMembersRole(ctx.params.source));
       await kit.events.transact(
         (tx) => removeMember(tx, source, { id: caller.id, role }, ctx.params.user_id),
-        () => [memberEvent(NAMESPACES_EVENTS.memberRemoved, source, ctx.params.user_id, null, caller.id)],
+        () => [memberEvent(Namespaces.events.memberRemoved, source, ctx.params.user_id, null, caller.id)],
       );
-      ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: ctx.params.user_id });
+      broadcast(ctx, Namespaces.events.membersChanged, { userId: ctx.params.user_id });
       return null;
     },
   }),

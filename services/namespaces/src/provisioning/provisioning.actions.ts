@@ -2,7 +2,8 @@ import { action, gId, gInt, MEMBER_ACCESS_LEVELS, notFound } from "@collab/core"
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
-import { NAMESPACES_EVENTS } from "../shared/events";
+import { broadcast } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
 import { findGroup } from "../shared/lookup";
 import { grantMembership, revokeMembership } from "./provisioning";
 
@@ -35,7 +36,7 @@ export const provisioningActions = (kit: ServiceKit): Record<string, ActionSchem
       const group = await findGroup(kit.db, ctx.params.group_id);
       if (!group) throw notFound("Group");
       const added = await grantMembership(kit.db, group.id, ctx.params.user_id, ctx.params.access_level);
-      if (added) ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: ctx.params.user_id });
+      if (added) broadcast(ctx, Namespaces.events.membersChanged, { userId: ctx.params.user_id });
       return { added };
     },
   }),
@@ -51,7 +52,7 @@ export const provisioningActions = (kit: ServiceKit): Record<string, ActionSchem
       const group = await findGroup(kit.db, ctx.params.group_id);
       if (!group) throw notFound("Group");
       const outcome = await revokeMembership(kit.db, group, ctx.params.user_id);
-      if (outcome === "removed") ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: ctx.params.user_id });
+      if (outcome === "removed") broadcast(ctx, Namespaces.events.membersChanged, { userId: ctx.params.user_id });
       return { outcome };
     },
   }),
