@@ -18,6 +18,7 @@ describe("event and broadcast entries", () => {
 
   test("names are checked; note events are built per service", () => {
     expect(() => broadcastContract("nodots", () => z.object({}))).toThrow();
-    expect(Object.values(noteEventContracts("issues")).map((e) => e.name)).toEqual(["issues.note.created", "issues.note.updated", "issues.note.deleted"]);
+    const service = "issues";
+    expect(Object.values(noteEventContracts(service)).map((e) => e.name)).toEqual(["created", "updated", "deleted"].map((what) => `${service}.note.${what}`));
   });
 });

@@ -16,14 +16,14 @@ async function problems(code: string, file: string): Promise<string[]> {
 const inIssues = "services/issues/src/planted.ts";
 
 test.each([
-  ['ctx.call("namespaces.access.project", { project: 1 })', "action"],
-  ["ctx.call(`namespaces.${kind}.project`, {})", "action"],
-  ['this.broker.call("accounts.users.refs", { ids: [1] })', "action"],
-  ['broker.mcall([{ action: "x" }]); ctx.mcall("accounts.users.refs")', "action"],
-  ['ctx.broadcast("gateway.caches.clear", {})', "Broadcast"],
+  ['ctx.call("planted.access.project", { project: 1 })', "action"],
+  ["ctx.call(`planted.${kind}.project`, {})", "action"],
+  ['this.broker.call("planted.users.refs", { ids: [1] })', "action"],
+  ['broker.mcall([{ action: "x" }]); ctx.mcall("planted.users.refs")', "action"],
+  ['ctx.broadcast("planted.caches.clear", {})', "Broadcast"],
   ['kit.broker.broadcastLocal("x.y", {})', "Broadcast"],
-  ['ctx.emit("issues.issue.opened", {})', "Emit"],
-  ['this.broker.emit("issues.issue.opened", {})', "Emit"],
+  ['ctx.emit("planted.issue.opened", {})', "Emit"],
+  ['this.broker.emit("planted.issue.opened", {})', "Emit"],
 ])("a bus call by string name is refused: %s", async (code, word) => {
   expect((await problems(`${code};\n`, inIssues)).join("\n")).toMatch(new RegExp(`no-restricted-syntax: .*${word}`));
 });

@@ -38,14 +38,14 @@ test("no action or event name is spelled as a string outside the contracts", () 
 });
 
 test("the scan finds a planted name, and lets declarations and comments be", () => {
-  const planted = new Set(["namespaces.access.project", "issues.issue.opened"]);
+  const planted = new Set(["planted.access.project", "planted.issue.opened"]);
   const code = [
-    "// calls namespaces.access.project, see \"namespaces.access.project\" in the contract",
-    "/* \"issues.issue.opened\" */",
-    'export const entry = actionContract("namespaces.access.project", { input, output });',
-    'await ctx.call("namespaces.access.project", { project: 1 });',
-    "subscribe(`issues.issue.opened`);",
-    "const other = 'issues.issue.closed';",
+    "// calls planted.access.project, see \"planted.access.project\" in the contract",
+    "/* \"planted.issue.opened\" */",
+    'export const entry = actionContract("planted.access.project", { input, output });',
+    'await ctx.call("planted.access.project", { project: 1 });',
+    "subscribe(`planted.issue.opened`);",
+    "const other = 'planted.issue.closed';",
   ].join("\n");
-  expect(stringNamesIn(code, planted)).toEqual(["namespaces.access.project", "issues.issue.opened"]);
+  expect(stringNamesIn(code, planted)).toEqual(["planted.access.project", "planted.issue.opened"]);
 });
