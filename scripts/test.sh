@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: the whole test suite, in passes.
 #
-#   1. typecheck  npx tsc -b over the root tsconfig.json references (fails fast)
+#   1. typecheck  npx tsc -b over the root tsconfig.json references (fails fast), then ESLint
+#                 (eslint.config.js: bus calls through contracts, no other service's internals)
 #   2. unit       jest, unit project (tests beside the code; the database ones on scratch databases)
 #   3. e2e        jest, e2e project, through the gateway, each test file on its own scratch database
 #   4. distributed  jest, e2e again + *.dist.test.ts, each service its own process over nats-server
@@ -136,6 +137,17 @@ typecheck_pass() {
   log "typecheck finished in $((SECONDS - started))s"
 }
 
+lint_pass() {
+  log "lint: npx eslint shared services"
+  local started=$SECONDS
+  if ! npx --no-install eslint shared services; then
+    echo "lint failed" >&2
+    EXTRA_FAILURES=$((EXTRA_FAILURES + 1))
+    return 1
+  fi
+  log "lint finished in $((SECONDS - started))s"
+}
+
 # jest_pass NAME PROJECT DESCRIPTION [jest args...]: one jest project on its own. Without
 # DATABASE_URL and TEST_DATABASE_SERVER the run's global setup starts its own PostgreSQL (a
 # developer's own database must never be truncated by the tests).
@@ -175,6 +187,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 typecheck_pass || exit 1 # fail fast: finish() prints the summary
+lint_pass || true          # counted as one failure; the tests still run
 ensure_chromium || true # the docs page test reports a missing browser itself
 jest_pass unit unit "tests beside the code" "$@"
 jest_pass e2e e2e "end-to-end tests through the gateway, one scratch database per file" "$@"

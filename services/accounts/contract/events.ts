@@ -1,2 +1,28 @@
-/** Durable events the accounts service publishes (see index.ts). */
-export const AccountsEvents = {};
+import { broadcastContract, eventContract } from "@collab/core";
+import { z } from "zod";
+
+const id = z.number().int().positive();
+
+/** A user as accounts announces one: the namespaces service follows the personal namespace and invitations. */
+const User = () =>
+  z.object({
+    userId: id,
+    username: z.string(),
+    name: z.string(),
+    email: z.string(),
+    /** Whether `email` is confirmed: only a confirmed address claims invitations. */
+    confirmed: z.boolean(),
+  });
+
+/** Durable events the accounts service publishes (see index.ts), and its broadcasts. */
+export const AccountsEvents = {
+  userCreated: eventContract("accounts.user.created", User),
+  /** The username, name or e-mail address (or its confirmation) changed. */
+  userUpdated: eventContract("accounts.user.updated", User),
+  userDeleted: eventContract("accounts.user.deleted", () => z.object({ userId: id })),
+
+  /** Broadcast (not durable): `{ tokenId }` for a personal (or project/group) access token, `{ deployTokenId }` for a deploy token. */
+  tokenRevoked: broadcastContract("accounts.token.revoked", () => z.union([z.object({ tokenId: id }), z.object({ deployTokenId: id })])),
+  /** Broadcast (not durable): a user's account changed (state, profile). */
+  userChanged: broadcastContract("accounts.user.changed", () => z.object({ userId: id })),
+};

@@ -1,49 +1,255 @@
-import { action, ApiError, type UserLimits, badRequest, gDate, gId, gString, forbidden, notAllowed, notFound, page, recordNotFound, requireAdmin, requireCaller, callerOf, presentUserRef, unauthorized } from "@collab/core";
+import { action, actionsOf, ApiError, broadcast, badRequest, gDate, gId, gString, forbidden, notAllowed, notFound, page, recordNotFound, requireAdmin, requireCaller, callerOf, unauthorized } from "@collab/core";
 import { defineService, type ServiceKit } from "@collab/db";
-import { and, ilike, inArray, or, sql } from "drizzle-orm";
-import type { ServiceSchema } from "moleculer";
+import type { ActionSchema, ServiceSchema } from "moleculer";
 import path from "node:path";
 import { z } from "zod";
 import { presentToken, presentTokenWithSecret } from "./api/token.entity";
 import { CreateOwnTokenParams, CreateTokenParams, ListTokensParams, TokenIdParams } from "./api/tokens.params";
 import { presentUser, presentUserBasic, presentUserPublic, presentUserWithAdmin } from "./api/user.entity";
 import { CreateUserParams, ListUsersParams, UpdateUserParams, UserIdParams } from "./api/users.params";
-import { outbox, processedEvents, users, type UserRow } from "./db/schema";
+import { outbox, processedEvents, type UserRow } from "./db/schema";
 import { bootstrapRoot } from "./domain/bootstrap";
-import { assertCanSignIn, authenticateToken, callerFromUser, createToken, mintToken, revokeToken, rotateToken } from "./domain/tokens";
+import { createToken, mintToken, revokeToken, rotateToken } from "./domain/tokens";
 import { signUp } from "./domain/registrations";
 import { approveUser, changeState, createUser, deleteUser, rejectUser, updateUser } from "./domain/users";
-import { namespacePathCheck, USER_EVENTS, userCreated, usersDeleted, userUpdated } from "./domain/personal-namespaces";
+import { namespacePathCheck, userCreated, usersDeleted, userUpdated } from "./domain/personal-namespaces";
 import { findTokens, findTokenById } from "./finders/tokens.finder";
-import { findUserByIdOrUsername, findUsers, userRefsByIds, userRefsByIdsOrNames, usersByIds } from "./finders/users.finder";
+import { findUserByIdOrUsername, findUsers } from "./finders/users.finder";
 import { serviceAccountsActions } from "./service-accounts.actions";
 import { resourceTokensActions } from "./resource-tokens.actions";
-import { deployTokensActions } from "./deploy-tokens.actions";
+import { deployTokenAuthentication, deployTokensActions } from "./deploy-tokens.actions";
 import { namespacesConsumers } from "./namespaces.events";
-import { samlActions } from "./scim/saml.actions";
-import { scimActions } from "./scim/scim.actions";
-
-import { notificationSettingsActions } from "./notification-settings.actions";
+import { samlActions, samlMemberIdentities } from "./scim/saml.actions";
+import { scimActions, scimAuthentication } from "./scim/scim.actions";
+import { effectiveLevelActions, notificationSettingsActions } from "./notification-settings.actions";
 import { approvalIdentityActions } from "./approval-identity.actions";
 import { profileActions } from "./profile.actions";
+import { usersBusActions } from "./users.bus.actions";
 import { settingsMixin } from "@collab/core";
-
-export const ACCOUNTS_EVENTS = {
-  /** Durable (the outbox): the namespaces service follows users created, renamed and deleted. */
-  userCreated: USER_EVENTS.created,
-  userDeleted: USER_EVENTS.deleted,
-  /** Username or name changed: the namespaces service moves the personal namespace. */
-  userUpdated: USER_EVENTS.updated,
-  /** `{ tokenId }` for a personal (or project/group) access token, `{ deployTokenId }` for a deploy token. */
-  tokenRevoked: "accounts.token.revoked",
-  userChanged: "accounts.user.changed",
-} as const;
+import { Accounts } from "@collab/accounts/contract";
 
 async function loadUser(kit: ServiceKit, ref: string | number): Promise<UserRow> {
   const user = await findUserByIdOrUsername(kit.db, ref);
   if (!user) throw notFound("User");
   return user;
 }
+
+/** The users' and personal access tokens' API (routes.ts). */
+const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
+  "users.list": action({
+    idempotent: true,
+    input: () => ListUsersParams,
+    async handler(ctx) {
+      const caller = callerOf(ctx);
+      // Anonymous callers may only look a user up by username, never list the instance.
+      if (!caller && !ctx.params.username) throw forbidden("Not authorized to access /api/v4/users");
+      const admin = caller?.admin ?? false;
+      const { rows, total } = await findUsers(kit.db, ctx.params, admin);
+      const present = admin ? presentUserWithAdmin : presentUserBasic;
+      return page(rows.map((u) => present(u, kit.baseUrl)), total, ctx.params);
+    },
+  }),
+
+  "users.get": action({
+    idempotent: true,
+    input: () => UserIdParams,
+    async handler(ctx) {
+      const caller = callerOf(ctx);
+      if (!caller) throw forbidden("Not authorized!");
+      const user = await loadUser(kit, ctx.params.id);
+      return caller.admin ? presentUserWithAdmin(user, kit.baseUrl) : presentUser(user, kit.baseUrl);
+    },
+  }),
+
+  "users.current": action({
+    idempotent: true,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const user = await loadUser(kit, caller.id);
+      return caller.admin ? presentUserWithAdmin(user, kit.baseUrl) : presentUserPublic(user, kit.baseUrl);
+    },
+  }),
+
+  "users.create": action({
+    input: () => CreateUserParams,
+    async handler(ctx) {
+      const admin = requireAdmin(ctx);
+      const user = await kit.events.transact((tx) => createUser(tx, ctx.params, { createdById: admin.id }), (u) => [userCreated(u)]);
+      // In one process the personal namespace exists when the API answers, as before events were durable.
+      await kit.events.flush();
+      return presentUserWithAdmin(user, kit.baseUrl);
+    },
+  }),
+
+  "users.update": action({
+    input: () => UpdateUserParams,
+    async handler(ctx) {
+      requireAdmin(ctx);
+      const { id, ...changes } = ctx.params;
+      const before = await loadUser(kit, id);
+      const user = await kit.events.transact((tx) => updateUser(tx, before, changes, namespacePathCheck(ctx, before.id)), (u) => userUpdated(before, u));
+      broadcast(ctx, Accounts.events.userChanged, { userId: user.id });
+      await kit.events.flush();
+      return presentUserWithAdmin(user, kit.baseUrl);
+    },
+  }),
+
+  "users.delete": action({
+    input: () => UserIdParams,
+    async handler(ctx) {
+      const admin = requireAdmin(ctx);
+      const user = await loadUser(kit, ctx.params.id);
+      if (user.id === admin.id) throw forbidden("You cannot delete yourself");
+      await kit.events.transact((tx) => deleteUser(tx, user.id), () => usersDeleted([user.id]));
+      await kit.events.flush();
+      return null;
+    },
+  }),
+
+  /**
+   * POST /users outside /api/v4 (Devise's registrations#create behind GitLab's sign-up form):
+   * `user[...]` form fields or {"user": {...}}; no authentication. 201 with the user as GET /user
+   * shows it; see domain/registrations.ts for the settings it obeys.
+   */
+  "registrations.create": action({
+    input: () =>
+      z.object({
+        user: z.object({
+          name: gString().optional(),
+          first_name: gString().optional(),
+          last_name: gString().optional(),
+          username: gString().optional(),
+          email: gString().optional(),
+          password: gString().optional(),
+        }),
+      }),
+    async handler(ctx) {
+      const user = await kit.events.transact((tx) => signUp(tx, ctx.params.user), (u) => [userCreated(u)]);
+      await kit.events.flush();
+      return presentUserPublic(user, kit.baseUrl);
+    },
+  }),
+
+  /** Users::ApproveService: 201 {"message": "Success"} (the users API renders the service's answer). */
+  "users.approve": action({
+    input: () => UserIdParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const user = await loadUser(kit, ctx.params.id);
+      if (!caller.admin) throw new ApiError(403, { message: "You are not allowed to approve a user" }, "FORBIDDEN");
+      await approveUser(kit.db, user);
+      broadcast(ctx, Accounts.events.userChanged, { userId: user.id });
+      return { message: "Success" };
+    },
+  }),
+
+  /** Users::RejectService: deletes the pending user, 200 {"message": "Success"}. */
+  "users.reject": action({
+    input: () => UserIdParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const user = await loadUser(kit, ctx.params.id);
+      if (!caller.admin) throw new ApiError(403, { message: "You are not allowed to reject a user" }, "FORBIDDEN");
+      await kit.events.transact((tx) => rejectUser(tx, user), () => usersDeleted([user.id]));
+      await kit.events.flush();
+      return { message: "Success" };
+    },
+  }),
+
+  /** block / unblock / deactivate / activate: 201 `true`, GitLab's answer (also when nothing changes). */
+  "users.setState": action({
+    input: () => z.object({ id: gId(), event: z.enum(["block", "unblock", "deactivate", "activate"]) }),
+    async handler(ctx) {
+      const admin = requireAdmin(ctx);
+      const user = await loadUser(kit, ctx.params.id);
+      if (await changeState(kit.db, user, ctx.params.event, admin.id)) broadcast(ctx, Accounts.events.userChanged, { userId: user.id });
+      return true;
+    },
+  }),
+
+  "tokens.create": action({
+    input: () => CreateTokenParams,
+    async handler(ctx) {
+      requireAdmin(ctx);
+      const user = await loadUser(kit, ctx.params.user_id);
+      return mintToken(kit.db, user.id, ctx.params);
+    },
+  }),
+
+  "tokens.createOwn": action({
+    input: () => CreateOwnTokenParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const { row, token } = await createToken(kit.db, { userId: caller.id, ...ctx.params, expiresAt: ctx.params.expires_at });
+      return presentTokenWithSecret(row, token);
+    },
+  }),
+
+  /**
+   * Administrators see every token, or one user's (404 for an unknown user); others only their own
+   * non-impersonation tokens, and asking for somebody else's is GitLab's 401.
+   */
+  "tokens.list": action({
+    idempotent: true,
+    input: () => ListTokensParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const { user_id } = ctx.params;
+      if (caller.admin && user_id !== undefined && !(await findUserByIdOrUsername(kit.db, user_id))) throw notFound();
+      if (!caller.admin && user_id !== undefined && user_id !== caller.id) throw unauthorized();
+      const filter = caller.admin ? { user_id } : { user_id: caller.id, impersonation: false };
+      const { rows, total } = await findTokens(kit.db, { ...ctx.params, ...filter });
+      return page(rows.map(presentToken), total, ctx.params);
+    },
+  }),
+
+  /** One token: `self` is the token in use (whoever Sudo names); others' tokens are hidden from non-admins. */
+  "tokens.get": action({
+    idempotent: true,
+    input: () => TokenIdParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const { id } = ctx.params;
+      const self = id === "self";
+      const token = await findTokenById(kit.db, self ? ctx.meta.tokenId : id);
+      if (!token || (!self && !caller.admin && token.userId !== caller.id)) throw notFound();
+      return presentToken(token);
+    },
+  }),
+
+  /** 204; an unknown id is ActiveRecord's 404, somebody else's token (non-admins) RevokeService's 400. */
+  "tokens.revoke": action({
+    input: () => TokenIdParams,
+    async handler(ctx) {
+      const caller = requireCaller(ctx);
+      const { id } = ctx.params;
+      const self = id === "self";
+      const token = await findTokenById(kit.db, self ? ctx.meta.tokenId : id);
+      if (!token) throw recordNotFound();
+      if (!self && !caller.admin && token.userId !== caller.id) throw badRequest("Not permitted to revoke");
+      await revokeToken(kit.db, token.id);
+      broadcast(ctx, Accounts.events.tokenRevoked, { tokenId: token.id });
+      return null;
+    },
+  }),
+
+  /**
+   * POST /personal_access_tokens/self/rotate (scopes api or self_rotate): the token in use is
+   * revoked and its successor answered, 200, for any user's token, bots' included. Only a
+   * personal access token rotates itself (405 otherwise).
+   */
+  "tokens.rotateSelf": action({
+    input: () => z.object({ expires_at: gDate().optional() }),
+    async handler(ctx) {
+      requireCaller(ctx);
+      const token = await findTokenById(kit.db, ctx.meta.tokenId);
+      if (!token) throw notAllowed();
+      const { row, token: secret } = await rotateToken(kit.db, token, ctx.params.expires_at);
+      broadcast(ctx, Accounts.events.tokenRevoked, { tokenId: token.id });
+      return presentTokenWithSecret(row, secret);
+    },
+  }),
+});
 
 export const accountsService: ServiceSchema = defineService({
   name: "accounts",
@@ -57,353 +263,24 @@ export const accountsService: ServiceSchema = defineService({
     }
   },
   eventTables: { outbox, processedEvents },
-  consumes: (kit) => namespacesConsumers(kit, ACCOUNTS_EVENTS),
-  actions: (kit) => ({
-    ...serviceAccountsActions(kit, ACCOUNTS_EVENTS),
-    ...resourceTokensActions(kit, ACCOUNTS_EVENTS),
-    ...deployTokensActions(kit, ACCOUNTS_EVENTS),
-    ...samlActions(kit),
-    ...scimActions(kit),
-    ...notificationSettingsActions(kit),
-    ...approvalIdentityActions(kit),
-    ...profileActions(kit),
-    /** Token → caller, for the gateway. 401 bodies follow GitLab's expired/revoked wording. */
-    authenticate: action({
-      visibility: "public",
-      input: () => z.object({ token: z.string().min(1) }),
-      handler: (ctx) => authenticateToken(kit.db, ctx.params.token),
-    }),
-
-    /**
-     * The caller a CI/CD job token stands for: the job's user, who must still be able to sign in
-     * (a blocked user's jobs lose their token's access, as GitLab's job token auth checks).
-     */
-    jobCaller: action({
-      visibility: "public",
-      input: () => z.object({ user_id: z.number().int() }),
-      async handler(ctx) {
-        const [user] = await usersByIds(kit.db, { ids: [ctx.params.user_id] });
-        if (!user) throw unauthorized();
-        assertCanSignIn(user);
-        return callerFromUser(user);
-      },
-    }),
-
-    /** The Sudo header's target, for admins. */
-    resolveSudo: action({
-      idempotent: true,
-      visibility: "public",
-      input: () => z.object({ ref: z.string().min(1) }),
-      async handler(ctx) {
-        const user = await findUserByIdOrUsername(kit.db, ctx.params.ref);
-        if (!user) throw notFound(`User with ID or username '${ctx.params.ref}'`);
-        return callerFromUser(user);
-      },
-    }),
-
-    /** Batch user refs for other services' presenters: one call per page, never per row. */
-    "users.refs": action({
-      idempotent: true,
-      visibility: "public",
-      input: () => z.object({ ids: z.array(z.number().int()).max(1000).default([]), usernames: z.array(z.string()).max(1000).default([]) }),
-      async handler(ctx) {
-        const ids = [...new Set(ctx.params.ids)];
-        const names = [...new Set(ctx.params.usernames.map((u) => u.toLowerCase()))];
-        if (ids.length === 0 && names.length === 0) return [];
-        const rows = names.length === 0 ? await userRefsByIds(kit.db, { ids }) : await userRefsByIdsOrNames(kit.db, { ids, names });
-        return rows.map((u) => presentUserRef(u, kit.baseUrl));
-      },
-    }),
-
-    /** Which of these users match a members-list `query` (name, username or email). */
-    "users.match": action({
-      idempotent: true,
-      visibility: "public",
-      input: () => z.object({ ids: z.array(z.number().int()).max(100_000), query: z.string() }),
-      async handler(ctx) {
-        if (ctx.params.ids.length === 0) return [];
-        const term = `%${ctx.params.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        const rows = await kit.db
-          .select({ id: users.id })
-          .from(users)
-          .where(and(inArray(users.id, ctx.params.ids), or(ilike(users.name, term), ilike(users.username, term), ilike(users.email, term))));
-        return rows.map((r) => r.id);
-      },
-    }),
-
-    /**
-     * Bus only: what the namespaces service needs of members for seats, billable members and
-     * invitations (state, whether a person, e-mail addresses and their confirmation, activity).
-     */
-    "users.memberDetails": action({
-      idempotent: true,
-      visibility: "public",
-      input: () => z.object({ ids: z.array(z.number().int()).max(100_000) }),
-      async handler(ctx) {
-        const ids = [...new Set(ctx.params.ids)];
-        if (ids.length === 0) return [];
-        const rows = await kit.db.select().from(users).where(inArray(users.id, ids));
-        return rows.map((u) => ({
-          id: u.id,
-          username: u.username,
-          name: u.name,
-          state: u.state,
-          human: u.userType === "human" && !u.bot,
-          email: u.email,
-          public_email: u.publicEmail || null,
-          confirmed: u.confirmedAt !== null,
-          last_activity_on: u.lastActivityOn,
-          created_at: u.createdAt.toISOString(),
-        }));
-      },
-    }),
-
-    /** Bus only: the users whose confirmed primary address is one of `emails` (case-insensitive). */
-    "users.byVerifiedEmails": action({
-      idempotent: true,
-      visibility: "public",
-      input: () => z.object({ emails: z.array(z.string()).max(1000) }),
-      async handler(ctx) {
-        const emails = [...new Set(ctx.params.emails.map((e) => e.toLowerCase()))];
-        if (emails.length === 0) return [];
-        const rows = await kit.db
-          .select({ id: users.id, username: users.username, email: users.email })
-          .from(users)
-          .where(and(inArray(sql`lower(${users.email})`, emails), sql`${users.confirmedAt} IS NOT NULL`));
-        return rows.map((r) => ({ ...r, email: r.email.toLowerCase() }));
-      },
-    }),
-
-    /** Bus only: what the user may create (USER_LIMITS_ACTION in @collab/core), read at creation time. */
-    "users.limits": action({
-      idempotent: true,
-      visibility: "public",
-      input: () => z.object({ id: z.number().int() }),
-      async handler(ctx): Promise<UserLimits> {
-        const user = await loadUser(kit, ctx.params.id);
-        return { id: user.id, admin: user.admin, can_create_group: user.canCreateGroup, projects_limit: user.projectsLimit };
-      },
-    }),
-
-    "users.list": action({
-      idempotent: true,
-      input: () => ListUsersParams,
-      async handler(ctx) {
-        const caller = callerOf(ctx);
-        // Anonymous callers may only look a user up by username, never list the instance.
-        if (!caller && !ctx.params.username) throw forbidden("Not authorized to access /api/v4/users");
-        const admin = caller?.admin ?? false;
-        const { rows, total } = await findUsers(kit.db, ctx.params, admin);
-        const present = admin ? presentUserWithAdmin : presentUserBasic;
-        return page(rows.map((u) => present(u, kit.baseUrl)), total, ctx.params);
-      },
-    }),
-
-    "users.get": action({
-      idempotent: true,
-      input: () => UserIdParams,
-      async handler(ctx) {
-        const caller = callerOf(ctx);
-        if (!caller) throw forbidden("Not authorized!");
-        const user = await loadUser(kit, ctx.params.id);
-        return caller.admin ? presentUserWithAdmin(user, kit.baseUrl) : presentUser(user, kit.baseUrl);
-      },
-    }),
-
-    "users.current": action({
-      idempotent: true,
-      async handler(ctx) {
-        const caller = requireCaller(ctx);
-        const user = await loadUser(kit, caller.id);
-        return caller.admin ? presentUserWithAdmin(user, kit.baseUrl) : presentUserPublic(user, kit.baseUrl);
-      },
-    }),
-
-    "users.create": action({
-      input: () => CreateUserParams,
-      async handler(ctx) {
-        const admin = requireAdmin(ctx);
-        const user = await kit.events.transact((tx) => createUser(tx, ctx.params, { createdById: admin.id }), (u) => [userCreated(u)]);
-        // In one process the personal namespace exists when the API answers, as before events were durable.
-        await kit.events.flush();
-        return presentUserWithAdmin(user, kit.baseUrl);
-      },
-    }),
-
-    "users.update": action({
-      input: () => UpdateUserParams,
-      async handler(ctx) {
-        requireAdmin(ctx);
-        const { id, ...changes } = ctx.params;
-        const before = await loadUser(kit, id);
-        const user = await kit.events.transact((tx) => updateUser(tx, before, changes, namespacePathCheck(ctx, before.id)), (u) => userUpdated(before, u));
-        ctx.broadcast(ACCOUNTS_EVENTS.userChanged, { userId: user.id });
-        await kit.events.flush();
-        return presentUserWithAdmin(user, kit.baseUrl);
-      },
-    }),
-
-    "users.delete": action({
-      input: () => UserIdParams,
-      async handler(ctx) {
-        const admin = requireAdmin(ctx);
-        const user = await loadUser(kit, ctx.params.id);
-        if (user.id === admin.id) throw forbidden("You cannot delete yourself");
-        await kit.events.transact((tx) => deleteUser(tx, user.id), () => usersDeleted([user.id]));
-        await kit.events.flush();
-        return null;
-      },
-    }),
-
-    /**
-     * POST /users outside /api/v4 (Devise's registrations#create behind GitLab's sign-up form):
-     * `user[...]` form fields or {"user": {...}}; no authentication. 201 with the user as GET /user
-     * shows it; see domain/registrations.ts for the settings it obeys.
-     */
-    "registrations.create": action({
-      input: () =>
-        z.object({
-          user: z.object({
-            name: gString().optional(),
-            first_name: gString().optional(),
-            last_name: gString().optional(),
-            username: gString().optional(),
-            email: gString().optional(),
-            password: gString().optional(),
-          }),
-        }),
-      async handler(ctx) {
-        const user = await kit.events.transact((tx) => signUp(tx, ctx.params.user), (u) => [userCreated(u)]);
-        await kit.events.flush();
-        return presentUserPublic(user, kit.baseUrl);
-      },
-    }),
-
-    /** Users::ApproveService: 201 {"message": "Success"} (the users API renders the service's answer). */
-    "users.approve": action({
-      input: () => UserIdParams,
-      async handler(ctx) {
-        const caller = requireCaller(ctx);
-        const user = await loadUser(kit, ctx.params.id);
-        if (!caller.admin) throw new ApiError(403, { message: "You are not allowed to approve a user" }, "FORBIDDEN");
-        await approveUser(kit.db, user);
-        ctx.broadcast(ACCOUNTS_EVENTS.userChanged, { userId: user.id });
-        return { message: "Success" };
-      },
-    }),
-
-    /** Users::RejectService: deletes the pending user, 200 {"message": "Success"}. */
-    "users.reject": action({
-      input: () => UserIdParams,
-      async handler(ctx) {
-        const caller = requireCaller(ctx);
-        const user = await loadUser(kit, ctx.params.id);
-        if (!caller.admin) throw new ApiError(403, { message: "You are not allowed to reject a user" }, "FORBIDDEN");
-        await kit.events.transact((tx) => rejectUser(tx, user), () => usersDeleted([user.id]));
-        await kit.events.flush();
-        return { message: "Success" };
-      },
-    }),
-
-    /** block / unblock / deactivate / activate: 201 `true`, GitLab's answer (also when nothing changes). */
-    "users.setState": action({
-      input: () => z.object({ id: gId(), event: z.enum(["block", "unblock", "deactivate", "activate"]) }),
-      async handler(ctx) {
-        const admin = requireAdmin(ctx);
-        const user = await loadUser(kit, ctx.params.id);
-        if (await changeState(kit.db, user, ctx.params.event, admin.id)) ctx.broadcast(ACCOUNTS_EVENTS.userChanged, { userId: user.id });
-        return true;
-      },
-    }),
-
-    "tokens.create": action({
-      input: () => CreateTokenParams,
-      async handler(ctx) {
-        requireAdmin(ctx);
-        const user = await loadUser(kit, ctx.params.user_id);
-        return mintToken(kit.db, user.id, ctx.params);
-      },
-    }),
-
-    "tokens.createOwn": action({
-      input: () => CreateOwnTokenParams,
-      async handler(ctx) {
-        const caller = requireCaller(ctx);
-        const { row, token } = await createToken(kit.db, { userId: caller.id, ...ctx.params, expiresAt: ctx.params.expires_at });
-        return presentTokenWithSecret(row, token);
-      },
-    }),
-
-    /**
-     * Administrators see every token, or one user's (404 for an unknown user); others only their own
-     * non-impersonation tokens, and asking for somebody else's is GitLab's 401.
-     */
-    "tokens.list": action({
-      idempotent: true,
-      input: () => ListTokensParams,
-      async handler(ctx) {
-        const caller = requireCaller(ctx);
-        const { user_id } = ctx.params;
-        if (caller.admin && user_id !== undefined && !(await findUserByIdOrUsername(kit.db, user_id))) throw notFound();
-        if (!caller.admin && user_id !== undefined && user_id !== caller.id) throw unauthorized();
-        const filter = caller.admin ? { user_id } : { user_id: caller.id, impersonation: false };
-        const { rows, total } = await findTokens(kit.db, { ...ctx.params, ...filter });
-        return page(rows.map(presentToken), total, ctx.params);
-      },
-    }),
-
-    /** One token: `self` is the token in use (whoever Sudo names); others' tokens are hidden from non-admins. */
-    "tokens.get": action({
-      idempotent: true,
-      input: () => TokenIdParams,
-      async handler(ctx) {
-        const caller = requireCaller(ctx);
-        const { id } = ctx.params;
-        const self = id === "self";
-        const token = await findTokenById(kit.db, self ? ctx.meta.tokenId : id);
-        if (!token || (!self && !caller.admin && token.userId !== caller.id)) throw notFound();
-        return presentToken(token);
-      },
-    }),
-
-    /** 204; an unknown id is ActiveRecord's 404, somebody else's token (non-admins) RevokeService's 400. */
-    "tokens.revoke": action({
-      input: () => TokenIdParams,
-      async handler(ctx) {
-        const caller = requireCaller(ctx);
-        const { id } = ctx.params;
-        const self = id === "self";
-        const token = await findTokenById(kit.db, self ? ctx.meta.tokenId : id);
-        if (!token) throw recordNotFound();
-        if (!self && !caller.admin && token.userId !== caller.id) throw badRequest("Not permitted to revoke");
-        await revokeToken(kit.db, token.id);
-        ctx.broadcast(ACCOUNTS_EVENTS.tokenRevoked, { tokenId: token.id });
-        return null;
-      },
-    }),
-
-    /**
-     * POST /personal_access_tokens/self/rotate (scopes api or self_rotate): the token in use is
-     * revoked and its successor answered, 200, for any user's token, bots' included. Only a
-     * personal access token rotates itself (405 otherwise).
-     */
-    "tokens.rotateSelf": action({
-      input: () => z.object({ expires_at: gDate().optional() }),
-      async handler(ctx) {
-        requireCaller(ctx);
-        const token = await findTokenById(kit.db, ctx.meta.tokenId);
-        if (!token) throw notAllowed();
-        const { row, token: secret } = await rotateToken(kit.db, token, ctx.params.expires_at);
-        ctx.broadcast(ACCOUNTS_EVENTS.tokenRevoked, { tokenId: token.id });
-        return presentTokenWithSecret(row, secret);
-      },
-    }),
-
-    /** Recreates root after a wipe (tests); a no-op when users exist. */
-    bootstrap: action({
-      visibility: "public",
-      input: () => z.object({ token: z.string().min(8) }),
-      handler: (ctx) => bootstrapRoot(kit.db, ctx.params.token).then(({ created }) => ({ created })),
-    }),
-  }),
+  consumes: (kit) => namespacesConsumers(kit),
+  actions: (kit) => [
+    resourceTokensActions(kit),
+    deployTokensActions(kit),
+    samlActions(kit),
+    scimActions(kit),
+    notificationSettingsActions(kit),
+    usersActions(kit),
+    /** Bus only: the accounts contract (@collab/accounts/contract), every entry implemented once. */
+    actionsOf("accounts", [
+      ...usersBusActions(kit),
+      ...serviceAccountsActions(kit),
+      ...deployTokenAuthentication(kit),
+      ...samlMemberIdentities(kit),
+      ...scimAuthentication(kit),
+      ...effectiveLevelActions(kit),
+      ...approvalIdentityActions(kit),
+      ...profileActions(kit),
+    ]),
+  ],
 });

@@ -1,7 +1,7 @@
-import { AccessLevel, action, badRequestMessage, forbidden, page, recordNotFound, requireAdmin, requireCaller, type Ctx } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { AccessLevel, action, broadcast, badRequestMessage, forbidden, implement, page, recordNotFound, requireAdmin, requireCaller, type Ctx, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
 import { presentDeployToken, presentDeployTokenWithSecret } from "./api/deploy-token.entity";
 import { CreateDeployTokenParams, DeployTokenParams, ListAllDeployTokensParams, ListDeployTokensParams } from "./api/deploy-tokens.params";
 import { authenticateDeployToken, createDeployToken, deleteDeployToken, deployTokenErrors, findDeployToken, toSentence, type Holder } from "./domain/deploy-tokens";
@@ -28,11 +28,11 @@ async function authorizedHolder(ctx: Ctx<unknown>, source: "projects" | "groups"
 }
 
 /**
- * Deploy tokens (GitLab's API::DeployTokens) and their authentication, for the gateway. Deleting
- * one (or its project or group) broadcasts `accounts.token.revoked` with `deployTokenId`, so every
+ * Deploy tokens (GitLab's API::DeployTokens); their authentication, for the gateway, below. Deleting
+ * one (or its project or group) broadcasts Accounts.events.tokenRevoked with `deployTokenId`, so every
  * gateway replica forgets it at once.
  */
-export const deployTokensActions = (kit: ServiceKit, events: { tokenRevoked: string }): Record<string, ActionSchema> => ({
+export const deployTokensActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   /** GET /deploy_tokens: administrators; self-managed and dedicated only (nobody holds the role on hosted). */
   "deployTokens.listAll": action({
     idempotent: true,
@@ -92,15 +92,13 @@ export const deployTokensActions = (kit: ServiceKit, events: { tokenRevoked: str
       requireCaller(ctx);
       const holder = await authorizedHolder(ctx, ctx.params.source, ctx.params.id, "write");
       if (!(await deleteDeployToken(kit.db, holder, ctx.params.token_id))) throw recordNotFound();
-      await ctx.broadcast(events.tokenRevoked, { deployTokenId: ctx.params.token_id });
+      await broadcast(ctx, Accounts.events.tokenRevoked, { deployTokenId: ctx.params.token_id });
       return null;
     },
   }),
-
-  /** The gateway's lookup of a `Deploy-Token` header or HTTP Basic credentials (username given). */
-  "deployTokens.authenticate": action({
-    visibility: "public",
-    input: () => z.object({ token: z.string().min(1), username: z.string().optional() }),
-    handler: (ctx) => authenticateDeployToken(kit.db, ctx.params.token, ctx.params.username),
-  }),
 });
+
+/** Bus only: the gateway's lookup of a `Deploy-Token` header or HTTP Basic credentials (username given). */
+export const deployTokenAuthentication = (kit: ServiceKit): ImplementedAction[] => [
+  implement(Accounts.deployTokens.authenticate, (ctx) => authenticateDeployToken(kit.db, ctx.params.token, ctx.params.username)),
+];

@@ -1,5 +1,7 @@
-import { consumer, type AfterCommit, type Consumers, type Db, type ServiceKit } from "@collab/db";
-import { z } from "zod";
+import { broadcast } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { Namespaces } from "@collab/namespaces/contract";
+import { consumersOf, on, type AfterCommit, type Subscriptions, type Db, type ServiceKit } from "@collab/db";
 import { removeDeployTokensOf } from "./domain/deploy-tokens";
 import { removeGroupsSamlData } from "./scim/identities";
 import { removeSourceSettings } from "./domain/notification-settings";
@@ -14,10 +16,7 @@ import type { ResourceType } from "./domain/resources";
  * Durable events, applied once each in the transaction that records them; the bots' deletions go
  * out as durable events too, the deploy-token revocations are broadcast to every gateway.
  */
-const ProjectDeleted = z.object({ projectId: z.number().int().positive() });
-const GroupDeleted = z.object({ groupIds: z.array(z.number().int().positive()).max(100_000) });
-
-export const namespacesConsumers = (kit: ServiceKit, events: { tokenRevoked: string }): Consumers => {
+export const namespacesConsumers = (kit: ServiceKit): Subscriptions => {
   async function removeFor(tx: Db, type: ResourceType, ids: number[], afterCommit: AfterCommit): Promise<number> {
     const botIds = await removeBotsOf(tx, type, ids);
     const deployTokenIds = await removeDeployTokensOf(tx, type, ids);
@@ -25,12 +24,12 @@ export const namespacesConsumers = (kit: ServiceKit, events: { tokenRevoked: str
     // The bots' deletions are durable events of their own, committed with this transaction.
     await kit.events.publishIn(tx, usersDeleted(botIds));
     afterCommit(async () => {
-      for (const deployTokenId of deployTokenIds) await kit.broker.broadcast(events.tokenRevoked, { deployTokenId });
+      for (const deployTokenId of deployTokenIds) await broadcast(kit.broker, Accounts.events.tokenRevoked, { deployTokenId });
     });
     return botIds.length + deployTokenIds.length + settings;
   }
-  return {
-    "namespaces.project.deleted": consumer(ProjectDeleted, (p, tx, _event, afterCommit) => removeFor(tx, "project", [p.projectId], afterCommit)),
-    "namespaces.group.deleted": consumer(GroupDeleted, async (p, tx, _event, afterCommit) => (await removeFor(tx, "group", p.groupIds, afterCommit)) + (await removeGroupsSamlData(tx, p.groupIds))),
-  };
+  return consumersOf("accounts", [
+    on(Namespaces.events.projectDeleted, (p, tx, _event, afterCommit) => removeFor(tx, "project", [p.projectId], afterCommit)),
+    on(Namespaces.events.groupDeleted, async (p, tx, _event, afterCommit) => (await removeFor(tx, "group", p.groupIds, afterCommit)) + (await removeGroupsSamlData(tx, p.groupIds))),
+  ]);
 };

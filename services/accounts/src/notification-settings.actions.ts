@@ -1,8 +1,8 @@
-import { action, notFound, requireCaller } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { action, implement, notFound, requireCaller, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { eq, inArray } from "drizzle-orm";
 import type { ServiceSchema } from "moleculer";
-import { z } from "zod";
 import { presentGlobalNotificationSetting, presentNotificationSetting } from "./api/notification-setting.entity";
 import { changesFor, SourceSettingParams, UpdateGlobalSettingParams, UpdateSourceSettingParams } from "./api/notification-settings.params";
 import { users } from "./db/schema";
@@ -69,52 +69,44 @@ export const notificationSettingsActions = (kit: ServiceKit): Actions => ({
       return presentNotificationSetting(settingOf(row, source.type), source.type, tier);
     },
   }),
-
-  /**
-   * Bus only, for mail features: the level that applies to each of these users on a project or
-   * group, following `global` up the groups to the user's global setting (see resolveEffective).
-   * `group_ids` are the source's groups from the top-level one down (the `group_ids` of
-   * `namespaces.access.project`'s project, or `traversal_ids` of `namespaces.access.group`); a
-   * project's setting is read when `project_id` is given. Every event switch of the deciding
-   * setting comes along (they matter when the level is `custom`), and the address mail goes to.
-   * Unknown users are left out.
-   */
-  "notifications.effectiveLevel": action({
-    idempotent: true,
-    visibility: "public",
-    input: () =>
-      z.object({
-        user_ids: z.array(z.number().int().positive()).min(1).max(1000),
-        project_id: z.number().int().positive().optional(),
-        group_ids: z.array(z.number().int().positive()).max(100).default([]),
-      }),
-    async handler(ctx) {
-      const { user_ids, project_id, group_ids } = ctx.params;
-      const ids = [...new Set(user_ids)];
-      const [rows, owners] = await Promise.all([
-        findSettingsAlong(kit.db, ids, { projectId: project_id, groupIds: group_ids }),
-        kit.db.select({ id: users.id, email: users.email, confirmedAt: users.confirmedAt }).from(users).where(inArray(users.id, ids)),
-      ]);
-      const events = emailEventsFor("global", kit.config.LICENSE_TIER);
-      const closestFirst = [...group_ids].reverse();
-      return owners.map((user) => {
-        const mine = rows.filter((r) => r.userId === user.id);
-        const find = (type: string, id: number | null) => mine.find((r) => r.sourceType === type && r.sourceId === id);
-        const global = find("global", null);
-        const effective = resolveEffective({
-          project: project_id === undefined ? undefined : { id: project_id, row: find("project", project_id) },
-          groups: closestFirst.map((id) => ({ id, row: find("group", id) })),
-          global,
-        });
-        return {
-          user_id: user.id,
-          level: effective.level,
-          source: effective.source,
-          source_id: effective.sourceId,
-          events: Object.fromEntries(events.map((e) => [e, effective.events[e]])) as Partial<Record<EmailEvent, boolean>>,
-          notification_email: notificationEmailOf(user, global?.notificationEmail),
-        };
-      });
-    },
-  }),
 });
+
+/**
+ * Bus only, for mail features: the level that applies to each of these users on a project or
+ * group, following `global` up the groups to the user's global setting (see resolveEffective).
+ * `group_ids` are the source's groups from the top-level one down (the `group_ids` of
+ * `namespaces.access.project`'s project, or `traversal_ids` of `namespaces.access.group`); a
+ * project's setting is read when `project_id` is given. Every event switch of the deciding
+ * setting comes along (they matter when the level is `custom`), and the address mail goes to.
+ * Unknown users are left out.
+ */
+export const effectiveLevelActions = (kit: ServiceKit): ImplementedAction[] => [
+  implement(Accounts.notifications.effectiveLevel, async (ctx) => {
+    const { user_ids, project_id, group_ids } = ctx.params;
+    const ids = [...new Set(user_ids)];
+    const [rows, owners] = await Promise.all([
+      findSettingsAlong(kit.db, ids, { projectId: project_id, groupIds: group_ids }),
+      kit.db.select({ id: users.id, email: users.email, confirmedAt: users.confirmedAt }).from(users).where(inArray(users.id, ids)),
+    ]);
+    const events = emailEventsFor("global", kit.config.LICENSE_TIER);
+    const closestFirst = [...group_ids].reverse();
+    return owners.map((user) => {
+      const mine = rows.filter((r) => r.userId === user.id);
+      const find = (type: string, id: number | null) => mine.find((r) => r.sourceType === type && r.sourceId === id);
+      const global = find("global", null);
+      const effective = resolveEffective({
+        project: project_id === undefined ? undefined : { id: project_id, row: find("project", project_id) },
+        groups: closestFirst.map((id) => ({ id, row: find("group", id) })),
+        global,
+      });
+      return {
+        user_id: user.id,
+        level: effective.level,
+        source: effective.source,
+        source_id: effective.sourceId,
+        events: Object.fromEntries(events.map((e) => [e, effective.events[e]])) as Partial<Record<EmailEvent, boolean>>,
+        notification_email: notificationEmailOf(user, global?.notificationEmail),
+      };
+    });
+  }),
+];

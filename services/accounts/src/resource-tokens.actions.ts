@@ -1,4 +1,5 @@
-import { AccessLevel, action, badRequest, notAllowed, notFound, page, requireCaller, unauthorized, type Ctx } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { AccessLevel, action, broadcast, badRequest, notAllowed, notFound, page, requireCaller, unauthorized, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { presentResourceToken, presentResourceTokenWithSecret } from "./api/resource-token.entity";
@@ -17,10 +18,6 @@ import { addBotMember, botAccessLevels, loadResource, type Resource, type Resour
 import { usersDeleted } from "./domain/personal-namespaces";
 import { rotateToken } from "./domain/tokens";
 import { findTokenById, findTokens } from "./finders/tokens.finder";
-
-interface Events {
-  tokenRevoked: string;
-}
 
 const typeOf = (source: "projects" | "groups"): ResourceType => (source === "projects" ? "project" : "group");
 
@@ -48,10 +45,10 @@ async function levelOf(ctx: Ctx<unknown>, resource: Resource, botId: number): Pr
  * GitLab's API::ResourceAccessTokens. The routes fix `source`; authorization asks namespaces for
  * the caller's role, and the bot's membership is made through the members API's own action.
  */
-export const resourceTokensActions = (kit: ServiceKit, events: Events): Record<string, ActionSchema> => {
+export const resourceTokensActions = (kit: ServiceKit): Record<string, ActionSchema> => {
   /** Revocation reaches every gateway replica at once, by token id. */
   async function announceRevocation(ctx: Ctx<unknown>, tokenIds: number[]) {
-    for (const tokenId of tokenIds) await ctx.broadcast(events.tokenRevoked, { tokenId });
+    for (const tokenId of tokenIds) await broadcast(ctx, Accounts.events.tokenRevoked, { tokenId });
   }
 
   /** A token revoked with its bot: the bot's deletion is a durable event (namespaces drops its memberships). */

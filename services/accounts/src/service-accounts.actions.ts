@@ -1,11 +1,9 @@
-import type { ActionSchema } from "moleculer";
-import { accessTokenListParams, action, badRequestMessage, errorBodyOf, gDate, gEnum, gString, gArray, notFound, page, paginationParams, recordNotFound } from "@collab/core";
+import { Accounts, type ServiceAccount } from "@collab/accounts/contract";
+import { broadcast, badRequestMessage, errorBodyOf, implement, notFound, page, recordNotFound, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
 import { presentToken, presentTokenWithSecret } from "./api/token.entity";
-import { PAT_SCOPES } from "./api/tokens.params";
 import { users, type TokenRow, type UserRow } from "./db/schema";
 import { mintToken, revokeToken, rotateToken } from "./domain/tokens";
 import { createUser, deleteUser, updateUser } from "./domain/users";
@@ -55,53 +53,39 @@ function asUpdateError(err: unknown): unknown {
 }
 
 /** Entities::ServiceAccount. */
-const presentServiceAccount = (u: UserRow) => ({ id: u.id, username: u.username, name: u.name, email: u.email });
+const presentServiceAccount = (u: UserRow): ServiceAccount => ({ id: u.id, username: u.username, name: u.name, email: u.email });
 
 /**
  * Bus actions behind the service-account endpoints (services/admin decides who may call them and
  * where they exist). Service accounts are bot users of user_type service_account.
  */
 
-export const serviceAccountsActions = (
-  kit: ServiceKit,
-  events: { userChanged: string; tokenRevoked: string },
-): Record<string, ActionSchema> => ({
-  "serviceAccounts.create": action({
-    visibility: "public",
-    input: () =>
-      z.object({
-        name: gString().default("Service account user"),
-        username: gString().optional(),
-        email: gString().optional(),
-        group_id: z.number().int().nullable().default(null),
-        created_by_id: z.number().int(),
-      }),
-    async handler(ctx) {
-      const { group_id } = ctx.params;
-      const hex = randomBytes(16).toString("hex");
-      const username = ctx.params.username ?? (group_id === null ? `service_account_${hex}` : `service_account_group_${group_id}_${hex}`);
-      const host = new URL(kit.baseUrl).hostname;
-      const email = ctx.params.email ?? `${username}_${randomBytes(4).toString("hex")}@noreply.${host}`;
-      let user: UserRow;
-      try {
-        user = await kit.events.transact(
-          (tx) =>
-            createUser(
-              tx,
-              { name: ctx.params.name, username, email, force_random_password: true, skip_confirmation: true } as Parameters<typeof createUser>[1],
-              { bot: true, userType: SERVICE_ACCOUNT, provisionedByGroupId: group_id, createdById: ctx.params.created_by_id },
-            ),
-          (u) => [userCreated(u)],
-        );
-      } catch (err) {
-        // Users::ServiceAccounts::CreateService answers a taken email or username with 400 {"message": "..."}.
-        const known = errorBodyOf(err);
-        if (known?.status === 409 && typeof known.body.message === "string") throw badRequestMessage(known.body.message);
-        throw err;
-      }
-      await kit.events.flush();
-      return presentServiceAccount(user);
-    },
+export const serviceAccountsActions = (kit: ServiceKit): ImplementedAction[] => [
+  implement(Accounts.serviceAccounts.create, async (ctx) => {
+    const { group_id } = ctx.params;
+    const hex = randomBytes(16).toString("hex");
+    const username = ctx.params.username ?? (group_id === null ? `service_account_${hex}` : `service_account_group_${group_id}_${hex}`);
+    const host = new URL(kit.baseUrl).hostname;
+    const email = ctx.params.email ?? `${username}_${randomBytes(4).toString("hex")}@noreply.${host}`;
+    let user: UserRow;
+    try {
+      user = await kit.events.transact(
+        (tx) =>
+          createUser(
+            tx,
+            { name: ctx.params.name, username, email, force_random_password: true, skip_confirmation: true } as Parameters<typeof createUser>[1],
+            { bot: true, userType: SERVICE_ACCOUNT, provisionedByGroupId: group_id, createdById: ctx.params.created_by_id },
+          ),
+        (u) => [userCreated(u)],
+      );
+    } catch (err) {
+      // Users::ServiceAccounts::CreateService answers a taken email or username with 400 {"message": "..."}.
+      const known = errorBodyOf(err);
+      if (known?.status === 409 && typeof known.body.message === "string") throw badRequestMessage(known.body.message);
+      throw err;
+    }
+    await kit.events.flush();
+    return presentServiceAccount(user);
   }),
 
   /**
@@ -110,138 +94,86 @@ export const serviceAccountsActions = (
    * "User is not a service account"; group: the group's provisioned users (404 User Not Found).
    * Blank values are dropped (compact_blank); errors are the update service's 400 {"message": "..."}.
    */
-  "serviceAccounts.update": action({
-    visibility: "public",
-    input: () =>
-      z.object({
-        user_id: z.number().int(),
-        group_id: z.number().int().nullable().default(null),
-        name: gString().optional(),
-        username: gString().optional(),
-        email: gString().optional(),
-      }),
-    async handler(ctx) {
-      const { user_id, group_id } = ctx.params;
-      let user: UserRow;
-      if (group_id === null) {
-        const found = await findUserById(kit, user_id);
-        if (!found) throw recordNotFound();
-        if (found.userType !== SERVICE_ACCOUNT) throw badRequestMessage("User is not a service account");
-        user = found;
-      } else user = await loadServiceAccount(kit, user_id, group_id);
-      const changes: { name?: string; username?: string; email?: string } = {};
-      for (const key of ["name", "username", "email"] as const) {
-        const value = ctx.params[key];
-        if (value !== undefined && value.trim() !== "") changes[key] = value;
-      }
-      let updated: UserRow;
-      try {
-        updated = await kit.events.transact((tx) => updateUser(tx, user, changes, namespacePathCheck(ctx, user.id)), (u) => userUpdated(user, u));
-      } catch (err) {
-        throw asUpdateError(err);
-      }
-      ctx.broadcast(events.userChanged, { userId: user.id });
-      await kit.events.flush();
-      return presentServiceAccount(updated);
-    },
+  implement(Accounts.serviceAccounts.update, async (ctx) => {
+    const { user_id, group_id } = ctx.params;
+    let user: UserRow;
+    if (group_id === null) {
+      const found = await findUserById(kit, user_id);
+      if (!found) throw recordNotFound();
+      if (found.userType !== SERVICE_ACCOUNT) throw badRequestMessage("User is not a service account");
+      user = found;
+    } else user = await loadServiceAccount(kit, user_id, group_id);
+    const changes: { name?: string; username?: string; email?: string } = {};
+    for (const key of ["name", "username", "email"] as const) {
+      const value = ctx.params[key];
+      if (value !== undefined && value.trim() !== "") changes[key] = value;
+    }
+    let updated: UserRow;
+    try {
+      updated = await kit.events.transact((tx) => updateUser(tx, user, changes, namespacePathCheck(ctx, user.id)), (u) => userUpdated(user, u));
+    } catch (err) {
+      throw asUpdateError(err);
+    }
+    broadcast(ctx, Accounts.events.userChanged, { userId: user.id });
+    await kit.events.flush();
+    return presentServiceAccount(updated);
   }),
 
   /** GET /groups/:id/service_accounts/:user_id/personal_access_tokens (access_token_params filters). */
-  "serviceAccounts.listTokens": action({
-    idempotent: true,
-    visibility: "public",
-    input: () =>
-      z.object({ ...accessTokenListParams, user_id: z.number().int(), group_id: z.number().int() }),
-    async handler(ctx) {
-      const { group_id, ...p } = ctx.params;
-      const user = await loadServiceAccount(kit, p.user_id, group_id);
-      const { rows, total } = await findTokens(kit.db, { ...p, user_id: user.id });
-      return page(rows.map(presentToken), total, p);
-    },
+  implement(Accounts.serviceAccounts.listTokens, async (ctx) => {
+    const { group_id, ...p } = ctx.params;
+    const user = await loadServiceAccount(kit, p.user_id, group_id);
+    const { rows, total } = await findTokens(kit.db, { ...p, user_id: user.id });
+    return page(rows.map(presentToken), total, p);
   }),
 
   /**
    * POST /groups/:id/service_accounts/:user_id/personal_access_tokens/:token_id/rotate: 200 with the
    * new token (secret included); a token of somebody else or none is 404, a revoked one 400.
    */
-  "serviceAccounts.rotateToken": action({
-    visibility: "public",
-    input: () => z.object({ user_id: z.number().int(), group_id: z.number().int(), token_id: z.number().int(), expires_at: gDate().optional() }),
-    async handler(ctx) {
-      const user = await loadServiceAccount(kit, ctx.params.user_id, ctx.params.group_id);
-      const token = await loadToken(kit, user, ctx.params.token_id);
-      const { row, token: secret } = await rotateToken(kit.db, token, ctx.params.expires_at);
-      ctx.broadcast(events.tokenRevoked, { tokenId: token.id });
-      return presentTokenWithSecret(row, secret);
-    },
+  implement(Accounts.serviceAccounts.rotateToken, async (ctx) => {
+    const user = await loadServiceAccount(kit, ctx.params.user_id, ctx.params.group_id);
+    const token = await loadToken(kit, user, ctx.params.token_id);
+    const { row, token: secret } = await rotateToken(kit.db, token, ctx.params.expires_at);
+    broadcast(ctx, Accounts.events.tokenRevoked, { tokenId: token.id });
+    return presentTokenWithSecret(row, secret);
   }),
 
   /** DELETE /groups/:id/service_accounts/:user_id/personal_access_tokens/:token_id: 204. */
-  "serviceAccounts.revokeToken": action({
-    visibility: "public",
-    input: () => z.object({ user_id: z.number().int(), group_id: z.number().int(), token_id: z.number().int() }),
-    async handler(ctx) {
-      const user = await loadServiceAccount(kit, ctx.params.user_id, ctx.params.group_id);
-      const token = await loadToken(kit, user, ctx.params.token_id, "Personal Access Token");
-      await revokeToken(kit.db, token.id);
-      ctx.broadcast(events.tokenRevoked, { tokenId: token.id });
-      return null;
-    },
+  implement(Accounts.serviceAccounts.revokeToken, async (ctx) => {
+    const user = await loadServiceAccount(kit, ctx.params.user_id, ctx.params.group_id);
+    const token = await loadToken(kit, user, ctx.params.token_id, "Personal Access Token");
+    await revokeToken(kit.db, token.id);
+    broadcast(ctx, Accounts.events.tokenRevoked, { tokenId: token.id });
+    return null;
   }),
 
-  "serviceAccounts.list": action({
-    idempotent: true,
-    visibility: "public",
-    input: () =>
-      z.object({
-        ...paginationParams,
-        group_id: z.number().int().nullable().default(null),
-        order_by: gEnum(["id", "username"] as const).default("id"),
-        sort: gEnum(["asc", "desc"] as const).default("desc"),
-      }),
-    async handler(ctx) {
-      const p = ctx.params;
-      const where: SQL | undefined = and(eq(users.userType, SERVICE_ACCOUNT), p.group_id === null ? undefined : eq(users.provisionedByGroupId, p.group_id));
-      const column = p.order_by === "username" ? users.username : users.id;
-      const [rows, [{ total }]] = await Promise.all([
-        kit.db
-          .select({ id: users.id, username: users.username, name: users.name })
-          .from(users)
-          .where(where)
-          .orderBy(p.sort === "asc" ? asc(column) : desc(column), p.sort === "asc" ? asc(users.id) : desc(users.id))
-          .limit(p.per_page)
-          .offset((p.page - 1) * p.per_page),
-        kit.db.select({ total: count() }).from(users).where(where),
-      ]);
-      return page(rows, total, p);
-    },
+  implement(Accounts.serviceAccounts.list, async (ctx) => {
+    const p = ctx.params;
+    const where: SQL | undefined = and(eq(users.userType, SERVICE_ACCOUNT), p.group_id === null ? undefined : eq(users.provisionedByGroupId, p.group_id));
+    const column = p.order_by === "username" ? users.username : users.id;
+    const [rows, [{ total }]] = await Promise.all([
+      kit.db
+        .select({ id: users.id, username: users.username, name: users.name })
+        .from(users)
+        .where(where)
+        .orderBy(p.sort === "asc" ? asc(column) : desc(column), p.sort === "asc" ? asc(users.id) : desc(users.id))
+        .limit(p.per_page)
+        .offset((p.page - 1) * p.per_page),
+      kit.db.select({ total: count() }).from(users).where(where),
+    ]);
+    return page(rows, total, p);
   }),
 
-  "serviceAccounts.delete": action({
-    visibility: "public",
-    input: () => z.object({ user_id: z.number().int(), group_id: z.number().int() }),
-    async handler(ctx) {
-      const user = await loadServiceAccount(kit, ctx.params.user_id, ctx.params.group_id);
-      await kit.events.transact((tx) => deleteUser(tx, user.id), () => usersDeleted([user.id]));
-      await kit.events.flush();
-      return null;
-    },
+  implement(Accounts.serviceAccounts.delete, async (ctx) => {
+    const user = await loadServiceAccount(kit, ctx.params.user_id, ctx.params.group_id);
+    await kit.events.transact((tx) => deleteUser(tx, user.id), () => usersDeleted([user.id]));
+    await kit.events.flush();
+    return null;
   }),
 
-  "serviceAccounts.createToken": action({
-    visibility: "public",
-    input: () =>
-      z.object({
-        user_id: z.number().int(),
-        group_id: z.number().int(),
-        name: gString().refine((s) => s.trim() !== "", { error: "is empty" }),
-        description: gString().optional(),
-        scopes: gArray(gEnum(PAT_SCOPES)).refine((s) => s.length > 0, { error: "is empty" }),
-        expires_at: gDate().optional(),
-      }),
-    async handler(ctx) {
-      const user = await loadServiceAccount(kit, ctx.params.user_id, ctx.params.group_id);
-      return mintToken(kit.db, user.id, ctx.params);
-    },
+  implement(Accounts.serviceAccounts.createToken, async (ctx) => {
+    const user = await loadServiceAccount(kit, ctx.params.user_id, ctx.params.group_id);
+    return mintToken(kit.db, user.id, ctx.params);
   }),
-});
+];

@@ -1,5 +1,5 @@
 import type { ActionSchema } from "moleculer";
-import { action, page, recordNotFound, requireAdmin, type Ctx } from "@collab/core";
+import { action, call, page, recordNotFound, requireAdmin, serviceContract, type Ctx } from "@collab/core";
 import { deleteDeadLetter, getDeadLetter, hasEventStreams, listDeadLetters, type DeadLetter, type ServiceKit } from "@collab/db";
 import { DeadLetterIdParams, ListDeadLettersParams } from "./api/dead-letters.params";
 
@@ -27,7 +27,7 @@ interface ReplayOutcome {
 async function replay(ctx: Ctx<unknown>, letter: DeadLetter): Promise<ReplayOutcome> {
   const outcome = { id: letter.id, service: letter.service, event: letter.event.name };
   try {
-    await ctx.call(`${letter.service}.replayEvent`, { event: letter.event });
+    await call(ctx, serviceContract(letter.service).replayEvent, { event: letter.event });
   } catch (err) {
     return { ...outcome, replayed: false, error: (err as Error).message };
   }

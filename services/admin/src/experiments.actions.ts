@@ -1,7 +1,7 @@
 import type { ActionSchema } from "moleculer";
-import { action, notFound, requireAdmin } from "@collab/core";
+import { action, actionsOf, implement, notFound, requireAdmin } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
-import { z } from "zod";
+import { Admin } from "@collab/admin/contract";
 import { requireArea } from "./availability";
 import { experimentGates } from "./db/schema";
 import { currentStatus, EXPERIMENTS, type Gate } from "./experiments/registry";
@@ -18,17 +18,15 @@ export const experimentsActions = (kit: ServiceKit): Record<string, ActionSchema
     },
   }),
 
-  /** Bus only (operators, tests): replaces an experiment's gates. */
-  "experiments.setGates": action({
-    visibility: "public",
-    input: () => z.object({ key: z.string(), gates: z.array(z.object({ key: z.enum(["boolean", "percentage_of_actors", "percentage_of_time", "actors", "groups"]), value: z.unknown() })) }),
-    async handler(ctx) {
+  ...actionsOf("admin", [
+    /** Bus only (operators, tests): replaces an experiment's gates. */
+    implement(Admin.experiments.setGates, async (ctx) => {
       if (!EXPERIMENTS.some((e) => e.name === ctx.params.key)) throw notFound("Experiment");
       await kit.db
         .insert(experimentGates)
         .values({ key: ctx.params.key, gates: ctx.params.gates as Gate[] })
         .onConflictDoUpdate({ target: experimentGates.key, set: { gates: ctx.params.gates as Gate[], updatedAt: new Date() } });
-      return { ok: true };
-    },
-  }),
+      return { ok: true as const };
+    }),
+  ]),
 });

@@ -1,5 +1,6 @@
 import type { ActionSchema } from "moleculer";
 import { call, AccessLevel, accessTokenListParams, action, forbidden, gEnum, gId, gString, gArray, gDate, paginationParams, requireAdmin, requireCaller, type Ctx } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
 import type { ServiceKit } from "@collab/db";
 import { z } from "zod";
 import { requireArea } from "./availability";
@@ -32,7 +33,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
     async handler(ctx) {
       requireArea("instanceServiceAccounts", kit.config);
       requireAdmin(ctx);
-      return ctx.call("accounts.serviceAccounts.list", { ...ctx.params, group_id: null });
+      return call(ctx, Accounts.serviceAccounts.list, { ...ctx.params, group_id: null });
     },
   }),
 
@@ -41,7 +42,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
     async handler(ctx) {
       requireArea("instanceServiceAccounts", kit.config);
       const admin = requireAdmin(ctx);
-      return ctx.call("accounts.serviceAccounts.create", { ...ctx.params, group_id: null, created_by_id: admin.id });
+      return call(ctx, Accounts.serviceAccounts.create, { ...ctx.params, group_id: null, created_by_id: admin.id });
     },
   }),
 
@@ -51,7 +52,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
     async handler(ctx) {
       requireArea("instanceServiceAccounts", kit.config);
       requireAdmin(ctx);
-      return ctx.call("accounts.serviceAccounts.update", { ...ctx.params, group_id: null });
+      return call(ctx, Accounts.serviceAccounts.update, { ...ctx.params, group_id: null });
     },
   }),
 
@@ -62,7 +63,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
       requireArea("groupServiceAccounts", kit.config);
       const { id, ...p } = ctx.params;
       const groupId = await managedGroup(ctx, id);
-      return ctx.call("accounts.serviceAccounts.list", { ...p, group_id: groupId });
+      return call(ctx, Accounts.serviceAccounts.list, { ...p, group_id: groupId });
     },
   }),
 
@@ -72,7 +73,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
       requireArea("groupServiceAccounts", kit.config);
       const { id, ...p } = ctx.params;
       const groupId = await managedGroup(ctx, id);
-      return ctx.call("accounts.serviceAccounts.create", { ...p, group_id: groupId, created_by_id: requireCaller(ctx).id });
+      return call(ctx, Accounts.serviceAccounts.create, { ...p, group_id: groupId, created_by_id: requireCaller(ctx).id });
     },
   }),
 
@@ -81,7 +82,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
     async handler(ctx) {
       requireArea("groupServiceAccounts", kit.config);
       const groupId = await managedGroup(ctx, ctx.params.id);
-      await ctx.call("accounts.serviceAccounts.delete", { user_id: ctx.params.user_id, group_id: groupId });
+      await call(ctx, Accounts.serviceAccounts.delete, { user_id: ctx.params.user_id, group_id: groupId });
       return null;
     },
   }),
@@ -93,7 +94,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
       requireArea("groupServiceAccounts", kit.config);
       const { id, ...p } = ctx.params;
       const groupId = await managedGroup(ctx, id);
-      return ctx.call("accounts.serviceAccounts.update", { ...p, group_id: groupId });
+      return call(ctx, Accounts.serviceAccounts.update, { ...p, group_id: groupId });
     },
   }),
 
@@ -104,7 +105,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
       requireArea("groupServiceAccounts", kit.config);
       const { id, ...p } = ctx.params;
       const groupId = await managedGroup(ctx, id);
-      return ctx.call("accounts.serviceAccounts.listTokens", { ...p, group_id: groupId });
+      return call(ctx, Accounts.serviceAccounts.listTokens, { ...p, group_id: groupId });
     },
   }),
 
@@ -114,7 +115,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
       requireArea("groupServiceAccounts", kit.config);
       const { id, ...p } = ctx.params;
       const groupId = await managedGroup(ctx, id);
-      return ctx.call("accounts.serviceAccounts.rotateToken", { ...p, group_id: groupId });
+      return call(ctx, Accounts.serviceAccounts.rotateToken, { ...p, group_id: groupId });
     },
   }),
 
@@ -124,7 +125,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
       requireArea("groupServiceAccounts", kit.config);
       const { id, ...p } = ctx.params;
       const groupId = await managedGroup(ctx, id);
-      await ctx.call("accounts.serviceAccounts.revokeToken", { ...p, group_id: groupId });
+      await call(ctx, Accounts.serviceAccounts.revokeToken, { ...p, group_id: groupId });
       return null;
     },
   }),
@@ -143,7 +144,7 @@ export const serviceAccountsActions = (kit: ServiceKit): Record<string, ActionSc
       requireArea("groupServiceAccounts", kit.config);
       const { id, ...p } = ctx.params;
       const groupId = await managedGroup(ctx, id);
-      return ctx.call("accounts.serviceAccounts.createToken", { ...p, group_id: groupId });
+      return call(ctx, Accounts.serviceAccounts.createToken, { ...p, group_id: groupId });
     },
   }),
 });

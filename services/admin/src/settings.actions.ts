@@ -1,5 +1,6 @@
 import type { ActionSchema } from "moleculer";
-import { action, applySettings, requireAdmin, SETTINGS_EVENTS } from "@collab/core";
+import { action, actionsOf, applySettings, broadcast, implement, requireAdmin } from "@collab/core";
+import { Admin } from "@collab/admin/contract";
 import type { ServiceKit } from "@collab/db";
 import { UpdateSettingsParams } from "./api/settings.params";
 import { requireArea } from "./availability";
@@ -25,15 +26,13 @@ export const settingsActions = (kit: ServiceKit): Record<string, ActionSchema> =
       const stored = await updateSettings(kit.db, kit.keyring, ctx.params, kit.config.LICENSE_TIER, new URL(kit.baseUrl).hostname);
       const message = settingsMessage(stored);
       applySettings(message);
-      await ctx.broadcast(SETTINGS_EVENTS.changed, message);
+      await broadcast(ctx, Admin.events.settingsChanged, message);
       return presentSettings(stored, kit.config.LICENSE_TIER, kit.keyring);
     },
   }),
 
-  /** The snapshot every process loads at start (shared/core/src/settings.ts). */
-  "settings.current": action({
-    idempotent: true,
-    visibility: "public",
-    handler: async () => settingsMessage(await loadSettings(kit.db)),
-  }),
+  ...actionsOf("admin", [
+    /** The snapshot every process loads at start (shared/core/src/settings.ts). */
+    implement(Admin.settings.current, async () => settingsMessage(await loadSettings(kit.db))),
+  ]),
 });

@@ -1,6 +1,7 @@
 import type { ActionSchema } from "moleculer";
-import { call, accepted, action, currentSettings, notFound, page, recordNotFound, requireAdmin, validationFailed, type Ctx } from "@collab/core";
+import { call, accepted, action, currentSettings, notFound, page, recordNotFound, requireAdmin, validationFailed, type Ctx, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
+import { Admin } from "@collab/admin/contract";
 import { presentMove } from "./api/storage-move.entity";
 import { BulkMoveParams, ContainerMoveParams, ContainerMovesParams, CreateMoveParams, ListMovesParams, MoveIdParams } from "./api/storage-moves.params";
 import { requireArea } from "./availability";
@@ -119,9 +120,8 @@ export const storageMovesActions = (kit: ServiceKit): Record<string, ActionSchem
   ...movesFor(kit, "project"),
   ...movesFor(kit, "snippet"),
   ...movesFor(kit, "group"),
-  /** Bus only: one worker step now (tests tick deterministically; the timer calls the same code). */
-  "storageMoves.tick": action({
-    visibility: "public",
-    handler: (ctx) => tick(kit.db, busOf(ctx)),
-  }),
+  ...actionsOf("admin", [
+    /** Bus only: one worker step now (tests tick deterministically; the timer calls the same code). */
+    implement(Admin.storageMoves.tick, (ctx) => tick(kit.db, busOf(ctx))),
+  ]),
 });

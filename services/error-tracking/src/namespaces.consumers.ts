@@ -1,10 +1,7 @@
-import { consumer, type Consumers, type Db } from "@collab/db";
-import { z } from "zod";
+import { consumersOf, on, type Subscriptions } from "@collab/db";
+import { Namespaces } from "@collab/namespaces/contract";
 import { removeProjectData } from "./domain/cleanup";
 
-const ProjectDeleted = z.object({ projectId: z.number().int().positive() });
-
 /** A deleted project's error tracking goes with it (durable event, applied once, in its transaction). */
-export const namespacesConsumers = (): Consumers => ({
-  "namespaces.project.deleted": consumer(ProjectDeleted, (p, tx: Db) => removeProjectData(p, tx)),
-});
+export const namespacesConsumers = (): Subscriptions =>
+  consumersOf("error-tracking", [on(Namespaces.events.projectDeleted, (p, tx) => removeProjectData(p, tx))]);

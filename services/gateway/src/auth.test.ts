@@ -1,4 +1,6 @@
+import { Accounts } from "@collab/accounts/contract";
 import { errorBodyOf, invalidToken, type Caller, type RouteDef } from "@collab/core";
+import { Runners } from "@collab/runners/contract";
 import type { Context } from "moleculer";
 import type { IncomingMessage } from "node:http";
 import { acceptableScopes, authenticateRequest, credentialOf, bearerFrom, checkScopes, deployTokenFrom, scimGroupOf, withoutSecrets, type Authentication } from "./auth";
@@ -71,7 +73,7 @@ describe("SCIM credentials (routes with auth: scim)", () => {
     const calls: unknown[][] = [];
     const ctx = { call: async (...args: unknown[]) => (calls.push(args), { group_id: 7 }) } as unknown as Context;
     expect(await scimGroupOf(ctx, req({ Authorization: "Bearer glsoat-abc" }))).toBe(7);
-    expect(calls).toEqual([["accounts.scim.authenticate", { token: "glsoat-abc" }]]);
+    expect(calls).toEqual([[Accounts.scim.authenticate.name, { token: "glsoat-abc" }]]);
     expect(await scimGroupOf(ctx, req())).toBeNull();
     expect(calls).toHaveLength(1);
   });
@@ -125,7 +127,7 @@ describe("authenticateRequest", () => {
   test("a token is resolved by accounts on every request: a revocation counts from the next one", async () => {
     let revoked = false;
     const { ctx, calls } = fakeCtx({
-      "accounts.authenticate": () => {
+      [Accounts.authenticate.name]: () => {
         if (revoked) throw Object.assign(new Error("revoked"), { code: 401 });
         return auth(2, 10);
       },
@@ -133,11 +135,11 @@ describe("authenticateRequest", () => {
     for (let i = 0; i < 2; i++) expect(await authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {})).toEqual(auth(2, 10));
     revoked = true;
     await expect(authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {})).rejects.toThrow("revoked");
-    expect(calls).toEqual(Array(3).fill(["accounts.authenticate", { token: "t" }]));
+    expect(calls).toEqual(Array(3).fill([Accounts.authenticate.name, { token: "t" }]));
   });
 
   test("accounts' refusal reaches the caller unchanged", async () => {
-    const { ctx } = fakeCtx({ "accounts.authenticate": () => Promise.reject(invalidToken("Token is expired.")) });
+    const { ctx } = fakeCtx({ [Accounts.authenticate.name]: () => Promise.reject(invalidToken("Token is expired.")) });
     expect(await failure(() => authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {}))).toEqual({
       status: 401,
       body: { error: "invalid_token", error_description: "Token is expired." },
@@ -145,33 +147,33 @@ describe("authenticateRequest", () => {
   });
 
   test("scopes are checked before anything else is done", async () => {
-    const { ctx } = fakeCtx({ "accounts.authenticate": () => auth(2, 10, ["read_api"]) });
+    const { ctx } = fakeCtx({ [Accounts.authenticate.name]: () => auth(2, 10, ["read_api"]) });
     expect((await failure(() => authenticateRequest(ctx, route("POST"), req({ "PRIVATE-TOKEN": "t" }), {})))?.body.scope).toBe("api");
   });
 
   test("Sudo, by header or param, turns an administrator with the sudo scope into the target", async () => {
-    const { ctx, calls } = fakeCtx({ "accounts.authenticate": () => root, "accounts.resolveSudo": () => alice });
+    const { ctx, calls } = fakeCtx({ [Accounts.authenticate.name]: () => root, [Accounts.resolveSudo.name]: () => alice });
     expect(await authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t", Sudo: "alice" }), {})).toEqual({ ...root, caller: alice });
     expect(await authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), { sudo: 2 })).toEqual({ ...root, caller: alice });
-    expect(calls.filter(([a]) => a === "accounts.resolveSudo")).toEqual([
-      ["accounts.resolveSudo", { ref: "alice" }],
-      ["accounts.resolveSudo", { ref: "2" }],
+    expect(calls.filter(([a]) => a === Accounts.resolveSudo.name)).toEqual([
+      [Accounts.resolveSudo.name, { ref: "alice" }],
+      [Accounts.resolveSudo.name, { ref: "2" }],
     ]);
   });
 
   test("an empty Sudo is no Sudo", async () => {
-    const { ctx } = fakeCtx({ "accounts.authenticate": () => root });
+    const { ctx } = fakeCtx({ [Accounts.authenticate.name]: () => root });
     expect(await authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t", Sudo: "" }), {})).toEqual(root);
   });
 
   test("Sudo refusals: non-administrators, tokens without the sudo scope, and no credentials at all", async () => {
-    const user = fakeCtx({ "accounts.authenticate": () => auth(2, 10, ["api", "sudo"]) });
+    const user = fakeCtx({ [Accounts.authenticate.name]: () => auth(2, 10, ["api", "sudo"]) });
     expect(await failure(() => authenticateRequest(user.ctx, route("GET"), req({ "PRIVATE-TOKEN": "t", Sudo: "root" }), {}))).toEqual({
       status: 403,
       body: { message: "403 Forbidden - Must be admin to use sudo" },
     });
 
-    const admin = fakeCtx({ "accounts.authenticate": () => auth(1, 1, ["api"], true) });
+    const admin = fakeCtx({ [Accounts.authenticate.name]: () => auth(1, 1, ["api"], true) });
     expect((await failure(() => authenticateRequest(admin.ctx, route("GET"), req({ "PRIVATE-TOKEN": "t", Sudo: "alice" }), {})))?.body).toMatchObject({
       error: "insufficient_scope",
       scope: "sudo",
@@ -232,11 +234,11 @@ describe("deploy tokens in authenticateRequest", () => {
       expect(auth?.caller.deployToken).toEqual({ id: 7, projectId: 3, groupId: null, scopes: ["read_package_registry"] });
       expect(auth?.tokenId).toBeUndefined();
     }
-    expect(calls).toEqual(Array(2).fill(["accounts.deployTokens.authenticate", { token: "gldt-secret" }]));
+    expect(calls).toEqual(Array(2).fill([Accounts.deployTokens.authenticate.name, { token: "gldt-secret" }]));
 
     const basic = fakeCtx(() => deployAuth());
     await authenticateRequest(basic.ctx, registry, req({ Authorization: `Basic ${Buffer.from("svc+deploy-token-7:gldt-secret").toString("base64")}` }), {});
-    expect(basic.calls).toEqual([["accounts.deployTokens.authenticate", { username: "svc+deploy-token-7", token: "gldt-secret" }]]);
+    expect(basic.calls).toEqual([[Accounts.deployTokens.authenticate.name, { username: "svc+deploy-token-7", token: "gldt-secret" }]]);
   });
 
   test("every other route answers a valid deploy token 401, even routes open to anonymous callers", async () => {
@@ -280,7 +282,7 @@ describe("deploy tokens in authenticateRequest", () => {
     });
     const both = fakeCtx(() => auth(2, 10));
     expect(await authenticateRequest(both.ctx, registry, req({ "PRIVATE-TOKEN": "glpat-x", "Deploy-Token": "gldt-secret" }), {})).toEqual(auth(2, 10));
-    expect(both.calls).toEqual([["accounts.authenticate", { token: "glpat-x" }]]);
+    expect(both.calls).toEqual([[Accounts.authenticate.name, { token: "glpat-x" }]]);
   });
 });
 
@@ -292,8 +294,8 @@ describe("job tokens in authenticateRequest", () => {
     const ctx = {
       call: async (action: string) => {
         calls.push(action);
-        if (action === "runners.jobs.authenticate") return jobAnswer();
-        if (action === "accounts.jobCaller") return caller(2);
+        if (action === Runners.jobs.authenticate.name) return jobAnswer();
+        if (action === Accounts.jobCaller.name) return caller(2);
         throw new Error(action);
       },
     } as unknown as Context;
@@ -307,7 +309,7 @@ describe("job tokens in authenticateRequest", () => {
       expect(auth).toEqual({ caller: { ...caller(2), job: { id: 11, projectId: 3, pipelineId: 5 } }, scopes: ["api"] });
     }
     await authenticateRequest(ctx, jobRoute, req(), { job_token: "glcbt-x" });
-    expect(calls.filter((c) => c === "runners.jobs.authenticate")).toHaveLength(3);
+    expect(calls.filter((c) => c === Runners.jobs.authenticate.name)).toHaveLength(3);
   });
 
   test("routes without jobToken answer 401 without asking runners; Sudo is refused", async () => {

@@ -1,4 +1,6 @@
-import { insufficientScope, unauthorized, forbidden, type Caller, type RouteDef } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { call, insufficientScope, unauthorized, forbidden, type Caller, type RouteDef } from "@collab/core";
+import { Runners } from "@collab/runners/contract";
 import type { Context } from "moleculer";
 import type { IncomingMessage } from "node:http";
 
@@ -48,7 +50,7 @@ export function bearerFrom(req: IncomingMessage): string | undefined {
 export async function scimGroupOf(ctx: Context, req: IncomingMessage): Promise<number | null> {
   const token = bearerFrom(req);
   if (!token) return null;
-  const { group_id } = await ctx.call<{ group_id: number | null }, { token: string }>("accounts.scim.authenticate", { token });
+  const { group_id } = await call(ctx, Accounts.scim.authenticate, { token });
   return group_id;
 }
 
@@ -70,7 +72,7 @@ export function checkScopes(route: RouteDef, scopes: readonly string[]) {
  */
 async function authenticateDeployToken(ctx: Context, route: RouteDef, credentials: DeployTokenCredentials | null, sudo: string | undefined): Promise<Authentication> {
   if (credentials === null) throw unauthorized();
-  const auth = await ctx.call<Authentication, DeployTokenCredentials>("accounts.deployTokens.authenticate", credentials);
+  const auth: Authentication = await call(ctx, Accounts.deployTokens.authenticate, credentials);
   const accepted = route.deployTokenScopes;
   if (!accepted || accepted.length === 0 || auth.deployTokenId === undefined) throw unauthorized();
   if (!auth.scopes.some((s) => accepted.includes(s))) throw insufficientScope(accepted);
@@ -120,9 +122,9 @@ export function credentialOf(req: IncomingMessage, params: Record<string, unknow
  */
 async function authenticateJobToken(ctx: Context, route: RouteDef, token: string, sudo: string | undefined): Promise<Authentication> {
   if (!route.jobToken) throw unauthorized();
-  const job = await ctx.call<{ job_id: number; project_id: number; pipeline_id: number; user_id: number | null }, { token: string }>("runners.jobs.authenticate", { token });
+  const job = await call(ctx, Runners.jobs.authenticate, { token });
   if (job.user_id === null) throw unauthorized();
-  const user = await ctx.call<Caller, { user_id: number }>("accounts.jobCaller", { user_id: job.user_id });
+  const user = await call(ctx, Accounts.jobCaller, { user_id: job.user_id });
   if (sudo !== undefined && sudo !== "") throw forbidden("Must be authenticated using an OAuth or personal access token to use sudo");
   return { caller: { ...user, job: { id: job.job_id, projectId: job.project_id, pipelineId: job.pipeline_id } }, scopes: ["api"] };
 }
@@ -148,12 +150,12 @@ export async function authenticateRequest(
   }
   // Looked up on every request, never cached: a revoked token, a blocked user or a lowered scope
   // takes effect on the very next request, on every gateway replica.
-  const auth = await ctx.call<Authentication, { token: string }>("accounts.authenticate", { token: credential.token });
+  const auth: Authentication = await call(ctx, Accounts.authenticate, { token: credential.token });
   checkScopes(route, auth.scopes);
   if (sudo === undefined || sudo === "") return auth;
   if (!auth.caller.admin) throw forbidden("Must be admin to use sudo");
   if (!auth.scopes.includes("sudo")) throw insufficientScope(["sudo"]);
-  const target = await ctx.call<Caller, { ref: string }>("accounts.resolveSudo", { ref: sudo });
+  const target = await call(ctx, Accounts.resolveSudo, { ref: sudo });
   return { ...auth, caller: target };
 }
 

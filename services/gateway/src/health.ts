@@ -1,4 +1,5 @@
-import { settingsLoaded, settingsWanted, type RouteDef } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { call, settingsLoaded, settingsWanted, type RouteDef } from "@collab/core";
 import type { ServiceBroker } from "moleculer";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { mountedRoutes } from "./routes";
@@ -19,7 +20,7 @@ function send(res: ServerResponse, status: number, body: unknown, type = "applic
 /** The database answers, as the service that authenticates every request sees it (local or remote). */
 async function databaseAnswers(broker: ServiceBroker): Promise<boolean> {
   try {
-    await broker.call("accounts.health", {}, { timeout: 2000, retries: 0 });
+    await call(broker, Accounts.health, {}, { timeout: 2000, retries: 0 });
     return true;
   } catch {
     return false;

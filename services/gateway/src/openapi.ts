@@ -12,12 +12,12 @@ type Json = Record<string, any>;
 export const pathParamsOf = (path: string) => [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]);
 
 /** action name → input thunk, over every service schema (`name` + action key). */
-export function actionInputs(schemas: ServiceSchema[]): Map<string, (() => unknown) | undefined> {
+export function actionInputs(schemas: ServiceSchema[], side: "input" | "output" = "input"): Map<string, (() => unknown) | undefined> {
   const out = new Map<string, (() => unknown) | undefined>();
   for (const s of schemas) {
     for (const [key, def] of Object.entries(s.actions ?? {})) {
-      const input = def && typeof def === "object" ? (def as { input?: () => unknown }).input : undefined;
-      out.set(`${s.name}.${key}`, typeof input === "function" ? input : undefined);
+      const thunk = def && typeof def === "object" ? (def as Record<typeof side, unknown>)[side] : undefined;
+      out.set(`${s.name}.${key}`, typeof thunk === "function" ? (thunk as () => unknown) : undefined);
     }
   }
   return out;
@@ -34,11 +34,11 @@ export function entityOf(action: string): string {
 }
 
 /** The input-side JSON Schema of an action's zod schema; `{}` when it has none or it cannot be represented. */
-export function inputJsonSchema(thunk: (() => unknown) | undefined): Json {
+export function inputJsonSchema(thunk: (() => unknown) | undefined, io: "input" | "output" = "input"): Json {
   if (!thunk) return {};
   try {
     const { $schema: _drop, ...json } = z.toJSONSchema(thunk() as z.ZodType, {
-      io: "input",
+      io,
       unrepresentable: "any",
       cycles: "throw",
       reused: "inline",
@@ -117,7 +117,7 @@ function securityOf(route: RouteDef): Json[] {
   return route.auth === "optional" ? [{}, ...tokens] : tokens;
 }
 
-function operationOf(route: RouteDef, input: Json, operationId: string): Json {
+function operationOf(route: RouteDef, input: Json, output: Json, operationId: string): Json {
   const pathParams = pathParamsOf(route.path);
   const fixed = new Set(Object.keys(route.params ?? {}));
   const { props, required } = propertiesOf(input);
@@ -157,7 +157,8 @@ function operationOf(route: RouteDef, input: Json, operationId: string): Json {
   const list = route.method === "GET" && ("page" in props || "per_page" in props);
   const entity = entityOf(route.action);
   const success: Json = { description: status === 204 ? "No content" : list ? `A page of ${entity} records` : `The ${entity}` };
-  if (status !== 204) success.content = { [mediaType]: { schema: {} } };
+  // The answer's schema: the output of the action's contract entry (implement()), `{}` until it has one.
+  if (status !== 204) success.content = { [mediaType]: { schema: mediaType === "application/json" ? output : {} } };
   if (list) success.headers = PAGINATION_HEADERS;
   const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
   op.responses = {
@@ -185,6 +186,7 @@ export interface OpenApiSources {
 /** The OpenAPI 3.1 document for a route table. */
 export function buildOpenApi({ routes, webRoutes = [], schemas, version }: OpenApiSources): Json {
   const inputs = actionInputs(schemas);
+  const outputs = actionInputs(schemas, "output");
   const paths: Record<string, Json> = {};
   const usedIds = new Map<string, number>();
   const add = (route: RouteDef, fullPath: string) => {
@@ -193,7 +195,7 @@ export function buildOpenApi({ routes, webRoutes = [], schemas, version }: OpenA
     const n = (usedIds.get(base) ?? 0) + 1;
     usedIds.set(base, n);
     const operationId = n === 1 ? base : `${base}_${n}`;
-    (paths[key] ??= {})[route.method.toLowerCase()] = operationOf(route, inputJsonSchema(inputs.get(route.action)), operationId);
+    (paths[key] ??= {})[route.method.toLowerCase()] = operationOf(route, inputJsonSchema(inputs.get(route.action)), inputJsonSchema(outputs.get(route.action), "output"), operationId);
   };
   for (const route of routes) add(route, `/api/v4${route.path}`);
   for (const route of webRoutes) add(route, route.path);

@@ -1,4 +1,5 @@
-import { addressMatcher, currentSettings, tooManyRequests, type Caller, type RouteDef } from "@collab/core";
+import { Admin } from "@collab/admin/contract";
+import { addressMatcher, call, currentSettings, tooManyRequests, type Caller, type RouteDef } from "@collab/core";
 import { isNoteCreatingAction } from "@collab/notes/routes";
 import type { Context } from "moleculer";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -83,7 +84,7 @@ export async function enforceRateLimits(ctx: Context, def: RouteDef, req: Incomi
     if (!threshold) continue;
     const key = limit.key(def, params, caller, clientIp(req));
     if (!key) continue;
-    const { count, reset_at } = await ctx.call<{ count: number; reset_at: number }, object>("admin.rateLimits.hit", { key, window_seconds: limit.windowSeconds });
+    const { count, reset_at } = await call(ctx, Admin.rateLimits.hit, { key, window_seconds: limit.windowSeconds });
     if (!limit.throttle) {
       if (count > threshold) throw tooManyRequests();
       continue;

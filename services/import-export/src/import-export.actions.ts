@@ -1,5 +1,6 @@
-import { call, AccessLevel, accepted, action, ApiError, assertCanCreateTopLevelGroup, currentSettings, fileResponse, forbidden, recordNotFound, requireCaller, visibilityLevel, VISIBILITIES, type Ctx, type Visibility } from "@collab/core";
+import { call, AccessLevel, accepted, action, ApiError, assertCanCreateTopLevelGroup, currentSettings, fileResponse, forbidden, recordNotFound, requireCaller, visibilityLevel, VISIBILITIES, type Ctx, type Visibility, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
+import { ImportExport } from "@collab/import-export/contract";
 import type { ActionSchema } from "moleculer";
 import { GroupRefParams, ImportParams } from "./api/params";
 import { findArchive, recordImport, requestExport } from "./domain/jobs";
@@ -95,9 +96,8 @@ export const importExportActions = (kit: ServiceKit): Record<string, ActionSchem
     },
   }),
 
-  /** Bus only: one worker step now (tests tick deterministically; the timer runs the same code). */
-  "worker.tick": action({
-    visibility: "public",
-    handler: (ctx) => tick(kit.db, (name, params) => ctx.call(name, params)),
-  }),
+  ...actionsOf("import-export", [
+    /** Bus only: one worker step now (tests tick deterministically; the timer runs the same code). */
+    implement(ImportExport.worker.tick, (ctx) => tick(kit.db, (name, params) => ctx.call(name, params))),
+  ]),
 });

@@ -1,7 +1,7 @@
 import { createMailer, settingsMixin, type Mailer } from "@collab/core";
-import { consumer, defineService } from "@collab/db";
+import { consumersOf, defineService, on } from "@collab/db";
+import { Namespaces } from "@collab/namespaces/contract";
 import { sql } from "drizzle-orm";
-import { z } from "zod";
 import { groupExports, groupImports, outbox, processedEvents, vulnerabilityExports } from "./db/schema";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
@@ -14,9 +14,6 @@ import type { ServiceKit } from "@collab/db";
 
 /** How often the worker looks for queued exports and imports (ms); IMPORT_EXPORT_TICK_MS=0 turns the timer off. */
 const tickInterval = () => Number(process.env.IMPORT_EXPORT_TICK_MS ?? 2000);
-
-const GroupDeleted = z.object({ groupIds: z.array(z.number().int().positive()).max(100_000) });
-const ProjectDeleted = z.object({ projectId: z.number().int().positive() });
 
 /** The one mailer of this process (vulnerability export mails), made on first use. */
 let mailer: Mailer | undefined;
@@ -41,19 +38,20 @@ export const importExportService: ServiceSchema = defineService({
   mixins: [settingsMixin],
   actions: (kit) => ({ ...importExportActions(kit), ...vulnerabilityExportsActions(kit, () => workerDeps(kit)) }),
   eventTables: { outbox, processedEvents },
-  consumes: () => ({
-    // A deleted group (and its subgroups) takes its export archives and import uploads with it.
-    "namespaces.group.deleted": consumer(GroupDeleted, async ({ groupIds }, tx) => {
-      const ids = sql.param(groupIds);
-      await tx.delete(groupExports).where(sql`${groupExports.groupId} = ANY(${ids}::int[])`);
-      await tx.delete(groupImports).where(sql`${groupImports.groupId} = ANY(${ids}::int[])`);
-      await deleteGroupExports(tx, groupIds);
-    }),
-    // …and a deleted project its vulnerability exports (wider exports simply find its vulnerabilities gone).
-    "namespaces.project.deleted": consumer(ProjectDeleted, async ({ projectId }, tx) => {
-      await tx.delete(vulnerabilityExports).where(sql`${vulnerabilityExports.projectId} = ${projectId}`);
-    }),
-  }),
+  consumes: () =>
+    consumersOf("import-export", [
+      // A deleted group (and its subgroups) takes its export archives and import uploads with it.
+      on(Namespaces.events.groupDeleted, async ({ groupIds }, tx) => {
+        const ids = sql.param(groupIds);
+        await tx.delete(groupExports).where(sql`${groupExports.groupId} = ANY(${ids}::int[])`);
+        await tx.delete(groupImports).where(sql`${groupImports.groupId} = ANY(${ids}::int[])`);
+        await deleteGroupExports(tx, groupIds);
+      }),
+      // …and a deleted project its vulnerability exports (wider exports simply find its vulnerabilities gone).
+      on(Namespaces.events.projectDeleted, async ({ projectId }, tx) => {
+        await tx.delete(vulnerabilityExports).where(sql`${vulnerabilityExports.projectId} = ${projectId}`);
+      }),
+    ]),
   workers: (kit) => [
     { name: "import/export worker step", everyMs: tickInterval(), run: () => tick(kit.db, (name, params) => kit.broker.call(name, params)) },
     { name: "vulnerability export worker step", everyMs: tickInterval(), run: () => tickVulnerabilityExports(workerDeps(kit)) },

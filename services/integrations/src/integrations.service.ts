@@ -1,8 +1,8 @@
-import { action, createMailer, settingsMixin, type Mailer } from "@collab/core";
-import { defineService } from "@collab/db";
+import { actionsOf, createMailer, implement, settingsMixin, type Mailer } from "@collab/core";
+import { defineService, oneAtATime, type ServiceKit } from "@collab/db";
+import { Integrations } from "@collab/integrations/contract";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
-import { z } from "zod";
 import { deliverDue } from "./deliveries/worker";
 import { outbox, processedEvents } from "./db/schema";
 import { integrationSecrets } from "./domain/secrets";
@@ -17,30 +17,37 @@ import { integrationsActions } from "./integrations.actions";
  */
 let mailer: Mailer | undefined;
 
+/** The service's delivery pass, shared by its timer and the tick action: one at a time per process. */
+const deliveryPasses = new WeakMap<ServiceKit, () => Promise<number>>();
+function deliveryPass(kit: ServiceKit): () => Promise<number> {
+  let pass = deliveryPasses.get(kit);
+  if (!pass) {
+    pass = oneAtATime(() => deliverDue(kit.db, kit.broker, () => (mailer ??= createMailer(kit.config, kit.logger)), kit.keyring));
+    deliveryPasses.set(kit, pass);
+  }
+  return pass;
+}
+
 export const integrationsService: ServiceSchema = defineService({
   name: "integrations",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
   // The outbound guard and URL validation act on allow_local_requests_from_web_hooks_and_services.
   mixins: [settingsMixin],
-  actions: (kit) => {
-    const mail = () => (mailer ??= createMailer(kit.config, kit.logger));
-    return {
-      ...integrationsActions(kit),
-      /** One delivery pass (the timer runs the same); answers how many deliveries were attempted. */
-      "deliveries.tick": action({
-        visibility: "public",
-        input: () => z.object({}),
-        async handler() {
-          return { attempted: await deliverDue(kit.db, kit.broker, mail, kit.keyring) };
-        },
-      }),
-    };
-  },
+  actions: (kit) => [
+    integrationsActions(kit),
+    actionsOf("integrations", [
+      /**
+       * One delivery pass (the timer runs the same, one at a time): answers how many deliveries
+       * were attempted, once those the timer's pass had claimed are done too.
+       */
+      implement(Integrations.deliveries.tick, async () => ({ attempted: await deliveryPass(kit)() })),
+    ]),
+  ],
   eventTables: { outbox, processedEvents },
   secrets: integrationSecrets,
   consumes: () => serviceConsumers(),
-  workers: (kit) => [{ name: "integration deliveries", everyMs: kit.config.INTEGRATIONS_DELIVERY_TICK_MS, run: () => deliverDue(kit.db, kit.broker, () => (mailer ??= createMailer(kit.config, kit.logger)), kit.keyring).then(() => undefined) }],
+  workers: (kit) => [{ name: "integration deliveries", everyMs: kit.config.INTEGRATIONS_DELIVERY_TICK_MS, run: () => deliveryPass(kit)() }],
   stopping: () => {
     mailer?.close();
     mailer = undefined;

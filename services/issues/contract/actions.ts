@@ -1,2 +1,99 @@
 /** Actions of the issues service other services call (see index.ts). */
-export const IssuesActions = {};
+import { actionContract } from "@collab/core";
+import { z } from "zod";
+
+const int = () => z.number().int();
+const ids = () => z.array(int()).max(100_000);
+/** An issue by its project and iid, as merge requests reference the issues they close. */
+const IssueRef = z.object({ project_id: int(), iid: int() });
+const IssueRefs = () => z.array(IssueRef).max(1000);
+
+/** A user as an issue embeds one (author, assignees, closed_by). */
+const UserRef = z.object({ id: int(), username: z.string(), name: z.string(), state: z.string(), locked: z.boolean(), avatar_url: z.string().nullable(), web_url: z.string() });
+/** GitLab's LabelBasic (with_labels_details). */
+const LabelBasic = z.object({ id: int(), name: z.string(), color: z.string(), text_color: z.string(), description: z.string().nullable(), description_html: z.string().nullable() });
+
+/** An issue as the issue list presents it (services/issues/src/api/issue.entity.ts). */
+const Issue = () =>
+  z.object({
+    id: int(),
+    iid: int(),
+    project_id: int(),
+    title: z.string(),
+    description: z.string().nullable(),
+    state: z.string(),
+    created_at: z.string().nullable(),
+    updated_at: z.string().nullable(),
+    closed_at: z.string().nullable(),
+    closed_by: UserRef.nullable(),
+    labels: z.union([z.array(z.string()), z.array(LabelBasic)]),
+    /** namespaces' milestone, as it answers it (or null). */
+    milestone: z.unknown(),
+    assignees: z.array(UserRef),
+    author: UserRef.nullable(),
+    type: z.string(),
+    assignee: UserRef.nullable(),
+    user_notes_count: int(),
+    merge_requests_count: int(),
+    upvotes: int(),
+    downvotes: int(),
+    due_date: z.string().nullable(),
+    confidential: z.boolean(),
+    discussion_locked: z.boolean().nullable(),
+    issue_type: z.string(),
+    web_url: z.string(),
+    time_stats: z.object({ time_estimate: z.number(), total_time_spent: z.number(), human_time_estimate: z.string().nullable(), human_total_time_spent: z.string().nullable() }),
+    task_completion_status: z.object({ count: int(), completed_count: int() }),
+    has_tasks: z.boolean(),
+    task_status: z.string(),
+    _links: z.object({ self: z.string(), notes: z.string(), award_emoji: z.string(), project: z.string(), closed_as_duplicate_of: z.string().nullable() }),
+    references: z.object({ short: z.string(), relative: z.string(), full: z.string() }),
+    severity: z.string(),
+    subscribed: z.boolean().optional(),
+    moved_to_id: int().nullable(),
+    imported: z.boolean(),
+    imported_from: z.string(),
+    service_desk_reply_to: z.null(),
+    // Premium and up.
+    weight: int().nullable().optional(),
+    epic_iid: z.null().optional(),
+    epic: z.null().optional(),
+    iteration: z.null().optional(),
+    blocking_issues_count: int().optional(),
+    // Ultimate.
+    health_status: z.string().nullable().optional(),
+  });
+
+export const IssuesActions = {
+  analytics: {
+    /**
+     * Bus only (activity's group analytics): how many issues were created after `since` in these
+     * projects that the caller sees — confidential ones only in `reporter_project_ids` or when the
+     * caller (`user_id`) wrote them.
+     */
+    createdSince: actionContract("issues.analytics.createdSince", {
+      input: () => z.object({ project_ids: ids(), reporter_project_ids: ids(), user_id: int().nullable(), since: z.coerce.date() }),
+      output: () => int(),
+      idempotent: true,
+    }),
+  },
+  mergeRequestLinks: {
+    /**
+     * Closes the issues a merged merge request references with the closing pattern, as the merging
+     * user (ctx.meta); issues the user may not update, or not open, are skipped. Answers the ids closed.
+     */
+    closeIssues: actionContract("issues.mergeRequestLinks.closeIssues", {
+      input: () => z.object({ refs: IssueRefs(), merge_request: z.object({ iid: int(), project_id: int(), reference: z.string() }) }),
+      output: () => z.object({ closed: z.array(int()) }),
+    }),
+    /**
+     * The issues of `refs` the caller may read, presented as the issue list presents them from the
+     * merge request's project `context_project_id` (GitLab's closes_issues); hidden ones left out.
+     */
+    readableIssues: actionContract("issues.mergeRequestLinks.readableIssues", {
+      input: () => z.object({ refs: IssueRefs(), context_project_id: int() }),
+      output: () => z.array(Issue()),
+      idempotent: true,
+    }),
+  },
+};

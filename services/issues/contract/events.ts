@@ -1,2 +1,21 @@
+import { eventContract, noteEventContracts } from "@collab/core";
+import { z } from "zod";
+
+const id = z.number().int().positive();
+
+/** An issue as its events carry it, and who acted. */
+export const IssueEventPayload = () => z.object({ id, iid: id, project_id: id, actor_id: id, title: z.string(), confidential: z.boolean() });
+
 /** Durable events the issues service publishes (see index.ts). */
-export const IssuesEvents = {};
+export const IssuesEvents = {
+  issueOpened: eventContract("issues.issue.opened", IssueEventPayload),
+  /** `changes`: the fields that changed, state aside (a state change is closed or reopened). */
+  issueUpdated: eventContract("issues.issue.updated", () => IssueEventPayload().extend({ changes: z.array(z.string()) })),
+  issueClosed: eventContract("issues.issue.closed", IssueEventPayload),
+  issueReopened: eventContract("issues.issue.reopened", IssueEventPayload),
+  /** The original, closed by the move; its copy is announced as opened. */
+  issueMoved: eventContract("issues.issue.moved", () => IssueEventPayload().extend({ moved_to_id: id, to_project_id: id })),
+  issueDeleted: eventContract("issues.issue.deleted", IssueEventPayload),
+  /** issues.note.created|updated|deleted (the shared notes code). */
+  ...noteEventContracts("issues"),
+};

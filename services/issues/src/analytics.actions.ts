@@ -1,23 +1,18 @@
-import { action } from "@collab/core";
+import { actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
+import { Issues } from "@collab/issues/contract";
 import { and, count, eq, gt, inArray, or } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
 import { issues } from "./db/schema";
 
-const ids = z.array(z.number().int()).max(100_000);
-
 /** Bus only: group activity analytics (activity service) counts recent issues here, where they live. */
-export const analyticsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  /**
-   * Issues created after `since` in these projects that the caller sees: confidential ones only in
-   * `reporter_project_ids` or when the caller wrote them.
-   */
-  "analytics.createdSince": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ project_ids: ids, reporter_project_ids: ids, user_id: z.number().int().nullable(), since: z.coerce.date() }),
-    async handler(ctx) {
+export const analyticsActions = (kit: ServiceKit): Record<string, ActionSchema> =>
+  actionsOf("issues", [
+    /**
+     * Issues created after `since` in these projects that the caller sees: confidential ones only in
+     * `reporter_project_ids` or when the caller wrote them.
+     */
+    implement(Issues.analytics.createdSince, async (ctx) => {
       const p = ctx.params;
       if (!p.project_ids.length) return 0;
       const [{ n }] = await kit.db
@@ -35,6 +30,5 @@ export const analyticsActions = (kit: ServiceKit): Record<string, ActionSchema> 
           ),
         );
       return n;
-    },
-  }),
-});
+    }),
+  ]);

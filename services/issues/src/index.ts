@@ -2,8 +2,6 @@ import path from "node:path";
 import type { ServiceSchema } from "moleculer";
 import { issuesService } from "./issues.service";
 
-export { ISSUE_EVENTS } from "./issues.actions";
-export { NOTE_EVENTS } from "./notes.kind";
 export const schemas: ServiceSchema[] = [issuesService];
 
 /** This service's drizzle migrations, for the one-shot migration entry (services/gateway/src/migrate.ts). */

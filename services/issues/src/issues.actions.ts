@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { AccessLevel, action, callerOf, forbidden, notFound, notModified, page, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx } from "@collab/core";
+import { AccessLevel, action, callerOf, forbidden, notFound, notModified, page, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx, announce } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
@@ -15,8 +15,10 @@ import {
   UpdateIssueParams,
   type ListIssuesParams as ListParams,
 } from "./api/issues.params";
-import { issueLabels, issues, type IssueRow } from "./db/schema";
+import { issueLabels, issues } from "./db/schema";
 import { findIssues, issueConditions, type IssueScope, type ReadableProject, type ResolvedNames } from "./finders/issues.finder";
+import { Issues } from "@collab/issues/contract";
+import { issueEvent, issuePayload } from "./domain/events";
 import { createIssue, deleteIssue, isSubscribed, labelIdsOf, setSubscription, updateIssue, type IssueInput } from "./domain/issues";
 import { issuesProject, loadIssue } from "./domain/load";
 import { cloneIssue, moveIssue } from "./domain/move";
@@ -45,24 +47,6 @@ import {
 } from "@collab/work-items";
 import { reorderIssue } from "./domain/reorder";
 
-export const ISSUE_EVENTS = {
-  opened: "issues.issue.opened",
-  updated: "issues.issue.updated",
-  closed: "issues.issue.closed",
-  reopened: "issues.issue.reopened",
-  moved: "issues.issue.moved",
-  deleted: "issues.issue.deleted",
-} as const;
-
-const eventPayload = (issue: IssueRow, actorId: number, extra: Record<string, unknown> = {}) => ({
-  id: issue.id,
-  iid: issue.iid,
-  project_id: issue.projectId,
-  actor_id: actorId,
-  title: issue.title,
-  confidential: issue.confidential,
-  ...extra,
-});
 
 /** Resolves every name-based filter to ids with one bus call per kind. */
 async function resolveNames(kit: ServiceKit, ctx: Ctx<unknown>, p: ListParams, projectIds: number[] | null, scope: IssueScope): Promise<ResolvedNames> {
@@ -285,9 +269,9 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       // an epic or iteration, or when a namespaces replica that predates issue_input answered.
       const checked = access.issue_input || (!refusable && request === undefined) ? resolvedWorkItemInput(access.issue_input, refs) : undefined;
       const { input, known } = await buildInput(kit, ctx, access, ctx.params, admin, access.role >= AccessLevel.OWNER, undefined, checked);
-      // One statement writes the issue, its links and its `opened` event (eventPayload's fields).
+      // One statement writes the issue, its links and its `opened` event (see issuePayloadSql).
       const issue = await kit.events.announced(
-        createIssue(kit.db, access.project.id, { id: caller.id, username: caller.username }, { ...input, title: ctx.params.title }, { id: randomUUID(), name: ISSUE_EVENTS.opened }),
+        createIssue(kit.db, access.project.id, { id: caller.id, username: caller.username }, { ...input, title: ctx.params.title }, randomUUID()),
       );
       // Its links are what was just written: no need to read them back.
       const created = { ...issue, labelIds: [...new Set(input.labelIds ?? [])], assigneeIds: input.assigneeIds ?? [] };
@@ -309,8 +293,8 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       const { issue } = await kit.events.transact(
         (tx) => updateIssue(tx, loaded.issue, input, { actor: { id: caller.id, username: caller.username }, assigneeIds: loaded.assigneeIds, labelIds, usernames }),
         ({ issue: updated, changes }) => [
-          ...(changes.includes("state") ? [[updated.state === "closed" ? ISSUE_EVENTS.closed : ISSUE_EVENTS.reopened, eventPayload(updated, caller.id)] as const] : []),
-          ...(changes.some((c) => c !== "state") ? [[ISSUE_EVENTS.updated, eventPayload(updated, caller.id, { changes: changes.filter((c) => c !== "state") })] as const] : []),
+          ...(changes.includes("state") ? [issueEvent(updated.state === "closed" ? Issues.events.issueClosed : Issues.events.issueReopened, updated, caller.id)] : []),
+          ...(changes.some((c) => c !== "state") ? [announce(Issues.events.issueUpdated, { ...issuePayload(updated, caller.id), changes: changes.filter((c) => c !== "state") })] : []),
         ],
       );
       const subscribed = await isSubscribed(kit.db, issue.id, caller.id);
@@ -327,7 +311,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       assertWritable(loaded.access);
       await kit.events.transact(
         (tx) => deleteIssue(tx, loaded.issue),
-        () => [[ISSUE_EVENTS.deleted, eventPayload(loaded.issue, caller.id)]],
+        () => [issueEvent(Issues.events.issueDeleted, loaded.issue, caller.id)],
       );
       return null;
     },
@@ -405,8 +389,8 @@ async function copyAcross(kit: ServiceKit, ctx: Ctx<z.output<typeof CloneIssuePa
         ? moveIssue(tx, loaded.issue, actor, plan)
         : cloneIssue(tx, loaded.issue, actor, { ...plan, withNotes: (ctx.params as { with_notes?: boolean }).with_notes ?? false }),
     (created) => [
-      ...(mode === "move" ? [[ISSUE_EVENTS.moved, eventPayload(loaded.issue, caller.id, { moved_to_id: created.id, to_project_id: target.project.id })] as const] : []),
-      [ISSUE_EVENTS.opened, eventPayload(created, caller.id)],
+      ...(mode === "move" ? [announce(Issues.events.issueMoved, { ...issuePayload(loaded.issue, caller.id), moved_to_id: created.id, to_project_id: target.project.id })] : []),
+      issueEvent(Issues.events.issueOpened, created, caller.id),
     ],
   );
   return (await presentIssues(kit, ctx, [copy], { context: { projectId: target.project.id }, knownProjects: [target.project], subscribed: true }))[0];

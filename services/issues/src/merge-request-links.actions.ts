@@ -1,24 +1,19 @@
-import { action, errorBodyOf, requireCaller, type Ctx } from "@collab/core";
-import { type ProjectAccess } from "@collab/work-items";
+import { action, errorBodyOf, requireCaller, type Ctx, actionsOf, implement, type ParamsOf } from "@collab/core";
+import type { ProjectAccess } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
+import { Issues } from "@collab/issues/contract";
 import { and, eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
 import { addSystemNote, recordStateEvent } from "@collab/notes";
 import { issues, noteTables, type IssueRow } from "./db/schema";
 import { loadIssue } from "./domain/load";
 import { canUpdateIssue } from "./domain/permissions";
 import { issueTarget } from "./domain/system-notes";
-import { ISSUE_EVENTS } from "./issues.actions";
+import { issueEvent } from "./domain/events";
 import { presentIssues } from "./domain/presentation";
 
-const CloseParams = z.object({
-  refs: z.array(z.object({ project_id: z.number().int(), iid: z.number().int() })).max(1000),
-  merge_request: z.object({ iid: z.number().int(), project_id: z.number().int(), reference: z.string() }),
-});
-
 /** GitLab's wording: the short reference in the merge request's own project, the full one elsewhere. */
-const closedVia = (issue: IssueRow, mr: z.output<typeof CloseParams>["merge_request"]) =>
+const closedVia = (issue: IssueRow, mr: ParamsOf<typeof Issues.mergeRequestLinks.closeIssues>["merge_request"]) =>
   `closed via merge request ${issue.projectId === mr.project_id ? `!${mr.iid}` : mr.reference}`;
 
 /** An issue the caller may update, or null when it is missing or out of the caller's reach. */
@@ -34,17 +29,15 @@ async function updatableIssue(kit: ServiceKit, ctx: Ctx<unknown>, projectId: num
 }
 
 /** What the merge-requests service asks of issues when a merge request is merged. */
-export const mergeRequestLinksActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  /**
-   * Closes the issues a merged merge request references with the closing pattern, as the merging
-   * user (ctx.meta): each open issue the user may update is closed with its `closed` state event
-   * and a "closed via merge request !N" system note, in one transaction per issue; the others are
-   * skipped. Answers the ids closed.
-   */
-  "mergeRequestLinks.closeIssues": action({
-    visibility: "public",
-    input: () => CloseParams,
-    async handler(ctx) {
+export const mergeRequestLinksActions = (kit: ServiceKit): Record<string, ActionSchema> =>
+  actionsOf("issues", [
+    /**
+     * Closes the issues a merged merge request references with the closing pattern, as the merging
+     * user (ctx.meta): each open issue the user may update is closed with its `closed` state event
+     * and a "closed via merge request !N" system note, in one transaction per issue; the others are
+     * skipped. Answers the ids closed.
+     */
+    implement(Issues.mergeRequestLinks.closeIssues, async (ctx) => {
       const caller = requireCaller(ctx);
       const closed: number[] = [];
       for (const ref of ctx.params.refs) {
@@ -61,24 +54,19 @@ export const mergeRequestLinksActions = (kit: ServiceKit): Record<string, Action
           await recordStateEvent(tx, noteTables, { userId: caller.id, issueId: issue.id, state: "closed", createdAt: now });
           await addSystemNote(tx, noteTables, issueTarget(issue), caller.id, closedVia(issue, ctx.params.merge_request), now);
           return updated;
-        }, (r) => (r ? [[ISSUE_EVENTS.closed, { id: r.id, iid: r.iid, project_id: r.projectId, actor_id: caller.id, title: r.title, confidential: r.confidential }]] : []));
+        }, (r) => (r ? [issueEvent(Issues.events.issueClosed, r, caller.id)] : []));
         if (!row) continue;
         closed.push(row.id);
       }
       return { closed };
-    },
-  }),
+    }),
 
-  /**
-   * The issues of `refs` the caller may read, presented as the issue list presents them (from the
-   * merge request's project `context_project_id`): GitLab's closes_issues. Hidden projects and
-   * issues are left out.
-   */
-  "mergeRequestLinks.readableIssues": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ refs: CloseParams.shape.refs, context_project_id: z.number().int() }),
-    async handler(ctx) {
+    /**
+     * The issues of `refs` the caller may read, presented as the issue list presents them (from the
+     * merge request's project `context_project_id`): GitLab's closes_issues. Hidden projects and
+     * issues are left out.
+     */
+    implement(Issues.mergeRequestLinks.readableIssues, async (ctx) => {
       const rows: IssueRow[] = [];
       const known: ProjectAccess["project"][] = [];
       for (const ref of ctx.params.refs) {
@@ -92,6 +80,5 @@ export const mergeRequestLinksActions = (kit: ServiceKit): Record<string, Action
         }
       }
       return presentIssues(kit, ctx, rows, { context: { projectId: ctx.params.context_project_id }, knownProjects: known });
-    },
-  }),
-});
+    }),
+  ]);

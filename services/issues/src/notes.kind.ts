@@ -1,11 +1,10 @@
 import { recordNotFound } from "@collab/core";
-import { mayResolve, noteEvents, type LoadedNoteable, type NoteableKind } from "@collab/notes";
+import { Issues } from "@collab/issues/contract";
+import { mayResolve, type LoadedNoteable, type NoteableKind } from "@collab/notes";
 import { eq, sql } from "drizzle-orm";
 import { issues, noteTables, type IssueRow } from "./db/schema";
 import { loadIssue, type LoadedIssue } from "./domain/load";
 import { canComment, canSeeInternalNotes, canSetTimestamps } from "./domain/permissions";
-
-export const NOTE_EVENTS = noteEvents("issues");
 
 type LoadedIssueNoteable = LoadedIssue & LoadedNoteable<IssueRow>;
 
@@ -17,7 +16,7 @@ export const issueNotes: NoteableKind<LoadedIssueNoteable> = {
   noteableType: "Issue",
   pathParam: "issue_iid",
   tables: noteTables,
-  events: NOTE_EVENTS,
+  events: Issues.events,
   resolvable: false,
   missing: recordNotFound,
   async load(kit, ctx, projectRef, iid, missing) {

@@ -1,2 +1,27 @@
+import { eventContract, noteEventContracts } from "@collab/core";
+import { z } from "zod";
+
+const id = z.number().int().positive();
+
+/** A merge request as its events carry it, and who acted. */
+export const MergeRequestEventPayload = () =>
+  z.object({ id, iid: id, project_id: id, actor_id: id, title: z.string(), source_branch: z.string(), target_branch: z.string(), state: z.string() });
+
+/** An approval change: the merge request, shorter, and who acted. */
+const ApprovalEventPayload = () => z.object({ id, iid: id, project_id: id, actor_id: id, title: z.string() });
+
 /** Durable events the merge-requests service publishes (see index.ts). */
-export const MergeRequestsEvents = {};
+export const MergeRequestsEvents = {
+  mergeRequestOpened: eventContract("merge-requests.merge_request.opened", MergeRequestEventPayload),
+  /** `changes`: the fields that changed, state aside (a state change is closed or reopened). */
+  mergeRequestUpdated: eventContract("merge-requests.merge_request.updated", () => MergeRequestEventPayload().extend({ changes: z.array(z.string()) })),
+  mergeRequestClosed: eventContract("merge-requests.merge_request.closed", MergeRequestEventPayload),
+  mergeRequestReopened: eventContract("merge-requests.merge_request.reopened", MergeRequestEventPayload),
+  mergeRequestMerged: eventContract("merge-requests.merge_request.merged", () => MergeRequestEventPayload().extend({ merge_commit_sha: z.string().nullable() })),
+  mergeRequestDeleted: eventContract("merge-requests.merge_request.deleted", MergeRequestEventPayload),
+  mergeRequestApproved: eventContract("merge-requests.merge_request.approved", ApprovalEventPayload),
+  mergeRequestUnapproved: eventContract("merge-requests.merge_request.unapproved", ApprovalEventPayload),
+  mergeRequestApprovalsReset: eventContract("merge-requests.merge_request.approvals_reset", ApprovalEventPayload),
+  /** merge-requests.note.created|updated|deleted (the shared notes code). */
+  ...noteEventContracts("merge-requests"),
+};

@@ -1,11 +1,9 @@
-import { action } from "@collab/core";
+import { actionsOf, implement } from "@collab/core";
 import { preparedQuery, type Db, type ServiceKit } from "@collab/db";
+import { MergeRequests } from "@collab/merge-requests/contract";
 import { sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
 import { closingIssueRefs } from "./db/schema";
-
-const Refs = z.object({ refs: z.array(z.object({ project_id: z.number().int(), iid: z.number().int() })).max(1000) });
 
 /** Closing merge requests per (project, iid): asked for every page of issues, so prepared. */
 const closingCounts = preparedQuery((db: Db) =>
@@ -20,16 +18,13 @@ const closingCounts = preparedQuery((db: Db) =>
 );
 
 /** What the issues service asks about the merge requests that close its issues. */
-export const closingIssuesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  /**
-   * How many merge requests reference each issue with the closing pattern (the issue's
-   * merge_requests_count): `[{ project_id, iid, count }]` in one query for a page of issues.
-   */
-  "closingIssues.counts": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => Refs,
-    async handler(ctx) {
+export const closingIssuesActions = (kit: ServiceKit): Record<string, ActionSchema> =>
+  actionsOf("merge-requests", [
+    /**
+     * How many merge requests reference each issue with the closing pattern (the issue's
+     * merge_requests_count): `[{ project_id, iid, count }]` in one query for a page of issues.
+     */
+    implement(MergeRequests.closingIssues.counts, async (ctx) => {
       const refs = ctx.params.refs;
       if (!refs.length) return [];
       const projectIds = refs.map((r) => r.project_id);
@@ -37,6 +32,5 @@ export const closingIssuesActions = (kit: ServiceKit): Record<string, ActionSche
       const rows = await closingCounts(kit.db, { projectIds, iids });
       const found = new Map(rows.map((r) => [`${r.projectId}:${r.iid}`, r.count]));
       return refs.map((r) => ({ project_id: r.project_id, iid: r.iid, count: found.get(`${r.project_id}:${r.iid}`) ?? 0 }));
-    },
-  }),
-});
+    }),
+  ]);

@@ -1,6 +1,7 @@
-import { action, errorBodyOf, gInt, gString, page, paginationParams, type Ctx } from "@collab/core";
+import { action, errorBodyOf, gInt, gString, page, paginationParams, type Ctx, call } from "@collab/core";
 import { authorizeProject } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
+import { Issues } from "@collab/issues/contract";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
@@ -23,7 +24,7 @@ export const closingIssueRoutesActions = (kit: ServiceKit): Record<string, Actio
     async handler(ctx) {
       const { access, mergeRequest } = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
       const refs = await kit.db.select().from(closingIssueRefs).where(eq(closingIssueRefs.mergeRequestId, mergeRequest.id));
-      const issues = await ctx.call<unknown[], unknown>("issues.mergeRequestLinks.readableIssues", {
+      const issues = await call(ctx, Issues.mergeRequestLinks.readableIssues, {
         refs: refs.map((r) => ({ project_id: r.issueProjectId, iid: r.issueIid })),
         context_project_id: access.project.id,
       });

@@ -2,8 +2,6 @@ import path from "node:path";
 import type { ServiceSchema } from "moleculer";
 import { mergeRequestsService } from "./merge-requests.service";
 
-export { MERGE_REQUEST_EVENTS } from "./merge-requests/events";
-export { NOTE_EVENTS } from "./notes.kind";
 export const schemas: ServiceSchema[] = [mergeRequestsService];
 
 /** This service's drizzle migrations, for the one-shot migration entry (services/gateway/src/migrate.ts). */

@@ -1,4 +1,4 @@
-import { AccessLevel, action, callerOf, forbidden, page, requireCaller, unprocessable, type Ctx } from "@collab/core";
+import { AccessLevel, action, callerOf, forbidden, page, requireCaller, unprocessable, type Ctx, announce } from "@collab/core";
 import { accessLevels, assertWritable, groupOf, milestoneMap, readableProjects, userMap, type ProjectAccess } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, ne } from "drizzle-orm";
@@ -20,7 +20,8 @@ import {
 } from "./merge-requests/params";
 import { presentMergeRequests } from "./merge-requests/presentation";
 import { createMergeRequest, deleteMergeRequest, updateMergeRequest } from "./merge-requests/writes";
-import { eventPayload, MERGE_REQUEST_EVENTS } from "./merge-requests/events";
+import { MergeRequests } from "@collab/merge-requests/contract";
+import { eventPayload, mergeRequestEvent } from "./merge-requests/events";
 import { mergeAction } from "./merge-requests/merge";
 
 async function linkIds(kit: ServiceKit, id: number) {
@@ -146,7 +147,7 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
       if (input.squash === undefined && access.project.squash_option) input.squash = ["always", "default_on"].includes(access.project.squash_option);
       const mr = await kit.events.transact(
         (tx) => createMergeRequest(tx, access.project.id, caller, { sourceBranch: p.source_branch, targetBranch: p.target_branch, sha: heads.get(headKey(access.project.id, p.source_branch)) ?? null, input }),
-        (created) => [[MERGE_REQUEST_EVENTS.opened, eventPayload(created, caller.id)]],
+        (created) => [mergeRequestEvent(MergeRequests.events.mergeRequestOpened, created, caller.id)],
       );
       return presentOne(kit, ctx, { access, role: actor.role }, mr);
     },
@@ -179,8 +180,8 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
             milestoneTitles: new Map([...milestones.values()].map((m) => [m.id, String(m.title)])),
           }),
         ({ mergeRequest: updated, changes }) => [
-          ...(changes.includes("state") ? [[updated.state === "closed" ? MERGE_REQUEST_EVENTS.closed : MERGE_REQUEST_EVENTS.reopened, eventPayload(updated, caller.id)] as const] : []),
-          ...(changes.some((c) => c !== "state") ? [[MERGE_REQUEST_EVENTS.updated, eventPayload(updated, caller.id, { changes: changes.filter((c) => c !== "state") })] as const] : []),
+          ...(changes.includes("state") ? [mergeRequestEvent(updated.state === "closed" ? MergeRequests.events.mergeRequestClosed : MergeRequests.events.mergeRequestReopened, updated, caller.id)] : []),
+          ...(changes.some((c) => c !== "state") ? [announce(MergeRequests.events.mergeRequestUpdated, { ...eventPayload(updated, caller.id), changes: changes.filter((c) => c !== "state") })] : []),
         ],
       );
       return presentOne(kit, ctx, { access: loaded.access, role: loaded.actor.role }, mergeRequest);
@@ -196,7 +197,7 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
       assertWritable(loaded.access);
       await kit.events.transact(
         (tx) => deleteMergeRequest(tx, loaded.mergeRequest),
-        () => [[MERGE_REQUEST_EVENTS.deleted, eventPayload(loaded.mergeRequest, caller.id)]],
+        () => [mergeRequestEvent(MergeRequests.events.mergeRequestDeleted, loaded.mergeRequest, caller.id)],
       );
       return null;
     },

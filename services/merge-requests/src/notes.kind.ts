@@ -1,11 +1,10 @@
 import { notFound } from "@collab/core";
-import { mayResolve, noteEvents, type LoadedNoteable, type NoteableKind } from "@collab/notes";
+import { MergeRequests } from "@collab/merge-requests/contract";
+import { mayResolve, type LoadedNoteable, type NoteableKind } from "@collab/notes";
 import { eq, sql } from "drizzle-orm";
 import { mergeRequests, noteTables, type MergeRequestRow } from "./db/schema";
 import { loadMergeRequest, type LoadedMergeRequest } from "./domain/load";
 import { canComment, canSeeInternalNotes, canSetTimestamps } from "./domain/permissions";
-
-export const NOTE_EVENTS = noteEvents("merge-requests");
 
 type LoadedMergeRequestNoteable = LoadedMergeRequest & LoadedNoteable<MergeRequestRow>;
 
@@ -18,7 +17,7 @@ export const mergeRequestNotes: NoteableKind<LoadedMergeRequestNoteable> = {
   noteableType: "MergeRequest",
   pathParam: "merge_request_iid",
   tables: noteTables,
-  events: NOTE_EVENTS,
+  events: MergeRequests.events,
   resolvable: true,
   missing: () => notFound("Merge Request"),
   async load(kit, ctx, projectRef, iid, missing) {

@@ -2,7 +2,6 @@ import path from "node:path";
 import type { ServiceSchema } from "moleculer";
 import { namespacesService } from "./namespaces.service";
 
-export { NAMESPACES_EVENTS } from "./shared/events";
 export const schemas: ServiceSchema[] = [namespacesService];
 
 /** This service's drizzle migrations, for the one-shot migration entry (services/gateway/src/migrate.ts). */

@@ -1,5 +1,7 @@
-import { action } from "@collab/core";
-import { consumer, defineService, type Consumers, type Db } from "@collab/db";
+import { action, actionsOf, implement } from "@collab/core";
+import { consumersOf, defineService, on, type Subscriptions } from "@collab/db";
+import { Namespaces } from "@collab/namespaces/contract";
+import { Packages } from "@collab/packages/contract";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { z } from "zod";
@@ -10,12 +12,8 @@ import { npmActions } from "./npm.actions";
 import { packagesActions } from "./packages.actions";
 import { protectionActions } from "./protection.actions";
 
-const ProjectDeleted = z.object({ projectId: z.number().int().positive() });
-
 /** A deleted project's packages are marked for the worker and its protection rules go (durable event, applied once). */
-const serviceConsumers = (): Consumers => ({
-  "namespaces.project.deleted": consumer(ProjectDeleted, (p, tx: Db) => removeProjectData(tx, p.projectId)),
-});
+const serviceConsumers = (): Subscriptions => consumersOf("packages", [on(Namespaces.events.projectDeleted, (p, tx) => removeProjectData(tx, p.projectId))]);
 
 /**
  * The package registry: packages of projects (generic files, npm), their files' bytes in this
@@ -31,12 +29,10 @@ export const packagesService: ServiceSchema = defineService({
     ...genericActions(kit),
     ...npmActions(kit),
     ...protectionActions(kit),
-    /** One destruction pass (the timer runs the same): answers how many packages and files went. */
-    "destruction.tick": action({
-      visibility: "public",
-      input: () => z.object({}),
-      handler: () => destroyPending(kit.db),
-    }),
+    ...actionsOf("packages", [
+      /** One destruction pass (the timer runs the same): answers how many packages and files went. */
+      implement(Packages.destruction.tick, () => destroyPending(kit.db)),
+    ]),
   }),
   eventTables: { outbox, processedEvents },
   consumes: () => serviceConsumers(),

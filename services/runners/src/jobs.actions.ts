@@ -1,11 +1,12 @@
-import { call, action, forbidden, reply, unauthorized } from "@collab/core";
+import { call, action, forbidden, reply, unauthorized, actionsOf, implement } from "@collab/core";
 import type { Announcement, ServiceKit } from "@collab/db";
+import { Runners } from "@collab/runners/contract";
 import { inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
 import { presentPipelineBasic } from "./api/runner.entity";
 import { pipelines } from "./db/schema";
-import { finishJob, finishJobByToken, pickJob, PIPELINE_EVENTS, pipelineFinishedPayload, runningJobOfToken } from "./domain/pipelines";
+import { finishJob, finishJobByToken, pickJob, pipelineFinished, runningJobOfToken } from "./domain/pipelines";
 import { runnerByToken } from "./domain/runners";
 import { Namespaces } from "@collab/namespaces/contract";
 
@@ -23,7 +24,7 @@ async function runnerFromToken(kit: ServiceKit, token: string) {
  */
 export const jobsActions = (kit: ServiceKit): Record<string, ActionSchema> => {
   /** Finishing a job finishes its pipeline (one job each): integrations and emails follow it. */
-  const announceFinish = (done: Awaited<ReturnType<typeof finishJob>>): Announcement[] => (done ? [[PIPELINE_EVENTS.finished, pipelineFinishedPayload(done.pipeline)]] : []);
+  const announceFinish = (done: Awaited<ReturnType<typeof finishJob>>): Announcement[] => (done ? [pipelineFinished(done.pipeline)] : []);
 
   return {
     /** POST /jobs/request: a runner takes the oldest pending job it may run, with the job's token; 204 when none. */
@@ -49,41 +50,30 @@ export const jobsActions = (kit: ServiceKit): Record<string, ActionSchema> => {
       },
     }),
 
-    /** Bus only: finishes a job of the runner (tests and tools that drive runners without HTTP). */
-    "jobs.finish": action({
-      visibility: "public",
-      input: () => z.object({ token: z.string(), job_id: z.number().int(), status: FinalStatus }),
-      async handler(ctx) {
+    ...actionsOf("runners", [
+      /** Bus only: finishes a job of the runner (tests and tools that drive runners without HTTP). */
+      implement(Runners.jobs.finish, async (ctx) => {
         const runner = await runnerFromToken(kit, ctx.params.token);
         const finished = await kit.events.transact((tx) => finishJob(tx, runner.id, ctx.params.job_id, ctx.params.status), announceFinish);
         return finished ? { id: finished.job.id, status: finished.job.status } : null;
-      },
-    }),
+      }),
 
-    /** The gateway's job token check: the running job a token belongs to, else 401. */
-    "jobs.authenticate": action({
-      visibility: "public",
-      input: () => z.object({ token: z.string().min(1) }),
-      async handler(ctx) {
+      /** The gateway's job token check: the running job a token belongs to, else 401. */
+      implement(Runners.jobs.authenticate, async (ctx) => {
         const job = await runningJobOfToken(kit.db, ctx.params.token);
         if (!job) throw unauthorized();
         return { job_id: job.id, project_id: job.projectId, pipeline_id: job.pipelineId, user_id: job.userId };
-      },
-    }),
+      }),
 
-    /** Pipelines by id (GitLab's PipelineBasic plus user_id), for other services' presenters; callers authorize. */
-    "pipelines.byIds": action({
-      idempotent: true,
-      visibility: "public",
-      input: () => z.object({ ids: z.array(z.number().int()).max(1000) }),
-      async handler(ctx) {
+      /** Pipelines by id (GitLab's PipelineBasic plus user_id), for other services' presenters; callers authorize. */
+      implement(Runners.pipelines.byIds, async (ctx) => {
         const ids = [...new Set(ctx.params.ids)];
         if (!ids.length) return [];
         const rows = await kit.db.select().from(pipelines).where(inArray(pipelines.id, ids));
         const projects = await call(ctx, Namespaces.projects.summaries, { ids: [...new Set(rows.map((p) => p.projectId))] });
         const webUrls = new Map(projects.map((p) => [p.id, p.web_url]));
         return rows.map((p) => ({ ...presentPipelineBasic(p, webUrls.get(p.projectId) ?? ""), user_id: p.userId }));
-      },
-    }),
+      }),
+    ]),
   };
 };

@@ -1,12 +1,10 @@
-import { consumer, type Consumers, type Db } from "@collab/db";
-import { z } from "zod";
+import { consumersOf, on, type Subscriptions } from "@collab/db";
+import { Namespaces } from "@collab/namespaces/contract";
 import { removeGroupData, removeProjectData } from "./domain/cleanup";
 
 /** Deletions in the namespaces service this service follows (durable events, applied once each). */
-const ProjectDeleted = z.object({ projectId: z.number().int().positive() });
-const GroupDeleted = z.object({ groupIds: z.array(z.number().int().positive()).max(100_000) });
-
-export const namespacesConsumers = (): Consumers => ({
-  "namespaces.project.deleted": consumer(ProjectDeleted, (p, tx: Db) => removeProjectData(tx, p.projectId)),
-  "namespaces.group.deleted": consumer(GroupDeleted, (p, tx: Db) => removeGroupData(tx, p.groupIds)),
-});
+export const namespacesConsumers = (): Subscriptions =>
+  consumersOf("runners", [
+    on(Namespaces.events.projectDeleted, (p, tx) => removeProjectData(tx, p.projectId)),
+    on(Namespaces.events.groupDeleted, (p, tx) => removeGroupData(tx, p.groupIds)),
+  ]);

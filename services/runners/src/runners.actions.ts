@@ -1,5 +1,6 @@
-import { AccessLevel, action, badRequest, forbidden, notFound, page, requireAdmin, requireCaller, type Ctx } from "@collab/core";
+import { AccessLevel, action, actionsOf, badRequest, forbidden, implement, notFound, page, requireAdmin, requireCaller, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
+import { Runners } from "@collab/runners/contract";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
@@ -334,14 +335,11 @@ export const runnersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
     },
   }),
 
-  /** Runner ids by id list, for other services. */
-  "runners.byIds": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ ids: z.array(z.number().int()).max(1000) }),
-    async handler(ctx) {
+  ...actionsOf("runners", [
+    /** Runners by id list, for other services. */
+    implement(Runners.runners.byIds, async (ctx) => {
       if (!ctx.params.ids.length) return [];
       return (await kit.db.select().from(runners).where(inArray(runners.id, ctx.params.ids))).map(presentRunner);
-    },
-  }),
+    }),
+  ]),
 });

@@ -1,5 +1,6 @@
-import { AccessLevel, action, forbidden, page, reply, requireCaller, type Ctx } from "@collab/core";
+import { AccessLevel, action, actionsOf, forbidden, implement, page, reply, requireCaller, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
+import { Runners } from "@collab/runners/contract";
 import { and, asc, count, desc, eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
@@ -187,12 +188,8 @@ export const schedulesActions = (kit: ServiceKit): Record<string, ActionSchema> 
     },
   }),
 
-  /** One scheduler pass (the timer calls the same); returns the ids of the pipelines it created. */
-  "scheduler.tick": action({
-    visibility: "public",
-    input: () => z.object({}),
-    async handler(ctx) {
-      return { pipeline_ids: await tick(kit.db, ctx) };
-    },
-  }),
+  ...actionsOf("runners", [
+    /** One scheduler pass (the timer calls the same); returns the ids of the pipelines it created. */
+    implement(Runners.scheduler.tick, async (ctx) => ({ pipeline_ids: await tick(kit.db, ctx) })),
+  ]),
 });

@@ -35,6 +35,8 @@ export type OutputOf<A extends ActionContract> = z.output<ReturnType<A["output"]
 export type PayloadOf<E extends EventContract> = z.output<ReturnType<E["payload"]>>;
 
 const ACTION_NAME = /^[a-z][a-z-]*\.[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/;
+/** `<service>.<entity>.<what happened>`; entity and event in snake_case (merge-requests.merge_request.approvals_reset). */
+const EVENT_NAME = /^[a-z][a-z-]*\.[a-z][a-z_]*\.[a-z][a-z_]*$/;
 
 /** Declares an action of a contract. Schemas are built once, on first use. */
 export function actionContract<I extends z.ZodType, O extends z.ZodType>(name: string, def: { input: () => I; output: () => O; idempotent?: boolean }): ActionContract<I, O> {
@@ -44,7 +46,7 @@ export function actionContract<I extends z.ZodType, O extends z.ZodType>(name: s
 
 /** Declares a durable event of a contract. */
 export function eventContract<P extends z.ZodType>(name: string, payload: () => P): EventContract<P> {
-  if (!ACTION_NAME.test(name)) throw new Error(`contract: "${name}" is not <service>.<entity>.<event>`);
+  if (!EVENT_NAME.test(name)) throw new Error(`contract: "${name}" is not <service>.<entity>.<event>`);
   return { kind: "event", name, payload: once(payload) };
 }
 
@@ -121,8 +123,59 @@ export function mergeActions<A>(service: string, maps: Record<string, A>[]): Rec
   return out;
 }
 
+declare const announced: unique symbol;
+
+/**
+ * An event with its payload as its producer announces it (@collab/db's outbox writes these):
+ * made by `announce` only, so every event written goes through its contract entry.
+ */
+export type Announced = readonly [name: string, payload: object] & { readonly [announced]: true };
+
 /** The payload of an event as its producer announces it, checked against the entry's type. */
-export const announce = <E extends EventContract>(event: E, payload: z.input<ReturnType<E["payload"]>>): readonly [name: string, payload: object] => [event.name, payload as object];
+export const announce = <E extends EventContract>(event: E, payload: z.input<ReturnType<E["payload"]>>): Announced => [event.name, payload as object] as unknown as Announced;
+
+/**
+ * A consumer's part of event payloads: the schema of `keys` picked from each entry's payload
+ * schema (zod's pick), for a consumer that reads only those (@collab/db's `on(event, select,
+ * handler)`). One selector serves several entries whose schemas have those keys; a key an entry's
+ * schema lacks fails tsc.
+ */
+export const pickFields =
+  <const K extends string>(...keys: K[]) =>
+  <S extends z.ZodObject>(schema: S & { shape: Record<K, z.ZodType> }): z.ZodObject<Pick<S["shape"], K>> =>
+    schema.pick(Object.fromEntries(keys.map((k) => [k, true])) as never) as never;
+
+/**
+ * One moleculer broadcast of a contract: a fire-and-forget notice to every process's `events:`
+ * handlers (caches, settings), neither stored nor redelivered. Unlike a durable event (an
+ * EventContract) it has no outbox, no consumer group and no dead letters; the kinds differ so that
+ * one cannot be announced or consumed as the other.
+ */
+export interface BroadcastContract<P extends z.ZodType = z.ZodType> {
+  readonly kind: "broadcast";
+  /** The moleculer event name, `<service>.<entity>.<what happened>`. */
+  readonly name: string;
+  readonly payload: () => P;
+}
+
+/** Declares a broadcast of a contract (see BroadcastContract). */
+export function broadcastContract<P extends z.ZodType>(name: string, payload: () => P): BroadcastContract<P> {
+  if (!EVENT_NAME.test(name)) throw new Error(`contract: "${name}" is not <service>.<entity>.<event>`);
+  return { kind: "broadcast", name, payload: once(payload) };
+}
+
+export type BroadcastPayloadOf<B extends BroadcastContract> = z.output<ReturnType<B["payload"]>>;
+
+/** Who may broadcast: an action's context (the caller's meta travels along) or the broker. */
+type Broadcaster = Pick<Context, "broadcast"> | Pick<ServiceBroker, "broadcast">;
+
+/**
+ * Broadcasts a contract entry to every process, the payload checked against the entry's type (not
+ * parsed: handlers get what moleculer delivers, as with a plain broadcast).
+ */
+export function broadcast<B extends BroadcastContract>(via: Broadcaster | Ctx<unknown>, entry: B, payload: z.input<ReturnType<B["payload"]>>, opts?: Record<string, unknown>): Promise<void> {
+  return (via as Pick<ServiceBroker, "broadcast">).broadcast(entry.name, payload, opts) as Promise<void>;
+}
 
 declare module "moleculer" {
   interface ActionSchema {

@@ -1,6 +1,7 @@
 export * from "./access";
 export * from "./action";
 export * from "./contract";
+export * from "./note-events";
 export * from "./broker";
 export * from "./config";
 export * from "./data-errors";

@@ -2,6 +2,7 @@ import type { ServiceBroker, ServiceSchema } from "moleculer";
 import { createServer, type Server } from "node:http";
 import { createBroker } from "./broker";
 import { loadConfig, type Config } from "./config";
+import { call, serviceContract } from "./contract";
 import { settingsLoaded, settingsWanted } from "./settings";
 
 export interface NodeOptions {
@@ -27,7 +28,7 @@ export async function readiness(broker: ServiceBroker, local: string[], dependsO
       // Until its started() hook (migrations) finishes, a service is not registered yet.
       if (!broker.registry.hasService(name, broker.nodeID)) return add(`${name}_check`, false, "starting");
       try {
-        await broker.call(`${name}.health`, {}, { timeout: 2000, nodeID: broker.nodeID });
+        await call(broker, serviceContract(name).health, {}, { timeout: 2000, nodeID: broker.nodeID });
         add(`${name}_check`, true);
       } catch (err) {
         add(`${name}_check`, false, (err as Error).message);

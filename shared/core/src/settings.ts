@@ -1,5 +1,7 @@
 import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
+import { z } from "zod";
 import type { Visibility } from "./access";
+import { actionContract, broadcastContract, call } from "./contract";
 import { ApiError } from "./errors";
 
 /**
@@ -9,7 +11,6 @@ import { ApiError } from "./errors";
  * again every 15 s and after a reconnect, which catches a broadcast a process missed. The admin
  * service owns the full field list, validation and storage (services/admin).
  */
-export const SETTINGS_EVENTS = { changed: "admin.settings.changed" } as const;
 
 /** The settings other services act on; the snapshot carries every field, these are typed. */
 export interface EnforcedSettings {
@@ -44,6 +45,26 @@ export interface EnforcedSettings {
 
 export type SettingsSnapshot = EnforcedSettings & Record<string, unknown>;
 
+/**
+ * The admin service's actions this module calls, declared here (shared/core cannot import the
+ * admin contract, which depends on it) and re-exported by the admin contract as its own.
+ */
+export const SETTINGS_ACTIONS = {
+  /**
+   * The snapshot every process loads at start: `{ version, settings }`, the settings without
+   * credentials. Their fields are the admin service's (services/admin); the enforced ones are typed.
+   */
+  current: actionContract("admin.settings.current", {
+    input: () => z.object({}),
+    output: () =>
+      z.object({
+        version: z.number().int(),
+        settings: z.custom<SettingsSnapshot>((v) => typeof v === "object" && v !== null && !Array.isArray(v), "the settings are an object"),
+      }),
+    idempotent: true,
+  }),
+};
+
 /** GitLab's defaults for the enforced fields: what a process uses until its first load. */
 export const ENFORCED_SETTINGS_DEFAULTS: EnforcedSettings = {
   default_projects_limit: 100_000,
@@ -76,6 +97,21 @@ export interface SettingsMessage {
   version: number;
   settings: SettingsSnapshot;
 }
+
+/**
+ * `admin.settings.changed`: the admin service's broadcast of the whole new snapshot. Declared here,
+ * beside the handler every process has (settingsEvents), since @collab/core cannot import admin's
+ * contract; admin's contract re-exports it (Admin.events.settingsChanged).
+ */
+export const SettingsChanged = broadcastContract("admin.settings.changed", () =>
+  z.object({ version: z.number(), settings: z.custom<SettingsSnapshot>((v) => typeof v === "object" && v !== null) }),
+);
+
+/**
+ * `gateway.caches.clear`: tests empty every table and broadcast this between cases (TestApp.reset);
+ * every process drops what it keeps of the stored data (here: the settings snapshot).
+ */
+export const CachesClear = broadcastContract("gateway.caches.clear", () => z.object({}));
 
 let snapshot: SettingsMessage = { version: 0, settings: { ...ENFORCED_SETTINGS_DEFAULTS } };
 /** Whether this process has been given its settings (loaded from admin, or applied). */
@@ -133,7 +169,7 @@ const adminAvailable = (broker: ServiceBroker) => broker.registry.getServiceList
 async function fetchSettings(broker: ServiceBroker): Promise<boolean> {
   if (!adminAvailable(broker)) return false;
   try {
-    applySettings(await broker.call<SettingsMessage, object>("admin.settings.current", {}, { timeout: 5_000, retries: 0 }));
+    applySettings(await call(broker, SETTINGS_ACTIONS.current, {}, { timeout: 5_000, retries: 0 }));
     return true;
   } catch {
     return false;
@@ -166,11 +202,11 @@ function keepSettings(broker: ServiceBroker): void {
 
 /** The events that keep a process's snapshot current (admin uses them alone: it loads from its own table). */
 export const settingsEvents: NonNullable<ServiceSchema["events"]> = {
-  [SETTINGS_EVENTS.changed](ctx: Context<SettingsMessage>) {
+  [SettingsChanged.name](ctx: Context<SettingsMessage>) {
     applySettings(ctx.params);
   },
   // Tests empty every table and broadcast this between cases: the stored settings are gone.
-  "gateway.caches.clear"() {
+  [CachesClear.name]() {
     resetSettings();
   },
   "$transporter.connected"(this: { broker: ServiceBroker }) {

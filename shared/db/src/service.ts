@@ -3,7 +3,7 @@ import type { Logger, ServiceBroker, ServiceSchema } from "moleculer";
 import { openDatabase, type Database, type Db } from "./database";
 import type { SecretStore } from "./secret-store";
 import { startWorkers, type Worker } from "./workers";
-import { applyEvents, applyFromStream, registerLocalConsumer, replayEvent, unregisterLocalConsumers, type Consumers, type StreamMessage } from "./events/consumers";
+import { applyEvents, applyFromStream, registerLocalConsumer, replayEvent, unregisterLocalConsumers, type Consumers, type StreamMessage, type Subscriptions } from "./events/consumers";
 import { eventSubject, type EventEnvelope } from "./events/envelope";
 import { startRelay, type EventBus, type Relay } from "./events/outbox";
 import type { EventTables } from "./events/tables";
@@ -40,8 +40,8 @@ export interface ServiceDefinition {
   workers?: (kit: ServiceKit) => Worker[];
   /** The service's outbox and processed-events tables (eventTables(schema)): needed to publish or consume durable events. */
   eventTables?: EventTables;
-  /** Durable domain events this service applies, by event name (see consumer() in @collab/db). */
-  consumes?: (kit: ServiceKit) => Consumers;
+  /** Durable domain events this service applies: consumersOf(service, [on(producer entry, handler), …]) of @collab/db. */
+  consumes?: (kit: ServiceKit) => Subscriptions;
   /**
    * Credentials this service stores sealed: its keyring is read from SECRETS_KEY when the service
    * is created, so without the key the process refuses to start.
@@ -60,7 +60,7 @@ export function defineService(def: ServiceDefinition): ServiceSchema {
   let stopWorkers: (() => Promise<void>) | undefined;
   let relay: Relay | undefined;
   const common = serviceContract(def.name);
-  const consumers = def.consumes?.(kit) ?? {};
+  const consumers: Consumers = def.consumes?.(kit) ?? {};
   const tables = def.eventTables;
   if (Object.keys(consumers).length && !tables) throw new Error(`${def.name}: consumes needs eventTables`);
   // Over NATS: one durable consumer group per (service, event), whose replicas share the messages.

@@ -52,3 +52,17 @@ export function startWorkers(workers: readonly Worker[], logger: Logger): () => 
     clearTimeout(timer);
   };
 }
+
+/**
+ * One run at a time: a call while a run is under way waits for it, then runs again (the running
+ * one may have started before what the caller wants done was due). For work a worker's timer and
+ * a tick action share: the tick answers once everything due when it was called has been tried.
+ */
+export function oneAtATime<T>(run: () => Promise<T>): () => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return () => {
+    const next = tail.then(run, run);
+    tail = next.catch(() => undefined);
+    return next;
+  };
+}

@@ -1,4 +1,4 @@
-import type { ApiError, Caller, Ctx } from "@collab/core";
+import type { ApiError, Caller, Ctx, NoteEventContracts } from "@collab/core";
 import type { ProjectAccess } from "@collab/work-items";
 import type { Db, ServiceKit } from "@collab/db";
 import type { NoteRow, NotesTables } from "./db/tables";
@@ -32,20 +32,6 @@ export interface LoadedNoteable<N extends NoteableRecord = NoteableRecord> {
   access: ProjectAccess;
 }
 
-/** Names of the events sent after a note is written, e.g. issues.note.created. */
-export interface NoteEvents {
-  created: string;
-  updated: string;
-  deleted: string;
-}
-
-/** The events of a service's notes: `<service>.note.created|updated|deleted`. */
-export const noteEvents = (service: string): NoteEvents => ({
-  created: `${service}.note.created`,
-  updated: `${service}.note.updated`,
-  deleted: `${service}.note.deleted`,
-});
-
 /**
  * How a service's noteable takes part in the shared notes code: its tables, its loading and its
  * permission rules. One descriptor per noteable kind, supplied by the service that owns it.
@@ -55,7 +41,8 @@ export interface NoteableKind<L extends LoadedNoteable = LoadedNoteable> {
   pathParam: NoteablePathParam;
   /** The service's own notes tables (notesTables(itsSchema)). */
   tables: NotesTables;
-  events: NoteEvents;
+  /** The service's note events, from its contract (noteEventContracts of @collab/core: `<service>.note.created|updated|deleted`). */
+  events: NoteEventContracts;
   /** Threads (DiscussionNote, DiffNote) of this kind can be resolved (merge requests). */
   resolvable: boolean;
   /** The 404 answered when the noteable is missing or hidden. */

@@ -1,4 +1,5 @@
-import { createBroker, loadConfig, readPrivateKey, Signer, type Caller } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { broadcast, call, CachesClear, createBroker, loadConfig, readPrivateKey, Signer, type Caller } from "@collab/core";
 import { createScratchDatabase, openDatabase, settleOutboxes, testDatabaseServer, truncateAll, type Database } from "@collab/db";
 import type { ServiceBroker, ServiceSchema } from "moleculer";
 import type { AddressInfo } from "node:net";
@@ -28,8 +29,8 @@ export interface TestApp {
 async function resetter(database: Database, broker: ServiceBroker) {
   await settleOutboxes(database.db);
   await truncateAll(database.db);
-  await broker.call("accounts.bootstrap", { token: ROOT_TOKEN });
-  await broker.broadcast("gateway.caches.clear", {});
+  await call(broker, Accounts.bootstrap, { token: ROOT_TOKEN });
+  await broadcast(broker, CachesClear, {});
   // A round trip to every node after the broadcast: each has handled the (synchronous) clear before
   // it answers, since one connection's messages reach it in order. Closes the window in which the
   // next test could reach a process still holding the previous test's settings or tokens.

@@ -1,3 +1,4 @@
+import type { EventContract } from "@collab/core";
 import { eventSubject, localConsumersOf, observeEvents, type EventEnvelope } from "@collab/db";
 import type { ServiceBroker } from "moleculer";
 import { eventually } from "./eventually";
@@ -31,11 +32,13 @@ export async function redeliver(app: { broker: ServiceBroker; distributed: boole
 }
 
 /**
- * Watches the durable domain events matching `patterns` (`issues.issue.*`: `*` is one dot-separated
- * word) from now on: in one process as the relays hand them over, in the distributed pass as a
- * JetStream consumer of its own. `seen` fills as they arrive; stop() ends the watch.
+ * Watches the durable domain events given by their producers' contract entries, or matching
+ * `patterns` (`issues.issue.*`: `*` is one dot-separated word), from now on: in one process as the
+ * relays hand them over, in the distributed pass as a JetStream consumer of its own. `seen` fills
+ * as they arrive; stop() ends the watch.
  */
-export async function watchEvents(app: { broker: ServiceBroker; distributed: boolean }, patterns: string[]): Promise<{ seen: SeenEvent[]; stop(): Promise<void> }> {
+export async function watchEvents(app: { broker: ServiceBroker; distributed: boolean }, watched: (EventContract | string)[]): Promise<{ seen: SeenEvent[]; stop(): Promise<void> }> {
+  const patterns = watched.map((w) => (typeof w === "string" ? w : w.name));
   const seen: SeenEvent[] = [];
   const record = (e: EventEnvelope) => seen.push({ event: e.name, payload: e.payload, envelope: e });
   if (!app.distributed) {

@@ -15,7 +15,7 @@ export const ALL_SCOPES_FOR_ROOT = ["api", "read_api", "read_user", "read_reposi
 export async function bootstrapRoot(db: Db, initialToken?: string): Promise<{ created: boolean; token?: string }> {
   return db.transaction(async (tx) => {
     // Replicas starting together on an empty database: one creates root, the others wait and see it.
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('accounts.bootstrap'))`);
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('accounts:bootstrap-root'))`);
     const [{ n }] = await tx.select({ n: count() }).from(users);
     if (n > 0) return { created: false };
     const [root] = await tx

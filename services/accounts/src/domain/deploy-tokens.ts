@@ -1,4 +1,5 @@
-import { invalidToken, unauthorized, type Caller } from "@collab/core";
+import type { DeployTokenAuthentication } from "@collab/accounts/contract";
+import { invalidToken, unauthorized } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, inArray } from "drizzle-orm";
 import { DEPLOY_TOKEN_SCOPES } from "../api/scopes";
@@ -90,13 +91,6 @@ export async function removeDeployTokensOf(db: Db, kind: "project" | "group", id
   const column = kind === "project" ? deployTokens.projectId : deployTokens.groupId;
   const removed = await db.delete(deployTokens).where(inArray(column, ids)).returning({ id: deployTokens.id });
   return removed.map((r) => r.id);
-}
-
-/** What the gateway caches for a deploy token: a caller that is the token, and until when it holds. */
-export interface DeployTokenAuthentication {
-  caller: Caller;
-  scopes: string[];
-  deployTokenId: number;
 }
 
 /**

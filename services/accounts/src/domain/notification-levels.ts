@@ -1,40 +1,17 @@
+import { EMAIL_EVENTS, type EmailEvent, type NotificationLevel } from "@collab/accounts/contract";
 import type { Config } from "@collab/core";
 import type { NotificationSettingRow } from "../db/schema";
 
-/** GitLab's NotificationSetting levels. */
-export const NOTIFICATION_LEVELS = ["disabled", "participating", "watch", "global", "mention", "custom"] as const;
-export type NotificationLevel = (typeof NOTIFICATION_LEVELS)[number];
+/**
+ * GitLab's NotificationSetting levels, and the email events a `custom` level switches one by one:
+ * the contract's, as `notifications.effectiveLevel` answers them.
+ */
+export { EMAIL_EVENTS, NOTIFICATION_LEVELS, type EmailEvent, type NotificationLevel } from "@collab/accounts/contract";
 
 /** Where a setting applies: the user's global one, or one group or project. */
 export type SourceType = "global" | "group" | "project";
 /** One setting's place: the global one has no source id. */
 export type SettingSource = { type: "global" } | { type: "group" | "project"; id: number };
-
-/**
- * The email events a `custom` level switches one by one, in GitLab's order. `new_epic` is the
- * Ultimate tier's, and only where epics live: the global setting and groups, never projects.
- */
-export const EMAIL_EVENTS = [
-  "new_note",
-  "new_issue",
-  "reopen_issue",
-  "close_issue",
-  "reassign_issue",
-  "issue_due",
-  "new_merge_request",
-  "push_to_merge_request",
-  "reopen_merge_request",
-  "close_merge_request",
-  "reassign_merge_request",
-  "merge_merge_request",
-  "failed_pipeline",
-  "fixed_pipeline",
-  "success_pipeline",
-  "moved_project",
-  "merge_when_pipeline_succeeds",
-  "new_epic",
-] as const;
-export type EmailEvent = (typeof EMAIL_EVENTS)[number];
 
 /** NotificationSetting.email_events(source): the events a source type has on a tier. */
 export function emailEventsFor(source: SourceType, tier: Config["LICENSE_TIER"]): EmailEvent[] {

@@ -1,4 +1,5 @@
-import { call, type Ctx } from "@collab/core";
+import { call, type Ctx, announce, type PayloadOf } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
 import type { Announcement } from "@collab/db";
 import type { UserRow } from "../db/schema";
 import { movesNamespace, type UpdateUserOptions } from "./users";
@@ -13,19 +14,8 @@ import { Namespaces } from "@collab/namespaces/contract";
  * These are durable events (the outbox), so a namespaces service that is down applies them when
  * it is back.
  */
-export const USER_UPDATED_EVENT = "accounts.user.updated";
-
-export interface UserUpdatedEvent {
-  userId: number;
-  username: string;
-  name: string;
-  email: string;
-  /** Whether `email` is confirmed: only a confirmed address claims invitations. */
-  confirmed: boolean;
-}
-
-/** `accounts.user.created`: the same shape. */
-export const userCreatedEvent = (u: UserRow): UserUpdatedEvent => ({ userId: u.id, username: u.username, name: u.name, email: u.email, confirmed: u.confirmedAt !== null });
+/** The payload of `accounts.user.created` and `accounts.user.updated` (Accounts.events). */
+export const userEventPayload = (u: UserRow): PayloadOf<typeof Accounts.events.userCreated> => ({ userId: u.id, username: u.username, name: u.name, email: u.email, confirmed: u.confirmedAt !== null });
 
 /** Whether an update changes the e-mail address or its confirmation (invitations may now apply). */
 const changesEmail = (before: UserRow, after: UserRow) =>
@@ -37,13 +27,11 @@ export const namespacePathCheck = (ctx: Ctx<unknown>, userId: number): UpdateUse
     (await call(ctx, Namespaces.userNamespaces.pathAvailable, { path: username, user_id: userId })).available,
 });
 
-/** The users' durable events (`kit.events`), each written in the transaction of its change. */
-export const USER_EVENTS = { created: "accounts.user.created", updated: USER_UPDATED_EVENT, deleted: "accounts.user.deleted" } as const;
+/** The users' durable events (Accounts.events, `kit.events`), each written in the transaction of its change. */
+export const userCreated = (user: UserRow): Announcement => announce(Accounts.events.userCreated, userEventPayload(user));
 
-export const userCreated = (user: UserRow): Announcement => [USER_EVENTS.created, userCreatedEvent(user)];
-
-export const usersDeleted = (ids: readonly number[]): Announcement[] => ids.map((userId) => [USER_EVENTS.deleted, { userId }]);
+export const usersDeleted = (ids: readonly number[]): Announcement[] => ids.map((userId) => announce(Accounts.events.userDeleted, { userId }));
 
 /** `accounts.user.updated` when the username, name or e-mail address (or its confirmation) changed. */
 export const userUpdated = (before: UserRow, after: UserRow): Announcement[] =>
-  movesNamespace(before, after) || changesEmail(before, after) ? [[USER_EVENTS.updated, userCreatedEvent(after)]] : [];
+  movesNamespace(before, after) || changesEmail(before, after) ? [announce(Accounts.events.userUpdated, userEventPayload(after))] : [];

@@ -1,3 +1,4 @@
+import type { Authentication } from "@collab/accounts/contract";
 import { presentTokenWithSecret } from "../api/token.entity";
 import { badRequest, currentSettings, forbidden, invalidToken, unauthorized, type Caller } from "@collab/core";
 import { preparedQuery, type Db } from "@collab/db";
@@ -88,12 +89,6 @@ export async function rotateToken(db: Db, token: TokenRow, expiresAt?: string): 
       impersonation: token.impersonation,
     });
   });
-}
-
-export interface Authentication {
-  caller: Caller;
-  scopes: string[];
-  tokenId: number;
 }
 
 const LAST_USED_RESOLUTION_MS = 10 * 60_000;

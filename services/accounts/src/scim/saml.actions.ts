@@ -1,7 +1,7 @@
-import { action, badRequestMessage, notFound, type Ctx } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { action, badRequestMessage, implement, notFound, type Ctx, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
 import { requireSamlTier, samlAvailable } from "./availability";
 import { ownedGroup, requireTopLevel, type GroupSummary } from "./groups";
 import { changeExternUid, deleteIdentity, findIdentity, groupIdentities, IdentityRejected, identitiesOf } from "./identities";
@@ -13,7 +13,7 @@ import { hasScimToken, mintScimToken } from "./scim-tokens";
 /**
  * /api/v4 endpoints of a top-level group's SAML SSO and SCIM, for its Owners: the settings, the SCIM
  * token, and the SCIM identities API (API::ProviderIdentity for `scim`). Plus the bus action that
- * gives namespaces the members' group SAML identities.
+ * gives namespaces the members' group SAML identities (samlMemberIdentities).
  */
 
 /** The Owner's group of a SAML route, once the tier has the feature (else the catch-all 404). */
@@ -117,18 +117,16 @@ export const samlActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
     },
   }),
 
-  /**
-   * Bus only, for the members API: the SCIM identities of these users in those of these groups
-   * that have SAML SSO enabled (a member's group_saml_identity). The caller decides who may see them.
-   */
-  "saml.memberIdentities": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => z.object({ group_ids: z.array(z.number().int()).max(1000), user_ids: z.array(z.number().int()).max(10_000) }),
-    async handler(ctx) {
-      if (!samlAvailable(kit.config)) return [];
-      const rows = await identitiesOf(kit.db, ctx.params.group_ids, ctx.params.user_ids);
-      return rows.map((r) => ({ group_id: r.groupId, user_id: r.userId, extern_uid: r.externUid, saml_provider_id: r.samlProviderId }));
-    },
-  }),
 });
+
+/**
+ * Bus only, for the members API: the SCIM identities of these users in those of these groups
+ * that have SAML SSO enabled (a member's group_saml_identity). The caller decides who may see them.
+ */
+export const samlMemberIdentities = (kit: ServiceKit): ImplementedAction[] => [
+  implement(Accounts.saml.memberIdentities, async (ctx) => {
+    if (!samlAvailable(kit.config)) return [];
+    const rows = await identitiesOf(kit.db, ctx.params.group_ids, ctx.params.user_ids);
+    return rows.map((r) => ({ group_id: r.groupId, user_id: r.userId, extern_uid: r.externUid, saml_provider_id: r.samlProviderId }));
+  }),
+];

@@ -1,7 +1,7 @@
-import { action, unauthorized, type Ctx } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { action, implement, unauthorized, type Ctx, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
 import { requireSamlTier } from "./availability";
 import { scimGroup } from "./groups";
 import { findIdentityWithUser, identityWithUserById, searchIdentities } from "./identities";
@@ -42,12 +42,6 @@ async function scimUser(kit: ServiceKit, scope: ScimScope, id: string) {
 }
 
 export const scimActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  /** The gateway's question for `auth: "scim"` routes: whose SCIM token is this? `{ group_id }`, null if nobody's. */
-  "scim.authenticate": action({
-    visibility: "public",
-    input: () => z.object({ token: z.string().min(1) }),
-    handler: async (ctx) => ({ group_id: await groupOfScimToken(kit.db, ctx.params.token) }),
-  }),
 
   "scim.users.list": action({
     idempotent: true,
@@ -135,3 +129,8 @@ export const scimActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
     },
   }),
 });
+
+/** Bus only: the gateway's question for `auth: "scim"` routes: whose SCIM token is this? `{ group_id }`, null if nobody's. */
+export const scimAuthentication = (kit: ServiceKit): ImplementedAction[] => [
+  implement(Accounts.scim.authenticate, async (ctx) => ({ group_id: await groupOfScimToken(kit.db, ctx.params.token) })),
+];

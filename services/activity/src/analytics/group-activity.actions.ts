@@ -1,6 +1,8 @@
 import { call, AccessLevel, action, forbidden, gString, requireCaller, type Ctx } from "@collab/core";
 import { groupOf, readableProjects } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
+import { Issues } from "@collab/issues/contract";
+import { MergeRequests } from "@collab/merge-requests/contract";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
 import { Namespaces } from "@collab/namespaces/contract";
@@ -37,7 +39,7 @@ export const groupActivityActions = (kit: ServiceKit): Record<string, ActionSche
     async handler(ctx) {
       const group = await analyticsGroup(kit, ctx);
       const projects = await featureProjects(ctx, group.id, "issues_access_level");
-      const issues_count = await ctx.call<number, Record<string, unknown>>("issues.analytics.createdSince", {
+      const issues_count = await call(ctx, Issues.analytics.createdSince, {
         project_ids: projects.map((p) => p.id),
         reporter_project_ids: projects.filter((p) => p.access_level >= AccessLevel.REPORTER).map((p) => p.id),
         user_id: ctx.meta.caller?.id ?? null,
@@ -53,7 +55,7 @@ export const groupActivityActions = (kit: ServiceKit): Record<string, ActionSche
     async handler(ctx) {
       const group = await analyticsGroup(kit, ctx);
       const projects = await featureProjects(ctx, group.id, "merge_requests_access_level");
-      const merge_requests_count = await ctx.call<number, Record<string, unknown>>("merge-requests.analytics.createdSince", { project_ids: projects.map((p) => p.id), since: since().toISOString() });
+      const merge_requests_count = await call(ctx, MergeRequests.analytics.createdSince, { project_ids: projects.map((p) => p.id), since: since().toISOString() });
       return { merge_requests_count };
     },
   }),

@@ -1,4 +1,8 @@
+import type { EventContract } from "@collab/core";
 import { openScratchDatabase, type Database } from "@collab/db";
+import { Issues } from "@collab/issues/contract";
+import { MergeRequests } from "@collab/merge-requests/contract";
+import { Namespaces } from "@collab/namespaces/contract";
 import { asc } from "drizzle-orm";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
@@ -17,7 +21,9 @@ beforeAll(async () => {
 afterAll(() => dispose?.());
 beforeEach(() => database.db.delete(events));
 
-async function deliver(name: string, payload: unknown, id = randomUUID()) {
+/** Delivers a payload of a producer's event (its contract entry) to this service's consumer of it. */
+async function deliver(entry: EventContract, payload: unknown, id = randomUUID()) {
+  const name = entry.name;
   const c = consumers[name];
   const parsed = c.schema.safeParse(payload);
   if (!parsed.success) throw new Error(`invalid ${name} payload`);
@@ -34,10 +40,10 @@ const note = {
 
 it("records issue and merge request actions with their target, once per event id", async () => {
   const id = randomUUID();
-  await deliver("issues.issue.opened", issue, id);
-  await deliver("issues.issue.opened", issue, id);
-  await deliver("merge-requests.merge_request.merged", mr);
-  await deliver("merge-requests.merge_request.approved", { id: 9, iid: 4, project_id: 1, actor_id: 5, title: "MR" });
+  await deliver(Issues.events.issueOpened, issue, id);
+  await deliver(Issues.events.issueOpened, issue, id);
+  await deliver(MergeRequests.events.mergeRequestMerged, mr);
+  await deliver(MergeRequests.events.mergeRequestApproved, { id: 9, iid: 4, project_id: 1, actor_id: 5, title: "MR" });
   const r = await rows();
   expect(r.map((e) => [e.action, e.targetType, e.targetId, e.targetIid, e.targetTitle, e.authorId])).toEqual([
     ["created", "Issue", 7, 3, "Bug", 2],
@@ -48,22 +54,22 @@ it("records issue and merge request actions with their target, once per event id
 });
 
 it("records comments with a snapshot, skips system notes, follows edits and deletions", async () => {
-  await deliver("issues.note.created", note);
-  await deliver("issues.note.created", { ...note, id: 12, system: true });
-  await deliver("issues.note.updated", { ...note, body: "edited" });
+  await deliver(Issues.events.noteCreated, note);
+  await deliver(Issues.events.noteCreated, { ...note, id: 12, system: true });
+  await deliver(Issues.events.noteUpdated, { ...note, body: "edited" });
   let r = await rows();
   expect(r).toHaveLength(1);
   expect(r[0]).toMatchObject({ action: "commented", targetType: "Note", targetId: 11, targetTitle: "Bug", confidential: true, internal: true });
   expect(r[0].note).toMatchObject({ id: 11, body: "edited", noteable_type: "Issue", noteable_iid: 3, author_id: 2 });
-  await deliver("issues.note.deleted", note);
+  await deliver(Issues.events.noteDeleted, note);
   r = await rows();
   expect(r).toEqual([]);
 });
 
 it("follows an issue's title and confidentiality on its events and its comments' events", async () => {
-  await deliver("issues.issue.opened", { ...issue, confidential: false });
-  await deliver("issues.note.created", { ...note, noteable_confidential: false });
-  await deliver("issues.issue.updated", { ...issue, title: "Renamed", confidential: true, changes: ["title", "confidential"] });
+  await deliver(Issues.events.issueOpened, { ...issue, confidential: false });
+  await deliver(Issues.events.noteCreated, { ...note, noteable_confidential: false });
+  await deliver(Issues.events.issueUpdated, { ...issue, title: "Renamed", confidential: true, changes: ["title", "confidential"] });
   expect((await rows()).map((e) => [e.targetType, e.targetTitle, e.confidential])).toEqual([
     ["Issue", "Renamed", true],
     ["Note", "Renamed", true],
@@ -71,23 +77,23 @@ it("follows an issue's title and confidentiality on its events and its comments'
 });
 
 it("drops a deleted issue's events and its comments' events, and a deleted project's events", async () => {
-  await deliver("issues.issue.opened", issue);
-  await deliver("issues.note.created", note);
-  await deliver("issues.issue.opened", { ...issue, id: 8, iid: 4 });
-  await deliver("issues.issue.deleted", issue);
+  await deliver(Issues.events.issueOpened, issue);
+  await deliver(Issues.events.noteCreated, note);
+  await deliver(Issues.events.issueOpened, { ...issue, id: 8, iid: 4 });
+  await deliver(Issues.events.issueDeleted, issue);
   expect((await rows()).map((e) => e.targetId)).toEqual([8]);
-  await deliver("namespaces.project.created", { projectId: 2, userId: 1, name: "p", namespaceId: 3 });
-  await deliver("namespaces.project.deleted", { projectId: 1 });
+  await deliver(Namespaces.events.projectCreated, { projectId: 2, userId: 1, name: "p", namespaceId: 3 });
+  await deliver(Namespaces.events.projectDeleted, { projectId: 1 });
   expect((await rows()).map((e) => [e.projectId, e.action, e.targetType])).toEqual([[2, "created", null]]);
 });
 
 it("records project milestones (destroyed ones one by one) and project members joining and leaving", async () => {
-  await deliver("namespaces.milestone.created", { id: 1, iid: 1, title: "v1", projectId: 1, groupId: null, userId: 2 });
-  await deliver("namespaces.milestone.created", { id: 2, iid: 1, title: "g1", projectId: null, groupId: 5, userId: 2 });
-  await deliver("namespaces.milestone.deleted", { milestoneIds: [1, 3], projectId: 1, groupId: null, userId: 2, milestones: [{ id: 1, iid: 1, title: "v1" }, { id: 3, iid: 2, title: "v2" }] });
-  await deliver("namespaces.member.added", { sourceType: "Project", sourceId: 1, projectId: 1, groupId: null, userId: 4, accessLevel: 30, actorId: 1 });
-  await deliver("namespaces.member.added", { sourceType: "Namespace", sourceId: 5, projectId: null, groupId: 5, userId: 4, accessLevel: 30, actorId: 1 });
-  await deliver("namespaces.member.removed", { sourceType: "Project", sourceId: 1, projectId: 1, groupId: null, userId: 4, accessLevel: 30, actorId: 1 });
+  await deliver(Namespaces.events.milestoneCreated, { id: 1, iid: 1, title: "v1", projectId: 1, groupId: null, userId: 2 });
+  await deliver(Namespaces.events.milestoneCreated, { id: 2, iid: 1, title: "g1", projectId: null, groupId: 5, userId: 2 });
+  await deliver(Namespaces.events.milestoneDeleted, { milestoneIds: [1, 3], projectId: 1, groupId: null, userId: 2, milestones: [{ id: 1, iid: 1, title: "v1" }, { id: 3, iid: 2, title: "v2" }] });
+  await deliver(Namespaces.events.memberAdded, { sourceType: "Project", sourceId: 1, projectId: 1, groupId: null, userId: 4, accessLevel: 30, actorId: 1 });
+  await deliver(Namespaces.events.memberAdded, { sourceType: "Namespace", sourceId: 5, projectId: null, groupId: 5, userId: 4, accessLevel: 30, actorId: 1 });
+  await deliver(Namespaces.events.memberRemoved, { sourceType: "Project", sourceId: 1, projectId: 1, groupId: null, userId: 4, accessLevel: 30, actorId: 1 });
   expect((await rows()).map((e) => [e.action, e.targetType, e.targetTitle, e.authorId])).toEqual([
     ["created", "Milestone", "v1", 2],
     ["destroyed", "Milestone", "v1", 2],
@@ -100,8 +106,8 @@ it("records project milestones (destroyed ones one by one) and project members j
 it("records branch and tag pushes with their push data", async () => {
   const sha = "a".repeat(40);
   const zero = "0".repeat(40);
-  await deliver("namespaces.branch.pushed", { projectId: 1, branch: "f", before: zero, after: sha, userId: 2, commitCount: 2, commitTitle: "Add" });
-  await deliver("namespaces.tag.pushed", { projectId: 1, tag: "v1", before: sha, after: zero, userId: 2, commitTitle: null });
+  await deliver(Namespaces.events.branchPushed, { projectId: 1, branch: "f", before: zero, after: sha, userId: 2, commitCount: 2, commitTitle: "Add" });
+  await deliver(Namespaces.events.tagPushed, { projectId: 1, tag: "v1", before: sha, after: zero, userId: 2, commitTitle: "" });
   expect((await rows()).map((e) => e.pushData)).toEqual([
     { commit_count: 2, action: "created", ref_type: "branch", commit_from: null, commit_to: sha, ref: "f", commit_title: "Add" },
     { commit_count: 0, action: "removed", ref_type: "tag", commit_from: sha, commit_to: null, ref: "v1", commit_title: null },

@@ -1,9 +1,11 @@
-import { consumer, type Consumers, type Db, type EventMeta } from "@collab/db";
+import { pickFields, type PayloadOf } from "@collab/core";
+import { consumersOf, on, type Subscriptions, type Db, type EventHandler, type EventMeta } from "@collab/db";
+import { Issues } from "@collab/issues/contract";
+import { MergeRequests } from "@collab/merge-requests/contract";
+import { Namespaces } from "@collab/namespaces/contract";
 import { and, eq, or, sql } from "drizzle-orm";
-import { z } from "zod";
 import { events, type NewEvent, type PushData } from "../db/schema";
 
-const id = z.number().int().positive();
 const ZERO_SHA = "0".repeat(40);
 
 /** One record per domain event; a redelivered event (same id) writes nothing. */
@@ -28,63 +30,49 @@ async function removeTargetEvents(tx: Db, targetType: "Issue" | "MergeRequest", 
 
 // Issues ------------------------------------------------------------------------------------------
 
-const IssueEvent = z.object({ id, iid: id, project_id: id, actor_id: id, title: z.string(), confidential: z.boolean().default(false) });
-type IssueEvent = z.infer<typeof IssueEvent>;
+/** What an issue's record reads of its events (Issues.events). */
+const issueFields = pickFields("id", "iid", "project_id", "actor_id", "title", "confidential");
+type IssueEvent = Pick<PayloadOf<typeof Issues.events.issueOpened>, "id" | "iid" | "project_id" | "actor_id" | "title" | "confidential">;
 
-const issueRecord = (action: string) =>
-  consumer(IssueEvent, (p: IssueEvent, tx, event) =>
-    record(tx, event, { projectId: p.project_id, authorId: p.actor_id, action, targetType: "Issue", targetId: p.id, targetIid: p.iid, targetTitle: p.title, confidential: p.confidential }),
-  );
+const issueRecord =
+  (action: string): EventHandler<IssueEvent> =>
+  (p, tx, event) =>
+    record(tx, event, { projectId: p.project_id, authorId: p.actor_id, action, targetType: "Issue", targetId: p.id, targetIid: p.iid, targetTitle: p.title, confidential: p.confidential });
 
 /**
  * GitLab presents an event's target live: a renamed issue shows its new title, and an issue made
  * confidential hides its past events (and its comments' events) from those who may not read it.
  */
-const IssueUpdated = IssueEvent.extend({ changes: z.array(z.string()).default([]) });
-const issueUpdated = consumer(IssueUpdated, async (p, tx) => {
+const issueUpdated: EventHandler<IssueEvent> = async (p, tx) => {
   await tx.update(events).set({ targetTitle: p.title, confidential: p.confidential }).where(and(eq(events.targetType, "Issue"), eq(events.targetId, p.id)));
   await tx
     .update(events)
     .set({ targetTitle: p.title, confidential: p.confidential })
     .where(and(eq(events.targetType, "Note"), sql`${events.note}->>'noteable_type' = 'Issue'`, sql`(${events.note}->>'noteable_id')::int = ${p.id}`));
-});
+};
 
 // Merge requests ----------------------------------------------------------------------------------
 
-/** approved/unapproved carry no title in today's emitters: the title stays null then. */
-const MergeRequestEvent = z.object({ id, iid: id, project_id: id, actor_id: id, title: z.string().nullish() });
-type MergeRequestEvent = z.infer<typeof MergeRequestEvent>;
+/** What a merge request's record reads of its events (MergeRequests.events), approvals' included. */
+const mrFields = pickFields("id", "iid", "project_id", "actor_id", "title");
+type MergeRequestEvent = Pick<PayloadOf<typeof MergeRequests.events.mergeRequestApproved>, "id" | "iid" | "project_id" | "actor_id" | "title">;
 
-const mergeRequestRecord = (action: string) =>
-  consumer(MergeRequestEvent, (p: MergeRequestEvent, tx, event) =>
-    record(tx, event, { projectId: p.project_id, authorId: p.actor_id, action, targetType: "MergeRequest", targetId: p.id, targetIid: p.iid, targetTitle: p.title ?? null }),
-  );
+const mergeRequestRecord =
+  (action: string): EventHandler<MergeRequestEvent> =>
+  (p, tx, event) =>
+    record(tx, event, { projectId: p.project_id, authorId: p.actor_id, action, targetType: "MergeRequest", targetId: p.id, targetIid: p.iid, targetTitle: p.title });
 
-const TargetDeleted = z.object({ id });
+/** A deleted issue's or merge request's payload: only its id is read. */
+const idOnly = pickFields("id");
 
 // Notes -------------------------------------------------------------------------------------------
 
-const NoteEvent = z.object({
-  id,
-  noteable_type: z.enum(["Issue", "MergeRequest"]),
-  noteable_id: id,
-  noteable_iid: id,
-  noteable_title: z.string().nullish(),
-  noteable_confidential: z.boolean().default(false),
-  project_id: id,
-  actor_id: id,
-  author_id: id.optional(),
-  body: z.string().default(""),
-  internal: z.boolean().default(false),
-  system: z.boolean().default(false),
-  created_at: z.string().optional(),
-});
-type NoteEvent = z.infer<typeof NoteEvent>;
+type NoteEvent = PayloadOf<typeof Issues.events.noteCreated>;
 
 /** Comments only: system notes record no event (GitLab's EventCreateService#leave_note is for user notes). */
-const noteCreated = consumer(NoteEvent, async (p: NoteEvent, tx, event) => {
+const noteCreated: EventHandler<NoteEvent> = async (p, tx, event) => {
   if (p.system) return;
-  const authorId = p.author_id ?? p.actor_id;
+  const authorId = p.author_id;
   await record(tx, event, {
     projectId: p.project_id,
     authorId,
@@ -92,7 +80,7 @@ const noteCreated = consumer(NoteEvent, async (p: NoteEvent, tx, event) => {
     targetType: "Note",
     targetId: p.id,
     targetIid: p.id,
-    targetTitle: p.noteable_title ?? null,
+    targetTitle: p.noteable_title,
     confidential: p.noteable_confidential,
     internal: p.internal,
     note: {
@@ -103,55 +91,39 @@ const noteCreated = consumer(NoteEvent, async (p: NoteEvent, tx, event) => {
       noteable_type: p.noteable_type,
       noteable_iid: p.noteable_iid,
       author_id: authorId,
-      created_at: p.created_at ?? event.occurredAt,
+      created_at: p.created_at,
     },
   });
-});
+};
 
 /** An edited comment shows its new body (GitLab presents the live note). */
-const noteUpdated = consumer(NoteEvent, async (p: NoteEvent, tx) => {
+const noteUpdated: EventHandler<NoteEvent> = async (p, tx) => {
   await tx
     .update(events)
     .set({ note: sql`jsonb_set(${events.note}, '{body}', to_jsonb(${p.body}::text))`, internal: p.internal })
     .where(and(eq(events.targetType, "Note"), eq(events.targetId, p.id)));
-});
+};
 
-const noteDeleted = consumer(z.object({ id }), async (p, tx) => {
+const noteDeleted: EventHandler<{ id: number }> = async (p, tx) => {
   await tx.delete(events).where(and(eq(events.targetType, "Note"), eq(events.targetId, p.id)));
-});
+};
 
 // Projects, milestones, members -------------------------------------------------------------------
 
-const projectCreated = consumer(z.object({ projectId: id, userId: id }), (p, tx, event) =>
-  record(tx, event, { projectId: p.projectId, authorId: p.userId, action: "created" }),
-);
-
-const projectDeleted = consumer(z.object({ projectId: id }), async (p, tx) => {
-  await tx.delete(events).where(eq(events.projectId, p.projectId));
-});
-
-const MilestoneEvent = z.object({ id, iid: id, title: z.string(), projectId: id.nullable(), userId: id });
-type MilestoneEvent = z.infer<typeof MilestoneEvent>;
+const NE = Namespaces.events;
 
 /** Project milestones only: group milestones' events belong to no project (not recorded here). */
-const milestoneRecord = (action: string) =>
-  consumer(MilestoneEvent, async (p: MilestoneEvent, tx, event) => {
+const milestoneRecord = (action: string) => (entry: typeof NE.milestoneCreated | typeof NE.milestoneClosed | typeof NE.milestoneReopened) =>
+  on(entry, pickFields("id", "iid", "title", "projectId", "userId"), async (p, tx, event) => {
     if (p.projectId === null) return;
     await record(tx, event, { projectId: p.projectId, authorId: p.userId, action, targetType: "Milestone", targetId: p.id, targetIid: p.iid, targetTitle: p.title });
   });
 
-const MilestoneDeleted = z.object({
-  milestoneIds: z.array(id),
-  projectId: id.nullable(),
-  userId: id,
-  milestones: z.array(z.object({ id, iid: id, title: z.string() })).optional(),
-});
-
 /** One "destroyed" record per milestone; the event id is suffixed per milestone to stay idempotent. */
-const milestoneDeleted = consumer(MilestoneDeleted, async (p, tx, event) => {
+const milestoneDeleted = on(NE.milestoneDeleted, pickFields("milestoneIds", "projectId", "userId", "milestones"), async (p, tx, event) => {
   if (p.projectId === null) return;
   const projectId = p.projectId;
-  const known = new Map((p.milestones ?? []).map((m) => [m.id, m]));
+  const known = new Map(p.milestones.map((m) => [m.id, m]));
   const rows = p.milestoneIds.map((milestoneId, i) => ({
     sourceEventId: i === 0 ? event.id : derivedId(event.id, i),
     projectId,
@@ -169,28 +141,26 @@ const milestoneDeleted = consumer(MilestoneDeleted, async (p, tx, event) => {
 /** A stable uuid for the i-th record of one event (the last 8 hex digits replaced by i). */
 export const derivedId = (uuid: string, i: number) => uuid.slice(0, 28) + i.toString(16).padStart(8, "0");
 
-const MemberEvent = z.object({ sourceType: z.enum(["Project", "Namespace"]), projectId: id.nullable(), userId: id });
-
 /** GitLab records joined/left for project members only (ProjectMember hooks), not group members. */
-const memberRecord = (action: "joined" | "left") =>
-  consumer(MemberEvent, async (p: z.infer<typeof MemberEvent>, tx, event) => {
+const memberRecord = (action: "joined" | "left", entry: typeof NE.memberAdded | typeof NE.memberRemoved) =>
+  on(entry, pickFields("sourceType", "projectId", "userId"), async (p, tx, event) => {
     if (p.sourceType !== "Project" || p.projectId === null) return;
     await record(tx, event, { projectId: p.projectId, authorId: p.userId, action });
   });
 
 // Pushes ------------------------------------------------------------------------------------------
 
-const RefPushed = z.object({
-  projectId: id,
-  branch: z.string().optional(),
-  tag: z.string().optional(),
-  before: z.string().nullable(),
-  after: z.string().nullable(),
-  userId: id,
-  commitCount: z.number().int().min(0).optional(),
-  commitTitle: z.string().nullish(),
-});
-type RefPushed = z.infer<typeof RefPushed>;
+/** A push of a branch or tag as namespaces announces it (branchPushed, tagPushed). */
+interface RefPushed {
+  projectId: number;
+  branch?: string;
+  tag?: string;
+  before: string | null;
+  after: string | null;
+  userId: number;
+  commitCount?: number;
+  commitTitle?: string | null;
+}
 
 /** Entities::PushEventPayload from a push: all-zero before creates the ref, all-zero after removes it. */
 export function pushData(p: RefPushed, refType: "branch" | "tag"): PushData {
@@ -207,40 +177,47 @@ export function pushData(p: RefPushed, refType: "branch" | "tag"): PushData {
   };
 }
 
-const refPushed = (refType: "branch" | "tag") =>
-  consumer(RefPushed, (p: RefPushed, tx, event) => record(tx, event, { projectId: p.projectId, authorId: p.userId, action: "pushed", pushData: pushData(p, refType) }));
+const refPushed =
+  (refType: "branch" | "tag"): EventHandler<RefPushed> =>
+  (p, tx, event) =>
+    record(tx, event, { projectId: p.projectId, authorId: p.userId, action: "pushed", pushData: pushData(p, refType) });
 
 // The catalog ------------------------------------------------------------------------------------
 
-/** Domain event name → how it lands in the events table. */
-export const consumers: Consumers = {
-  "issues.issue.opened": issueRecord("created"),
-  "issues.issue.closed": issueRecord("closed"),
-  "issues.issue.reopened": issueRecord("reopened"),
+const IE = Issues.events;
+const ME = MergeRequests.events;
+
+/** Domain event → how it lands in the events table. */
+export const consumers: Subscriptions = consumersOf("activity", [
+  on(IE.issueOpened, issueFields, issueRecord("created")),
+  on(IE.issueClosed, issueFields, issueRecord("closed")),
+  on(IE.issueReopened, issueFields, issueRecord("reopened")),
   // A move closes the original (Issues::MoveService closes it); the copy arrives as opened.
-  "issues.issue.moved": issueRecord("closed"),
-  "issues.issue.updated": issueUpdated,
-  "issues.issue.deleted": consumer(TargetDeleted, (p, tx) => removeTargetEvents(tx, "Issue", p.id)),
-  "merge-requests.merge_request.opened": mergeRequestRecord("created"),
-  "merge-requests.merge_request.closed": mergeRequestRecord("closed"),
-  "merge-requests.merge_request.reopened": mergeRequestRecord("reopened"),
-  "merge-requests.merge_request.merged": mergeRequestRecord("merged"),
-  "merge-requests.merge_request.approved": mergeRequestRecord("approved"),
-  "merge-requests.merge_request.deleted": consumer(TargetDeleted, (p, tx) => removeTargetEvents(tx, "MergeRequest", p.id)),
-  "issues.note.created": noteCreated,
-  "issues.note.updated": noteUpdated,
-  "issues.note.deleted": noteDeleted,
-  "merge-requests.note.created": noteCreated,
-  "merge-requests.note.updated": noteUpdated,
-  "merge-requests.note.deleted": noteDeleted,
-  "namespaces.project.created": projectCreated,
-  "namespaces.project.deleted": projectDeleted,
-  "namespaces.milestone.created": milestoneRecord("created"),
-  "namespaces.milestone.closed": milestoneRecord("closed"),
-  "namespaces.milestone.reopened": milestoneRecord("reopened"),
-  "namespaces.milestone.deleted": milestoneDeleted,
-  "namespaces.member.added": memberRecord("joined"),
-  "namespaces.member.removed": memberRecord("left"),
-  "namespaces.branch.pushed": refPushed("branch"),
-  "namespaces.tag.pushed": refPushed("tag"),
-};
+  on(IE.issueMoved, issueFields, issueRecord("closed")),
+  on(IE.issueUpdated, issueUpdated),
+  on(IE.issueDeleted, idOnly, (p, tx) => removeTargetEvents(tx, "Issue", p.id)),
+  on(ME.mergeRequestOpened, mrFields, mergeRequestRecord("created")),
+  on(ME.mergeRequestClosed, mrFields, mergeRequestRecord("closed")),
+  on(ME.mergeRequestReopened, mrFields, mergeRequestRecord("reopened")),
+  on(ME.mergeRequestMerged, mrFields, mergeRequestRecord("merged")),
+  on(ME.mergeRequestApproved, mrFields, mergeRequestRecord("approved")),
+  on(ME.mergeRequestDeleted, idOnly, (p, tx) => removeTargetEvents(tx, "MergeRequest", p.id)),
+  on(IE.noteCreated, noteCreated),
+  on(IE.noteUpdated, noteUpdated),
+  on(IE.noteDeleted, idOnly, noteDeleted),
+  on(ME.noteCreated, noteCreated),
+  on(ME.noteUpdated, noteUpdated),
+  on(ME.noteDeleted, idOnly, noteDeleted),
+  on(NE.projectCreated, pickFields("projectId", "userId"), (p, tx, event) => record(tx, event, { projectId: p.projectId, authorId: p.userId, action: "created" })),
+  on(NE.projectDeleted, async (p, tx) => {
+    await tx.delete(events).where(eq(events.projectId, p.projectId));
+  }),
+  milestoneRecord("created")(NE.milestoneCreated),
+  milestoneRecord("closed")(NE.milestoneClosed),
+  milestoneRecord("reopened")(NE.milestoneReopened),
+  milestoneDeleted,
+  memberRecord("joined", NE.memberAdded),
+  memberRecord("left", NE.memberRemoved),
+  on(NE.branchPushed, refPushed("branch")),
+  on(NE.tagPushed, refPushed("tag")),
+]);

@@ -1,10 +1,11 @@
 import type { ActionSchema } from "moleculer";
-import { action, badRequest, badRequestMessage, notFound, recordId, reply, unauthorized, type Ctx } from "@collab/core";
+import { action, badRequest, badRequestMessage, notFound, recordId, reply, unauthorized, type Ctx, actionsOf, implement } from "@collab/core";
 import { projectMap } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
+import { ErrorTracking } from "@collab/error-tracking/contract";
 import { activeClientKey } from "../client-keys/client-keys.service";
 import { findSetting } from "../settings/settings.service";
-import { CollectParams, ListErrorsParams, type CollectInput } from "./collector.params";
+import { CollectParams, type CollectInput } from "./collector.params";
 import { errorEventFields, parseEnvelope, type ErrorEventFields } from "./envelope";
 import { presentErrorEvent } from "./error-event.entity";
 import { listErrorEvents, storeErrorEvents } from "./error-events.service";
@@ -89,12 +90,8 @@ export const collectorActions = (kit: ServiceKit): Record<string, ActionSchema> 
       return received();
     },
   }),
-  /** The events stored for a project, for other services and tests (no HTTP route). */
-  "errors.list": action({
-    input: () => ListErrorsParams,
-    idempotent: true,
-    async handler(ctx) {
-      return (await listErrorEvents(kit.db, ctx.params.project_id)).map(presentErrorEvent);
-    },
-  }),
+  ...actionsOf("error-tracking", [
+    /** The events stored for a project, for other services and tests (no HTTP route). */
+    implement(ErrorTracking.errors.list, async (ctx) => (await listErrorEvents(kit.db, ctx.params.project_id)).map(presentErrorEvent)),
+  ]),
 });

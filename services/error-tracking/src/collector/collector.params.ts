@@ -9,5 +9,3 @@ export const CollectParams = z.object({
   headers: z.record(z.string(), z.string()).default({}),
 });
 export type CollectInput = z.output<typeof CollectParams>;
-
-export const ListErrorsParams = z.object({ project_id: z.number().int().positive() });

@@ -218,7 +218,7 @@ describe("the purge", () => {
     const survivor = await createProject(root, { name: "Survivor", namespace_id: keep.id });
     const restored = await createProject(root, { name: "Restored", namespace_id: keep.id });
 
-    const watch = await watchEvents(app, ["namespaces.project.deleted"]);
+    const watch = await watchEvents(app, [Namespaces.events.projectDeleted]);
 
     expect((await root.put("/application/settings", { json: { deletion_adjourned_period: 1 } })).status).toBe(200);
     for (const path of [`/groups/${platform.id}`, `/projects/${doomed.id}`, `/projects/${restored.id}`]) expect((await root.delete(path)).status).toBe(202);

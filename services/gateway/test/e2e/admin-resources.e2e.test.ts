@@ -1,3 +1,5 @@
+import { Admin } from "@collab/admin/contract";
+import { call } from "@collab/core";
 import { Gitlab } from "@gitbeaker/rest";
 import { apiClient, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
@@ -133,7 +135,7 @@ describe("repository storage moves", () => {
     for (let i = 0; i < 10; i++) {
       const move = await root.get(path);
       if (move.body.state === state) return move;
-      await app.broker.call("admin.storageMoves.tick", {});
+      await call(app.broker, Admin.storageMoves.tick, {});
     }
     return root.get(path);
   };
@@ -230,8 +232,8 @@ describe("gitbeaker walk", () => {
     const [move] = await api.ProjectRepositoryStorageMoves.all();
     expect(move).toMatchObject({ destination_storage_name: "ssd", project: { id: project.id } });
     expect(["scheduled", "started"]).toContain(move.state);
-    await app.broker.call("admin.storageMoves.tick", {});
-    await app.broker.call("admin.storageMoves.tick", {});
+    await call(app.broker, Admin.storageMoves.tick, {});
+    await call(app.broker, Admin.storageMoves.tick, {});
     expect((await api.ProjectRepositoryStorageMoves.show(move.id as number)).state).toBe("finished");
   });
 });

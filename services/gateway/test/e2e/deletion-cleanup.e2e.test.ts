@@ -1,3 +1,5 @@
+import { call } from "@collab/core";
+import { ImportExport } from "@collab/import-export/contract";
 import { apiClient, eventually, type ApiClient, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { startApp } from "../app";
@@ -83,7 +85,7 @@ test("a group removed for good takes its and its subgroups' runners, and its pro
 test("a group removed for good takes its export archives with it", async () => {
   const group = (await root.post("/groups", { json: { name: "Exported", path: "exported" } })).body;
   expect((await root.post(`/groups/${group.id}/export`)).status).toBe(202);
-  await app.broker.call("import-export.worker.tick", {});
+  await call(app.broker, ImportExport.worker.tick, {});
   expect((await root.get(`/groups/${group.id}/export/download`)).status).toBe(200);
   const archives = async () => (await app.database.db.execute(sql`SELECT count(*)::int AS n FROM import_export.group_exports WHERE group_id = ${group.id}`)).rows[0] as { n: number };
   expect((await archives()).n).toBe(1);

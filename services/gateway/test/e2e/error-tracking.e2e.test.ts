@@ -1,3 +1,5 @@
+import { call } from "@collab/core";
+import { ErrorTracking } from "@collab/error-tracking/contract";
 import { addMember, apiClient, createGroup, createProject, createUser, eventually, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
 import { defaultStackParser, makeNodeTransport, NodeClient } from "@sentry/node";
 import { sql } from "drizzle-orm";
@@ -35,7 +37,7 @@ afterAll(() => app.stop());
 
 const SETTINGS = (p: { id: number }) => `/projects/${p.id}/error_tracking/settings`;
 const KEYS = (p: { id: number }) => `/projects/${p.id}/error_tracking/client_keys`;
-const listErrors = (projectId: number) => app.broker.call<Record<string, unknown>[], { project_id: number }>("error-tracking.errors.list", { project_id: projectId });
+const listErrors = (projectId: number) => call(app.broker, ErrorTracking.errors.list, { project_id: projectId });
 
 /** The key's DSN, its host swapped for the test app's (EXTERNAL_URL names a host no one listens on). */
 function localDsn(dsn: string): string {

@@ -1,3 +1,5 @@
+import { call } from "@collab/core";
+import { ImportExport } from "@collab/import-export/contract";
 import { Gitlab } from "@gitbeaker/rest";
 import { readTarGz } from "@collab/import-export/archive/tar";
 import { addMember, apiClient, createGroup, createUser, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
@@ -19,7 +21,7 @@ afterAll(() => app.stop());
 beforeEach(() => app.reset());
 
 const ACCEPTED = { status: 202, body: { message: "202 Accepted" } };
-const tick = () => app.broker.call("import-export.worker.tick", {});
+const tick = () => call(app.broker, ImportExport.worker.tick, {});
 
 /**
  * Ticks the worker until `done` holds. In the distributed pass each replica's own timer may hold

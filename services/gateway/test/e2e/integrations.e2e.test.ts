@@ -1,8 +1,13 @@
+import { call } from "@collab/core";
+import { Integrations } from "@collab/integrations/contract";
+import { Runners } from "@collab/runners/contract";
 import { addMember, apiClient, createGroup, createProject, createUser, eventually, startMailbox, type ApiClient, type Mailbox, type TestApp, type TestUser } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { startApp } from "../app";
+import { Issues } from "@collab/issues/contract";
+import { Runners } from "@collab/runners/contract";
 
 /**
  * Integrations (GitLab's project and group integrations API): every kind's required parameters,
@@ -183,7 +188,7 @@ describe("Discord deliveries", () => {
 
   const deliveries = async () =>
     ((await app.database.db.execute(sql`SELECT event_name, status, attempts, response_code, error FROM integrations.integration_deliveries ORDER BY id`)) as unknown as { rows: Record<string, unknown>[] }).rows;
-  const tick = () => app.broker.call("integrations.deliveries.tick", {});
+  const tick = () => call(app.broker, Integrations.deliveries.tick, {});
   const allowLocal = (allow: boolean) => root.put("/application/settings", { json: { allow_local_requests_from_web_hooks_and_services: allow } });
 
   test("an opened issue reaches the webhook (a group's integration, inherited) when local requests are allowed; sent once", async () => {
@@ -199,7 +204,7 @@ describe("Discord deliveries", () => {
       content: `[team/sub/app] Issue #${issue.body.iid} opened by dev`,
       embeds: [{ title: `#${issue.body.iid} Broken build`, url: issue.body.web_url, author: { name: "dev" } }],
     });
-    expect(await deliveries()).toEqual([{ event_name: "issues.issue.opened", status: "delivered", attempts: 1, response_code: 204, error: null }]);
+    expect(await deliveries()).toEqual([{ event_name: Issues.events.issueOpened.name, status: "delivered", attempts: 1, response_code: 204, error: null }]);
     await tick();
     expect(received).toHaveLength(1);
   });
@@ -225,7 +230,7 @@ describe("Discord deliveries", () => {
     await tick();
     await tick();
     expect(received).toEqual([]);
-    expect(await deliveries()).toEqual([{ event_name: "issues.issue.opened", status: "refused", attempts: 1, response_code: null, error: "Requests to localhost are not allowed" }]);
+    expect(await deliveries()).toEqual([{ event_name: Issues.events.issueOpened.name, status: "refused", attempts: 1, response_code: null, error: "Requests to localhost are not allowed" }]);
   });
 
   test("a whitelisted address is let through; a failing endpoint is retried later (pending, attempts counted)", async () => {
@@ -274,10 +279,10 @@ describe("pipeline status emails", () => {
     for (let i = 0; i < 2; i++) expect((await U.maint.api.post(`/projects/${project.id}/pipeline_schedules/${schedule.id}/play`)).status).toBe(201);
     const first = await app.broker.call<{ id: number; pipeline_id: number }, object>("runners.jobs.request", { token: runner.token });
     const second = await app.broker.call<{ id: number; pipeline_id: number }, object>("runners.jobs.request", { token: runner.token });
-    await app.broker.call("runners.jobs.finish", { token: runner.token, job_id: first.id, status: "success" });
-    await app.broker.call("runners.jobs.finish", { token: runner.token, job_id: second.id, status: "failed" });
+    await call(app.broker, Runners.jobs.finish, { token: runner.token, job_id: first.id, status: "success" });
+    await call(app.broker, Runners.jobs.finish, { token: runner.token, job_id: second.id, status: "failed" });
     await eventually(async () => expect(await deliveries()).toHaveLength(2));
-    await app.broker.call("integrations.deliveries.tick", {});
+    await call(app.broker, Integrations.deliveries.tick, {});
 
     const mail = await mailbox.waitFor(a);
     expect(mail.subject).toBe(`team/sub/app | Pipeline #${second.pipeline_id} has failed for main | ${mail.subject.slice(-8)}`);
@@ -285,6 +290,6 @@ describe("pipeline status emails", () => {
     expect((await mailbox.waitFor(b)).subject).toContain(`#${second.pipeline_id} has failed`);
     const mine = (await mailbox.mails()).filter((m) => m.to.some((t) => t.endsWith(`${tag}@example.com`)));
     expect(mine).toHaveLength(2);
-    expect(await deliveries()).toEqual([{ slug: "pipelines-email", event_name: "runners.pipeline.finished", status: "delivered" }]);
+    expect(await deliveries()).toEqual([{ slug: "pipelines-email", event_name: Runners.events.pipelineFinished.name, status: "delivered" }]);
   });
 });

@@ -1,4 +1,6 @@
+import { Accounts } from "@collab/accounts/contract";
 import { settleOutboxes } from "@collab/db";
+import { MergeRequests } from "@collab/merge-requests/contract";
 import { addMember, apiClient, assertStatus as ok, createProject, createUser, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 import { Namespaces } from "@collab/namespaces/contract";
@@ -62,7 +64,7 @@ test("a page of 20 issues with labels, assignees and a milestone costs a fixed n
     expect(big.items.every((i) => i.labels.length > 0 && i.assignees.length > 0 && i.milestone !== null)).toBe(true);
     // The page is presented from other services' data: the spy must see those calls (labels and
     // milestones together, in one call to namespaces).
-    expect(Object.keys(big.counts)).toEqual(expect.arrayContaining(["accounts.users.refs", Namespaces.workItems.refs.name]));
+    expect(Object.keys(big.counts)).toEqual(expect.arrayContaining([Accounts.users.refs.name, Namespaces.workItems.refs.name]));
     expect(Object.keys(big.counts)).not.toEqual(expect.arrayContaining([Namespaces.labels.byIds.name]));
     expect(Object.keys(big.counts)).not.toEqual(expect.arrayContaining([Namespaces.milestones.byIds.name]));
     const small = await callsFor({ per_page: 2, with_labels_details: true });
@@ -71,7 +73,7 @@ test("a page of 20 issues with labels, assignees and a milestone costs a fixed n
     expect(big.counts).toEqual(small.counts);
     for (const [name, n] of Object.entries(big.counts)) expect([name, n]).toEqual([name, 1]);
     // merge_requests_count: one batched call to the merge-requests service per page.
-    expect(big.counts["merge-requests.closingIssues.counts"]).toBe(1);
+    expect(big.counts[MergeRequests.closingIssues.counts.name]).toBe(1);
     expect(Object.keys(big.counts).length).toBeLessThanOrEqual(6);
     // Names in filters resolve once per kind (not per value or row): at most twice per action,
     // once to filter or sort and once to present the page.

@@ -1,6 +1,8 @@
 import { Gitlab } from "@gitbeaker/rest";
 import { addMember, apiClient, assertStatus as ok, createGroup, createProject, createUser, eventually, watchEvents, type ApiClient, type SeenEvent, type ApiResponse, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
+import type { EventContract } from "@collab/core";
+import { Issues } from "@collab/issues/contract";
 
 /**
  * Issue writes through the HTTP gateway: create, edit (every parameter), delete, reorder, move,
@@ -741,10 +743,10 @@ describe("durable domain events", () => {
   afterEach(() => watch.stop());
 
   /** The first event of that name (already seen or still to come). */
-  const next = (event: string, where: (p: Record<string, unknown>) => boolean = () => true) =>
+  const next = (event: EventContract, where: (p: Record<string, unknown>) => boolean = () => true) =>
     eventually(() => {
-      const found = seen.find((s) => s.event === event && where(s.payload));
-      if (!found) throw new Error(`no ${event} event yet`);
+      const found = seen.find((s) => s.event === event.name && where(s.payload));
+      if (!found) throw new Error(`no ${event.name} event yet`);
       return found.payload as Record<string, unknown>;
     });
 
@@ -752,24 +754,24 @@ describe("durable domain events", () => {
     const w = await seed();
     const issue = await createIssue(w.developer.api, w.api.id, { title: "Eventful" });
     const base = { id: issue.id, iid: 1, project_id: w.api.id };
-    expect(await next("issues.issue.opened")).toMatchObject({ ...base, actor_id: w.developer.id, title: "Eventful", confidential: false });
+    expect(await next(Issues.events.issueOpened)).toMatchObject({ ...base, actor_id: w.developer.id, title: "Eventful", confidential: false });
 
     await edit(w.reporter.api, w.api.id, 1, { title: "Renamed", labels: "bug" });
-    expect(await next("issues.issue.updated")).toMatchObject({ ...base, actor_id: w.reporter.id, title: "Renamed", changes: ["title", "labels"] });
+    expect(await next(Issues.events.issueUpdated)).toMatchObject({ ...base, actor_id: w.reporter.id, title: "Renamed", changes: ["title", "labels"] });
 
     await edit(w.maintainer.api, w.api.id, 1, { state_event: "close" });
-    expect(await next("issues.issue.closed")).toEqual({ ...base, actor_id: w.maintainer.id, title: "Renamed", confidential: false });
-    expect(seen.filter((s) => s.event === "issues.issue.updated")).toHaveLength(1); // a state change alone is not an update
+    expect(await next(Issues.events.issueClosed)).toEqual({ ...base, actor_id: w.maintainer.id, title: "Renamed", confidential: false });
+    expect(seen.filter((s) => s.event === Issues.events.issueUpdated.name)).toHaveLength(1); // a state change alone is not an update
 
     await edit(w.developer.api, w.api.id, 1, { state_event: "reopen" });
-    expect(await next("issues.issue.reopened")).toMatchObject({ ...base, actor_id: w.developer.id });
+    expect(await next(Issues.events.issueReopened)).toMatchObject({ ...base, actor_id: w.developer.id });
 
     const moved = (await w.developer.api.post(`${issuePath(w.api.id, 1)}/move`, { json: { to_project_id: w.target.id } })).body as Issue;
-    expect(await next("issues.issue.moved")).toMatchObject({ ...base, actor_id: w.developer.id, moved_to_id: moved.id, to_project_id: w.target.id });
-    expect(await next("issues.issue.opened", (p) => p.id === moved.id)).toMatchObject({ id: moved.id, iid: 1, project_id: w.target.id, actor_id: w.developer.id });
+    expect(await next(Issues.events.issueMoved)).toMatchObject({ ...base, actor_id: w.developer.id, moved_to_id: moved.id, to_project_id: w.target.id });
+    expect(await next(Issues.events.issueOpened, (p) => p.id === moved.id)).toMatchObject({ id: moved.id, iid: 1, project_id: w.target.id, actor_id: w.developer.id });
 
     ok(await root.delete(issuePath(w.target.id, 1)), 204, "delete");
-    expect(await next("issues.issue.deleted")).toMatchObject({ id: moved.id, iid: 1, project_id: w.target.id, actor_id: 1 });
+    expect(await next(Issues.events.issueDeleted)).toMatchObject({ id: moved.id, iid: 1, project_id: w.target.id, actor_id: 1 });
   });
 });
 

@@ -458,7 +458,7 @@ describe("deleting a label reaches the issues carrying it", () => {
     expect(await iids(w.reporter.api, I, { labels: "bug" })).toEqual([1, 2]);
     expect(await iids(w.reporter.api, I, { labels: "None" })).toEqual([]);
 
-    const watch = await watchEvents(app, ["namespaces.label.deleted"]);
+    const watch = await watchEvents(app, [Namespaces.events.labelDeleted]);
     expect((await w.reporter.api.delete(`${P()}/${bug.id}`)).status).toBe(204);
 
     // The issue that carried only "bug" now carries nothing: the links went, not just their display.

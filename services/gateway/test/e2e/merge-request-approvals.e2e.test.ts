@@ -7,6 +7,9 @@ import type { ServiceKit } from "@collab/db";
 import { eq, inArray } from "drizzle-orm";
 import { startApp } from "../app";
 import { createMergeRequest, type CreatedMergeRequest } from "../merge-requests";
+import { MergeRequests } from "@collab/merge-requests/contract";
+
+const E = MergeRequests.events;
 
 /**
  * Merge request approvals through the gateway: approve (201 approval state, 304 again, 409 on a
@@ -163,7 +166,7 @@ describe("approve and unapprove", () => {
   });
 
   test("durable events for approve, unapprove and reset", async () => {
-    const watch = await watchEvents(app, ["merge-requests.merge_request.approved", "merge-requests.merge_request.unapproved", "merge-requests.merge_request.approvals_reset"]);
+    const watch = await watchEvents(app, [E.mergeRequestApproved, E.mergeRequestUnapproved, E.mergeRequestApprovalsReset]);
     try {
       const mr = await newMergeRequest(priv);
       await U.dev.api.post(`${M(mr)}/approve`);
@@ -172,9 +175,9 @@ describe("approve and unapprove", () => {
       const payload = { id: mr.id, iid: mr.iid, project_id: priv.id, title: expect.stringMatching(/^MR feature-/) };
       await eventually(() => expect(watch.seen).toHaveLength(3));
       expect(watch.seen.map(({ event, payload }) => ({ event, payload }))).toEqual([
-        { event: "merge-requests.merge_request.approved", payload: { ...payload, actor_id: U.dev.id } },
-        { event: "merge-requests.merge_request.unapproved", payload: { ...payload, actor_id: U.dev.id } },
-        { event: "merge-requests.merge_request.approvals_reset", payload: { ...payload, actor_id: projectBot.id } },
+        { event: E.mergeRequestApproved.name, payload: { ...payload, actor_id: U.dev.id } },
+        { event: E.mergeRequestUnapproved.name, payload: { ...payload, actor_id: U.dev.id } },
+        { event: E.mergeRequestApprovalsReset.name, payload: { ...payload, actor_id: projectBot.id } },
       ]);
     } finally {
       await watch.stop();

@@ -1,6 +1,7 @@
 import { addMember, apiClient, assertStatus as ok, createProject, createUser, watchEvents, type ApiClient, type SeenEvent, type TestApp, type TestUser } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { startApp } from "../app";
+import { MergeRequests } from "@collab/merge-requests/contract";
 
 /**
  * Merge request writes through the gateway: create (every parameter, GitLab's 400/409/422),
@@ -234,14 +235,8 @@ describe("durable domain events", () => {
     ok(await root.delete(`${w.P}/merge_requests/1`), 204, "delete");
     const until = Date.now() + 5000;
     while (seen.length < 6 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    expect(seen.map((s) => s.event)).toEqual([
-      "merge-requests.merge_request.opened",
-      "merge-requests.merge_request.updated",
-      "merge-requests.merge_request.closed",
-      "merge-requests.merge_request.reopened",
-      "merge-requests.merge_request.merged",
-      "merge-requests.merge_request.deleted",
-    ]);
+    const E = MergeRequests.events;
+    expect(seen.map((s) => s.event)).toEqual([E.mergeRequestOpened, E.mergeRequestUpdated, E.mergeRequestClosed, E.mergeRequestReopened, E.mergeRequestMerged, E.mergeRequestDeleted].map((e) => e.name));
     expect(seen[0].payload).toEqual({ ...base, actor_id: w.developer.id, title: "E", state: "opened" });
     expect(seen[1].payload).toMatchObject({ ...base, title: "E2", changes: ["title"] });
     expect(seen[4].payload).toMatchObject({ ...base, state: "merged", merge_commit_sha: expect.any(String) });

@@ -361,7 +361,7 @@ describe("deleting a milestone reaches the issues on it", () => {
     ok(await w.reporter.api.put(`${I}/3`, { json: { state_event: "close" } }), 200, "close #3");
     expect(await iids(w.reporter.api, I, { milestone: "v1" })).toEqual([1, 3]);
 
-    const watch = await watchEvents(app, ["namespaces.milestone.deleted"]);
+    const watch = await watchEvents(app, [Namespaces.events.milestoneDeleted]);
     expect((await w.reporter.api.delete(`${P()}/${v1.id}`)).status).toBe(204);
 
     // Open and closed issues alike lose it: the column is cleared, not just hidden.

@@ -1,3 +1,5 @@
+import { call } from "@collab/core";
+import { ImportExport } from "@collab/import-export/contract";
 import { addMember, apiClient, assertStatus as ok, createGroup, createProject, createUser, eventually, type ApiClient, type ApiResponse, type TestApp, type TestUser } from "@collab/testing";
 import { startApp } from "../app";
 
@@ -837,7 +839,7 @@ describe("error tracking", () => {
 // ---- group export downloads -----------------------------------------------------------------------
 
 describe("group export", () => {
-  const tick = () => app.broker.call("import-export.worker.tick", {});
+  const tick = () => call(app.broker, ImportExport.worker.tick, {});
 
   /** Ticks the worker until `api` can download the group's export (another replica's timer may hold the job meanwhile). */
   async function exported(api: ApiClient, groupId: number) {

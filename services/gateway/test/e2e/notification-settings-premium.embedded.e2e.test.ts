@@ -1,3 +1,5 @@
+import { Accounts } from "@collab/accounts/contract";
+import { call } from "@collab/core";
 import { assertStatus as ok, createGroup, createUser, type TestApp } from "@collab/testing";
 import { startAppOnTier } from "../app";
 
@@ -23,6 +25,6 @@ test("custom settings have no new_epic on Premium", async () => {
     expect((await alice.api.get(path)).body).toEqual(res.body);
   }
   // Nor do the switches mail features read.
-  const [mine] = await app.broker.call<{ events: Record<string, boolean> }[], object>("accounts.notifications.effectiveLevel", { user_ids: [alice.id], group_ids: [group.id] });
+  const [mine] = await call(app.broker, Accounts.notifications.effectiveLevel, { user_ids: [alice.id], group_ids: [group.id] });
   expect(mine.events).not.toHaveProperty("new_epic");
 });

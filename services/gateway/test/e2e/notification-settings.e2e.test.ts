@@ -1,3 +1,5 @@
+import { Accounts } from "@collab/accounts/contract";
+import { call } from "@collab/core";
 import { Gitlab } from "@gitbeaker/rest";
 import {
   apiClient,
@@ -60,16 +62,8 @@ const ULTIMATE_EVENTS = [...EVENTS, "new_epic"];
 /** Every event switched to `on`, except the ones named, which take the opposite. */
 const switches = (events: string[], on: boolean, flipped: string[] = []) => Object.fromEntries(events.map((e) => [e, flipped.includes(e) ? !on : on]));
 
-interface Effective {
-  user_id: number;
-  level: string;
-  source: string;
-  source_id: number | null;
-  events: Record<string, boolean>;
-  notification_email: string;
-}
 const effective = (userIds: number[], where: { project_id?: number; group_ids?: number[] }) =>
-  app.broker.call<Effective[], object>("accounts.notifications.effectiveLevel", { user_ids: userIds, ...where });
+  call(app.broker, Accounts.notifications.effectiveLevel, { user_ids: userIds, ...where });
 
 async function aliceWithGroupAndProject() {
   const alice = await createUser(app, "alice");

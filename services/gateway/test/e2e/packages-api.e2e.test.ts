@@ -1,3 +1,5 @@
+import { call } from "@collab/core";
+import { Packages } from "@collab/packages/contract";
 import { apiClient, assertStatus, createProject, eventually, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 import { countRows, download, generic, packagesWorld, packageTestEnv, putGeneric, runningJob, type PackagesWorld } from "./packages-world";
@@ -191,7 +193,7 @@ describe("deletion", () => {
     expect((await W.users.maint.api.delete(`/projects/${W.priv.id}/packages/${f.package_id}`)).status).toBe(404);
     expect(await countRows(app, "file_chunks")).toBe(4);
 
-    expect(await app.broker.call("packages.destruction.tick", {})).toEqual({ packages: 1, files: 1 });
+    expect(await call(app.broker, Packages.destruction.tick, {})).toEqual({ packages: 1, files: 1 });
     expect(await countRows(app, "file_chunks")).toBe(1);
     expect((await W.users.maint.api.get(`/projects/${W.priv.id}/packages`, { query: { status: "pending_destruction" } })).body).toEqual([]);
   });
@@ -207,7 +209,7 @@ describe("deletion", () => {
     // A file of another package, addressed through this one, is not found.
     const other = await upload(W.priv.id, "three", "1.0.0");
     expect((await W.users.maint.api.delete(`${base}/${other.id}`)).status).toBe(404);
-    await app.broker.call("packages.destruction.tick", {});
+    await call(app.broker, Packages.destruction.tick, {});
     expect(await countRows(app, "package_files")).toBe(2);
   });
 
@@ -218,7 +220,7 @@ describe("deletion", () => {
     const purge = await W.users.owner.api.delete(`/projects/${p.id}`, { query: { permanently_remove: true, full_path: `${W.group.full_path}/gone` } });
     expect([202, 204]).toContain(purge.status);
     await eventually(async () => {
-      await app.broker.call("packages.destruction.tick", {});
+      await call(app.broker, Packages.destruction.tick, {});
       expect(await countRows(app, "packages")).toBe(0);
     });
   });

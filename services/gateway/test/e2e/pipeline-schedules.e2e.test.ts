@@ -1,5 +1,6 @@
 import { call, loadConfig } from "@collab/core";
 import { openDatabase, type Database } from "@collab/db";
+import { Runners } from "@collab/runners/contract";
 import { apiClient, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { startApp } from "../app";
@@ -224,7 +225,7 @@ describe("pipeline schedules", () => {
     const due = await Promise.all([schedule(U.dev.api, { cron: "*/5 * * * *" }), schedule(U.dev.api, { cron: "0 * * * *", ref: "v1" }), schedule(U.dev.api, { cron: "0 0 * * *", active: false })]);
     const ids = due.map((s) => s.id);
     await database.db.execute(sql`UPDATE runners.pipeline_schedules SET next_run_at = now() - interval '1 minute' WHERE id IN (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`);
-    const results = await Promise.all(Array.from({ length: 8 }, () => app.broker.call<{ pipeline_ids: number[] }>("runners.scheduler.tick", {})));
+    const results = await Promise.all(Array.from({ length: 8 }, () => call(app.broker, Runners.scheduler.tick, {})));
     const fired = results.flatMap((r) => r.pipeline_ids);
     const counts = await Promise.all(due.map(async (s) => (ok(await U.dev.api.get(`${S()}/${s.id}/pipelines`), 200, "pipelines").body as unknown[]).length));
     expect(counts).toEqual([1, 1, 0]);
@@ -233,6 +234,6 @@ describe("pipeline schedules", () => {
     expect(new Date(after.next_run_at).getTime()).toBeGreaterThan(Date.now());
     expect(after.last_pipeline).toMatchObject({ status: "pending", ref: "main" });
     // Nothing is due any more.
-    expect((await app.broker.call<{ pipeline_ids: number[] }>("runners.scheduler.tick", {})).pipeline_ids.filter((id) => !fired.includes(id))).toEqual([]);
+    expect((await call(app.broker, Runners.scheduler.tick, {})).pipeline_ids.filter((id) => !fired.includes(id))).toEqual([]);
   });
 });

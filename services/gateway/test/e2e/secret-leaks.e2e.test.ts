@@ -1,4 +1,6 @@
-import { loadConfig, secretsKeyring } from "@collab/core";
+import { Admin } from "@collab/admin/contract";
+import { call, loadConfig, secretsKeyring } from "@collab/core";
+import { Integrations } from "@collab/integrations/contract";
 import { apiClient, createProject, eventually, type ApiClient, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
@@ -92,7 +94,7 @@ afterAll(async () => {
 
 const P = (slug: string) => `/projects/${project.id}/integrations/${slug}`;
 const rows = async <T>(query: ReturnType<typeof sql>) => ((await app.database.db.execute(query)) as unknown as { rows: T[] }).rows;
-const tick = () => app.broker.call("integrations.deliveries.tick", {});
+const tick = () => call(app.broker, Integrations.deliveries.tick, {});
 
 /** Tables (every schema) holding `text` anywhere in a row, as PostgreSQL renders the row. */
 async function tablesHolding(text: string): Promise<string[]> {
@@ -137,7 +139,7 @@ test("credentials GitLab shows to those who manage them are shown to them, and o
   expect(settings.body.external_pipeline_validation_service_token).toBe(`${SHOWN}-token`);
   expect((await root.get("/application/settings")).body.external_pipeline_validation_service_token).toBe(`${SHOWN}-token`);
   // Not in the snapshot every process receives.
-  expect(JSON.stringify(await app.broker.call("admin.settings.current", {}))).not.toContain(SHOWN);
+  expect(JSON.stringify(await call(app.broker, Admin.settings.current, {}))).not.toContain(SHOWN);
 
   const schedule = await root.post(`/projects/${project.id}/pipeline_schedules`, { json: { description: "nightly", ref: "main", cron: "0 1 * * *" } });
   expect(schedule.status).toBe(201);

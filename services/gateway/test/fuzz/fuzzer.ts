@@ -16,8 +16,11 @@ import { BODY_EXAMPLES, GROUP_NAMES, HOSTILE_GROUPS, PRIORITY_GROUPS, hostilePat
 import { send, type RawRequest, type RawResponse } from "./send";
 import { brokenChecks, buildWorld, pathValue, repairWorld, worldChecks, type Space, type World } from "./world";
 
-/** fast-check's base seed: FUZZ_SEED to sweep other values (the default keeps every pass repeatable). */
-export const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
+/**
+ * fast-check's base seed: FUZZ_SEED to sweep other values (the default keeps every pass
+ * repeatable). The distributed pass adds one: it tries other values than the in-process pass.
+ */
+export const SEED = Number(process.env.FUZZ_SEED ?? 20261124) + (process.env.TEST_GATEWAY_URL ? 1 : 0);
 
 export type PrincipalName = "anonymous" | "outsider" | "member" | "root";
 

@@ -1,9 +1,11 @@
-import { readPrivateKey, Signer, type CallerAssertion } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { call as callAction, readPrivateKey, Signer, type CallerAssertion } from "@collab/core";
 import { apiClient, createUserAccount, type ApiClient, type TestApp } from "@collab/testing";
 import { generateKeyPairSync } from "node:crypto";
 import { ServiceBroker } from "moleculer";
 import { connect } from "nats";
 import { startApp } from "../app";
+import { Admin } from "@collab/admin/contract";
 
 /**
  * Distributed pass only: the bus believes no one it cannot verify. NATS takes only its users; a
@@ -64,7 +66,7 @@ test("an action called without the gateway's signature, with another key's, or e
   const swapped = `${kid}.${Buffer.from(JSON.stringify({ caller: rootCaller, exp: Date.now() + 10_000 })).toString("base64url")}.${sig}`;
   expect(await call({ caller: rootCaller, auth: swapped })).toEqual(refused);
   // A bus-only action too: the gateway's token check.
-  expect(await intruder.call("accounts.authenticate", { token: app.rootToken }).then(() => "answered", refusal)).toEqual(refused);
+  expect(await callAction(intruder, Accounts.authenticate, { token: app.rootToken }).then(() => "answered", refusal)).toEqual(refused);
   expect(await projectCount()).toBe(before);
 });
 
@@ -91,7 +93,7 @@ test("a call made on a user's behalf carries the signed caller to the next servi
 
 test("a settings broadcast without a signed sender is dropped by every process", async () => {
   const forged = { version: Date.now() + 1e9, settings: { signup_enabled: false } };
-  await intruder.broadcast("admin.settings.changed", forged);
+  await intruder.broadcast(Admin.events.settingsChanged.name, forged);
   await app.broker.ping(); // every node has had the broadcast by now
   const signUp = await fetch(`${app.url}/users`, {
     method: "POST",

@@ -3,6 +3,8 @@ import { randomUUID } from "node:crypto";
 import { connect, JSONCodec } from "nats";
 import { Client } from "pg";
 import { startApp } from "../app";
+import { eventSubject } from "@collab/db";
+import { Namespaces } from "@collab/namespaces/contract";
 
 /**
  * Distributed pass only: the database misbehaving under a running topology (every service in its
@@ -105,8 +107,8 @@ test("events on their way while the database refuses connections for 60 s are ap
     const js = nc.jetstream();
     const codec = JSONCodec();
     for (const [i, label] of labels.entries()) {
-      const envelope = { id: ids[i], name: "namespaces.label.deleted", occurredAt: new Date().toISOString(), payload: { labelIds: [label.id], projectId, groupId: null } };
-      await js.publish("collab.namespaces.label.deleted", codec.encode(envelope), { msgID: ids[i] });
+      const envelope = { id: ids[i], name: Namespaces.events.labelDeleted.name, occurredAt: new Date().toISOString(), payload: { labelIds: [label.id], projectId, groupId: null } };
+      await js.publish(eventSubject(Namespaces.events.labelDeleted.name), codec.encode(envelope), { msgID: ids[i] });
     }
     await nc.drain();
     // While refused, the API answers 503 with Retry-After.

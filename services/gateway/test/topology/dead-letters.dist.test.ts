@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { connect, JSONCodec, type NatsConnection } from "nats";
 import { startApp } from "../app";
+import { Namespaces } from "@collab/namespaces/contract";
 
 /**
  * Distributed pass only: dead letters, as an administrator sees them. A letter is stored the way a
@@ -48,7 +49,7 @@ async function labelledIssue(name: string) {
 
 test("administrators list a dead letter and replay it: its service applies it, and it is gone", async () => {
   const { projectId, labelId, iid } = await labelledIssue("Dead letters");
-  const event = { id: randomUUID(), name: "namespaces.label.deleted", payload: { labelIds: [labelId], projectId, groupId: null } };
+  const event = { id: randomUUID(), name: Namespaces.events.labelDeleted.name, payload: { labelIds: [labelId], projectId, groupId: null } };
   await storeLetter(event);
 
   const list = await root.get("/admin/dead_letters");
@@ -74,7 +75,7 @@ test("administrators list a dead letter and replay it: its service applies it, a
 
 test("the command lists, replays and deletes; a replay that fails leaves the letter", async () => {
   const { projectId, labelId, iid } = await labelledIssue("Command");
-  await storeLetter({ id: randomUUID(), name: "namespaces.label.deleted", payload: { labelIds: [labelId], projectId, groupId: null } });
+  await storeLetter({ id: randomUUID(), name: Namespaces.events.labelDeleted.name, payload: { labelIds: [labelId], projectId, groupId: null } });
   // An event the issues service has no consumer for: its replay fails, the letter stays.
   await storeLetter({ id: randomUUID(), name: "namespaces.unknown.event", payload: {} });
   // Asynchronously: this process is a node of the bus too, and must go on answering it.
@@ -93,7 +94,7 @@ test("the command lists, replays and deletes; a replay that fails leaves the let
   expect(replayAll.status).toBe(1); // one replay failed
   const outcomes = JSON.parse(replayAll.stdout) as { event: string; replayed: boolean }[];
   expect(outcomes.map((o) => [o.event, o.replayed])).toEqual([
-    ["namespaces.label.deleted", true],
+    [Namespaces.events.labelDeleted.name, true],
     ["namespaces.unknown.event", false],
   ]);
   await eventually(async () => expect((await root.get(`/projects/${projectId}/issues/${iid}`)).body.labels).toEqual([]));

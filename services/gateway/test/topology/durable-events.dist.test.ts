@@ -1,6 +1,7 @@
 import { apiClient, eventually, type TestApp } from "@collab/testing";
 import { Client } from "pg";
 import { startApp } from "../app";
+import { Namespaces } from "@collab/namespaces/contract";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { topologyControl } = require("../../../../scripts/topology.js") as {
@@ -66,7 +67,7 @@ test("label deletions acknowledged while the issues service is down reach it onc
   for (const name of labels) expect((await api.delete(`/projects/${projectId}/labels/${encodeURIComponent(name)}`)).status).toBe(204);
   // Handed over to JetStream: nothing left in the producer's outbox, nothing applied yet.
   await eventually(async () => expect(await pendingOutbox()).toBe(0));
-  expect(await appliedTimes("namespaces.label.deleted", since)).toBe(0);
+  expect(await appliedTimes(Namespaces.events.labelDeleted.name, since)).toBe(0);
 
   await startIssues();
   await eventually(async () => {
@@ -74,7 +75,7 @@ test("label deletions acknowledged while the issues service is down reach it onc
     expect(issue.status).toBe(200);
     expect(issue.body.labels).toEqual([]);
   }, { timeoutMs: 30_000 });
-  await eventually(async () => expect(await appliedTimes("namespaces.label.deleted", since)).toBe(labels.length));
+  await eventually(async () => expect(await appliedTimes(Namespaces.events.labelDeleted.name, since)).toBe(labels.length));
 }, 120_000);
 
 test("events waiting in JetStream survive a nats-server restart", async () => {
@@ -93,7 +94,7 @@ test("events waiting in JetStream survive a nats-server restart", async () => {
     expect(issue.status).toBe(200);
     expect(issue.body.labels).toEqual([]);
   }, { timeoutMs: 45_000 });
-  await eventually(async () => expect(await appliedTimes("namespaces.label.deleted", since)).toBe(labels.length));
+  await eventually(async () => expect(await appliedTimes(Namespaces.events.labelDeleted.name, since)).toBe(labels.length));
   // The whole API answers again after the restart.
   await eventually(async () => expect((await api.post(`/projects/${projectId}/issues`, { json: { title: "after the restart" } })).status).toBe(201), { timeoutMs: 30_000 });
 }, 150_000);

@@ -1,3 +1,5 @@
+import { call } from "@collab/core";
+import { Runners } from "@collab/runners/contract";
 import { apiClient, processAlive, eventually, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { startApp } from "../app";
@@ -103,7 +105,7 @@ test("a due pipeline schedule whose ref lookup failed while namespaces was stopp
     await app.database.db.execute(sql`UPDATE runners.pipeline_schedules SET next_run_at = now() - interval '1 minute' WHERE id = ${schedule.body.id}`);
     // A pass on every runners replica: each lookup of the ref fails, so nothing fires…
     for (const r of runners) {
-      const tick = await app.broker.call<{ pipeline_ids: number[] }>("runners.scheduler.tick", {}, { nodeID: `runners-${r.replica}` });
+      const tick = await call(app.broker, Runners.scheduler.tick, {}, { nodeID: `runners-${r.replica}` });
       expect(tick.pipeline_ids).toEqual([]);
     }
     // …and the run is not skipped: the schedule is still due.

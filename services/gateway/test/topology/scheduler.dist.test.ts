@@ -1,4 +1,6 @@
+import { call } from "@collab/core";
 import { openDatabase, type Database } from "@collab/db";
+import { Runners } from "@collab/runners/contract";
 import { apiClient, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { startApp } from "../app";
@@ -37,7 +39,7 @@ test("each due schedule fires exactly once across runners replicas", async () =>
   await database.db.execute(sql`UPDATE runners.pipeline_schedules SET next_run_at = now() - interval '1 minute' WHERE project_id = ${project.body.id}`);
 
   // Explicit ticks on both replicas at once, racing each other and their own timers.
-  const ticks = await Promise.all(replicas.flatMap((nodeID) => Array.from({ length: 4 }, () => app.broker.call<{ pipeline_ids: number[] }>("runners.scheduler.tick", {}, { nodeID }))));
+  const ticks = await Promise.all(replicas.flatMap((nodeID) => Array.from({ length: 4 }, () => call(app.broker, Runners.scheduler.tick, {}, { nodeID }))));
   expect(ticks.length).toBe(replicas.length * 4);
 
   // Whoever fired them, every schedule has exactly one pipeline and a future next_run_at.

@@ -1,6 +1,7 @@
 import { groupAttributes } from "../archive/group-attributes.fixture";
 import { badRequestMessage, notFound, resetSettings } from "@collab/core";
 import { openScratchDatabase, type Database } from "@collab/db";
+import { Runners } from "@collab/runners/contract";
 import { eq, sql } from "drizzle-orm";
 import { Errors } from "moleculer";
 import path from "node:path";
@@ -78,7 +79,7 @@ function fakeServices() {
       }
       case Namespaces.projects.summaries.name:
         return [{ id: 5, name: "app", path_with_namespace: "team/app", namespace_name: "team", namespace_kind: "group" }];
-      case "runners.vulnerabilities.list":
+      case Runners.vulnerabilities.list.name:
         return [];
     }
     throw new Error(`unexpected call ${action}`);

@@ -1,33 +1,35 @@
+import { Issues } from "@collab/issues/contract";
+import { Runners } from "@collab/runners/contract";
 import { describeEvent } from "./notifier.consumers";
 
 const project = { id: 7, path_with_namespace: "team/app", web_url: "http://h/team/app", group_ids: [1], default_branch: "main" };
 
 describe("notifier event descriptions", () => {
   test("issues pick issues_events or confidential_issues_events; the message links the issue", () => {
-    const open = describeEvent("discord", "issues.issue.opened", { id: 1, iid: 3, project_id: 7, actor_id: 2, title: "Bug", confidential: false })!;
+    const open = describeEvent("discord", Issues.events.issueOpened.name, { id: 1, iid: 3, project_id: 7, actor_id: 2, title: "Bug", confidential: false })!;
     expect(open.kind).toBe("issues_events");
     expect(open.build(project, "Ann", "2026-01-01T00:00:00.000Z")).toMatchObject({ content: "[team/app] Issue #3 opened by Ann", embeds: [{ url: "http://h/team/app/-/issues/3", title: "#3 Bug" }] });
-    expect(describeEvent("discord", "issues.issue.closed", { id: 1, iid: 3, project_id: 7, actor_id: 2, title: "Bug", confidential: true })!.kind).toBe("confidential_issues_events");
+    expect(describeEvent("discord", Issues.events.issueClosed.name, { id: 1, iid: 3, project_id: 7, actor_id: 2, title: "Bug", confidential: true })!.kind).toBe("confidential_issues_events");
   });
 
   test("system notes are skipped; internal notes are confidential", () => {
     const note = { id: 9, noteable_type: "Issue", noteable_iid: 3, noteable_title: "Bug", noteable_confidential: false, project_id: 7, author_id: 2, body: "hi", internal: false, system: false };
-    expect(describeEvent("discord", "issues.note.created", { ...note, system: true })).toBeNull();
-    expect(describeEvent("discord", "issues.note.created", { ...note, internal: true })!.kind).toBe("confidential_note_events");
-    expect(describeEvent("discord", "issues.note.created", note)!.build(project, "Ann", "t")).toMatchObject({ embeds: [{ url: "http://h/team/app/-/issues/3#note_9", description: "hi" }] });
+    expect(describeEvent("discord", Issues.events.noteCreated.name, { ...note, system: true })).toBeNull();
+    expect(describeEvent("discord", Issues.events.noteCreated.name, { ...note, internal: true })!.kind).toBe("confidential_note_events");
+    expect(describeEvent("discord", Issues.events.noteCreated.name, note)!.build(project, "Ann", "t")).toMatchObject({ embeds: [{ url: "http://h/team/app/-/issues/3#note_9", description: "hi" }] });
   });
 
   test("pipelines: branch filter on branches, none on tags; the mail names pipeline, status, ref and short sha", () => {
     const p = { pipeline_id: 5, project_id: 7, ref: "main", tag: false, sha: "0123456789abcdef", status: "failed", user_id: null };
-    const mail = describeEvent("pipelines-email", "runners.pipeline.finished", p)!;
+    const mail = describeEvent("pipelines-email", Runners.events.pipelineFinished.name, p)!;
     expect(mail).toMatchObject({ kind: "pipeline_events", branch: "main", pipelineStatus: "failed", actorId: null });
     expect(mail.build(project, "Someone", "t")).toMatchObject({ subject: "team/app | Pipeline #5 has failed for main | 01234567" });
-    expect(describeEvent("discord", "runners.pipeline.finished", { ...p, tag: true })!.branch).toBeUndefined();
+    expect(describeEvent("discord", Runners.events.pipelineFinished.name, { ...p, tag: true })!.branch).toBeUndefined();
   });
 
   test("malformed payloads and unknown pairs describe nothing", () => {
-    expect(describeEvent("discord", "issues.issue.opened", { id: "x" })).toBeNull();
-    expect(describeEvent("pipelines-email", "issues.issue.opened", {})).toBeNull();
-    expect(describeEvent("asana", "issues.issue.opened", {})).toBeNull();
+    expect(describeEvent("discord", Issues.events.issueOpened.name, { id: "x" })).toBeNull();
+    expect(describeEvent("pipelines-email", Issues.events.issueOpened.name, {})).toBeNull();
+    expect(describeEvent("asana", Issues.events.issueOpened.name, {})).toBeNull();
   });
 });

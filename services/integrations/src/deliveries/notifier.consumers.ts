@@ -1,4 +1,9 @@
-import { consumer, type Consumers, type Db } from "@collab/db";
+import { pickFields, type EventContract, type PayloadOf } from "@collab/core";
+import { on, type Subscription } from "@collab/db";
+import { Issues } from "@collab/issues/contract";
+import { MergeRequests } from "@collab/merge-requests/contract";
+import { Namespaces } from "@collab/namespaces/contract";
+import { Runners } from "@collab/runners/contract";
 import { and, eq, isNotNull, or } from "drizzle-orm";
 import { z } from "zod";
 import type { EventKind } from "../catalog/events";
@@ -27,57 +32,60 @@ export interface PipelineMail {
   text: string;
 }
 
-const id = z.number().int().positive();
-const IssueEvent = z.object({ id, iid: id, project_id: id, actor_id: id, title: z.string(), confidential: z.boolean().default(false) });
-const MergeRequestEvent = z.object({ id, iid: id, project_id: id, actor_id: id, title: z.string() });
-const NoteEvent = z.object({
-  id,
-  noteable_type: z.enum(["Issue", "MergeRequest"]),
-  noteable_iid: id,
-  noteable_title: z.string(),
-  noteable_confidential: z.boolean().default(false),
-  project_id: id,
-  author_id: id,
-  body: z.string(),
-  internal: z.boolean().default(false),
-  system: z.boolean().default(false),
-});
 const ZERO = "0".repeat(40);
-const PushEvent = z.object({ projectId: id, branch: z.string(), before: z.string(), after: z.string(), userId: id, commitTitle: z.string().nullish() });
-const TagEvent = z.object({ projectId: id, tag: z.string(), before: z.string(), after: z.string(), userId: id });
-const PipelineEvent = z.object({ pipeline_id: id, project_id: id, ref: z.string(), tag: z.boolean().default(false), sha: z.string(), status: z.string(), user_id: id.nullable() });
 
 export const CHAT_SLUG = "discord";
 
+/**
+ * How a notifier reads one producer's event: the fields it needs, picked from the producer's
+ * schema (its contract entry), and the facts of the message.
+ */
+interface Describer {
+  event: EventContract;
+  schema: () => PayloadSchema;
+  describe: (p: any) => Described | null;
+}
+interface PayloadSchema {
+  safeParse(value: unknown): { success: true; data: unknown } | { success: false };
+}
+const describer = <E extends EventContract, S extends z.ZodType>(event: E, select: (payload: ReturnType<E["payload"]>) => S, describe: (p: z.output<S>) => Described | null): Describer => {
+  let schema: S | undefined;
+  return { event, schema: () => (schema ??= select(event.payload() as ReturnType<E["payload"]>)), describe };
+};
 
-type Describer = { schema: z.ZodType; describe: (p: any) => Described | null };
-const on = <S extends z.ZodType>(schema: S, describe: (p: z.output<S>) => Described | null): Describer => ({ schema, describe });
-
-const issue = (verb: string) =>
-  on(IssueEvent, (p) => ({
+const issue = (event: typeof Issues.events.issueOpened | typeof Issues.events.issueClosed | typeof Issues.events.issueReopened, verb: string) =>
+  describer(event, pickFields("id", "iid", "project_id", "actor_id", "title", "confidential"), (p) => ({
     projectId: p.project_id,
     kind: p.confidential ? "confidential_issues_events" : "issues_events",
     actorId: p.actor_id,
     build: (project, author, at) => discordMessage({ project: project.path_with_namespace, summary: `Issue #${p.iid} ${verb} by ${author}`, title: `#${p.iid} ${p.title}`, url: `${project.web_url}/-/issues/${p.iid}`, author, at }),
   }));
-const mergeRequest = (verb: string) =>
-  on(MergeRequestEvent, (p) => ({
+const ME = MergeRequests.events;
+const mergeRequest = (event: typeof ME.mergeRequestOpened | typeof ME.mergeRequestClosed | typeof ME.mergeRequestReopened | typeof ME.mergeRequestMerged, verb: string) =>
+  describer(event, pickFields("id", "iid", "project_id", "actor_id", "title"), (p) => ({
     projectId: p.project_id,
     kind: "merge_requests_events",
     actorId: p.actor_id,
     build: (project, author, at) => discordMessage({ project: project.path_with_namespace, summary: `Merge request !${p.iid} ${verb} by ${author}`, title: `!${p.iid} ${p.title}`, url: `${project.web_url}/-/merge_requests/${p.iid}`, author, at }),
   }));
-const note = on(NoteEvent, (p) => {
-  if (p.system) return null; // system notes are not chat-worthy
-  const [ref, path] = p.noteable_type === "Issue" ? [`issue #${p.noteable_iid}`, "issues"] : [`merge request !${p.noteable_iid}`, "merge_requests"];
-  return {
-    projectId: p.project_id,
-    kind: p.internal || p.noteable_confidential ? "confidential_note_events" : "note_events",
-    actorId: p.author_id,
-    build: (project, author, at) => discordMessage({ project: project.path_with_namespace, summary: `${author} commented on ${ref}`, title: p.noteable_title, url: `${project.web_url}/-/${path}/${p.noteable_iid}#note_${p.id}`, description: p.body, author, at }),
-  };
-});
-const push = on(PushEvent, (p) => {
+const note = (event: typeof Issues.events.noteCreated | typeof ME.noteCreated) =>
+  describer(
+    event,
+    pickFields("id", "noteable_type", "noteable_iid", "noteable_title", "noteable_confidential", "project_id", "author_id", "body", "internal", "system"),
+    (p) => {
+      if (p.system) return null; // system notes are not chat-worthy
+      const title = p.noteable_title;
+      if (title === null) return null; // nothing to title the message with
+      const [ref, path] = p.noteable_type === "Issue" ? [`issue #${p.noteable_iid}`, "issues"] : [`merge request !${p.noteable_iid}`, "merge_requests"];
+      return {
+        projectId: p.project_id,
+        kind: p.internal || p.noteable_confidential ? "confidential_note_events" : "note_events",
+        actorId: p.author_id,
+        build: (project, author, at) => discordMessage({ project: project.path_with_namespace, summary: `${author} commented on ${ref}`, title, url: `${project.web_url}/-/${path}/${p.noteable_iid}#note_${p.id}`, description: p.body, author, at }),
+      };
+    },
+  );
+const push = describer(Namespaces.events.branchPushed, pickFields("projectId", "branch", "before", "after", "userId", "commitTitle"), (p) => {
   const verb = p.before === ZERO ? "pushed new branch" : p.after === ZERO ? "removed branch" : "pushed to branch";
   return {
     projectId: p.projectId,
@@ -87,14 +95,18 @@ const push = on(PushEvent, (p) => {
     build: (project, author, at) => discordMessage({ project: project.path_with_namespace, summary: `${author} ${verb} ${p.branch}`, title: p.commitTitle ?? p.branch, url: `${project.web_url}/-/commits/${encodeURIComponent(p.branch)}`, author, at }),
   };
 });
-const tag = on(TagEvent, (p) => ({
+const tag = describer(Namespaces.events.tagPushed, pickFields("projectId", "tag", "before", "after", "userId"), (p) => ({
   projectId: p.projectId,
   kind: "tag_push_events",
   actorId: p.userId,
   build: (project, author, at) => discordMessage({ project: project.path_with_namespace, summary: `${author} ${p.after === ZERO ? "removed tag" : "pushed new tag"} ${p.tag}`, title: p.tag, url: `${project.web_url}/-/tags/${encodeURIComponent(p.tag)}`, author, at }),
 }));
 
-const pipelineFacts = (p: z.output<typeof PipelineEvent>) => ({
+/** What the pipeline messages read of `runners.pipeline.finished`. */
+const pipelineFields = pickFields("pipeline_id", "project_id", "ref", "tag", "sha", "status", "user_id");
+type PipelineEvent = Pick<PayloadOf<typeof Runners.events.pipelineFinished>, "pipeline_id" | "project_id" | "ref" | "tag" | "sha" | "status" | "user_id">;
+
+const pipelineFacts = (p: PipelineEvent) => ({
   projectId: p.project_id,
   kind: "pipeline_events" as const,
   actorId: p.user_id,
@@ -102,14 +114,14 @@ const pipelineFacts = (p: z.output<typeof PipelineEvent>) => ({
   branch: p.tag ? undefined : p.ref,
   pipelineStatus: p.status,
 });
-const pipelineChat = on(PipelineEvent, (p) => ({
+const pipelineChat = describer(Runners.events.pipelineFinished, pipelineFields, (p) => ({
   ...pipelineFacts(p),
   build: (project, author, at) =>
     discordMessage({ project: project.path_with_namespace, summary: `Pipeline #${p.pipeline_id} of ${p.tag ? "tag" : "branch"} ${p.ref} by ${author} ${p.status}`, title: `Pipeline #${p.pipeline_id} ${p.status}`, url: `${project.web_url}/-/pipelines/${p.pipeline_id}`, author, at }),
 }));
 
 /** Pipeline status emails (GitLab's PipelinesEmail): recipients from the integration, filled in by the worker. */
-const pipelineMail = on(PipelineEvent, (p) => ({
+const pipelineMail = describer(Runners.events.pipelineFinished, pipelineFields, (p) => ({
   ...pipelineFacts(p),
   build: (project, author) => ({
     to: [],
@@ -120,33 +132,42 @@ const pipelineMail = on(PipelineEvent, (p) => ({
 
 export const MAIL_SLUG = "pipelines-email";
 
-/** The events each notifier reports, by slug and domain event name. */
-export const NOTIFIER_EVENTS: Record<string, Record<string, Describer>> = {
-  [MAIL_SLUG]: { "runners.pipeline.finished": pipelineMail },
-};
+/** A notifier's describers by event name; an event described twice throws. */
+function byName(slug: string, describers: Describer[]): Record<string, Describer> {
+  const out: Record<string, Describer> = {};
+  for (const d of describers) {
+    if (d.event.name in out) throw new Error(`integrations: ${slug} describes ${d.event.name} twice`);
+    out[d.event.name] = d;
+  }
+  return out;
+}
 
 /** The events the team chat notifier reports, by domain event name. */
-export const CHAT_EVENTS: Record<string, Describer> = {
-  "runners.pipeline.finished": pipelineChat,
-  "issues.issue.opened": issue("opened"),
-  "issues.issue.closed": issue("closed"),
-  "issues.issue.reopened": issue("reopened"),
-  "merge-requests.merge_request.opened": mergeRequest("opened"),
-  "merge-requests.merge_request.closed": mergeRequest("closed"),
-  "merge-requests.merge_request.reopened": mergeRequest("reopened"),
-  "merge-requests.merge_request.merged": mergeRequest("merged"),
-  "issues.note.created": note,
-  "merge-requests.note.created": note,
-  "namespaces.branch.pushed": push,
-  "namespaces.tag.pushed": tag,
-};
+export const CHAT_EVENTS: Record<string, Describer> = byName(CHAT_SLUG, [
+  pipelineChat,
+  issue(Issues.events.issueOpened, "opened"),
+  issue(Issues.events.issueClosed, "closed"),
+  issue(Issues.events.issueReopened, "reopened"),
+  mergeRequest(ME.mergeRequestOpened, "opened"),
+  mergeRequest(ME.mergeRequestClosed, "closed"),
+  mergeRequest(ME.mergeRequestReopened, "reopened"),
+  mergeRequest(ME.mergeRequestMerged, "merged"),
+  note(Issues.events.noteCreated),
+  note(ME.noteCreated),
+  push,
+  tag,
+]);
 
-NOTIFIER_EVENTS[CHAT_SLUG] = CHAT_EVENTS;
+/** The events each notifier reports, by slug and domain event name. */
+export const NOTIFIER_EVENTS: Record<string, Record<string, Describer>> = {
+  [MAIL_SLUG]: byName(MAIL_SLUG, [pipelineMail]),
+  [CHAT_SLUG]: CHAT_EVENTS,
+};
 
 /** The message facts of a recorded event for a notifier, or null when the event carries nothing to tell. */
 export function describeEvent(slug: string, eventName: string, payload: unknown): Described | null {
   const d = NOTIFIER_EVENTS[slug]?.[eventName];
-  const parsed = d?.schema.safeParse(payload);
+  const parsed = d?.schema().safeParse(payload);
   return parsed?.success ? d.describe(parsed.data) : null;
 }
 
@@ -156,16 +177,18 @@ export function describeEvent(slug: string, eventName: string, payload: unknown)
  * connection and row locks). Skipped at once when no chat integration could act: none of the project's own
  * and none on any group.
  */
-export function notifierConsumers(): Consumers {
-  const names = new Set(Object.values(NOTIFIER_EVENTS).flatMap((events) => Object.keys(events)));
-  const consumers: Consumers = {};
-  for (const name of names) {
+export function notifierSubscriptions(): Subscription[] {
+  const events = new Map(Object.values(NOTIFIER_EVENTS).flatMap((described) => Object.values(described).map((d) => [d.event.name, d.event] as const)));
+  return [...events.values()].map((entry) => {
+    const name = entry.name;
     const slugs = Object.keys(NOTIFIER_EVENTS).filter((slug) => NOTIFIER_EVENTS[slug][name]);
-    // Each notifier parses the payload itself: one it cannot read is skipped, not the event.
-    consumers[name] = consumer(z.record(z.string(), z.unknown()), async (payload, tx: Db, event) => {
+    // The payload is kept as it came (the worker describes it again when it delivers): each
+    // notifier parses it itself, with the fields it picked of the producer's schema; one it
+    // cannot read is skipped, not the event.
+    return on(entry, () => AnyPayload, async (payload, tx, event) => {
       for (const slug of slugs) {
         const d = NOTIFIER_EVENTS[slug][name];
-        const parsed = d.schema.safeParse(payload);
+        const parsed = d.schema().safeParse(payload);
         const described = parsed.success ? d.describe(parsed.data) : null;
         if (!described) continue;
         const [candidate] = await tx
@@ -180,6 +203,8 @@ export function notifierConsumers(): Consumers {
           .onConflictDoNothing();
       }
     });
-  }
-  return consumers;
+  });
 }
+
+/** Any JSON object: what the notifier consumers keep of a payload. */
+const AnyPayload = z.record(z.string(), z.unknown());

@@ -5,6 +5,7 @@ import path from "node:path";
 import { integrationDeliveries, integrations } from "../db/schema";
 import type { Caller } from "./targets";
 import { deliverDue } from "./worker";
+import { Runners } from "@collab/runners/contract";
 
 /**
  * The delivery worker's claims against the service's migrated tables, with a short lease (the
@@ -51,7 +52,7 @@ async function pendingMail(to: string[]): Promise<number> {
       slug: "pipelines-email",
       projectId: 1,
       eventId: "e1",
-      eventName: "runners.pipeline.finished",
+      eventName: Runners.events.pipelineFinished.name,
       occurredAt: new Date(),
       payload: {},
       message: { to, subject: "team/app | Pipeline #5 has failed", text: "failed" },

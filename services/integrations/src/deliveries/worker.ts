@@ -1,4 +1,5 @@
-import { checkOutboundUrl, currentSettings, outboundPolicy, type Keyring, type Mailer } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { call, checkOutboundUrl, currentSettings, outboundPolicy, type Keyring, type Mailer } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { integrationDeliveries, integrations, type DeliveryRow } from "../db/schema";
@@ -111,7 +112,7 @@ async function prepare(db: Db, broker: Caller, row: DeliveryRow): Promise<Delive
     await db.delete(integrationDeliveries).where(ownClaim(row));
     return null;
   }
-  const [author] = described.actorId === null ? [] : await broker.call<{ name: string }[], { ids: number[] }>("accounts.users.refs", { ids: [described.actorId] });
+  const [author] = described.actorId === null ? [] : await call(broker, Accounts.users.refs, { ids: [described.actorId] });
   const message: Record<string, unknown> = { ...described.build(project, author?.name ?? "Someone", row.occurredAt.toISOString()) };
   if (row.slug === MAIL_SLUG) message.to = recipientsOf(integration.properties);
   const [ready] = await db.update(integrationDeliveries).set({ status: "pending", integrationId: integration.id, message }).where(ownClaim(row)).returning();

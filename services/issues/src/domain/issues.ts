@@ -3,6 +3,8 @@ import { iidCte, iidOf, preparedQuery, type Db } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import { addSystemNote, recordStateEvent, removeConversation } from "@collab/notes";
 import { issueAssignees, issueLabels, issues, noteTables, outbox, subscriptions, type IssueRow } from "../db/schema";
+import { Issues } from "@collab/issues/contract";
+import { issuePayloadSql } from "./events";
 import { IssueSystemNote, issueTarget } from "./system-notes";
 
 /** Issue fields after names were resolved to ids and permissions applied. */
@@ -62,7 +64,7 @@ const param = (name: string) => sql.placeholder(name);
  * built once per database): the iid (allocated from the project's sequence, or an owner's
  * explicit one, which moves the sequence past it), the row at the end of the board order, its
  * assignee and label links, its followers' subscriptions, and its `opened` event in the outbox
- * (eventPayload's fields in issues.actions.ts, built from the inserted row).
+ * (issuePayloadSql: the payload issuePayload builds, from the inserted row).
  */
 const createStatement = preparedQuery((db: Db) => {
   const explicitIid = sql`${param("iid")}::int`;
@@ -106,8 +108,7 @@ const createStatement = preparedQuery((db: Db) => {
   );
   const announced = db.$with("announced", written).as(
     sql`INSERT INTO ${outbox} (${column(outbox.eventId)}, ${column(outbox.name)}, ${column(outbox.payload)})
-      SELECT ${param("eventId")}::uuid, ${param("eventName")}::text, jsonb_build_object('id', c.id, 'iid', c.iid, 'project_id', c.project_id,
-        'actor_id', ${param("authorId")}::int, 'title', c.title, 'confidential', c.confidential)
+      SELECT ${param("eventId")}::uuid, ${param("eventName")}::text, ${issuePayloadSql("c", sql`${param("authorId")}::int`)}
       FROM created c RETURNING 1 AS n`,
   );
   return db.with(nextIid, created, assigned, labelled, followed, announced).select().from(created).prepare("issues_create");
@@ -120,10 +121,11 @@ const isTakenIid = (err: unknown) => {
 };
 
 /**
- * Writes a new issue, its links and followers and its `opened` event (`event`: the outbox row's
- * id and name) in one statement; answers the row. A taken explicit iid is 409 Duplicated issue.
+ * Writes a new issue, its links and followers and its `opened` event (Issues.events.issueOpened,
+ * `eventId` the outbox row's id) in one statement; answers the row. A taken explicit iid is 409
+ * Duplicated issue.
  */
-export async function createIssue(db: Db, projectId: number, actor: Actor, raw: IssueInput & { title: string }, event: { id: string; name: string }): Promise<IssueRow> {
+export async function createIssue(db: Db, projectId: number, actor: Actor, raw: IssueInput & { title: string }, eventId: string): Promise<IssueRow> {
   const input = checkIssueInput(raw);
   const createdAt = input.createdAt ?? new Date();
   try {
@@ -147,8 +149,8 @@ export async function createIssue(db: Db, projectId: number, actor: Actor, raw: 
       labelIds: [...new Set(input.labelIds ?? [])],
       // The author and assignees follow the issue.
       followerIds: [...new Set([actor.id, ...(input.assigneeIds ?? [])])],
-      eventId: event.id,
-      eventName: event.name,
+      eventId,
+      eventName: Issues.events.issueOpened.name,
     });
     return issue as IssueRow;
   } catch (err) {

@@ -1,6 +1,7 @@
-import type { Ctx } from "@collab/core";
+import { type Ctx, call } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { presentIssue, type IssuePresentation, type WorkItemProject } from "../api/issue.entity";
+import { MergeRequests } from "@collab/merge-requests/contract";
 import type { IssueRow } from "../db/schema";
 import { issueLinks, type IssueWithLinks } from "../finders/issues.finder";
 import { labelAndMilestoneMaps, projectMap, userMap, type LabelDetail, type MilestoneDetail } from "@collab/work-items";
@@ -80,12 +81,12 @@ function linksOf(rows: (IssueRow | IssueWithLinks)[]) {
  * one call to the merge-requests service. Merge requests are a pluggable service: when it is not
  * running every count is 0.
  */
-const COUNTS_ACTION = "merge-requests.closingIssues.counts";
+const COUNTS = MergeRequests.closingIssues.counts;
 async function mergeRequestCounts(ctx: Ctx<unknown>, rows: IssueRow[]): Promise<Map<number, number>> {
   const out = new Map<number, number>();
-  if (!rows.length || !ctx.broker.registry.getActionEndpoints(COUNTS_ACTION)?.hasAvailable()) return out;
+  if (!rows.length || !ctx.broker.registry.getActionEndpoints(COUNTS.name)?.hasAvailable()) return out;
   try {
-    const counts = await ctx.call<{ project_id: number; iid: number; count: number }[], unknown>(COUNTS_ACTION, {
+    const counts = await call(ctx, COUNTS, {
       refs: rows.map((r) => ({ project_id: r.projectId, iid: r.iid })),
     });
     const byRef = new Map(counts.map((c) => [`${c.project_id}:${c.iid}`, c.count]));

@@ -1,11 +1,14 @@
+import { announce } from "@collab/core";
 import type { Announcement } from "@collab/db";
+import { MergeRequests } from "@collab/merge-requests/contract";
 import { addSystemNote } from "../domain/activity";
 import type { MergeRequestRow } from "../db/schema";
 
-export const APPROVAL_EVENTS = {
-  approved: "merge-requests.merge_request.approved",
-  unapproved: "merge-requests.merge_request.unapproved",
-  approvalsReset: "merge-requests.merge_request.approvals_reset",
+/** The event of each approval change (MergeRequests.events). */
+const APPROVAL_EVENTS = {
+  approved: MergeRequests.events.mergeRequestApproved,
+  unapproved: MergeRequests.events.mergeRequestUnapproved,
+  approvalsReset: MergeRequests.events.mergeRequestApprovalsReset,
 } as const;
 
 export type ApprovalChange = "approved" | "unapproved" | "approvalsReset";
@@ -24,7 +27,5 @@ export async function noteApprovalChange(tx: Parameters<typeof addSystemNote>[0]
 }
 
 /** The durable event of an approval change, written with it (kit.events.transact). */
-export const approvalChange = (mr: MergeRequestRow, kind: ApprovalChange, actorId: number): Announcement => [
-  APPROVAL_EVENTS[kind],
-  { id: mr.id, iid: mr.iid, project_id: mr.projectId, actor_id: actorId, title: mr.title },
-];
+export const approvalChange = (mr: MergeRequestRow, kind: ApprovalChange, actorId: number): Announcement =>
+  announce(APPROVAL_EVENTS[kind], { id: mr.id, iid: mr.iid, project_id: mr.projectId, actor_id: actorId, title: mr.title });

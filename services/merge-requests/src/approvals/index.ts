@@ -6,6 +6,6 @@ import { approvalRulesActions } from "./rules.actions";
 export { approvalRoutes } from "./approvals.routes";
 export { approvalsLeftFor } from "./gate";
 export { resetApprovalsOnPush } from "./on-push";
-export { APPROVAL_EVENTS, approvalSystemNote } from "./approval-events";
+export { approvalSystemNote } from "./approval-events";
 
 export const approvalActions = (kit: ServiceKit): Record<string, ActionSchema> => ({ ...approvalsActions(kit), ...approvalRulesActions(kit) });

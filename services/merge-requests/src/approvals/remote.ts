@@ -1,5 +1,6 @@
 import { call, type Ctx } from "@collab/core";
 import { Namespaces, type GroupEntity, type ProtectedBranch } from "@collab/namespaces/contract";
+import { Accounts } from "@collab/accounts/contract";
 
 /** Bus clients approvals use: each one call for any number of rows. */
 
@@ -32,7 +33,7 @@ export const protectedBranchesByIds = (ctx: Ctx<unknown>, projectId: number, ids
     : Promise.resolve([] as ProtectedBranch[]);
 
 export const userTypes = async (ctx: Ctx<unknown>, ids: number[]) =>
-  new Map(Object.entries(await ctx.call<Record<string, string>, { ids: number[] }>("accounts.users.types", { ids })).map(([k, v]) => [Number(k), v]));
+  new Map(Object.entries(await call(ctx, Accounts.users.types, { ids })).map(([k, v]) => [Number(k), v]));
 
 export const passwordMatches = (ctx: Ctx<unknown>, userId: number, password: string) =>
-  ctx.call<boolean, { user_id: number; password: string }>("accounts.users.verifyPassword", { user_id: userId, password });
+  call(ctx, Accounts.users.verifyPassword, { user_id: userId, password });

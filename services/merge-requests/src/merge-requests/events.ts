@@ -1,16 +1,13 @@
+import { announce, type PayloadOf } from "@collab/core";
+import type { Announcement } from "@collab/db";
+import { MergeRequests } from "@collab/merge-requests/contract";
 import type { MergeRequestRow } from "../db/schema";
 
-/** Domain events, emitted after the writing transaction has committed. */
-export const MERGE_REQUEST_EVENTS = {
-  opened: "merge-requests.merge_request.opened",
-  updated: "merge-requests.merge_request.updated",
-  closed: "merge-requests.merge_request.closed",
-  reopened: "merge-requests.merge_request.reopened",
-  merged: "merge-requests.merge_request.merged",
-  deleted: "merge-requests.merge_request.deleted",
-} as const;
+/** What every merge request event carries (MergeRequests.events): the merge request, and who acted. */
+export type MergeRequestPayload = PayloadOf<typeof MergeRequests.events.mergeRequestOpened>;
 
-export const eventPayload = (mr: MergeRequestRow, actorId: number, extra: Record<string, unknown> = {}) => ({
+/** The payload of a merge request's events from its row, `actorId` having acted: the one builder. */
+export const eventPayload = (mr: MergeRequestRow, actorId: number): MergeRequestPayload => ({
   id: mr.id,
   iid: mr.iid,
   project_id: mr.projectId,
@@ -19,6 +16,10 @@ export const eventPayload = (mr: MergeRequestRow, actorId: number, extra: Record
   source_branch: mr.sourceBranch,
   target_branch: mr.targetBranch,
   state: mr.state,
-  ...extra,
 });
 
+const E = MergeRequests.events;
+type PlainEvent = typeof E.mergeRequestOpened | typeof E.mergeRequestClosed | typeof E.mergeRequestReopened | typeof E.mergeRequestDeleted;
+
+/** A merge request event whose payload is the merge request's alone. */
+export const mergeRequestEvent = (event: PlainEvent, mr: MergeRequestRow, actorId: number): Announcement => announce(event, eventPayload(mr, actorId));

@@ -9,7 +9,9 @@ import { loadMergeRequest } from "../domain/load";
 import { branchHeads, headKey, mergeBranches } from "./branches";
 import { closeIssuesOnMerge } from "./close-issues";
 import { mergeStatusesOf, type MergeStatusSource } from "./entity";
-import { eventPayload, MERGE_REQUEST_EVENTS } from "./events";
+import { announce } from "@collab/core";
+import { MergeRequests } from "@collab/merge-requests/contract";
+import { eventPayload } from "./events";
 import { MergeParams } from "./params";
 import { unresolvedCounts } from "./presentation";
 import { recordMerge } from "./writes";
@@ -68,7 +70,7 @@ export function mergeAction(kit: ServiceKit, { canMerge, presentOne }: MergeDeps
             squash,
             shouldRemoveSourceBranch: removeSource,
           }),
-        (row) => (row ? [[MERGE_REQUEST_EVENTS.merged, eventPayload(row, caller.id, { merge_commit_sha: row.mergeCommitSha })]] : []),
+        (row) => (row ? [announce(MergeRequests.events.mergeRequestMerged, { ...eventPayload(row, caller.id), merge_commit_sha: row.mergeCommitSha })] : []),
       );
       if (!merged) throw notAllowed();
       await closeLinkedIssues(kit, ctx, merged, access.project.path_with_namespace);

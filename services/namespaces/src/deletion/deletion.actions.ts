@@ -1,14 +1,14 @@
-import { AccessLevel, accepted, action, requireCaller, actionsOf, implement } from "@collab/core";
+import { AccessLevel, accepted, action, requireCaller, actionsOf, implement, broadcast, gDateTime } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import { Namespaces } from "@collab/namespaces/contract";
 import { presentGroupWithProjects } from "../groups/group-detail";
 import { GroupRefParams } from "../groups/groups.params";
 import { requireRole } from "../members/access";
 import { readableGroup, readableProject } from "../members/authorize";
 import { presentProject, projectFullPath } from "../projects/project.entity";
 import { ProjectRefParams } from "../projects/projects.params";
-import { NAMESPACES_EVENTS, removalEvents } from "../shared/events";
+import { projectDeleted, removalEvents } from "../shared/events";
 import { userRefs } from "../shared/users";
 import { DeleteGroupParams, DeleteProjectParams } from "./deletion.params";
 import { adjournedDeletionAvailable, assertPermanentRemoval, markGroupForDeletion, markProjectForDeletion, restoreGroup, restoreProject, routeNotFound, utcDay } from "./deletion";
@@ -35,7 +35,7 @@ export const deletionActions = (kit: ServiceKit): Record<string, ActionSchema> =
         assertPermanentRemoval("group", g.group.markedForDeletionOn, g.group.fullPath, ctx.params.full_path);
       }
       await kit.events.transact((tx) => deleteGroup(tx, g.group), removalEvents);
-      await ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { groupId: g.group.id });
+      await broadcast(ctx, Namespaces.events.membersChanged, { groupId: g.group.id });
       return accepted();
     },
   }),
@@ -67,7 +67,7 @@ export const deletionActions = (kit: ServiceKit): Record<string, ActionSchema> =
       }
       await kit.events.transact(
         (tx) => deleteProject(tx, p.project),
-        () => [[NAMESPACES_EVENTS.projectDeleted, { projectId: p.project.id }]],
+        () => [projectDeleted(p.project.id)],
       );
       return accepted();
     },

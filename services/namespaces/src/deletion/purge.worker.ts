@@ -1,6 +1,8 @@
 import { currentSettings } from "@collab/core";
 import type { ServiceKit, Worker } from "@collab/db";
-import { NAMESPACES_EVENTS, removalEvents } from "../shared/events";
+import { broadcast } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
+import { removalEvents } from "../shared/events";
 import { purgeDue } from "./deletion";
 
 /**
@@ -9,7 +11,7 @@ import { purgeDue } from "./deletion";
  */
 export async function purgeDeletions(kit: ServiceKit, now: Date) {
   const { groupIds, projectIds } = await kit.events.transact((tx) => purgeDue(tx, now, currentSettings().deletion_adjourned_period), removalEvents);
-  for (const groupId of groupIds) await kit.broker.broadcast(NAMESPACES_EVENTS.membersChanged, { groupId });
+  for (const groupId of groupIds) await broadcast(kit.broker, Namespaces.events.membersChanged, { groupId });
   return { group_ids: groupIds, project_ids: projectIds };
 }
 

@@ -8,7 +8,7 @@ import { createLabel } from "../labels/labels";
 import { groupAccessLevel } from "../members/access";
 import { addMember } from "../members/members";
 import { createMilestone, updateMilestone } from "../milestones/milestones";
-import { NAMESPACES_EVENTS } from "../shared/events";
+import { broadcast } from "@collab/core";
 import { findGroup } from "../shared/lookup";
 import { userRefs, userRefsByUsername } from "../shared/users";
 import { presentAttributes } from "./group-tree.entity";
@@ -162,7 +162,7 @@ export const groupTreeActions = (kit: ServiceKit): Record<string, ActionSchema> 
             skip(err);
           }
         }
-        if (counts.members) ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { groupId: group.id });
+        if (counts.members) broadcast(ctx, Namespaces.events.membersChanged, { groupId: group.id });
       }
       return counts;
     }),

@@ -1,6 +1,8 @@
+import { Accounts } from "@collab/accounts/contract";
+import { call } from "@collab/core";
 import type { AfterCommit, Db, ServiceKit } from "@collab/db";
-import type { MemberDetails } from "../members/seats";
-import { NAMESPACES_EVENTS } from "../shared/events";
+import { broadcast } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
 import { acceptInvitations, invitationsTo } from "./invitations";
 
 /**
@@ -11,9 +13,9 @@ import { acceptInvitations, invitationsTo } from "./invitations";
  * more to do.
  */
 export async function claimInvitations(kit: ServiceKit, tx: Db, userId: number, afterCommit: AfterCommit): Promise<number> {
-  const [user] = await kit.broker.call<MemberDetails[], { ids: number[] }>("accounts.users.memberDetails", { ids: [userId] });
+  const [user] = await call(kit.broker, Accounts.users.memberDetails, { ids: [userId] });
   if (!user || !user.confirmed) return 0;
   const accepted = await acceptInvitations(tx, await invitationsTo(tx, user.email), user.id);
-  if (accepted.length) afterCommit(() => kit.broker.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: user.id }));
+  if (accepted.length) afterCommit(() => broadcast(kit.broker, Namespaces.events.membersChanged, { userId: user.id }));
   return accepted.length;
 }

@@ -1,4 +1,5 @@
-import { accessLevelName, action, ApiError, notFound, page, requireCaller, type Ctx } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { accessLevelName, action, ApiError, call, notFound, page, requireCaller, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { requireRole } from "../members/access";
@@ -7,9 +8,10 @@ import { invitationAnswer, resolveInvitees } from "../members/invitees";
 import { presentInvitedMember } from "../members/member.entity";
 import { promotionsQueued } from "../members/members.actions";
 import { splitList } from "../members/members.params";
-import { memberLevelValid, type MemberDetails } from "../members/seats";
+import { memberLevelValid } from "../members/seats";
 import { manageMembersRole, memberSource, type ResolvedSource } from "../members/source";
-import { NAMESPACES_EVENTS } from "../shared/events";
+import { broadcast } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
 import { userRefs } from "../shared/users";
 import { presentInvitation } from "./invitation.entity";
 import { invitationMail, invitationUrl, mailerOf } from "./invitation.mail";
@@ -62,7 +64,7 @@ export const invitationsActions = (kit: ServiceKit): Record<string, ActionSchema
           queuePromotions: promotionsQueued(kit, ctx),
           createdById: caller.id,
         });
-        for (const o of outcomes) if (o.kind === "member") ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: o.userId });
+        for (const o of outcomes) if (o.kind === "member") broadcast(ctx, Namespaces.events.membersChanged, { userId: o.userId });
         await sendInvitationMails(ctx, src, caller.id, outcomes, p.access_level);
         return invitationAnswer(outcomes, errors);
       },
@@ -143,13 +145,13 @@ export const invitationsActions = (kit: ServiceKit): Record<string, ActionSchema
         const invite = await findInvitationByDigest(kit.db, inviteTokenDigest(ctx.params.token));
         const label = invite ? await sourceLabel(kit.db, kit.baseUrl, invite) : undefined;
         if (!invite || !label) throw notFound("Invitation");
-        const [me] = await ctx.call<MemberDetails[], { ids: number[] }>("accounts.users.memberDetails", { ids: [caller.id] });
+        const [me] = await call(ctx, Accounts.users.memberDetails, { ids: [caller.id] });
         // The token proves the mailbox: the address need not be confirmed yet (GitLab confirms it on sign-up through an invitation).
         if (!me || me.email.toLowerCase() !== invite.inviteEmail)
           throw new ApiError(403, { message: "403 Forbidden - The invitation was sent to another e-mail address" }, "FORBIDDEN");
         const [accepted] = await acceptInvitations(kit.db, [invite], caller.id);
         if (!accepted) throw notFound("Invitation");
-        ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: caller.id });
+        broadcast(ctx, Namespaces.events.membersChanged, { userId: caller.id });
         return {
           message: `You have been granted ${accessLevelName(accepted.accessLevel)} access to ${label.kind} ${label.fullName}.`,
           source_type: label.kind,

@@ -2,7 +2,7 @@ import { action, callerOf, notFound, page, requireCaller, type Ctx } from "@coll
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { descendantNamespaceIds } from "../groups/groups.finder";
-import { NAMESPACES_EVENTS } from "../shared/events";
+import { labelDeleted } from "../shared/events";
 import { visibleProjectIdsIn, visibleSelfAndDescendantGroupIds } from "../shared/hierarchy.finder";
 import { parentOf, projectGroupIds, requireManage, type Parent } from "../shared/labels-milestones-parent";
 import { NO_COUNTS, presentLabel } from "./label.entity";
@@ -91,7 +91,7 @@ export const labelsActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       requireManage(p);
       await kit.events.transact(
         (tx) => deleteLabel(tx, label),
-        () => [[NAMESPACES_EVENTS.labelDeleted, { labelIds: [label.id], projectId: label.projectId, groupId: label.groupId }]],
+        () => [labelDeleted(label)],
       );
       return null;
     },

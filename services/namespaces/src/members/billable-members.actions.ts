@@ -1,8 +1,10 @@
-import { AccessLevel, action, badRequest, callerOf, notFound, page, recordNotFound, type Ctx } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { AccessLevel, action, badRequest, call, callerOf, notFound, page, recordNotFound, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { routeNotFound } from "../deletion/deletion";
-import { NAMESPACES_EVENTS } from "../shared/events";
+import { broadcast } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
 import { userRefs } from "../shared/users";
 import { readableGroup } from "./authorize";
 import { presentBillableMember, presentBillableMembership } from "./billable-member.entity";
@@ -17,7 +19,6 @@ import {
   type BillableMember,
 } from "./billable-members.finder";
 import { BillableMemberParams, BillableMembersParams } from "./members.params";
-import type { MemberDetails } from "./seats";
 
 /**
  * Billable members of a top-level group (EE, Premium and Ultimate): who takes a seat there, their
@@ -43,7 +44,7 @@ export const billableMembersActions = (kit: ServiceKit): Record<string, ActionSc
 
   async function billableMembers(ctx: Ctx<unknown>, groupId: number): Promise<BillableMember[]> {
     const members = await hierarchyMembers(kit.db, groupId);
-    const details = await ctx.call<MemberDetails[], { ids: number[] }>("accounts.users.memberDetails", { ids: members.map((m) => m.userId) });
+    const details = await call(ctx, Accounts.users.memberDetails, { ids: members.map((m) => m.userId) });
     return billableOf(kit.config.LICENSE_TIER, members, details);
   }
 
@@ -55,7 +56,7 @@ export const billableMembersActions = (kit: ServiceKit): Record<string, ActionSc
         const group = await topLevelGroup(ctx, "subgroup-first");
         let list = await billableMembers(ctx, group.id);
         if (ctx.params.search) {
-          const ids = await ctx.call<number[], { ids: number[]; query: string }>("accounts.users.match", { ids: list.map((m) => m.userId), query: ctx.params.search });
+          const ids = await call(ctx, Accounts.users.match, { ids: list.map((m) => m.userId), query: ctx.params.search });
           const matching = new Set(ids);
           list = list.filter((m) => matching.has(m.userId));
         }
@@ -96,7 +97,7 @@ export const billableMembersActions = (kit: ServiceKit): Record<string, ActionSc
         const owners = await directOwnerIds(kit.db, group.id);
         if (owners.length === 1 && owners[0] === ctx.params.user_id) throw badRequest("Members who are the last owner cannot be removed");
         await removeFromHierarchy(kit.db, group.id, ctx.params.user_id);
-        ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: ctx.params.user_id });
+        broadcast(ctx, Namespaces.events.membersChanged, { userId: ctx.params.user_id });
         return null;
       },
     }),

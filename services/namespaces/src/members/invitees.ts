@@ -1,4 +1,5 @@
-import type { Ctx } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { call, type Ctx } from "@collab/core";
 import { validInviteEmail } from "../invitations/invite-token";
 import { userRefs, userRefsByUsername } from "../shared/users";
 import { MEMBER_ERRORS, type Invitee, type Outcome } from "./creator";
@@ -37,9 +38,7 @@ export async function resolveInvitees(
     else if (!emails.some((e) => e.email === email)) emails.push({ given, email });
   }
   if (emails.length) {
-    const owners = await ctx.call<{ id: number; username: string; email: string }[], { emails: string[] }>("accounts.users.byVerifiedEmails", {
-      emails: emails.map((e) => e.email),
-    });
+    const owners = await call(ctx, Accounts.users.byVerifiedEmails, { emails: emails.map((e) => e.email) });
     const ownerOf = new Map(owners.map((o) => [o.email, o]));
     for (const { given, email } of emails) {
       const owner = ownerOf.get(email);

@@ -1,4 +1,5 @@
-import { AccessLevel, callerOf, iso, type Ctx, type UserRef } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { AccessLevel, call, callerOf, iso, type Ctx, type UserRef } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { namespaces, type MemberRow } from "../db/schema";
@@ -90,10 +91,7 @@ export async function groupSamlIdentities(db: Db, ctx: Ctx<unknown>, rows: Pick<
   for (const group of roots) if (caller.admin || (await groupAccessLevel(db, group, caller.id)) >= AccessLevel.OWNER) owned.push(group.id);
   if (owned.length === 0) return found;
   const userIds = [...new Set(rows.filter((r) => owned.includes(r.sourceId)).map((r) => r.userId))];
-  const identities = await ctx.call<{ group_id: number; user_id: number; extern_uid: string; saml_provider_id: number }[], { group_ids: number[]; user_ids: number[] }>(
-    "accounts.saml.memberIdentities",
-    { group_ids: owned, user_ids: userIds },
-  );
+  const identities = await call(ctx, Accounts.saml.memberIdentities, { group_ids: owned, user_ids: userIds });
   for (const i of identities) found.set(identityKey(i.group_id, i.user_id), { extern_uid: i.extern_uid, provider: "group_saml", saml_provider_id: i.saml_provider_id });
   return found;
 }

@@ -1,7 +1,10 @@
-import { action, conflict, currentSettings, gBool, notFound, page, recordNotFound, requireCaller, validationFailed, type Ctx, type UserRef } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
+import { action, call, conflict, currentSettings, gBool, notFound, page, recordNotFound, requireCaller, validationFailed, type Ctx, type UserRef } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import { NAMESPACES_EVENTS, memberEvent } from "../shared/events";
+import { broadcast } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
+import { memberEvent } from "../shared/events";
 import { userRefs, userRefsByUsername } from "../shared/users";
 import { requireRole } from "./access";
 import { createMembers, MEMBER_ERRORS, toSentence, type Outcome } from "./creator";
@@ -10,7 +13,7 @@ import { groupSamlIdentities, identitySlot, presentInvitedMember, presentMember 
 import { findMember, findMembers, highestLevels, memberUserIds, type ListedMember } from "./members.finder";
 import { AddMemberParams, ListMembersParams, MemberParams, RemoveMemberParams, splitList, UpdateMemberParams } from "./members.params";
 import { addMember, assertMayGrant, directMembership, EXPIRES_IN_PAST, inPast, promotionNeedsApproval, queuePromotion, removeMember, updateMember, type Actor } from "./members";
-import { ACCESS_LEVEL_NOT_IN_LIST, memberLevelValid, usingSeat, type MemberDetails } from "./seats";
+import { ACCESS_LEVEL_NOT_IN_LIST, memberLevelValid, usingSeat } from "./seats";
 import { manageMembersRole, memberSource, type ResolvedSource } from "./source";
 
 /** Member rows as the API shows them, user refs fetched for the whole page at once. */
@@ -21,7 +24,7 @@ async function presentMembers(kit: ServiceKit, ctx: Ctx<unknown>, rows: ListedMe
   let seat: (userId: number) => boolean | undefined = () => undefined;
   if (showSeatInfo) {
     const [details, highest] = await Promise.all([
-      ctx.call<MemberDetails[], { ids: number[] }>("accounts.users.memberDetails", { ids: userIds }),
+      call(ctx, Accounts.users.memberDetails, { ids: userIds }),
       highestLevels(kit.db, userIds),
     ]);
     const byId = new Map(details.map((d) => [d.id, d]));
@@ -83,7 +86,7 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       let matchingUserIds: number[] | undefined;
       if (query) {
         const ids = await memberUserIds(kit.db, source, inherited);
-        matchingUserIds = await ctx.call<number[], { ids: number[]; query: string }>("accounts.users.match", { ids, query });
+        matchingUserIds = await call(ctx, Accounts.users.match, { ids, query });
       }
       const { rows, total } = await findMembers(
         kit.db,
@@ -138,9 +141,9 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
               queuePromotions: promotionsQueued(kit, ctx),
               createdById: caller.id,
             }),
-          (out) => out.flatMap((o) => (o.kind === "member" ? [memberEvent(NAMESPACES_EVENTS.memberAdded, src.source, o.userId, p.access_level, caller.id)] : [])),
+          (out) => out.flatMap((o) => (o.kind === "member" ? [memberEvent(Namespaces.events.memberAdded, src.source, o.userId, p.access_level, caller.id)] : [])),
         );
-        for (const o of outcomes) if (o.kind === "member") ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: o.userId });
+        for (const o of outcomes) if (o.kind === "member") broadcast(ctx, Namespaces.events.membersChanged, { userId: o.userId });
         return createServiceAnswer(outcomes);
       }
       const user = await resolveUser(ctx, userIds[0] ?? ctx.params.user_id, usernames[0]);
@@ -155,9 +158,9 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       }
       const member = await kit.events.transact(
         (tx) => addMember(tx, src.source, actor, user.id, p),
-        (m) => [memberEvent(NAMESPACES_EVENTS.memberAdded, src.source, user.id, m.accessLevel, caller.id)],
+        (m) => [memberEvent(Namespaces.events.memberAdded, src.source, user.id, m.accessLevel, caller.id)],
       );
-      ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: user.id });
+      broadcast(ctx, Namespaces.events.membersChanged, { userId: user.id });
       return (await presentMembers(kit, ctx, [{ ...member, inviteEmail: null }]))[0];
     },
   }),
@@ -171,7 +174,7 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       assertMemberLevel(kit, src, ctx.params.access_level);
       const p = { ...ctx.params, member_role_id: memberRoleOf(kit, ctx.params.member_role_id) };
       const member = await updateMember(kit.db, src.source, { id: caller.id, role: src.role }, ctx.params.user_id, p);
-      ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: member.userId });
+      broadcast(ctx, Namespaces.events.membersChanged, { userId: member.userId });
       return (await presentMembers(kit, ctx, [{ ...member, inviteEmail: null }]))[0];
     },
   }),
@@ -184,9 +187,9 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       if (caller.id !== ctx.params.user_id) requireRole(role, manageMembersRole(ctx.params.source));
       await kit.events.transact(
         (tx) => removeMember(tx, source, { id: caller.id, role }, ctx.params.user_id),
-        () => [memberEvent(NAMESPACES_EVENTS.memberRemoved, source, ctx.params.user_id, null, caller.id)],
+        () => [memberEvent(Namespaces.events.memberRemoved, source, ctx.params.user_id, null, caller.id)],
       );
-      ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: ctx.params.user_id });
+      broadcast(ctx, Namespaces.events.membersChanged, { userId: ctx.params.user_id });
       return null;
     },
   }),

@@ -1,3 +1,4 @@
+import type { MemberDetails } from "@collab/accounts/contract";
 import { AccessLevel, type Config } from "@collab/core";
 
 type Tier = Config["LICENSE_TIER"];
@@ -12,20 +13,8 @@ export function billableLevel(tier: Tier, level: number): boolean {
   return tier === "ultimate" ? level > AccessLevel.GUEST : true;
 }
 
-/** What accounts tells about a user for seats (accounts.users.memberDetails). */
-export interface MemberDetails {
-  id: number;
-  username: string;
-  name: string;
-  state: string;
-  /** A person: not a bot, service account or other internal user. */
-  human: boolean;
-  email: string;
-  public_email: string | null;
-  confirmed: boolean;
-  last_activity_on: string | null;
-  created_at: string;
-}
+/** What accounts tells about a user for seats (Accounts.users.memberDetails). */
+export type { MemberDetails } from "@collab/accounts/contract";
 
 /** A user who can hold a seat at all: an active person (blocked, deactivated and bot users never do). */
 export const seatHolder = (u: Pick<MemberDetails, "state" | "human">) => u.human && u.state === "active";

@@ -2,7 +2,8 @@ import { action, callerOf, page, recordNotFound, requireCaller } from "@collab/c
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { descendantNamespaceIds } from "../groups/groups.finder";
-import { milestoneEvent, NAMESPACES_EVENTS } from "../shared/events";
+import { Namespaces } from "@collab/namespaces/contract";
+import { milestoneDeleted, milestoneEvent } from "../shared/events";
 import { visibleProjectIdsIn, visibleSelfAndDescendantGroupIds } from "../shared/hierarchy.finder";
 import { parentOf, projectGroupIds, requireManage, type Parent } from "../shared/labels-milestones-parent";
 import { presentMilestones } from "./milestone.entity";
@@ -70,7 +71,7 @@ export const milestonesActions = (kit: ServiceKit): Record<string, ActionSchema>
       requireManage(p);
       const milestone = await kit.events.transact(
         (tx) => createMilestone(tx, milestoneContainer(p), ctx.params),
-        (m) => [milestoneEvent(NAMESPACES_EVENTS.milestoneCreated, m, caller.id)],
+        (m) => [milestoneEvent(Namespaces.events.milestoneCreated, m, caller.id)],
       );
       return presentMilestones([{ milestone, ...p.paths }], kit.baseUrl)[0];
     },
@@ -87,7 +88,7 @@ export const milestonesActions = (kit: ServiceKit): Record<string, ActionSchema>
       const before = found.milestone.state;
       const milestone = await kit.events.transact(
         (tx) => updateMilestone(tx, milestoneContainer(p), found.milestone, ctx.params),
-        (m) => (m.state === before ? [] : [milestoneEvent(m.state === "closed" ? NAMESPACES_EVENTS.milestoneClosed : NAMESPACES_EVENTS.milestoneReopened, m, caller.id)]),
+        (m) => (m.state === before ? [] : [milestoneEvent(m.state === "closed" ? Namespaces.events.milestoneClosed : Namespaces.events.milestoneReopened, m, caller.id)]),
       );
       return presentMilestones([{ milestone, ...p.paths }], kit.baseUrl)[0];
     },
@@ -104,7 +105,7 @@ export const milestonesActions = (kit: ServiceKit): Record<string, ActionSchema>
       const m = found.milestone;
       await kit.events.transact(
         (tx) => deleteMilestone(tx, m),
-        () => [[NAMESPACES_EVENTS.milestoneDeleted, { milestoneIds: [m.id], projectId: m.projectId, groupId: m.groupId, userId: caller.id, milestones: [{ id: m.id, iid: m.iid, title: m.title }] }]],
+        () => [milestoneDeleted(m, caller.id)],
       );
       return null;
     },

@@ -1,4 +1,5 @@
-import { NAMESPACES_EVENTS } from "../shared/events";
+import { announce } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
 import { AccessLevel, action, callerOf, currentSettings, notFound, page, requireCaller, userLimits } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
@@ -70,7 +71,7 @@ export const projectsActions = (kit: ServiceKit): Record<string, ActionSchema> =
       }
       const project = await kit.events.transact(
         (tx) => createProject(tx, caller, ns, ctx.params, visibility),
-        (created) => [[NAMESPACES_EVENTS.projectCreated, { projectId: created.id, userId: caller.id, name: created.name, namespaceId: ns.id }]],
+        (created) => [announce(Namespaces.events.projectCreated, { projectId: created.id, userId: caller.id, name: created.name, namespaceId: ns.id })],
       );
       const owners = await userRefs(ctx, ns.kind === "user" ? [ns.ownerId] : []);
       return presentProject(project, ns, kit.baseUrl, { owner: owners.get(ns.ownerId ?? -1) ?? null });

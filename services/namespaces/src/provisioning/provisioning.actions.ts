@@ -1,8 +1,7 @@
-import { actionsOf, implement, notFound } from "@collab/core";
+import { actionsOf, broadcast, implement, notFound } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { Namespaces } from "@collab/namespaces/contract";
-import { NAMESPACES_EVENTS } from "../shared/events";
 import { findGroup } from "../shared/lookup";
 import { grantMembership, revokeMembership } from "./provisioning";
 
@@ -23,7 +22,7 @@ export const provisioningActions = (kit: ServiceKit): Record<string, ActionSchem
       const group = await findGroup(kit.db, ctx.params.group_id);
       if (!group) throw notFound("Group");
       const added = await grantMembership(kit.db, group.id, ctx.params.user_id, ctx.params.access_level);
-      if (added) ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: ctx.params.user_id });
+      if (added) broadcast(ctx, Namespaces.events.membersChanged, { userId: ctx.params.user_id });
       return { added };
     }),
 
@@ -35,7 +34,7 @@ export const provisioningActions = (kit: ServiceKit): Record<string, ActionSchem
       const group = await findGroup(kit.db, ctx.params.group_id);
       if (!group) throw notFound("Group");
       const outcome = await revokeMembership(kit.db, group, ctx.params.user_id);
-      if (outcome === "removed") ctx.broadcast(NAMESPACES_EVENTS.membersChanged, { userId: ctx.params.user_id });
+      if (outcome === "removed") broadcast(ctx, Namespaces.events.membersChanged, { userId: ctx.params.user_id });
       return { outcome };
     }),
   ]);

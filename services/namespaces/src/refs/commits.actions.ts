@@ -1,4 +1,5 @@
-import { AccessLevel, action, forbidden, notFound, requireCaller, type Ctx, type UserRef, actionsOf, implement } from "@collab/core";
+import { AccessLevel, action, forbidden, notFound, requireCaller, type Ctx, type UserRef, actionsOf, implement, call } from "@collab/core";
+import { Accounts } from "@collab/accounts/contract";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { Namespaces } from "@collab/namespaces/contract";
@@ -26,7 +27,7 @@ export const commitsActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       if (p.project.visibility === "private" && p.role < AccessLevel.REPORTER) throw notFound("Project");
       if (p.role < (await requiredAccessLevel(kit.db, p.project, ctx.params.branch, "push"))) throw forbidden();
       await ensureDefaultBranch(kit.db, p.project);
-      const [user] = await ctx.call<UserRef[], { ids: number[] }>("accounts.users.refs", { ids: [caller.id] });
+      const [user] = await call(ctx, Accounts.users.refs, { ids: [caller.id] });
       const { commit } = await kit.events.transact((tx) => commitToBranch(tx, p.project.id, {
         branch: ctx.params.branch,
         startBranch: ctx.params.start_branch,

@@ -64,8 +64,9 @@ export const presentPipelineBasic = (p: PipelineRow, projectWebUrl: string) => (
   ref: p.ref,
   status: p.status,
   source: p.source,
-  created_at: iso(p.createdAt),
-  updated_at: iso(p.updatedAt),
+  // The row's dates are never null: strings, as runners.pipelines.byIds answers them (its contract).
+  created_at: p.createdAt.toISOString(),
+  updated_at: p.updatedAt.toISOString(),
   web_url: `${projectWebUrl}/-/pipelines/${p.id}`,
 });
 

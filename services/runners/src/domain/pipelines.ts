@@ -1,4 +1,6 @@
-import { nextIid, type Db } from "@collab/db";
+import { announce, type PayloadOf } from "@collab/core";
+import { nextIid, type Announcement, type Db } from "@collab/db";
+import { Runners } from "@collab/runners/contract";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { digest, jobToken } from "./tokens";
 import { internalIds, jobs, pipelines, runnerProjects, runners, type JobRow, type PipelineRow } from "../db/schema";
@@ -49,10 +51,10 @@ export async function pickJob(db: Db, runnerId: number): Promise<{ job: JobRow; 
   });
 }
 
-export const PIPELINE_EVENTS = { finished: "runners.pipeline.finished" } as const;
+/** `runners.pipeline.finished` (Runners.events.pipelineFinished): a pipeline reached a final status (success, failed, canceled). */
+export const pipelineFinished = (p: PipelineRow): Announcement => announce(Runners.events.pipelineFinished, pipelineFinishedPayload(p));
 
-/** `runners.pipeline.finished`: a pipeline reached a final status (success, failed, canceled). */
-export const pipelineFinishedPayload = (p: PipelineRow) => ({
+const pipelineFinishedPayload = (p: PipelineRow): PayloadOf<typeof Runners.events.pipelineFinished> => ({
   pipeline_id: p.id,
   iid: p.iid,
   project_id: p.projectId,

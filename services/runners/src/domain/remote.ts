@@ -1,5 +1,6 @@
 import { call, type Ctx, type UserRef } from "@collab/core";
 import { Namespaces } from "@collab/namespaces/contract";
+import { Accounts } from "@collab/accounts/contract";
 
 /** Everything this service asks other services, batch-shaped. */
 export type { GroupAccess, ProjectAccess, RefResolution } from "@collab/namespaces/contract";
@@ -27,7 +28,7 @@ export const groupsWithLevel = (ctx: Ctx<unknown>, min: number) => call(ctx, Nam
 export async function userMap(ctx: Ctx<unknown>, ids: Iterable<number | null | undefined>): Promise<Map<number, UserRef>> {
   const unique = [...new Set([...ids].filter((i): i is number => typeof i === "number"))];
   if (!unique.length) return new Map();
-  const refs = await ctx.call<UserRef[], { ids: number[] }>("accounts.users.refs", { ids: unique });
+  const refs = await call(ctx, Accounts.users.refs, { ids: unique });
   return new Map(refs.map((u) => [u.id, u]));
 }
 

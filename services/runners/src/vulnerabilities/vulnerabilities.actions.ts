@@ -1,5 +1,6 @@
-import { action, badRequest, badRequestMessage, callerOf, forbidden, gEnum, gFile, gId, gString, reply } from "@collab/core";
+import { action, actionsOf, badRequest, badRequestMessage, callerOf, forbidden, gEnum, gFile, gId, gString, implement, reply } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
+import { Runners } from "@collab/runners/contract";
 import { eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
@@ -16,12 +17,6 @@ export const UploadArtifactParams = z.object({
   expire_in: gString().optional(),
   artifact_type: gEnum(ARTIFACT_TYPES).default("archive"),
   artifact_format: gEnum(ARTIFACT_FORMATS).default("zip"),
-});
-
-export const ListVulnerabilitiesParams = z.object({
-  project_ids: z.array(z.number().int().positive()).max(100_000),
-  after_id: z.number().int().min(0).default(0),
-  limit: z.number().int().min(1).max(1000).default(500),
 });
 
 /** A vulnerability as other services read it (runners.vulnerabilities.list). */
@@ -93,17 +88,14 @@ export const vulnerabilitiesActions = (kit: ServiceKit): Record<string, ActionSc
     },
   }),
 
-  /**
-   * Bus only: the vulnerabilities of these projects after `after_id`, in id order, `limit` at a
-   * time (keyset paging; an empty or short page is the last). Callers authorize the projects.
-   */
-  "vulnerabilities.list": action({
-    idempotent: true,
-    visibility: "public",
-    input: () => ListVulnerabilitiesParams,
-    async handler(ctx) {
+  ...actionsOf("runners", [
+    /**
+     * Bus only: the vulnerabilities of these projects after `after_id`, in id order, `limit` at a
+     * time (keyset paging; an empty or short page is the last). Callers authorize the projects.
+     */
+    implement(Runners.vulnerabilities.list, async (ctx) => {
       const rows = await vulnerabilitiesPage(kit.db, [...new Set(ctx.params.project_ids)], ctx.params.after_id, ctx.params.limit);
       return rows.map(presentVulnerability);
-    },
-  }),
+    }),
+  ]),
 });

@@ -1,3 +1,4 @@
+import type { EventContract, PayloadOf } from "@collab/core";
 import type { ServiceBroker } from "moleculer";
 import type { Db } from "../database";
 import type { ServiceKit } from "../service";
@@ -27,12 +28,56 @@ export interface Consumer<P = unknown> {
  */
 export type AfterCommit = (work: () => Promise<unknown>) => void;
 
+/** A consumer from a schema and a handler; services subscribe through their producers' entries instead (`on`, `consumersOf`). */
 export const consumer = <P>(schema: PayloadSchema<P>, handle: (payload: P, tx: Db, event: EventMeta, afterCommit: AfterCommit) => Promise<unknown>): Consumer<P> => ({
   schema,
   handle,
 });
 
 export type Consumers = Record<string, Consumer<any>>;
+
+/** What a consumer does with an event's payload (see Consumer.handle). */
+export type EventHandler<P> = (payload: P, tx: Db, event: EventMeta, afterCommit: AfterCommit) => Promise<unknown>;
+
+/** A service's consumer of one producer's event, by its contract entry (see `on` and `consumersOf`). */
+export interface Subscription {
+  readonly event: EventContract;
+  readonly consumer: Consumer<any>;
+}
+
+/**
+ * Subscribes to a producer's event through its contract entry (`@collab/<producer>/contract`): the
+ * event's name and the payload's schema come from the entry, the handler gets the payload as the
+ * producer's schema parses it. With `select`, the consumer reads a part of it (@collab/core's
+ * `pickFields("projectId")`) or, for a consumer that keeps payloads as they come, a schema of its
+ * own. Schemas are built on first use.
+ */
+export function on<E extends EventContract>(event: E, handle: EventHandler<PayloadOf<E>>): Subscription;
+export function on<E extends EventContract, P>(event: E, select: (payload: ReturnType<E["payload"]>) => PayloadSchema<P>, handle: EventHandler<P>): Subscription;
+export function on(event: EventContract, ...args: [EventHandler<unknown>] | [(payload: unknown) => PayloadSchema<unknown>, EventHandler<unknown>]): Subscription {
+  const [select, handle] = args.length === 1 ? [(s: unknown) => s as PayloadSchema<unknown>, args[0]] : args;
+  let schema: PayloadSchema<unknown> | undefined;
+  return { event, consumer: consumer({ safeParse: (value) => (schema ??= select(event.payload())).safeParse(value) }, handle) };
+}
+
+declare const subscribed: unique symbol;
+
+/** A service's consumers as consumersOf builds them (what defineService's `consumes` takes). */
+export type Subscriptions = Consumers & { readonly [subscribed]: true };
+
+/**
+ * A service's Consumers map from its subscriptions, keyed by the entries' names. An event
+ * subscribed twice throws (a map literal or a spread would keep the last one silently).
+ */
+export function consumersOf(service: string, subscriptions: Subscription[]): Subscriptions {
+  const out: Consumers = {};
+  for (const { event, consumer } of subscriptions) {
+    if (event.kind !== "event") throw new Error(`${service}: ${event.name} is not a durable event`);
+    if (event.name in out) throw new Error(`${service}: event ${event.name} is consumed twice`);
+    out[event.name] = consumer;
+  }
+  return out as Subscriptions;
+}
 
 const ATTEMPTS = 3;
 

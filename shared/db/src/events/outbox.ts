@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
+import type { Announced } from "@collab/core";
 import type { ServiceBroker } from "moleculer";
 import type { Db } from "../database";
 import type { ServiceKit } from "../service";
@@ -39,7 +40,8 @@ export interface EventBus {
   publishIn(tx: Db, announcements: readonly Announcement[]): Promise<void>;
 }
 
-export type Announcement = readonly [name: string, payload: object];
+/** An event and its payload, `[name, payload]`, made by @collab/core's announce(entry, payload) from the producer's contract entry. */
+export type Announcement = Announced;
 
 interface ChannelsBroker extends ServiceBroker {
   sendToChannel?: (channel: string, payload: unknown, opts?: Record<string, unknown>) => Promise<void>;

@@ -1,3 +1,4 @@
+import { announce, eventContract } from "@collab/core";
 import { sql } from "drizzle-orm";
 import { pgSchema } from "drizzle-orm/pg-core";
 import type { ServiceBroker } from "moleculer";
@@ -5,7 +6,7 @@ import { z } from "zod";
 import { type Database } from "../database";
 import { openScratchDatabase } from "../testing";
 import type { ServiceKit } from "../service";
-import { applyEvents, consumer, observeEvents, registerLocalConsumer, unregisterLocalConsumers, type Consumers } from "./consumers";
+import { applyEvents, consumersOf, observeEvents, on, registerLocalConsumer, unregisterLocalConsumers } from "./consumers";
 import type { EventEnvelope } from "./envelope";
 import { startRelay, type Relay } from "./outbox";
 import { eventTables } from "./tables";
@@ -25,14 +26,17 @@ const logger = { warn: (_o: object, m: string) => warnings.push(m), error: (_o: 
 const kit = (tables: "producer" | "consumer") =>
   ({ db: database.db, database, broker, logger, config: {}, baseUrl: "http://collab.test", events: tables === "producer" ? relay : undefined }) as unknown as ServiceKit;
 
+/** The producer's event, as its contract would declare it. */
+const Happened = eventContract("demo.thing.happened", () => z.object({ n: z.number() }));
+
 const applied: { id: string; n: number }[] = [];
-const consumers: Consumers = {
-  "demo.thing.happened": consumer(z.object({ n: z.number() }), async (p, tx, event) => {
+const consumers = consumersOf("consumer", [
+  on(Happened, async (p, tx, event) => {
     if (p.n < 0) throw new Error("negative");
     await tx.execute(sql`INSERT INTO relay_consumer.things (event_id, n) VALUES (${event.id}, ${p.n})`);
     applied.push({ id: event.id, n: p.n });
   }),
-};
+]);
 
 beforeAll(async () => {
   ({ database, dispose } = await openScratchDatabase("relay"));
@@ -46,7 +50,7 @@ beforeAll(async () => {
       await database.db.execute(sql.raw(ddl));
   await database.db.execute(sql`CREATE TABLE relay_consumer.things (event_id uuid NOT NULL, n integer NOT NULL)`);
   const consuming = kit("consumer");
-  registerLocalConsumer(broker, "consumer", "demo.thing.happened", (events) => applyEvents(consuming, consumerTables, consumers, events));
+  registerLocalConsumer(broker, "consumer", Happened.name, (events) => applyEvents(consuming, consumerTables, consumers, events));
 }, 60_000);
 
 afterAll(async () => {
@@ -65,35 +69,35 @@ afterEach(() => relay.stop());
 const outboxRows = async () => (await database.db.execute<{ name: string; attempts: number; last_error: string | null }>(sql`SELECT name, attempts, last_error FROM relay_producer.outbox ORDER BY id`)).rows;
 const things = async () => (await database.db.execute<{ n: number }>(sql`SELECT n FROM relay_consumer.things ORDER BY n`)).rows.map((r) => r.n);
 
-async function announce(...ns: number[]) {
-  await Promise.all(ns.map((n) => relay.transact(async () => n, (x) => [["demo.thing.happened", { n: x }]])));
+async function publish(...ns: number[]) {
+  await Promise.all(ns.map((n) => relay.transact(async () => n, (x) => [announce(Happened, { n: x })])));
 }
 
 test("a change's event is written with it and applied by the consumer after the answer; the outbox is emptied", async () => {
   const seen: EventEnvelope[] = [];
   const unobserve = observeEvents(broker, (e) => seen.push(e));
   try {
-    const answer = await relay.transact(async () => "done", () => [["demo.thing.happened", { n: 1 }]]);
+    const answer = await relay.transact(async () => "done", () => [announce(Happened, { n: 1 })]);
     expect(answer).toBe("done");
     await relay.flush();
     expect(await things()).toEqual([1]);
     expect(await outboxRows()).toEqual([]);
-    expect(seen.map((e) => [e.name, e.payload])).toEqual([["demo.thing.happened", { n: 1 }]]);
+    expect(seen.map((e) => [e.name, e.payload])).toEqual([[Happened.name, { n: 1 }]]);
   } finally {
     unobserve();
   }
 });
 
 test("a batch is applied in order, once; one event that fails stays in the outbox and holds back only itself", async () => {
-  await announce(1, 2, -3, 4);
+  await publish(1, 2, -3, 4);
   await relay.flush();
   expect(await things()).toEqual([1, 2, 4]);
   expect(applied.map((a) => a.n)).toEqual(expect.arrayContaining([1, 2, 4]));
-  expect(await outboxRows()).toEqual([{ name: "demo.thing.happened", attempts: 1, last_error: "a consumer could not apply it" }]);
+  expect(await outboxRows()).toEqual([{ name: Happened.name, attempts: 1, last_error: "a consumer could not apply it" }]);
 }, 20_000);
 
 test("an event delivered twice is applied once", async () => {
-  const event: EventEnvelope = { id: "0e6f8a8e-4a4b-4d0c-9d8e-2b6c1f3e5a71", name: "demo.thing.happened", occurredAt: new Date().toISOString(), payload: { n: 7 } };
+  const event: EventEnvelope = { id: "0e6f8a8e-4a4b-4d0c-9d8e-2b6c1f3e5a71", name: Happened.name, occurredAt: new Date().toISOString(), payload: { n: 7 } };
   const consuming = kit("consumer");
   expect(await applyEvents(consuming, consumerTables, consumers, [event, { ...event, id: "5b1c2d3e-0000-4000-8000-000000000001", payload: { n: 8 } }])).toEqual(new Set());
   expect(await applyEvents(consuming, consumerTables, consumers, [event])).toEqual(new Set());
@@ -102,7 +106,7 @@ test("an event delivered twice is applied once", async () => {
 
 test("an invalid payload is dropped with a warning, not retried", async () => {
   const consuming = kit("consumer");
-  const bad: EventEnvelope = { id: "9d4c2a1b-1111-4000-8000-000000000002", name: "demo.thing.happened", occurredAt: new Date().toISOString(), payload: { n: "x" } };
+  const bad: EventEnvelope = { id: "9d4c2a1b-1111-4000-8000-000000000002", name: Happened.name, occurredAt: new Date().toISOString(), payload: { n: "x" } };
   const good = { ...bad, id: "9d4c2a1b-1111-4000-8000-000000000003", payload: { n: 5 } };
   expect(await applyEvents(consuming, consumerTables, consumers, [bad, good])).toEqual(new Set());
   expect(await things()).toEqual([5]);

@@ -1,4 +1,4 @@
-import { AccessLevel, forbidden, notFound, requireCaller, type Ctx } from "@collab/core";
+import { AccessLevel, forbidden, notFound, requireCaller, type Ctx, announce, type NoteEventContracts, type PayloadOf } from "@collab/core";
 import { userMap } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import type { NoteContext } from "../api/entity";
@@ -7,7 +7,7 @@ import type { NoteRow } from "../db/tables";
 import { createNote } from "../domain/notes";
 import { assertWritable } from "@collab/work-items";
 import { findDiscussion, findNote, type NoteableScope } from "../finders/notes.finder";
-import type { LoadedNoteable, NoteableKind } from "../kind";
+import type { LoadedNoteable, NoteableKind, NoteableType } from "../kind";
 
 /** The params every notes action has: the project and the noteable's iid (under the kind's name). */
 export type NoteableParams = { id: string } & Partial<Record<NoteableKind["pathParam"], number>>;
@@ -28,10 +28,12 @@ export function notesContext<L extends LoadedNoteable>(kit: ServiceKit, kind: No
     iids: new Map([[l.noteable.id, l.noteable.iid]]),
   });
 
-  const payload = (note: NoteRow, l: L, actorId: number) => ({
+  /** The payload of the kind's note events (NoteEventPayload of @collab/core). */
+  const payload = (note: NoteRow, l: L, actorId: number): PayloadOf<NoteEventContracts["noteCreated"]> => ({
     id: note.id,
-    noteable_type: note.noteableType,
-    noteable_id: note.noteableId,
+    noteable_type: note.noteableType as NoteableType,
+    // The noteable the note is on (notes of these kinds always have one).
+    noteable_id: l.noteable.id,
     noteable_iid: l.noteable.iid,
     project_id: note.projectId,
     actor_id: actorId,
@@ -98,7 +100,7 @@ export function notesContext<L extends LoadedNoteable>(kit: ServiceKit, kind: No
           type,
           createdAt: createdAtFor(l, ctx.params.created_at),
         }),
-      (created) => [[kind.events.created, payload(created, l, caller.id)]],
+      (created) => [announce(kind.events.noteCreated, payload(created, l, caller.id))],
     );
     return { l, note };
   }

@@ -1,4 +1,4 @@
-import { action, page, requireCaller, type Ctx } from "@collab/core";
+import { action, announce, page, requireCaller, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { presentDiscussion, presentNote } from "../api/entity";
@@ -18,7 +18,7 @@ export function discussionActions<L extends LoadedNoteable>(kit: ServiceKit, kin
     assertWritable(l.access);
     return kit.events.transact(
       (tx) => setResolved(tx, kind.tables, notes, resolved, l.caller!.id),
-      (rows) => rows.filter((row, i) => row !== notes[i]).map((row) => [kind.events.updated, c.payload(row, l, l.caller!.id)] as const),
+      (rows) => rows.filter((row, i) => row !== notes[i]).map((row) => announce(kind.events.noteUpdated, c.payload(row, l, l.caller!.id))),
     );
   }
 
@@ -77,7 +77,7 @@ export function discussionActions<L extends LoadedNoteable>(kit: ServiceKit, kin
               internal: thread[0].internal,
               createdAt: c.createdAtFor(l, ctx.params.created_at),
             }),
-          (created) => [[kind.events.created, c.payload(created, l, caller.id)]],
+          (created) => [announce(kind.events.noteCreated, c.payload(created, l, caller.id))],
         );
         return presentNote(note, await c.present(ctx, l, [note]));
       },
@@ -101,7 +101,7 @@ export function discussionActions<L extends LoadedNoteable>(kit: ServiceKit, kin
         const { l, note } = await c.editableThreadNote(ctx, "update");
         const updated = await kit.events.transact(
           (tx) => updateNote(tx, kind, note, { body: ctx.params.body }, l.caller!.id),
-          (row) => (row !== note ? [[kind.events.updated, c.payload(row, l, l.caller!.id)]] : []),
+          (row) => (row !== note ? [announce(kind.events.noteUpdated, c.payload(row, l, l.caller!.id))] : []),
         );
         return presentNote(updated, await c.present(ctx, l, [updated]));
       },
@@ -113,7 +113,7 @@ export function discussionActions<L extends LoadedNoteable>(kit: ServiceKit, kin
         const { l, note } = await c.editableThreadNote(ctx, "delete");
         await kit.events.transact(
           (tx) => deleteNote(tx, kind, l.noteable, note),
-          () => [[kind.events.deleted, c.payload(note, l, l.caller!.id)]],
+          () => [announce(kind.events.noteDeleted, c.payload(note, l, l.caller!.id))],
         );
         return null;
       },

@@ -1,4 +1,4 @@
-import { action, notFound, page } from "@collab/core";
+import { action, announce, notFound, page } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { presentNote } from "../api/entity";
@@ -47,7 +47,7 @@ export function noteActions<L extends LoadedNoteable>(kit: ServiceKit, kind: Not
         const { l, note } = await c.editableNote(ctx, "update");
         const updated = await kit.events.transact(
           (tx) => updateNote(tx, kind, note, { body: ctx.params.body, internal: ctx.params.confidential }, l.caller!.id),
-          (row) => (row !== note ? [[kind.events.updated, c.payload(row, l, l.caller!.id)]] : []),
+          (row) => (row !== note ? [announce(kind.events.noteUpdated, c.payload(row, l, l.caller!.id))] : []),
         );
         return presentNote(updated, await c.present(ctx, l, [updated]));
       },
@@ -59,7 +59,7 @@ export function noteActions<L extends LoadedNoteable>(kit: ServiceKit, kind: Not
         const { l, note } = await c.editableNote(ctx, "delete");
         await kit.events.transact(
           (tx) => deleteNote(tx, kind, l.noteable, note),
-          () => [[kind.events.deleted, c.payload(note, l, l.caller!.id)]],
+          () => [announce(kind.events.noteDeleted, c.payload(note, l, l.caller!.id))],
         );
         return null;
       },

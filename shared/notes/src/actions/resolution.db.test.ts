@@ -6,7 +6,8 @@ import { pgSchema } from "drizzle-orm/pg-core";
 import type { ActionSchema } from "moleculer";
 import { notesTables } from "../db/tables";
 import { mayResolve } from "../domain/resolution";
-import { noteEvents, type LoadedNoteable, type NoteableKind } from "../kind";
+import { noteEventContracts } from "@collab/core";
+import type { LoadedNoteable, NoteableKind } from "../kind";
 import { notesActions } from "./index";
 
 /**
@@ -28,7 +29,7 @@ const kindOf = (resolvable: boolean): NoteableKind => ({
   noteableType: resolvable ? "MergeRequest" : "Issue",
   pathParam: resolvable ? "merge_request_iid" : "issue_iid",
   tables,
-  events: noteEvents("test"),
+  events: noteEventContracts("test"),
   resolvable,
   missing: () => notFound("Merge Request"),
   async load(_kit, ctx, _ref, iid, missing): Promise<LoadedNoteable> {

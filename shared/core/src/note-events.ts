@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { eventContract } from "./contract";
+
+const id = z.number().int().positive();
+
+/**
+ * The payload of a note event (@collab/notes writes it, the same for every noteable): the note,
+ * its noteable as the Events API shows it, and who acted.
+ */
+export const NoteEventPayload = () =>
+  z.object({
+    id,
+    noteable_type: z.enum(["Issue", "MergeRequest"]),
+    noteable_id: id,
+    noteable_iid: id,
+    project_id: id,
+    actor_id: id,
+    internal: z.boolean(),
+    system: z.boolean(),
+    discussion_id: z.string(),
+    author_id: id,
+    body: z.string(),
+    /** ISO timestamp. */
+    created_at: z.string(),
+    noteable_title: z.string().nullable(),
+    noteable_confidential: z.boolean(),
+  });
+
+/**
+ * The note events of a service whose noteables use the shared notes code (issues, merge
+ * requests): `<service>.note.created|updated|deleted`. The names are built per service, so the
+ * entries are made here, once, and each of those services puts them in its contract
+ * (Issues.events.noteCreated, MergeRequests.events.noteCreated, ...).
+ */
+export const noteEventContracts = (service: string) => ({
+  noteCreated: eventContract(`${service}.note.created`, NoteEventPayload),
+  noteUpdated: eventContract(`${service}.note.updated`, NoteEventPayload),
+  noteDeleted: eventContract(`${service}.note.deleted`, NoteEventPayload),
+});
+
+export type NoteEventContracts = ReturnType<typeof noteEventContracts>;
