@@ -1,4 +1,4 @@
-import { accessTokenListParams, actionContract, gArray, gDate, gEnum, gString, paginationParams, UserLimitsAction, type Caller as CoreCaller, type UserRef as CoreUserRef } from "@collab/core";
+import { accessTokenListParams, actionContract, pageOf, gArray, gDate, gEnum, gString, paginationParams, UserLimitsAction, type Caller as CoreCaller, type UserRef as CoreUserRef } from "@collab/core";
 import { z } from "zod";
 
 /** Personal access token scopes GitLab knows (the service's routes and token actions take these). */
@@ -51,8 +51,6 @@ export const EMAIL_EVENTS = [
 export type EmailEvent = (typeof EMAIL_EVENTS)[number];
 
 /** A page of a list as services answer it (@collab/core `page()`): the gateway renders the headers. */
-const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ $page: z.literal(true), items: z.array(item), total: z.number().int(), page: z.number().int(), perPage: z.number().int() });
 
 const id = () => z.number().int();
 

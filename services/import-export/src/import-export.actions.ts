@@ -85,7 +85,7 @@ export const importExportActions = (kit: ServiceKit): Record<string, ActionSchem
       }
       if (!/\.gz$/.test(file.filename)) throw notAnArchive();
 
-      const group = await ctx.call<{ id: number }, object>("namespaces.groups.create", {
+      const group = await call(ctx, Namespaces.groups.create, {
         name: ctx.params.name,
         path: ctx.params.path,
         visibility,

@@ -90,6 +90,15 @@ export const IssuesActions = {
      * The issues of `refs` the caller may read, presented as the issue list presents them from the
      * merge request's project `context_project_id` (GitLab's closes_issues); hidden ones left out.
      */
+    /**
+     * The issue at a route's project and iid (`/projects/:id/issues/:issue_iid/closed_by`) as the
+     * caller may read it: GET issue's 404s, else its project id and iid.
+     */
+    readableIssue: actionContract("issues.mergeRequestLinks.readableIssue", {
+      input: () => z.object({ id: z.union([z.string().min(1), int()]), issue_iid: int() }),
+      output: () => IssueRef,
+      idempotent: true,
+    }),
     readableIssues: actionContract("issues.mergeRequestLinks.readableIssues", {
       input: () => z.object({ refs: IssueRefs(), context_project_id: int() }),
       output: () => z.array(Issue()),

@@ -66,6 +66,12 @@ export const mergeRequestLinksActions = (kit: ServiceKit): Record<string, Action
      * merge request's project `context_project_id`): GitLab's closes_issues. Hidden projects and
      * issues are left out.
      */
+    /** The issue a closed_by route names, with GET issue's 404s (loadIssue). */
+    implement(Issues.mergeRequestLinks.readableIssue, async (ctx) => {
+      const { access, issue } = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
+      return { project_id: access.project.id, iid: issue.iid };
+    }),
+
     implement(Issues.mergeRequestLinks.readableIssues, async (ctx) => {
       const rows: IssueRow[] = [];
       const known: ProjectAccess["project"][] = [];

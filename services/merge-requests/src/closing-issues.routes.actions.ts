@@ -38,7 +38,7 @@ export const closingIssueRoutesActions = (kit: ServiceKit): Record<string, Actio
     input: () => ClosedByParams,
     async handler(ctx) {
       // The issue must be readable: the issues service answers its own 404s.
-      const issue = await ctx.call<{ project_id: number; iid: number }, { id: string; issue_iid: number }>("issues.issues.get", { id: ctx.params.id, issue_iid: ctx.params.issue_iid });
+      const issue = await call(ctx, Issues.mergeRequestLinks.readableIssue, { id: ctx.params.id, issue_iid: ctx.params.issue_iid });
       const links = await kit.db
         .select({ id: closingIssueRefs.mergeRequestId })
         .from(closingIssueRefs)

@@ -1,4 +1,6 @@
-import { actionContract, gDateTime, gId, gInt, MEMBER_ACCESS_LEVELS, type OutputOf } from "@collab/core";
+import { actionContract, gBool, gDateTime, gId, gInt, MEMBER_ACCESS_LEVELS, pageOf, type OutputOf } from "@collab/core";
+import { AddMemberParams, ListMembersParams } from "./params/members";
+import { CreateGroupParams } from "./params/groups";
 import { z } from "zod";
 
 /**
@@ -193,6 +195,9 @@ export const ProtectedBranchSchema = z.object({
 
 const storageKind = () => z.enum(["project", "group"]);
 
+/** A member as the members API answers (the fields callers rely on; the entity has more). */
+const MemberSchema = z.looseObject({ id: z.number().int().nullable(), username: z.string().nullable(), access_level: z.number().int() });
+
 export const NamespacesActions = {
   access: {
     /** The project as the caller may read it, with their level and role (404 otherwise). A pure read. */
@@ -234,6 +239,11 @@ export const NamespacesActions = {
   },
 
   groups: {
+    /** POST /groups, also asked over the bus (a group import creates its group as the caller). */
+    create: actionContract("namespaces.groups.create", {
+      input: () => CreateGroupParams,
+      output: () => z.looseObject({ id: z.number().int(), full_path: z.string() }),
+    }),
     /** Members added after `since` to the group or its subgroups (project memberships not counted). */
     newMembersCount: actionContract("namespaces.groups.newMembersCount", {
       input: () => z.object({ group_id: z.number().int(), since: z.coerce.date() }),
@@ -431,6 +441,24 @@ export const NamespacesActions = {
   },
 
   members: {
+    /**
+     * GET /:source/:id/members(/all), also asked over the bus (accounts reads its bots' levels).
+     * The answer's entity lists the fields callers rely on; the full GitLab Member entity comes with
+     * the route contracts.
+     */
+    list: actionContract("namespaces.members.list", {
+      input: () => ListMembersParams.extend({ inherited: gBool().default(false) }),
+      output: () => pageOf(MemberSchema),
+      idempotent: true,
+    }),
+    /**
+     * POST /:source/:id/members, also asked over the bus (accounts makes a bot a member, checked
+     * as the caller): the member; with several users GitLab's status answer; a queued promotion's message.
+     */
+    add: actionContract("namespaces.members.add", {
+      input: () => AddMemberParams,
+      output: () => z.union([MemberSchema, z.looseObject({ status: z.string() }), z.object({ message: z.record(z.string(), z.string()) })]),
+    }),
     /** Direct members (Guest and up, not expired) of each group: `{ [group_id]: user_id[] }`. */
     groupUserIds: actionContract("namespaces.members.groupUserIds", {
       input: () => z.object({ group_ids: ids() }),

@@ -10,3 +10,6 @@ import { NamespacesEvents } from "./events";
 export const Namespaces = { ...serviceContract("namespaces"), ...NamespacesActions, events: NamespacesEvents };
 export * from "./actions";
 export * from "./events";
+// The params of the route actions other services call too (members.list, members.add, groups.create).
+export * from "./params/members";
+export * from "./params/groups";

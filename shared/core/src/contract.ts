@@ -243,3 +243,7 @@ export const serviceContract = (service: string) => ({
   /** Applies a dead letter of the service's consumers once more; fails (and the letter stays) if it still cannot. */
   replayEvent: actionContract(`${service}.replayEvent`, { input: () => z.object({ event: EventEnvelopeSchema }), output: () => z.object({ replayed: z.literal(true) }) }),
 });
+
+/** The answer of a paginated list action: `page(items, total, params)` (reply.ts), as the gateway reads it. */
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ $page: z.literal(true), items: z.array(item), total: z.number().int(), page: z.number().int(), perPage: z.number().int() });

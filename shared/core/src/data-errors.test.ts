@@ -1,6 +1,14 @@
 import { ServiceBroker } from "moleculer";
 import { databaseUnavailable, DataExceptionMiddleware, inputFault, sqlStateOf } from "./data-errors";
 import { errorBodyOf } from "./errors";
+import { actionContract, call } from "./contract";
+import { z } from "zod";
+
+/** The toy service the middleware is tried on: it only fails. */
+const Store = {
+  write: actionContract("store.write", { input: () => z.object({ code: z.string(), wrapped: z.boolean().optional() }), output: () => z.never() }),
+  read: actionContract("store.read", { input: () => z.object({}), output: () => z.never() }),
+};
 
 /** A database error as pg raises it, optionally wrapped as drizzle does. */
 const dbError = (code: string) => Object.assign(new Error(`db error ${code}`), { code });
@@ -48,14 +56,14 @@ describe("DataExceptionMiddleware", () => {
   afterAll(() => broker.stop());
 
   test("a value the database refuses is a 400 with GitLab's body", async () => {
-    const err = await broker.call("store.write", { code: "22021", wrapped: true }).catch((e: unknown) => e);
+    const err = await call(broker, Store.write, { code: "22021", wrapped: true }).catch((e: unknown) => e);
     expect(errorBodyOf(err)).toEqual({ status: 400, body: { message: "400 Bad request - Invalid value" } });
-    const long = await broker.call("store.write", { code: "54000" }).catch((e: unknown) => e);
+    const long = await call(broker, Store.write, { code: "54000" }).catch((e: unknown) => e);
     expect(errorBodyOf(long)).toEqual({ status: 400, body: { message: "400 Bad request - Value is too long" } });
   });
 
   test("an unavailable database is a 503 the gateway sends with Retry-After", async () => {
-    for (const call of [broker.call("store.write", { code: "57P01", wrapped: true }), broker.call("store.read")]) {
+    for (const call of [call(broker, Store.write, { code: "57P01", wrapped: true }), call(broker, Store.read, {})]) {
       const err = await call.catch((e: unknown) => e);
       expect(errorBodyOf(err)).toEqual({ status: 503, body: { message: "503 Service Unavailable" } });
       expect((err as { data: { retryAfter: number } }).data.retryAfter).toBe(5);
@@ -63,7 +71,7 @@ describe("DataExceptionMiddleware", () => {
   });
 
   test("any other database error stays a server error", async () => {
-    const err = await broker.call("store.write", { code: "23505" }).catch((e: unknown) => e);
+    const err = await call(broker, Store.write, { code: "23505" }).catch((e: unknown) => e);
     expect(errorBodyOf(err)).toBeUndefined();
     expect((err as { code: string }).code).toBe("23505");
   });

@@ -35,7 +35,7 @@ export async function loadResource(ctx: Ctx<unknown>, type: ResourceType, ref: s
  * on behalf of the caller (whose right to grant that level it checks again).
  */
 export async function addBotMember(ctx: Ctx<unknown>, resource: Resource, botId: number, accessLevel: number): Promise<void> {
-  await ctx.call("namespaces.members.add", { source: sourceOf(resource.type), id: String(resource.id), user_id: botId, access_level: accessLevel });
+  await call(ctx, Namespaces.members.add, { source: sourceOf(resource.type), id: String(resource.id), user_id: botId, access_level: accessLevel });
 }
 
 /**
@@ -47,13 +47,14 @@ export async function botAccessLevels(ctx: Ctx<unknown>, resource: Pick<Resource
   const levels = new Map<number, number>();
   for (let i = 0; i < unique.length; i += 100) {
     const ids = unique.slice(i, i + 100);
-    const res = await ctx.call<{ items: { id: number; access_level: number }[] }, object>("namespaces.members.list", {
+    const res = await call(ctx, Namespaces.members.list, {
       source: sourceOf(resource.type),
       id: String(resource.id),
       user_ids: ids,
       per_page: 100,
     });
-    for (const m of res.items) levels.set(m.id, m.access_level);
+    // Invitations (no user, id null) are not bots.
+    for (const m of res.items) if (m.id !== null) levels.set(m.id, m.access_level);
   }
   return levels;
 }

@@ -7,7 +7,6 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { startApp } from "../app";
 import { Issues } from "@collab/issues/contract";
-import { Runners } from "@collab/runners/contract";
 
 /**
  * Integrations (GitLab's project and group integrations API): every kind's required parameters,
@@ -277,8 +276,10 @@ describe("pipeline status emails", () => {
     const runner = (await U.maint.api.post("/user/runners", { json: { runner_type: "project_type", project_id: project.id } })).body;
     const schedule = (await U.maint.api.post(`/projects/${project.id}/pipeline_schedules`, { json: { description: "nightly", ref: "main", cron: "0 1 * * *" } })).body;
     for (let i = 0; i < 2; i++) expect((await U.maint.api.post(`/projects/${project.id}/pipeline_schedules/${schedule.id}/play`)).status).toBe(201);
-    const first = await app.broker.call<{ id: number; pipeline_id: number }, object>("runners.jobs.request", { token: runner.token });
-    const second = await app.broker.call<{ id: number; pipeline_id: number }, object>("runners.jobs.request", { token: runner.token });
+    // The runner picks both jobs as a runner does (POST /jobs/request with its token).
+    const runnerApi = apiClient(app.url);
+    const first = (await runnerApi.post("/jobs/request", { json: { token: runner.token } })).body as { id: number; pipeline_id: number };
+    const second = (await runnerApi.post("/jobs/request", { json: { token: runner.token } })).body as { id: number; pipeline_id: number };
     await call(app.broker, Runners.jobs.finish, { token: runner.token, job_id: first.id, status: "success" });
     await call(app.broker, Runners.jobs.finish, { token: runner.token, job_id: second.id, status: "failed" });
     await eventually(async () => expect(await deliveries()).toHaveLength(2));

@@ -5,6 +5,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { ServiceBroker } from "moleculer";
 import { connect } from "nats";
 import { startApp } from "../app";
+import { routeAction } from "../route-action";
 import { Admin } from "@collab/admin/contract";
 
 /**
@@ -56,7 +57,7 @@ test("NATS refuses a client without credentials, and one with a wrong password",
 
 test("an action called without the gateway's signature, with another key's, or expired, is refused, and nothing changes", async () => {
   const before = await projectCount();
-  const call = (meta: Record<string, unknown>) => intruder.call("namespaces.projects.create", { name: "Forged" }, { meta }).then(() => "created", refusal);
+  const call = (meta: Record<string, unknown>) => intruder.call(routeAction("POST", "/projects"), { name: "Forged" }, { meta }).then(() => "created", refusal);
   const refused = { code: 401, type: "UNVERIFIED_CALLER" };
   expect(await call({ caller: rootCaller })).toEqual(refused);
   expect(await call({ caller: rootCaller, auth: signed(otherKey(), { caller: rootCaller }) })).toEqual(refused);
@@ -78,14 +79,14 @@ test("a call made on a user's behalf carries the signed caller to the next servi
   const asBob = signed(gatewayKey(), { caller: { id: bob.id, username: "bob", admin: false } });
 
   // issues.create asks namespaces about the project on the caller's behalf: for root both agree.
-  const created = (await intruder.call("issues.issues.create", { id: String(project.body.id), title: "Signed across two services" }, { meta: { auth: asRoot } })) as { iid: number; author: { username: string } };
+  const created = (await intruder.call(routeAction("POST", "/projects/:id/issues"), { id: String(project.body.id), title: "Signed across two services" }, { meta: { auth: asRoot } })) as { iid: number; author: { username: string } };
   expect(created.author.username).toBe("root");
   expect((await root.get(`/projects/${project.body.id}/issues/${created.iid}`)).status).toBe(200);
 
   // Signed for bob (no member of the private project), meta.caller claiming root: both services
   // act for bob, the signed one; the project is not found for him.
   const forBob = await intruder
-    .call("issues.issues.create", { id: String(project.body.id), title: "Not for bob" }, { meta: { auth: asBob, caller: rootCaller } })
+    .call(routeAction("POST", "/projects/:id/issues"), { id: String(project.body.id), title: "Not for bob" }, { meta: { auth: asBob, caller: rootCaller } })
     .then(() => "created", (err) => (err as { code?: number }).code);
   expect(forBob).toBe(404);
   expect((await root.get(`/projects/${project.body.id}/issues`)).body).toHaveLength(1);

@@ -2,6 +2,7 @@ import { apiClient, assertStatus, createProject, type TestApp } from "@collab/te
 import { createHash, randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { startApp } from "../app";
+import { routeAction } from "../route-action";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { topologyControl } = require("../../../../scripts/topology.js") as {
@@ -50,7 +51,7 @@ test("a file uploaded through one packages replica downloads through the other, 
     for (let i = 0; i < bytes.length; i += 64 * 1024) yield bytes.subarray(i, i + 64 * 1024);
   })());
   const file = await app.broker.call<{ package_id: number; file_sha256: string; size: number }, Record<string, unknown>>(
-    "packages.generic.upload",
+    routeAction("PUT", "/projects/:id/packages/generic/:package_name/:package_version/*file_name"),
     { id: String(project.id), package_name: "dist", package_version: "1.0.0", file_name: "blob.bin", select: "package_file", headers: { "content-length": String(bytes.length) } },
     { nodeID: `packages-${first.replica}`, stream, meta, timeout: 60_000 } as never,
   );
@@ -58,7 +59,7 @@ test("a file uploaded through one packages replica downloads through the other, 
 
   // Download pinned to the second replica.
   const down = await app.broker.call<Readable, Record<string, unknown>>(
-    "packages.generic.download",
+    routeAction("GET", "/projects/:id/packages/generic/:package_name/:package_version/*file_name"),
     { id: String(project.id), package_name: "dist", package_version: "1.0.0", file_name: "blob.bin" },
     { nodeID: `packages-${second.replica}`, meta, timeout: 60_000 } as never,
   );

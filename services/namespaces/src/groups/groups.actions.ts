@@ -1,4 +1,5 @@
-import { action, assertCanCreateTopLevelGroup, callerOf, currentSettings, page, requireCaller, AccessLevel } from "@collab/core";
+import { Namespaces } from "@collab/namespaces/contract";
+import { action, implement, assertCanCreateTopLevelGroup, callerOf, currentSettings, page, requireCaller, AccessLevel } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
@@ -58,9 +59,10 @@ export const groupsActions = (kit: ServiceKit): Record<string, ActionSchema> => 
     },
   }),
 
-  "groups.create": action({
-    input: () => CreateGroupParams,
-    async handler(ctx) {
+  // Also asked over the bus (a group import creates its group), hence a contract entry.
+  "groups.create": implement(
+    Namespaces.groups.create,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       let parent: NamespaceRow | null = null;
       if (ctx.params.parent_id !== undefined) {
@@ -75,7 +77,8 @@ export const groupsActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       const group = await createGroup(kit.db, caller, { ...ctx.params, visibility }, parent);
       return presentGroupDetail(group, [], kit.baseUrl);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   "groups.update": action({
     input: () => UpdateGroupParams,

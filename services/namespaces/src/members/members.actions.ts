@@ -1,5 +1,5 @@
 import { Accounts } from "@collab/accounts/contract";
-import { action, call, conflict, currentSettings, gBool, notFound, page, recordNotFound, requireCaller, validationFailed, type Ctx, type UserRef } from "@collab/core";
+import { action, call, conflict, implement, currentSettings, gBool, notFound, page, recordNotFound, requireCaller, validationFailed, type Ctx, type UserRef } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { broadcast } from "@collab/core";
@@ -35,7 +35,7 @@ async function presentMembers(kit: ServiceKit, ctx: Ctx<unknown>, rows: ListedMe
   }
   const extras = (id: number) => (showSeatInfo ? { usingSeat: seat(id) } : {});
   const createdBy = (r: ListedMember) => (r.createdById ? (refs.get(r.createdById) ?? null) : null);
-  return rows.flatMap((r): Record<string, unknown>[] => {
+  return rows.flatMap((r): (ReturnType<typeof presentInvitedMember> | ReturnType<typeof presentMember>)[] => {
     if (r.inviteEmail !== null) return [presentInvitedMember(r, createdBy(r), showSeatInfo ? { usingSeat: false } : {})];
     const user = refs.get(r.userId);
     return user ? [presentMember(r, user, createdBy(r), { ...extras(r.userId), groupSamlIdentity: saml.get(identitySlot(r)) ?? null })] : [];
@@ -77,10 +77,10 @@ function createServiceAnswer(outcomes: Outcome[]) {
 
 /** The members API of groups and projects: direct and inherited members, and their changes. */
 export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  "members.list": action({
-    idempotent: true,
-    input: () => ListMembersParams.extend({ inherited: gBool().default(false) }),
-    async handler(ctx) {
+  // Also asked over the bus (accounts), hence a contract entry; published: it is a route.
+  "members.list": implement(
+    Namespaces.members.list,
+    async (ctx) => {
       const { source } = await memberSource(kit, ctx, ctx.params.source, ctx.params.id);
       const { inherited, query } = ctx.params;
       let matchingUserIds: number[] | undefined;
@@ -104,7 +104,8 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       );
       return page(await presentMembers(kit, ctx, rows, ctx.params.show_seat_info), total, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   "members.get": action({
     idempotent: true,
@@ -119,9 +120,10 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
     },
   }),
 
-  "members.add": action({
-    input: () => AddMemberParams,
-    async handler(ctx) {
+  // Also asked over the bus (accounts makes its bots members), hence a contract entry.
+  "members.add": implement(
+    Namespaces.members.add,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const src = await memberSource(kit, ctx, ctx.params.source, ctx.params.id);
       requireRole(src.role, manageMembersRole(ctx.params.source));
@@ -163,7 +165,8 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       broadcast(ctx, Namespaces.events.membersChanged, { userId: user.id });
       return (await presentMembers(kit, ctx, [{ ...member, inviteEmail: null }]))[0];
     },
-  }),
+    { visibility: "published" },
+  ),
 
   "members.update": action({
     input: () => UpdateMemberParams,
