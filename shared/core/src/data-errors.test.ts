@@ -63,8 +63,8 @@ describe("DataExceptionMiddleware", () => {
   });
 
   test("an unavailable database is a 503 the gateway sends with Retry-After", async () => {
-    for (const call of [call(broker, Store.write, { code: "57P01", wrapped: true }), call(broker, Store.read, {})]) {
-      const err = await call.catch((e: unknown) => e);
+    for (const pending of [call(broker, Store.write, { code: "57P01", wrapped: true }), call(broker, Store.read, {})]) {
+      const err = await pending.catch((e: unknown) => e);
       expect(errorBodyOf(err)).toEqual({ status: 503, body: { message: "503 Service Unavailable" } });
       expect((err as { data: { retryAfter: number } }).data.retryAfter).toBe(5);
     }
