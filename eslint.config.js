@@ -4,7 +4,7 @@
  *
  * - no bus call or broadcast by a string name: `call(ctx, Namespaces.access.project, input)`
  *   (@collab/core contract.ts) is the one way, so every name lives in a contract;
- * - no import of another service's implementation: only its contract (@collab/<svc>/contract);
+ * - no import of another service's implementation: only its contract (@collab/<svc>-contract);
  * - a contract imports nothing but zod, @collab/core and other contracts.
  *
  * Syntax only (no type information): it runs over the whole repository in seconds.
@@ -36,11 +36,11 @@ const BUS_BY_STRING = [
   },
 ];
 
-/** Another service's package, except its contract. */
+/** Another service's package (its contract is a package of its own, @collab/<svc>-contract). */
 const otherServices = (self) =>
   SERVICES.filter((s) => s !== self).map((s) => ({
-    regex: `^@collab/${s}(/(?!contract$).*)?$`,
-    message: `Use ${s}'s contract (@collab/${s}/contract), not its implementation.`,
+    regex: `^@collab/${s}(/.*)?$`,
+    message: `Use ${s}'s contract (@collab/${s}-contract), not its implementation.`,
   }));
 
 const INTERNALS = { group: ["@collab/*/src", "@collab/*/src/*", "@collab/*/dist", "@collab/*/dist/*"], message: "Import a package by its name and exports, never its files." };
@@ -72,7 +72,7 @@ module.exports = [
         {
           patterns: [
             INTERNALS,
-            { regex: "^@collab/(?!core$)[^/]+(/(?!contract$).*)?$", message: "A contract imports only zod, @collab/core and other contracts." },
+            { regex: "^@collab/(?!core$|[a-z-]+-contract$)", message: "A contract imports only zod, @collab/core and other contracts." },
             { group: ["../*", "../../*"], message: "A contract imports nothing from its service's implementation." },
           ],
         },

@@ -8,8 +8,8 @@ for (const dir of ["shared", "services"]) {
   for (const pkg of fs.readdirSync(path.join(__dirname, dir))) {
     const root = `<rootDir>/${dir}/${pkg}/src`;
     moduleNameMapper[`^@collab/${pkg}$`] = `${root}/index.ts`;
-    // A service's contract is its own small project beside src/ (services/<svc>/contract).
-    moduleNameMapper[`^@collab/${pkg}/contract$`] = `<rootDir>/${dir}/${pkg}/contract/index.ts`;
+    // A service's contract is its own small package beside src/: services/<svc>/contract, @collab/<svc>-contract.
+    moduleNameMapper[`^@collab/${pkg}-contract$`] = `<rootDir>/${dir}/${pkg}/contract/index.ts`;
     moduleNameMapper[`^@collab/${pkg}/(.*)$`] = `${root}/$1`;
   }
 }

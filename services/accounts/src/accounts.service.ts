@@ -26,7 +26,7 @@ import { approvalIdentityActions } from "./approval-identity.actions";
 import { profileActions } from "./profile.actions";
 import { usersBusActions } from "./users.bus.actions";
 import { settingsMixin } from "@collab/core";
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 
 async function loadUser(kit: ServiceKit, ref: string | number): Promise<UserRow> {
   const user = await findUserByIdOrUsername(kit.db, ref);
@@ -271,7 +271,7 @@ export const accountsService: ServiceSchema = defineService({
     scimActions(kit),
     notificationSettingsActions(kit),
     usersActions(kit),
-    /** Bus only: the accounts contract (@collab/accounts/contract), every entry implemented once. */
+    /** Bus only: the accounts contract (@collab/accounts-contract), every entry implemented once. */
     actionsOf("accounts", [
       ...usersBusActions(kit),
       ...serviceAccountsActions(kit),

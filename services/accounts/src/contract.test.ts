@@ -1,4 +1,4 @@
-import { Accounts, AccountsActions } from "@collab/accounts/contract";
+import { Accounts, AccountsActions } from "@collab/accounts-contract";
 import { UserLimitsAction, type ActionContract } from "@collab/core";
 import { accountsService } from "./accounts.service";
 

@@ -1,6 +1,6 @@
 import { broadcast } from "@collab/core";
-import { Accounts } from "@collab/accounts/contract";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Accounts } from "@collab/accounts-contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { consumersOf, on, type AfterCommit, type Subscriptions, type Db, type ServiceKit } from "@collab/db";
 import { removeDeployTokensOf } from "./domain/deploy-tokens";
 import { removeGroupsSamlData } from "./scim/identities";

@@ -1,4 +1,4 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { action, implement, notFound, requireCaller, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { eq, inArray } from "drizzle-orm";

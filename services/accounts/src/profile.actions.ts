@@ -1,4 +1,4 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { implement, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { findUserByIdOrUsername } from "./finders/users.finder";

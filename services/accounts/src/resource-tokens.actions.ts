@@ -1,4 +1,4 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { AccessLevel, action, broadcast, badRequest, notAllowed, notFound, page, requireCaller, unauthorized, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";

@@ -1,4 +1,4 @@
-import { Accounts, type ServiceAccount } from "@collab/accounts/contract";
+import { Accounts, type ServiceAccount } from "@collab/accounts-contract";
 import { broadcast, badRequestMessage, errorBodyOf, implement, notFound, page, recordNotFound, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";

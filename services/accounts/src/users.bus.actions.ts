@@ -1,4 +1,4 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { implement, notFound, presentUserRef, unauthorized, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, ilike, inArray, or, sql } from "drizzle-orm";

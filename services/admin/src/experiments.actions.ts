@@ -1,7 +1,7 @@
 import type { ActionSchema } from "moleculer";
 import { action, actionsOf, implement, notFound, requireAdmin } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
-import { Admin } from "@collab/admin/contract";
+import { Admin } from "@collab/admin-contract";
 import { requireArea } from "./availability";
 import { experimentGates } from "./db/schema";
 import { currentStatus, EXPERIMENTS, type Gate } from "./experiments/registry";

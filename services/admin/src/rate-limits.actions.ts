@@ -1,7 +1,7 @@
 import type { ActionSchema } from "moleculer";
 import { actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
-import { Admin } from "@collab/admin/contract";
+import { Admin } from "@collab/admin-contract";
 import { lt, sql } from "drizzle-orm";
 import { rateLimitCounters } from "./db/schema";
 

@@ -1,10 +1,10 @@
 import type { ActionSchema } from "moleculer";
 import { call, AccessLevel, accessTokenListParams, action, forbidden, gEnum, gId, gString, gArray, gDate, paginationParams, requireAdmin, requireCaller, type Ctx } from "@collab/core";
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import type { ServiceKit } from "@collab/db";
 import { z } from "zod";
 import { requireArea } from "./availability";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 const groupRef = () => gString().refine((s) => s.length > 0, { error: "is invalid" });
 const listParams = { ...paginationParams, order_by: gEnum(["id", "username"] as const).default("id"), sort: gEnum(["asc", "desc"] as const).default("desc") };

@@ -1,6 +1,6 @@
 import type { ActionSchema } from "moleculer";
 import { action, actionsOf, applySettings, broadcast, implement, requireAdmin } from "@collab/core";
-import { Admin } from "@collab/admin/contract";
+import { Admin } from "@collab/admin-contract";
 import type { ServiceKit } from "@collab/db";
 import { UpdateSettingsParams } from "./api/settings.params";
 import { requireArea } from "./availability";

@@ -1,13 +1,13 @@
 import type { ActionSchema } from "moleculer";
 import { call, accepted, action, currentSettings, notFound, page, recordNotFound, requireAdmin, validationFailed, type Ctx, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
-import { Admin } from "@collab/admin/contract";
+import { Admin } from "@collab/admin-contract";
 import { presentMove } from "./api/storage-move.entity";
 import { BulkMoveParams, ContainerMoveParams, ContainerMovesParams, CreateMoveParams, ListMovesParams, MoveIdParams } from "./api/storage-moves.params";
 import { requireArea } from "./availability";
 import type { StorageMoveRow } from "./db/schema";
 import { findMove, listMoves, pickStorage, scheduleMoves, tick, unknownStorage, type Call, type ContainerType } from "./domain/storage-moves";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 const busOf = (ctx: Ctx<unknown>): Call => (name, params) => ctx.call(name, params);
 

@@ -1,5 +1,5 @@
 import { consumersOf, on, type Subscriptions } from "@collab/db";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { removeProjectData } from "./domain/cleanup";
 
 /** A deleted project's error tracking goes with it (durable event, applied once, in its transaction). */

@@ -1,6 +1,6 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { call, insufficientScope, unauthorized, forbidden, type Caller, type RouteDef } from "@collab/core";
-import { Runners } from "@collab/runners/contract";
+import { Runners } from "@collab/runners-contract";
 import type { Context } from "moleculer";
 import type { IncomingMessage } from "node:http";
 

@@ -1,4 +1,4 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { call, settingsLoaded, settingsWanted, type RouteDef } from "@collab/core";
 import type { ServiceBroker } from "moleculer";
 import type { IncomingMessage, ServerResponse } from "node:http";

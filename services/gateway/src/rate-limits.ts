@@ -1,4 +1,4 @@
-import { Admin } from "@collab/admin/contract";
+import { Admin } from "@collab/admin-contract";
 import { addressMatcher, call, currentSettings, tooManyRequests, type Caller, type RouteDef } from "@collab/core";
 import { isNoteCreatingAction } from "@collab/notes/routes";
 import type { Context } from "moleculer";

@@ -1,11 +1,11 @@
 import { call, AccessLevel, accepted, action, ApiError, assertCanCreateTopLevelGroup, currentSettings, fileResponse, forbidden, recordNotFound, requireCaller, visibilityLevel, VISIBILITIES, type Ctx, type Visibility, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
-import { ImportExport } from "@collab/import-export/contract";
+import { ImportExport } from "@collab/import-export-contract";
 import type { ActionSchema } from "moleculer";
 import { GroupRefParams, ImportParams } from "./api/params";
 import { findArchive, recordImport, requestExport } from "./domain/jobs";
 import { tick } from "./domain/worker";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 /** The group as the caller sees it (404 "Group Not Found" when hidden, as the group API answers). */
 const groupAccess = (ctx: Ctx<unknown>, ref: string | number) => call(ctx, Namespaces.access.group, { group: ref });

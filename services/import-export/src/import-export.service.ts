@@ -1,6 +1,6 @@
 import { createMailer, settingsMixin, type Mailer } from "@collab/core";
 import { consumersOf, defineService, on } from "@collab/db";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { sql } from "drizzle-orm";
 import { groupExports, groupImports, outbox, processedEvents, vulnerabilityExports } from "./db/schema";
 import type { ServiceSchema } from "moleculer";

@@ -1,5 +1,5 @@
 import { consumersOf, on, type Subscriptions } from "@collab/db";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { notifierSubscriptions } from "./deliveries/notifier.consumers";
 import { removeGroupData, removeProjectData } from "./domain/cleanup";
 

@@ -1,6 +1,6 @@
 import { actionsOf, createMailer, implement, settingsMixin, type Mailer } from "@collab/core";
 import { defineService, oneAtATime, type ServiceKit } from "@collab/db";
-import { Integrations } from "@collab/integrations/contract";
+import { Integrations } from "@collab/integrations-contract";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { deliverDue } from "./deliveries/worker";

@@ -1,6 +1,6 @@
 import { actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
-import { Issues } from "@collab/issues/contract";
+import { Issues } from "@collab/issues-contract";
 import { and, count, eq, gt, inArray, or } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { issues } from "./db/schema";

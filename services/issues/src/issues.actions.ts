@@ -17,7 +17,7 @@ import {
 } from "./api/issues.params";
 import { issueLabels, issues } from "./db/schema";
 import { findIssues, issueConditions, type IssueScope, type ReadableProject, type ResolvedNames } from "./finders/issues.finder";
-import { Issues } from "@collab/issues/contract";
+import { Issues } from "@collab/issues-contract";
 import { issueEvent, issuePayload } from "./domain/events";
 import { createIssue, deleteIssue, isSubscribed, labelIdsOf, setSubscription, updateIssue, type IssueInput } from "./domain/issues";
 import { issuesProject, loadIssue } from "./domain/load";

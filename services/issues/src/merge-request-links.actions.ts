@@ -1,7 +1,7 @@
 import { action, errorBodyOf, requireCaller, type Ctx, actionsOf, implement, type ParamsOf } from "@collab/core";
 import type { ProjectAccess } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
-import { Issues } from "@collab/issues/contract";
+import { Issues } from "@collab/issues-contract";
 import { and, eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { addSystemNote, recordStateEvent } from "@collab/notes";

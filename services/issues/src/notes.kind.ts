@@ -1,5 +1,5 @@
 import { recordNotFound } from "@collab/core";
-import { Issues } from "@collab/issues/contract";
+import { Issues } from "@collab/issues-contract";
 import { mayResolve, type LoadedNoteable, type NoteableKind } from "@collab/notes";
 import { eq, sql } from "drizzle-orm";
 import { issues, noteTables, type IssueRow } from "./db/schema";

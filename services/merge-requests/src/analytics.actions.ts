@@ -1,6 +1,6 @@
 import { actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
-import { MergeRequests } from "@collab/merge-requests/contract";
+import { MergeRequests } from "@collab/merge-requests-contract";
 import { and, count, gt, inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { mergeRequests } from "./db/schema";

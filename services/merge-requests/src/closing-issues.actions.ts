@@ -1,6 +1,6 @@
 import { actionsOf, implement } from "@collab/core";
 import { preparedQuery, type Db, type ServiceKit } from "@collab/db";
-import { MergeRequests } from "@collab/merge-requests/contract";
+import { MergeRequests } from "@collab/merge-requests-contract";
 import { sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { closingIssueRefs } from "./db/schema";

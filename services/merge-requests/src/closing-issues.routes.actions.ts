@@ -1,7 +1,7 @@
 import { action, errorBodyOf, gInt, gString, page, paginationParams, type Ctx, call } from "@collab/core";
 import { authorizeProject } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
-import { Issues } from "@collab/issues/contract";
+import { Issues } from "@collab/issues-contract";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";

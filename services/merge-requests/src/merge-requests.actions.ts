@@ -20,7 +20,7 @@ import {
 } from "./merge-requests/params";
 import { presentMergeRequests } from "./merge-requests/presentation";
 import { createMergeRequest, deleteMergeRequest, updateMergeRequest } from "./merge-requests/writes";
-import { MergeRequests } from "@collab/merge-requests/contract";
+import { MergeRequests } from "@collab/merge-requests-contract";
 import { eventPayload, mergeRequestEvent } from "./merge-requests/events";
 import { mergeAction } from "./merge-requests/merge";
 

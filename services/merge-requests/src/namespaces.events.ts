@@ -1,6 +1,6 @@
 import { pickFields } from "@collab/core";
 import { consumersOf, on, type Subscriptions } from "@collab/db";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { followPush, removeProjectData, unlinkDeletedLabels, unsetDeletedMilestones } from "./domain/cleanup";
 
 const DELETED = /^0+$/;

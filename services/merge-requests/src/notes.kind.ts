@@ -1,5 +1,5 @@
 import { notFound } from "@collab/core";
-import { MergeRequests } from "@collab/merge-requests/contract";
+import { MergeRequests } from "@collab/merge-requests-contract";
 import { mayResolve, type LoadedNoteable, type NoteableKind } from "@collab/notes";
 import { eq, sql } from "drizzle-orm";
 import { mergeRequests, noteTables, type MergeRequestRow } from "./db/schema";

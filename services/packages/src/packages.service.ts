@@ -1,7 +1,7 @@
 import { action, actionsOf, implement } from "@collab/core";
 import { consumersOf, defineService, on, type Subscriptions } from "@collab/db";
-import { Namespaces } from "@collab/namespaces/contract";
-import { Packages } from "@collab/packages/contract";
+import { Namespaces } from "@collab/namespaces-contract";
+import { Packages } from "@collab/packages-contract";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { z } from "zod";

@@ -1,6 +1,6 @@
 import { call, action, forbidden, reply, unauthorized, actionsOf, implement } from "@collab/core";
 import type { Announcement, ServiceKit } from "@collab/db";
-import { Runners } from "@collab/runners/contract";
+import { Runners } from "@collab/runners-contract";
 import { inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
@@ -8,7 +8,7 @@ import { presentPipelineBasic } from "./api/runner.entity";
 import { pipelines } from "./db/schema";
 import { finishJob, finishJobByToken, pickJob, pipelineFinished, runningJobOfToken } from "./domain/pipelines";
 import { runnerByToken } from "./domain/runners";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 const FinalStatus = z.enum(["success", "failed", "canceled"]);
 

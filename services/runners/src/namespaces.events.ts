@@ -1,5 +1,5 @@
 import { consumersOf, on, type Subscriptions } from "@collab/db";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { removeGroupData, removeProjectData } from "./domain/cleanup";
 
 /** Deletions in the namespaces service this service follows (durable events, applied once each). */

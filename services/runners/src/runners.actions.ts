@@ -1,6 +1,6 @@
 import { AccessLevel, action, actionsOf, badRequest, forbidden, implement, notFound, page, requireAdmin, requireCaller, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
-import { Runners } from "@collab/runners/contract";
+import { Runners } from "@collab/runners-contract";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";

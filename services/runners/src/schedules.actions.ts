@@ -1,6 +1,6 @@
 import { AccessLevel, action, actionsOf, forbidden, implement, page, reply, requireCaller, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
-import { Runners } from "@collab/runners/contract";
+import { Runners } from "@collab/runners-contract";
 import { and, asc, count, desc, eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";

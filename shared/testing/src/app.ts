@@ -1,4 +1,4 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { broadcast, call, CachesClear, createBroker, loadConfig, readPrivateKey, Signer, type Caller } from "@collab/core";
 import { createScratchDatabase, openDatabase, settleOutboxes, testDatabaseServer, truncateAll, type Database } from "@collab/db";
 import type { ServiceBroker, ServiceSchema } from "moleculer";

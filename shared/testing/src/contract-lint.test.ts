@@ -31,7 +31,7 @@ test.each([
 test("the contract way passes, as do the other .call()s of JavaScript", async () => {
   const code = [
     'import { call } from "@collab/core";',
-    'import { Namespaces } from "@collab/namespaces/contract";',
+    'import { Namespaces } from "@collab/namespaces-contract";',
     "await call(ctx, Namespaces.access.project, { project: 1 });",
     "fn.call(this, 1); Object.prototype.hasOwnProperty.call(obj, \"name\"); stream.emit(\"error\", err);",
   ].join("\n");
@@ -49,6 +49,6 @@ test.each([
 });
 
 test("contracts may be imported from anywhere; a service its own code", async () => {
-  expect(await problems('import { Namespaces } from "@collab/namespaces/contract";\nimport { x } from "./domain/issues";\nimport { y } from "@collab/issues/contract";', inIssues)).toEqual([]);
-  expect(await problems('import { z } from "zod";\nimport { actionContract } from "@collab/core";\nimport { Accounts } from "@collab/accounts/contract";\nimport { a } from "./actions";', "services/issues/contract/planted.ts")).toEqual([]);
+  expect(await problems('import { Namespaces } from "@collab/namespaces-contract";\nimport { x } from "./domain/issues";\nimport { y } from "@collab/issues-contract";', inIssues)).toEqual([]);
+  expect(await problems('import { z } from "zod";\nimport { actionContract } from "@collab/core";\nimport { Accounts } from "@collab/accounts-contract";\nimport { a } from "./actions";', "services/issues/contract/planted.ts")).toEqual([]);
 });

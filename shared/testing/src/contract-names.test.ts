@@ -1,16 +1,16 @@
 import path from "node:path";
 import fs from "node:fs";
-import { Accounts } from "@collab/accounts/contract";
-import { Activity } from "@collab/activity/contract";
-import { Admin } from "@collab/admin/contract";
-import { ErrorTracking } from "@collab/error-tracking/contract";
-import { ImportExport } from "@collab/import-export/contract";
-import { Integrations } from "@collab/integrations/contract";
-import { Issues } from "@collab/issues/contract";
-import { MergeRequests } from "@collab/merge-requests/contract";
-import { Namespaces } from "@collab/namespaces/contract";
-import { Packages } from "@collab/packages/contract";
-import { Runners } from "@collab/runners/contract";
+import { Accounts } from "@collab/accounts-contract";
+import { Activity } from "@collab/activity-contract";
+import { Admin } from "@collab/admin-contract";
+import { ErrorTracking } from "@collab/error-tracking-contract";
+import { ImportExport } from "@collab/import-export-contract";
+import { Integrations } from "@collab/integrations-contract";
+import { Issues } from "@collab/issues-contract";
+import { MergeRequests } from "@collab/merge-requests-contract";
+import { Namespaces } from "@collab/namespaces-contract";
+import { Packages } from "@collab/packages-contract";
+import { Runners } from "@collab/runners-contract";
 import { contractEntries, sourceFilesOutsideContracts, stringNamesIn } from "./contract-names";
 
 /**

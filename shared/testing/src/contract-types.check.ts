@@ -4,7 +4,7 @@
  * runs; the function is never called.
  */
 import { call, implement, type Ctx } from "@collab/core";
-import { Issues } from "@collab/issues/contract";
+import { Issues } from "@collab/issues-contract";
 
 export async function contractTypeChecks(ctx: Ctx<unknown>): Promise<void> {
   // The right input compiles, and the answer has the output's type.

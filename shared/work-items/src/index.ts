@@ -22,7 +22,7 @@ export type {
   ReadableProjectRef,
   WorkItemInputAnswer,
   WorkItemInputRequest,
-} from "@collab/namespaces/contract";
+} from "@collab/namespaces-contract";
 export * from "./finder-sql";
 export * from "./list-names";
 export * from "./permissions";

@@ -1,5 +1,5 @@
 import { call, type Ctx } from "@collab/core";
-import { Namespaces, type LabelBasic, type LabelDetail } from "@collab/namespaces/contract";
+import { Namespaces, type LabelBasic, type LabelDetail } from "@collab/namespaces-contract";
 
 /** LabelBasic, as issues and merge requests embed it with with_labels_details. */
 export const labelBasic = (l: LabelBasic): LabelBasic => ({ id: l.id, name: l.name, color: l.color, text_color: l.text_color, description: l.description, description_html: l.description_html });

@@ -1,5 +1,5 @@
 import { call, type Ctx } from "@collab/core";
-import { Namespaces, type MilestoneDetail } from "@collab/namespaces/contract";
+import { Namespaces, type MilestoneDetail } from "@collab/namespaces-contract";
 
 export async function milestoneMap(ctx: Ctx<unknown>, ids: Iterable<number | null>): Promise<Map<number, MilestoneDetail>> {
   const unique = [...new Set([...ids].filter((i): i is number => typeof i === "number"))];

@@ -1,5 +1,5 @@
 import { call, type Ctx } from "@collab/core";
-import { Namespaces, type LabelDetail, type MilestoneDetail } from "@collab/namespaces/contract";
+import { Namespaces, type LabelDetail, type MilestoneDetail } from "@collab/namespaces-contract";
 
 /**
  * The labels and milestones a page names, in one call (namespaces.workItems.refs): what labelMap

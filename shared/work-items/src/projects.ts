@@ -1,5 +1,5 @@
 import { call, errorBodyOf, forbidden, type Ctx } from "@collab/core";
-import { Namespaces, type ProjectAccess, type ProjectSummary, type WorkItemInputAnswer, type WorkItemInputRequest } from "@collab/namespaces/contract";
+import { Namespaces, type ProjectAccess, type ProjectSummary, type WorkItemInputAnswer, type WorkItemInputRequest } from "@collab/namespaces-contract";
 
 /** Projects as the work-item services ask namespaces for them: one call per request or page. */
 

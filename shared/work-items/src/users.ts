@@ -1,5 +1,5 @@
 import { call, type Ctx, type UserRef } from "@collab/core";
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 
 /** Users as the work-item services ask accounts for them: one call per request or page. */
 

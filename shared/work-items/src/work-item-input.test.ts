@@ -1,5 +1,5 @@
 import { labelSetAfter, resolveWorkItemInput } from "./work-item-input";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 const ids = (...n: number[]) => n.map((id) => ({ id }));
 

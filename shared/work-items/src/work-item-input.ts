@@ -1,5 +1,5 @@
 import { call, type Ctx } from "@collab/core";
-import { Namespaces, type AccessOnProject, type LabelDetail, type MilestoneDetail, type WorkItemInputAnswer, type WorkItemInputRequest } from "@collab/namespaces/contract";
+import { Namespaces, type AccessOnProject, type LabelDetail, type MilestoneDetail, type WorkItemInputAnswer, type WorkItemInputRequest } from "@collab/namespaces-contract";
 
 export interface LabelParams {
   labels?: string[];

@@ -1,5 +1,5 @@
 /** Personal access token scopes GitLab knows (the contract's: its token actions take them). Pure data: routes.ts imports it. */
-export { PAT_SCOPES } from "@collab/accounts/contract";
+export { PAT_SCOPES } from "@collab/accounts-contract";
 
 /**
  * Scopes of project and group access tokens: Gitlab::Auth.resource_bot_scopes, every non-admin

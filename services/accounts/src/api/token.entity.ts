@@ -1,4 +1,4 @@
-import type { AccessToken, AccessTokenWithSecret } from "@collab/accounts/contract";
+import type { AccessToken, AccessTokenWithSecret } from "@collab/accounts-contract";
 import { iso } from "@collab/core";
 import type { TokenRow } from "../db/schema";
 

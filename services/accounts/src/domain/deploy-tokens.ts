@@ -1,4 +1,4 @@
-import type { DeployTokenAuthentication } from "@collab/accounts/contract";
+import type { DeployTokenAuthentication } from "@collab/accounts-contract";
 import { invalidToken, unauthorized } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, inArray } from "drizzle-orm";

@@ -1,4 +1,4 @@
-import { EMAIL_EVENTS, type EmailEvent, type NotificationLevel } from "@collab/accounts/contract";
+import { EMAIL_EVENTS, type EmailEvent, type NotificationLevel } from "@collab/accounts-contract";
 import type { Config } from "@collab/core";
 import type { NotificationSettingRow } from "../db/schema";
 
@@ -6,7 +6,7 @@ import type { NotificationSettingRow } from "../db/schema";
  * GitLab's NotificationSetting levels, and the email events a `custom` level switches one by one:
  * the contract's, as `notifications.effectiveLevel` answers them.
  */
-export { EMAIL_EVENTS, NOTIFICATION_LEVELS, type EmailEvent, type NotificationLevel } from "@collab/accounts/contract";
+export { EMAIL_EVENTS, NOTIFICATION_LEVELS, type EmailEvent, type NotificationLevel } from "@collab/accounts-contract";
 
 /** Where a setting applies: the user's global one, or one group or project. */
 export type SourceType = "global" | "group" | "project";

@@ -1,7 +1,7 @@
 import { call, type Ctx } from "@collab/core";
 import type { SourceKind } from "../api/notification-settings.params";
 import type { SettingSource } from "./notification-levels";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 /**
  * The group or project a notification-settings route names, as the caller may see it: the

@@ -1,9 +1,9 @@
 import { call, type Ctx, announce, type PayloadOf } from "@collab/core";
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import type { Announcement } from "@collab/db";
 import type { UserRow } from "../db/schema";
 import { movesNamespace, type UpdateUserOptions } from "./users";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 /**
  * Personal namespaces live in the namespaces service; accounts only asks whether a new username is

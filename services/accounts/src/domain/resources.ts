@@ -1,5 +1,5 @@
 import { call, type Ctx } from "@collab/core";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 /**
  * The projects and groups that hold access tokens and deploy tokens live in the namespaces

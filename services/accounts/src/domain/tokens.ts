@@ -1,4 +1,4 @@
-import type { Authentication } from "@collab/accounts/contract";
+import type { Authentication } from "@collab/accounts-contract";
 import { presentTokenWithSecret } from "../api/token.entity";
 import { badRequest, currentSettings, forbidden, invalidToken, unauthorized, type Caller } from "@collab/core";
 import { preparedQuery, type Db } from "@collab/db";

@@ -1,5 +1,5 @@
 import { call, AccessLevel, forbidden, notFound, requireCaller, type Ctx, type OutputOf } from "@collab/core";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 /**
  * Groups and memberships live in the namespaces service: accounts asks it, through its bus

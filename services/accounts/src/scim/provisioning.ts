@@ -10,7 +10,7 @@ import { grantMembership, revokeMembership, type GroupSummary } from "./groups";
 import { changeExternUid, createIdentity, findIdentityWithUser, IdentityRejected, setIdentityActive } from "./identities";
 import type { ScimAttributes } from "./scim.params";
 import { sanitizeUsername, uniqueUsername } from "./usernames";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 /**
  * SCIM provisioning of a group's users (Gitlab::Scim::Group::{Provisioning,Deprovisioning,

@@ -1,11 +1,11 @@
 import { call, AccessLevel, action, forbidden, gString, requireCaller, type Ctx } from "@collab/core";
 import { groupOf, readableProjects } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
-import { Issues } from "@collab/issues/contract";
-import { MergeRequests } from "@collab/merge-requests/contract";
+import { Issues } from "@collab/issues-contract";
+import { MergeRequests } from "@collab/merge-requests-contract";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 /** GitLab's Analytics::GroupActivityCalculator window. */
 export const ACTIVITY_WINDOW_DAYS = 90;

@@ -1,8 +1,8 @@
 import type { EventContract } from "@collab/core";
 import { openScratchDatabase, type Database } from "@collab/db";
-import { Issues } from "@collab/issues/contract";
-import { MergeRequests } from "@collab/merge-requests/contract";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Issues } from "@collab/issues-contract";
+import { MergeRequests } from "@collab/merge-requests-contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { asc } from "drizzle-orm";
 import path from "node:path";
 import { randomUUID } from "node:crypto";

@@ -1,8 +1,8 @@
 import { pickFields, type PayloadOf } from "@collab/core";
 import { consumersOf, on, type Subscriptions, type Db, type EventHandler, type EventMeta } from "@collab/db";
-import { Issues } from "@collab/issues/contract";
-import { MergeRequests } from "@collab/merge-requests/contract";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Issues } from "@collab/issues-contract";
+import { MergeRequests } from "@collab/merge-requests-contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { and, eq, or, sql } from "drizzle-orm";
 import { events, type NewEvent, type PushData } from "../db/schema";
 

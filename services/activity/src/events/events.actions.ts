@@ -7,7 +7,7 @@ import { presentEvent, userIdsOf } from "./event.entity";
 import { findEvents, type EventScope, type ProjectSet } from "./events.finder";
 import { OwnEventsParams, ProjectEventsParams, UserEventsParams, type EventFilters } from "./events.params";
 import { findUser } from "./users";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 type FeatureLevels = Pick<ReadableProjectRef, "id" | "access_level" | "issues_access_level" | "merge_requests_access_level">;
 

@@ -1,4 +1,4 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { call, type Ctx } from "@collab/core";
 
 /** A user by id or username (GitLab's find_user), from accounts. */

@@ -5,7 +5,7 @@ import { Errors } from "moleculer";
 import path from "node:path";
 import { storageMoves } from "../db/schema";
 import { scheduleMoves, tick, type Call } from "./storage-moves";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 /**
  * The storage-move worker against the service's migrated tables and a namespaces stand-in whose

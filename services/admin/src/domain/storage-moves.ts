@@ -1,5 +1,5 @@
 import { errorBodyOf, isUnanswered, isUniqueViolation, paramError, type ActionContract, type InputOf, type OutputOf } from "@collab/core";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import type { Db } from "@collab/db";
 import { and, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { storageMoves, type StorageMoveRow } from "../db/schema";

@@ -2,7 +2,7 @@ import type { ActionSchema } from "moleculer";
 import { action, badRequest, badRequestMessage, notFound, recordId, reply, unauthorized, type Ctx, actionsOf, implement } from "@collab/core";
 import { projectMap } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
-import { ErrorTracking } from "@collab/error-tracking/contract";
+import { ErrorTracking } from "@collab/error-tracking-contract";
 import { activeClientKey } from "../client-keys/client-keys.service";
 import { findSetting } from "../settings/settings.service";
 import { CollectParams, type CollectInput } from "./collector.params";

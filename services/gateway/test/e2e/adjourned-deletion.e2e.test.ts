@@ -3,7 +3,7 @@ import { addMember, apiClient, createGroup, createProject, eventually, watchEven
 import { startApp } from "../app";
 import { createGitbeakerUser } from "../gitbeaker.fixtures";
 import { call } from "@collab/core";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 // The purge timer stays off in the embedded app: tests run passes with namespaces.deletions.purgeDue.
 process.env.DELETION_PURGE_INTERVAL_MS ??= "0";

@@ -1,4 +1,4 @@
-import { Admin } from "@collab/admin/contract";
+import { Admin } from "@collab/admin-contract";
 import { call } from "@collab/core";
 import { Gitlab } from "@gitbeaker/rest";
 import { apiClient, type ApiClient, type TestApp } from "@collab/testing";

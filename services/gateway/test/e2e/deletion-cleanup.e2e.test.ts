@@ -1,5 +1,5 @@
 import { call } from "@collab/core";
-import { ImportExport } from "@collab/import-export/contract";
+import { ImportExport } from "@collab/import-export-contract";
 import { apiClient, eventually, type ApiClient, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { startApp } from "../app";

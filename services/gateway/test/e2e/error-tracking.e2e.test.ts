@@ -1,5 +1,5 @@
 import { call } from "@collab/core";
-import { ErrorTracking } from "@collab/error-tracking/contract";
+import { ErrorTracking } from "@collab/error-tracking-contract";
 import { addMember, apiClient, createGroup, createProject, createUser, eventually, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
 import { defaultStackParser, makeNodeTransport, NodeClient } from "@sentry/node";
 import { sql } from "drizzle-orm";

@@ -1,5 +1,5 @@
 import { call } from "@collab/core";
-import { ImportExport } from "@collab/import-export/contract";
+import { ImportExport } from "@collab/import-export-contract";
 import { Gitlab } from "@gitbeaker/rest";
 import { readTarGz } from "@collab/import-export/archive/tar";
 import { addMember, apiClient, createGroup, createUser, type ApiClient, type TestApp, type TestUser } from "@collab/testing";

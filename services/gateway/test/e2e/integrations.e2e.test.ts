@@ -1,12 +1,12 @@
 import { call } from "@collab/core";
-import { Integrations } from "@collab/integrations/contract";
-import { Runners } from "@collab/runners/contract";
+import { Integrations } from "@collab/integrations-contract";
+import { Runners } from "@collab/runners-contract";
 import { addMember, apiClient, createGroup, createProject, createUser, eventually, startMailbox, type ApiClient, type Mailbox, type TestApp, type TestUser } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { startApp } from "../app";
-import { Issues } from "@collab/issues/contract";
+import { Issues } from "@collab/issues-contract";
 
 /**
  * Integrations (GitLab's project and group integrations API): every kind's required parameters,

@@ -2,7 +2,7 @@ import { Gitlab } from "@gitbeaker/rest";
 import { addMember, apiClient, assertStatus as ok, createGroup, createProject, createUser, eventually, watchEvents, type ApiClient, type SeenEvent, type ApiResponse, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 import type { EventContract } from "@collab/core";
-import { Issues } from "@collab/issues/contract";
+import { Issues } from "@collab/issues-contract";
 
 /**
  * Issue writes through the HTTP gateway: create, edit (every parameter), delete, reorder, move,

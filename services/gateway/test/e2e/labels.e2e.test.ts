@@ -3,7 +3,7 @@ import { assertStatus as ok, eventually, redeliver, watchEvents, type ApiClient,
 import { startApp } from "../app";
 import { createWorld, type World } from "../labels-milestones.fixtures";
 import { call } from "@collab/core";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 /** Project and group labels: GitLab's /projects/:id/labels and /groups/:id/labels. */
 let app: TestApp;

@@ -7,7 +7,7 @@ import type { ServiceKit } from "@collab/db";
 import { eq, inArray } from "drizzle-orm";
 import { startApp } from "../app";
 import { createMergeRequest, type CreatedMergeRequest } from "../merge-requests";
-import { MergeRequests } from "@collab/merge-requests/contract";
+import { MergeRequests } from "@collab/merge-requests-contract";
 
 const E = MergeRequests.events;
 

@@ -1,9 +1,9 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { settleOutboxes } from "@collab/db";
 import { addMember, apiClient, assertStatus as ok, createProject, createUser, type ApiClient, type TestApp } from "@collab/testing";
 import pg from "pg";
 import { startApp } from "../app";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 /**
  * What one page of merge requests costs in bus calls and in queries of the merge-requests schema,

@@ -1,7 +1,7 @@
 import { addMember, apiClient, assertStatus as ok, createProject, createUser, watchEvents, type ApiClient, type SeenEvent, type TestApp, type TestUser } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { startApp } from "../app";
-import { MergeRequests } from "@collab/merge-requests/contract";
+import { MergeRequests } from "@collab/merge-requests-contract";
 
 /**
  * Merge request writes through the gateway: create (every parameter, GitLab's 400/409/422),

@@ -1,5 +1,5 @@
 import { call } from "@collab/core";
-import { ImportExport } from "@collab/import-export/contract";
+import { ImportExport } from "@collab/import-export-contract";
 import { addMember, apiClient, assertStatus as ok, createGroup, createProject, createUser, eventually, type ApiClient, type ApiResponse, type TestApp, type TestUser } from "@collab/testing";
 import { startApp } from "../app";
 

@@ -1,4 +1,4 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { call } from "@collab/core";
 import { assertStatus as ok, createGroup, createUser, type TestApp } from "@collab/testing";
 import { startAppOnTier } from "../app";

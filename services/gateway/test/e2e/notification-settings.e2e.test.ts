@@ -1,4 +1,4 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { call } from "@collab/core";
 import { Gitlab } from "@gitbeaker/rest";
 import {

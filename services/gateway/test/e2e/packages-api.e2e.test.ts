@@ -1,5 +1,5 @@
 import { call } from "@collab/core";
-import { Packages } from "@collab/packages/contract";
+import { Packages } from "@collab/packages-contract";
 import { apiClient, assertStatus, createProject, eventually, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 import { countRows, download, generic, packagesWorld, packageTestEnv, putGeneric, runningJob, type PackagesWorld } from "./packages-world";

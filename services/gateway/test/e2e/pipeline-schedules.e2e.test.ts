@@ -1,10 +1,10 @@
 import { call, loadConfig } from "@collab/core";
 import { openDatabase, type Database } from "@collab/db";
-import { Runners } from "@collab/runners/contract";
+import { Runners } from "@collab/runners-contract";
 import { apiClient, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { startApp } from "../app";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 /**
  * Repository refs (branches, tags, namespaces.refs.resolve) and pipeline schedules: CRUD,

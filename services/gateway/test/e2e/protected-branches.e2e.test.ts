@@ -1,5 +1,5 @@
 import { call } from "@collab/core";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { addMember, apiClient, createGroup, createProject, createUser, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
 import { startApp } from "../app";
 

@@ -1,6 +1,6 @@
-import { Admin } from "@collab/admin/contract";
+import { Admin } from "@collab/admin-contract";
 import { call, loadConfig, secretsKeyring } from "@collab/core";
-import { Integrations } from "@collab/integrations/contract";
+import { Integrations } from "@collab/integrations-contract";
 import { apiClient, createProject, eventually, type ApiClient, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { call as callAction, readPrivateKey, Signer, type CallerAssertion } from "@collab/core";
 import { apiClient, createUserAccount, type ApiClient, type TestApp } from "@collab/testing";
 import { generateKeyPairSync } from "node:crypto";
@@ -6,7 +6,7 @@ import { ServiceBroker } from "moleculer";
 import { connect } from "nats";
 import { startApp } from "../app";
 import { routeAction } from "../route-action";
-import { Admin } from "@collab/admin/contract";
+import { Admin } from "@collab/admin-contract";
 
 /**
  * Distributed pass only: the bus believes no one it cannot verify. NATS takes only its users; a

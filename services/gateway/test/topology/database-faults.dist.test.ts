@@ -4,7 +4,7 @@ import { connect, JSONCodec } from "nats";
 import { Client } from "pg";
 import { startApp } from "../app";
 import { eventSubject } from "@collab/db";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 /**
  * Distributed pass only: the database misbehaving under a running topology (every service in its

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { connect, JSONCodec, type NatsConnection } from "nats";
 import { startApp } from "../app";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 /**
  * Distributed pass only: dead letters, as an administrator sees them. A letter is stored the way a

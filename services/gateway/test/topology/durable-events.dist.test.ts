@@ -1,7 +1,7 @@
 import { apiClient, eventually, type TestApp } from "@collab/testing";
 import { Client } from "pg";
 import { startApp } from "../app";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { topologyControl } = require("../../../../scripts/topology.js") as {

@@ -1,5 +1,5 @@
 import { call } from "@collab/core";
-import { Runners } from "@collab/runners/contract";
+import { Runners } from "@collab/runners-contract";
 import { apiClient, processAlive, eventually, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { startApp } from "../app";

@@ -1,6 +1,6 @@
 import { call } from "@collab/core";
 import { openDatabase, type Database } from "@collab/db";
-import { Runners } from "@collab/runners/contract";
+import { Runners } from "@collab/runners-contract";
 import { apiClient, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { startApp } from "../app";

@@ -1,7 +1,7 @@
 import { groupAttributes } from "../archive/group-attributes.fixture";
 import { badRequestMessage, notFound, resetSettings } from "@collab/core";
 import { openScratchDatabase, type Database } from "@collab/db";
-import { Runners } from "@collab/runners/contract";
+import { Runners } from "@collab/runners-contract";
 import { eq, sql } from "drizzle-orm";
 import { Errors } from "moleculer";
 import path from "node:path";
@@ -11,7 +11,7 @@ import { createExport } from "../vulnerability-exports/jobs";
 import { tickVulnerabilityExports } from "../vulnerability-exports/worker";
 import { findArchive, MAX_ATTEMPTS, recordImport, requestExport } from "./jobs";
 import { tick, type Call } from "./worker";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 /**
  * The import-export workers against the service's migrated tables and a namespaces (and runners)

@@ -1,5 +1,5 @@
 import { call as callAction, currentSettings, errorBodyOf, isUnanswered, type InputOf } from "@collab/core";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import type { Db } from "@collab/db";
 import type { ServiceBroker } from "moleculer";
 import { ArchiveError, buildArchive, exportFilename, readArchive, type ExportGroup, type ExportLabel, type ExportMember, type ExportMilestone, type GroupAttributes, type ImportGroup } from "../archive/format";

@@ -1,5 +1,5 @@
-import { Issues } from "@collab/issues/contract";
-import { Runners } from "@collab/runners/contract";
+import { Issues } from "@collab/issues-contract";
+import { Runners } from "@collab/runners-contract";
 import { describeEvent } from "./notifier.consumers";
 
 const project = { id: 7, path_with_namespace: "team/app", web_url: "http://h/team/app", group_ids: [1], default_branch: "main" };

@@ -1,9 +1,9 @@
 import { pickFields, type EventContract, type PayloadOf } from "@collab/core";
 import { on, type Subscription } from "@collab/db";
-import { Issues } from "@collab/issues/contract";
-import { MergeRequests } from "@collab/merge-requests/contract";
-import { Namespaces } from "@collab/namespaces/contract";
-import { Runners } from "@collab/runners/contract";
+import { Issues } from "@collab/issues-contract";
+import { MergeRequests } from "@collab/merge-requests-contract";
+import { Namespaces } from "@collab/namespaces-contract";
+import { Runners } from "@collab/runners-contract";
 import { and, eq, isNotNull, or } from "drizzle-orm";
 import { z } from "zod";
 import type { EventKind } from "../catalog/events";

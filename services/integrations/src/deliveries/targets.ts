@@ -4,7 +4,7 @@ import type { ServiceBroker } from "moleculer";
 import { eventFlags, type EventKind } from "../catalog/events";
 import type { IntegrationRow } from "../db/schema";
 import { effectiveSettings } from "../domain/settings";
-import { Namespaces, type ProjectSummary } from "@collab/namespaces/contract";
+import { Namespaces, type ProjectSummary } from "@collab/namespaces-contract";
 
 /** What the delivery code asks of the bus (a broker or a context). */
 export type Caller = { call: ServiceBroker["call"] };

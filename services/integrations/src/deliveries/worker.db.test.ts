@@ -5,7 +5,7 @@ import path from "node:path";
 import { integrationDeliveries, integrations } from "../db/schema";
 import type { Caller } from "./targets";
 import { deliverDue } from "./worker";
-import { Runners } from "@collab/runners/contract";
+import { Runners } from "@collab/runners-contract";
 
 /**
  * The delivery worker's claims against the service's migrated tables, with a short lease (the

@@ -1,4 +1,4 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { call, checkOutboundUrl, currentSettings, outboundPolicy, type Keyring, type Mailer } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";

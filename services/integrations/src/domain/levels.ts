@@ -1,6 +1,6 @@
 import { call, AccessLevel, forbidden, type Ctx } from "@collab/core";
 import { authorizeProject } from "@collab/work-items";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 /**
  * Where integrations live: a project or a group, with its ancestor groups (root first). Managing

@@ -1,6 +1,6 @@
 import { announce, type PayloadOf } from "@collab/core";
 import type { Announcement } from "@collab/db";
-import { Issues } from "@collab/issues/contract";
+import { Issues } from "@collab/issues-contract";
 import { sql, type SQL } from "drizzle-orm";
 import { issues, type IssueRow } from "../db/schema";
 

@@ -3,7 +3,7 @@ import { iidCte, iidOf, preparedQuery, type Db } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import { addSystemNote, recordStateEvent, removeConversation } from "@collab/notes";
 import { issueAssignees, issueLabels, issues, noteTables, outbox, subscriptions, type IssueRow } from "../db/schema";
-import { Issues } from "@collab/issues/contract";
+import { Issues } from "@collab/issues-contract";
 import { issuePayloadSql } from "./events";
 import { IssueSystemNote, issueTarget } from "./system-notes";
 

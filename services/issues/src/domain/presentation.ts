@@ -1,7 +1,7 @@
 import { type Ctx, call } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { presentIssue, type IssuePresentation, type WorkItemProject } from "../api/issue.entity";
-import { MergeRequests } from "@collab/merge-requests/contract";
+import { MergeRequests } from "@collab/merge-requests-contract";
 import type { IssueRow } from "../db/schema";
 import { issueLinks, type IssueWithLinks } from "../finders/issues.finder";
 import { labelAndMilestoneMaps, projectMap, userMap, type LabelDetail, type MilestoneDetail } from "@collab/work-items";

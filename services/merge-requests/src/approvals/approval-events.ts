@@ -1,6 +1,6 @@
 import { announce } from "@collab/core";
 import type { Announcement } from "@collab/db";
-import { MergeRequests } from "@collab/merge-requests/contract";
+import { MergeRequests } from "@collab/merge-requests-contract";
 import { addSystemNote } from "../domain/activity";
 import type { MergeRequestRow } from "../db/schema";
 

@@ -1,6 +1,6 @@
 import { call, type Ctx } from "@collab/core";
-import { Namespaces, type GroupEntity, type ProtectedBranch } from "@collab/namespaces/contract";
-import { Accounts } from "@collab/accounts/contract";
+import { Namespaces, type GroupEntity, type ProtectedBranch } from "@collab/namespaces-contract";
+import { Accounts } from "@collab/accounts-contract";
 
 /** Bus clients approvals use: each one call for any number of rows. */
 

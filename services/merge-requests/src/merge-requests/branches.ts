@@ -1,5 +1,5 @@
 import { call, type Ctx, type InputOf } from "@collab/core";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 /** What merge requests ask of the repository (namespaces' refs): branch heads, merges, who may merge. */
 

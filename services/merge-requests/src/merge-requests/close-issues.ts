@@ -1,5 +1,5 @@
 import { call, type Ctx, type InputOf } from "@collab/core";
-import { Issues } from "@collab/issues/contract";
+import { Issues } from "@collab/issues-contract";
 
 /**
  * Asks the issues service to close the issues a merged merge request closes, as the merging

@@ -1,6 +1,6 @@
 import { announce, type PayloadOf } from "@collab/core";
 import type { Announcement } from "@collab/db";
-import { MergeRequests } from "@collab/merge-requests/contract";
+import { MergeRequests } from "@collab/merge-requests-contract";
 import type { MergeRequestRow } from "../db/schema";
 
 /** What every merge request event carries (MergeRequests.events): the merge request, and who acted. */

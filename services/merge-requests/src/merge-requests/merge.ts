@@ -10,7 +10,7 @@ import { branchHeads, headKey, mergeBranches } from "./branches";
 import { closeIssuesOnMerge } from "./close-issues";
 import { mergeStatusesOf, type MergeStatusSource } from "./entity";
 import { announce } from "@collab/core";
-import { MergeRequests } from "@collab/merge-requests/contract";
+import { MergeRequests } from "@collab/merge-requests-contract";
 import { eventPayload } from "./events";
 import { MergeParams } from "./params";
 import { unresolvedCounts } from "./presentation";

@@ -1,5 +1,5 @@
 import { AccessLevel, accepted, action, requireCaller, actionsOf, implement, broadcast, gDateTime } from "@collab/core";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { presentGroupWithProjects } from "../groups/group-detail";

@@ -1,7 +1,7 @@
 import { currentSettings } from "@collab/core";
 import type { ServiceKit, Worker } from "@collab/db";
 import { broadcast } from "@collab/core";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { removalEvents } from "../shared/events";
 import { purgeDue } from "./deletion";
 

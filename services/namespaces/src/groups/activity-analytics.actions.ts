@@ -2,7 +2,7 @@ import { actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, count, eq, gt, inArray, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { members, namespaces } from "../db/schema";
 
 /** Bus only: what group activity analytics (activity service) asks of memberships. */

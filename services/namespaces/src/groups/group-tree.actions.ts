@@ -2,7 +2,7 @@ import { AccessLevel, iso, notFound, visibilityLevel, type Caller, type Visibili
 import type { ServiceKit } from "@collab/db";
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { labels, members, milestones, namespaces } from "../db/schema";
 import { createLabel } from "../labels/labels";
 import { groupAccessLevel } from "../members/access";

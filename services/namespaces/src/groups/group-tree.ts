@@ -1,5 +1,5 @@
 import { AccessLevel, currentSettings, errorBodyOf, visibilityLevel, VISIBILITIES, type Visibility } from "@collab/core";
-import type { GroupAttributes as Attributes } from "@collab/namespaces/contract";
+import type { GroupAttributes as Attributes } from "@collab/namespaces-contract";
 
 /** Settings an import applies to a group besides name, path and visibility. */
 export function settingsOf(a: Attributes) {

@@ -1,4 +1,4 @@
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { action, implement, assertCanCreateTopLevelGroup, callerOf, currentSettings, page, requireCaller, AccessLevel } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";

@@ -1,8 +1,8 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { call } from "@collab/core";
 import type { AfterCommit, Db, ServiceKit } from "@collab/db";
 import { broadcast } from "@collab/core";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { acceptInvitations, invitationsTo } from "./invitations";
 
 /**

@@ -1,4 +1,4 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { accessLevelName, action, ApiError, call, notFound, page, requireCaller, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
@@ -11,7 +11,7 @@ import { splitList } from "../members/members.params";
 import { memberLevelValid } from "../members/seats";
 import { manageMembersRole, memberSource, type ResolvedSource } from "../members/source";
 import { broadcast } from "@collab/core";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { userRefs } from "../shared/users";
 import { presentInvitation } from "./invitation.entity";
 import { invitationMail, invitationUrl, mailerOf } from "./invitation.mail";

@@ -2,7 +2,7 @@ import { AccessLevel, callerOf, notFound, actionsOf, implement } from "@collab/c
 import type { ServiceKit } from "@collab/db";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { labels, namespaces, projects } from "../db/schema";
 import { projectAccess, roleOf } from "../members/access";
 import { projectGroupIds } from "../shared/labels-milestones-parent";

@@ -2,7 +2,7 @@ import { actionsOf, callerOf, forbidden, implement, notFound } from "@collab/cor
 import type { ServiceKit } from "@collab/db";
 import { sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { presentGroup } from "../groups/group.entity";
 import { findGroup, findProject } from "../shared/lookup";
 import { groupAccessLevel, projectAccess, readAccessOfUsers } from "./access";

@@ -2,7 +2,7 @@ import { AccessLevel, callerOf, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { presentGroup } from "../groups/group.entity";
 import { members, namespaces } from "../db/schema";
 import { activeMember, groupsVisibleTo } from "./access";

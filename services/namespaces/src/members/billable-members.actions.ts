@@ -1,10 +1,10 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { AccessLevel, action, badRequest, call, callerOf, notFound, page, recordNotFound, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { routeNotFound } from "../deletion/deletion";
 import { broadcast } from "@collab/core";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { userRefs } from "../shared/users";
 import { readableGroup } from "./authorize";
 import { presentBillableMember, presentBillableMembership } from "./billable-member.entity";

@@ -1,4 +1,4 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { call, type Ctx } from "@collab/core";
 import { validInviteEmail } from "../invitations/invite-token";
 import { userRefs, userRefsByUsername } from "../shared/users";

@@ -1,4 +1,4 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { AccessLevel, call, callerOf, iso, type Ctx, type UserRef } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, inArray, isNull } from "drizzle-orm";

@@ -1,9 +1,9 @@
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import { action, call, conflict, implement, currentSettings, gBool, notFound, page, recordNotFound, requireCaller, validationFailed, type Ctx, type UserRef } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { broadcast } from "@collab/core";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { memberEvent } from "../shared/events";
 import { userRefs, userRefsByUsername } from "../shared/users";
 import { requireRole } from "./access";

@@ -1,4 +1,4 @@
-import type { MemberDetails } from "@collab/accounts/contract";
+import type { MemberDetails } from "@collab/accounts-contract";
 import { AccessLevel, type Config } from "@collab/core";
 
 type Tier = Config["LICENSE_TIER"];
@@ -14,7 +14,7 @@ export function billableLevel(tier: Tier, level: number): boolean {
 }
 
 /** What accounts tells about a user for seats (Accounts.users.memberDetails). */
-export type { MemberDetails } from "@collab/accounts/contract";
+export type { MemberDetails } from "@collab/accounts-contract";
 
 /** A user who can hold a seat at all: an active person (blocked, deactivated and bot users never do). */
 export const seatHolder = (u: Pick<MemberDetails, "state" | "human">) => u.human && u.state === "active";

@@ -2,7 +2,7 @@ import { notFound, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { milestones } from "../db/schema";
 import { projectGroupIds } from "../shared/labels-milestones-parent";
 import { findProject } from "../shared/lookup";

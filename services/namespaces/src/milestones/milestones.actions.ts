@@ -2,7 +2,7 @@ import { action, callerOf, page, recordNotFound, requireCaller } from "@collab/c
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { descendantNamespaceIds } from "../groups/groups.finder";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { milestoneDeleted, milestoneEvent } from "../shared/events";
 import { visibleProjectIdsIn, visibleSelfAndDescendantGroupIds } from "../shared/hierarchy.finder";
 import { parentOf, projectGroupIds, requireManage, type Parent } from "../shared/labels-milestones-parent";

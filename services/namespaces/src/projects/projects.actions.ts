@@ -1,5 +1,5 @@
 import { announce } from "@collab/core";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { AccessLevel, action, callerOf, currentSettings, notFound, page, requireCaller, userLimits } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";

@@ -1,7 +1,7 @@
 import { AccessLevel, action, forbidden, page, recordNotFound, type Ctx, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { readableProject, type ReadableProject } from "../members/authorize";
 import { findProject } from "../shared/lookup";
 import { branchMatches } from "./matching";

@@ -1,7 +1,7 @@
 import { actionsOf, broadcast, implement, notFound } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { findGroup } from "../shared/lookup";
 import { grantMembership, revokeMembership } from "./provisioning";
 

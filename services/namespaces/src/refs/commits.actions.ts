@@ -1,8 +1,8 @@
 import { AccessLevel, action, forbidden, notFound, requireCaller, type Ctx, type UserRef, actionsOf, implement, call } from "@collab/core";
-import { Accounts } from "@collab/accounts/contract";
+import { Accounts } from "@collab/accounts-contract";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { readableProject } from "../members/authorize";
 import { projectWebUrl } from "../projects/project.entity";
 import { requiredAccessLevel } from "../protected-branches/merge-access";

@@ -2,7 +2,7 @@ import { requireCaller, AccessLevel, action, badRequestMessage, forbidden, notFo
 import type { ServiceKit } from "@collab/db";
 import { refPushed } from "../shared/events";
 import type { ActionSchema } from "moleculer";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { readableProject, type ReadableProject } from "../members/authorize";
 import { projectWebUrl } from "../projects/project.entity";
 import { findProject } from "../shared/lookup";

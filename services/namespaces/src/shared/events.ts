@@ -1,6 +1,6 @@
 import { announce } from "@collab/core";
 import type { Announcement } from "@collab/db";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 /**
  * What other services learn from namespaces: the durable events of its contract (Namespaces.events),

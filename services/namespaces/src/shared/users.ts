@@ -1,4 +1,4 @@
-import { Accounts, type UserRef } from "@collab/accounts/contract";
+import { Accounts, type UserRef } from "@collab/accounts-contract";
 import { call, type Ctx } from "@collab/core";
 
 /** User refs from the accounts service, for a whole page at once (never one call per row). */

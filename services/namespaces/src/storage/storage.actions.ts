@@ -1,5 +1,5 @@
 import type { ActionSchema } from "moleculer";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { iso, notFound, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, inArray } from "drizzle-orm";

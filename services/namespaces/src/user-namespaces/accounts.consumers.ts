@@ -1,4 +1,4 @@
-import { Accounts, type UserRef } from "@collab/accounts/contract";
+import { Accounts, type UserRef } from "@collab/accounts-contract";
 import { call, pickFields } from "@collab/core";
 import { consumersOf, on, type Subscriptions, type EventHandler, type ServiceKit } from "@collab/db";
 import { claimInvitations } from "../invitations/claim";

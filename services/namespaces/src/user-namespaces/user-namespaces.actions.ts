@@ -1,7 +1,7 @@
 import { actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { userNamespacePathAvailable } from "./user-namespaces";
 
 /** Questions about users' personal namespaces. */

@@ -1,7 +1,7 @@
 import { actionsOf, callerOf, featureHidden, implement, notFound } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { findProjectWithAccess } from "../members/access";
 import { projectAccessAnswer } from "../members/access.entity";
 import { readableProject } from "../members/authorize";

@@ -1,6 +1,6 @@
 import { AccessLevel, type Caller } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
-import type { WorkItemInputSchema } from "@collab/namespaces/contract";
+import type { WorkItemInputSchema } from "@collab/namespaces-contract";
 import type { z } from "zod";
 import type { NamespaceRow, ProjectRow } from "../db/schema";
 import { presentLabelLookup } from "../labels/label.entity";

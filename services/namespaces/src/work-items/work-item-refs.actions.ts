@@ -1,7 +1,7 @@
 import { actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { presentLabelLookup } from "../labels/label.entity";
 import { labelsByIds } from "../labels/labels.finder";
 import { presentMilestones } from "../milestones/milestone.entity";

@@ -1,6 +1,6 @@
 import { type Ctx, type UserRef, call } from "@collab/core";
 import { userMap } from "@collab/work-items";
-import { Runners } from "@collab/runners/contract";
+import { Runners } from "@collab/runners-contract";
 import type { PipelineInfo } from "../api/package.entity";
 
 /** Pipelines by id from the runners service (one call), with their users from accounts (one call). */

@@ -1,6 +1,6 @@
 import { announce, type PayloadOf } from "@collab/core";
 import { nextIid, type Announcement, type Db } from "@collab/db";
-import { Runners } from "@collab/runners/contract";
+import { Runners } from "@collab/runners-contract";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { digest, jobToken } from "./tokens";
 import { internalIds, jobs, pipelines, runnerProjects, runners, type JobRow, type PipelineRow } from "../db/schema";

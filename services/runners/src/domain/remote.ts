@@ -1,9 +1,9 @@
 import { call, type Ctx, type UserRef } from "@collab/core";
-import { Namespaces } from "@collab/namespaces/contract";
-import { Accounts } from "@collab/accounts/contract";
+import { Namespaces } from "@collab/namespaces-contract";
+import { Accounts } from "@collab/accounts-contract";
 
 /** Everything this service asks other services, batch-shaped. */
-export type { GroupAccess, ProjectAccess, RefResolution } from "@collab/namespaces/contract";
+export type { GroupAccess, ProjectAccess, RefResolution } from "@collab/namespaces-contract";
 
 export const projectAccess = (ctx: Ctx<unknown>, ref: string | number) => call(ctx, Namespaces.access.project, { project: ref });
 

@@ -5,7 +5,7 @@ import { Errors } from "moleculer";
 import path from "node:path";
 import { pipelines, pipelineSchedules } from "../db/schema";
 import { tick } from "./schedules";
-import { Namespaces } from "@collab/namespaces/contract";
+import { Namespaces } from "@collab/namespaces-contract";
 
 /** The scheduler pass against the service's migrated tables, with namespaces' ref lookup stood in for. */
 let database: Database;

@@ -1,6 +1,6 @@
 import { action, actionsOf, badRequest, badRequestMessage, callerOf, forbidden, gEnum, gFile, gId, gString, implement, reply } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
-import { Runners } from "@collab/runners/contract";
+import { Runners } from "@collab/runners-contract";
 import { eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { z } from "zod";
