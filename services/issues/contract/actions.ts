@@ -1,5 +1,7 @@
 /** Actions of the issues service other services call (see index.ts). */
 import { actionContract } from "@collab/core";
+import { UserRefSchema } from "@collab/accounts-contract";
+import { LabelBasicSchema } from "@collab/namespaces-contract";
 import { z } from "zod";
 
 const int = () => z.number().int();
@@ -8,10 +10,10 @@ const ids = () => z.array(int()).max(100_000);
 const IssueRef = z.object({ project_id: int(), iid: int() });
 const IssueRefs = () => z.array(IssueRef).max(1000);
 
-/** A user as an issue embeds one (author, assignees, closed_by). */
-const UserRef = z.object({ id: int(), username: z.string(), name: z.string(), state: z.string(), locked: z.boolean(), avatar_url: z.string().nullable(), web_url: z.string() });
-/** GitLab's LabelBasic (with_labels_details). */
-const LabelBasic = z.object({ id: int(), name: z.string(), color: z.string(), text_color: z.string(), description: z.string().nullable(), description_html: z.string().nullable() });
+/** A user as an issue embeds one (author, assignees, closed_by): accounts' UserRef. */
+const UserRef = UserRefSchema;
+/** GitLab's LabelBasic (with_labels_details), as namespaces answers it. */
+const LabelBasic = LabelBasicSchema;
 
 /** An issue as the issue list presents it (services/issues/src/api/issue.entity.ts). */
 const Issue = () =>

@@ -247,3 +247,11 @@ export const serviceContract = (service: string) => ({
 /** The answer of a paginated list action: `page(items, total, params)` (reply.ts), as the gateway reads it. */
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({ $page: z.literal(true), items: z.array(item), total: z.number().int(), page: z.number().int(), perPage: z.number().int() });
+
+/** A bus call by name, as workers take one injected (their tests hand them a fake). */
+export type BusCall = <T>(action: string, params: object) => Promise<T>;
+
+/** Such an injected bus as `call()` takes it: `call(viaBus(bus), Service.group.action, input)`. */
+export const viaBus = (bus: BusCall): Pick<ServiceBroker, "call"> => ({
+  call: ((action: string, params?: object) => bus(action, params ?? {})) as ServiceBroker["call"],
+});

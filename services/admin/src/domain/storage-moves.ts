@@ -1,4 +1,4 @@
-import { errorBodyOf, isUnanswered, isUniqueViolation, paramError, type ActionContract, type InputOf, type OutputOf } from "@collab/core";
+import { call as callAction, errorBodyOf, isUnanswered, isUniqueViolation, paramError, viaBus, type BusCall, type InputOf } from "@collab/core";
 import { Namespaces } from "@collab/namespaces-contract";
 import type { Db } from "@collab/db";
 import { and, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
@@ -7,13 +7,10 @@ import { storageMoves, type StorageMoveRow } from "../db/schema";
 export type ContainerType = "project" | "snippet" | "group";
 
 /** A bus call (a context's or the broker's). */
-export type Call = <T>(action: string, params: object) => Promise<T>;
+export type Call = BusCall;
 
 /** The containers namespaces' storage actions know (a snippet's move is refused there, as its input says). */
 type StorageKind = InputOf<typeof Namespaces.storage.state>["kind"];
-
-/** A call of a contract entry through such a bus: the input and answer typed by the entry. */
-const ask = <A extends ActionContract>(call: Call, action: A, params: InputOf<A>) => call<OutputOf<A>>(action.name, params as object);
 
 /*
  * A move's states are GitLab's (RepositoryStorageMovable), and each is recorded only once namespaces
@@ -82,7 +79,7 @@ export async function scheduleMoves(
     .returning();
   let locked: number[];
   try {
-    locked = await ask(call, Namespaces.storage.setState, { kind: type, ids: containers.map((c) => c.id), read_only: true, expect_writable: true });
+    locked = await callAction(viaBus(call), Namespaces.storage.setState, { kind: type, ids: containers.map((c) => c.id), read_only: true, expect_writable: true });
   } catch (err) {
     if (isUnanswered(err)) return created;
     await db.delete(storageMoves).where(inArray(storageMoves.id, created.map((m) => m.id)));
@@ -149,7 +146,7 @@ async function fail(db: Db, move: StorageMoveRow, from: string, reason: string):
 /** The container's storage and lock as namespaces has them; null when it no longer exists (its 404, an answer). */
 async function containerState(call: Call, move: StorageMoveRow): Promise<{ repository_storage: string; repository_read_only: boolean } | null> {
   try {
-    return await ask(call, Namespaces.storage.state, { kind: move.containerType as StorageKind, ref: move.containerId });
+    return await callAction(viaBus(call), Namespaces.storage.state, { kind: move.containerType as StorageKind, ref: move.containerId });
   } catch (err) {
     if (errorBodyOf(err)?.status === 404) return null;
     throw err;
@@ -162,7 +159,7 @@ async function containerState(call: Call, move: StorageMoveRow): Promise<{ repos
  * (the unique index refuses this one then, and it waits).
  */
 async function lock(db: Db, call: Call, move: StorageMoveRow): Promise<boolean> {
-  const locked = await ask(call, Namespaces.storage.setState, { kind: move.containerType as StorageKind, ids: [move.containerId], read_only: true, expect_writable: true });
+  const locked = await callAction(viaBus(call), Namespaces.storage.setState, { kind: move.containerType as StorageKind, ids: [move.containerId], read_only: true, expect_writable: true });
   if (!locked.includes(move.containerId)) {
     const state = await containerState(call, move);
     if (!state) return fail(db, move, "initial", VANISHED);
@@ -177,7 +174,7 @@ async function lock(db: Db, call: Call, move: StorageMoveRow): Promise<boolean> 
  * destination already, an earlier call went through and only its answer was lost.
  */
 async function switchStorage(db: Db, call: Call, move: StorageMoveRow): Promise<boolean> {
-  const changed = await ask(call, Namespaces.storage.setState, {
+  const changed = await callAction(viaBus(call), Namespaces.storage.setState, {
     kind: move.containerType as StorageKind,
     ids: [move.containerId],
     read_only: false,

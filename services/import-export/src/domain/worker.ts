@@ -1,17 +1,11 @@
-import { call as callAction, currentSettings, errorBodyOf, isUnanswered, type InputOf } from "@collab/core";
+import { call as callAction, currentSettings, viaBus, type BusCall, errorBodyOf, isUnanswered, type InputOf } from "@collab/core";
 import { Namespaces } from "@collab/namespaces-contract";
 import type { Db } from "@collab/db";
-import type { ServiceBroker } from "moleculer";
 import { ArchiveError, buildArchive, exportFilename, readArchive, type ExportGroup, type ExportLabel, type ExportMember, type ExportMilestone, type GroupAttributes, type ImportGroup } from "../archive/format";
 import type { RestoreProgress } from "../db/schema";
 import { claimExport, claimImport, endImport, failExport, finishExport, saveImportProgress, type ExportClaim, type Failure, type ImportClaim } from "./jobs";
 
-export type Call = <T>(action: string, params: object) => Promise<T>;
-
-/** A worker's bus as contract calls take it: `call(callerOf(bus), Service.group.action, input)`. */
-export const callerOf = (bus: Call): Pick<ServiceBroker, "call"> => ({
-  call: ((action: string, params?: object) => bus(action, params ?? {})) as ServiceBroker["call"],
-});
+export type Call = BusCall;
 
 /** Records per bus call, both ways (namespaces caps them at 500 too). */
 export const BATCH = 500;
@@ -82,7 +76,7 @@ async function pages<T extends { id: number }>(call: Call, groupId: number, rela
   const out: T[] = [];
   for (let after = 0; ; ) {
     // The answer's rows are the relation's (one of the contract's three shapes): T names which.
-    const page = (await callAction(callerOf(call), Namespaces.groups.relationPage, { group_id: groupId, relation, after, limit: BATCH })) as unknown as T[];
+    const page = (await callAction(viaBus(call), Namespaces.groups.relationPage, { group_id: groupId, relation, after, limit: BATCH })) as unknown as T[];
     out.push(...page);
     if (page.length < BATCH) return out;
     after = page[page.length - 1].id;
@@ -91,7 +85,7 @@ async function pages<T extends { id: number }>(call: Call, groupId: number, rela
 
 /** Reads the group tree through namespaces and builds its archive. */
 export async function buildExport(call: Call, groupId: number, at = new Date()): Promise<{ archive: Buffer; filename: string }> {
-  const tree = await callAction(callerOf(call), Namespaces.groups.tree, { group_id: groupId });
+  const tree = await callAction(viaBus(call), Namespaces.groups.tree, { group_id: groupId });
   const groups: ExportGroup[] = [];
   for (const g of tree) {
     const members = (await pages<ExportMember & { username: string | null }>(call, g.id, "members")).filter((m): m is ExportMember => m.username !== null);
@@ -156,7 +150,7 @@ export class ClaimLost extends Error {}
  */
 async function madeEarlier(call: Call, parentId: number, path: string | undefined): Promise<{ id: number } | undefined> {
   if (!path) return undefined;
-  const tree = await callAction(callerOf(call), Namespaces.groups.tree, { group_id: parentId });
+  const tree = await callAction(viaBus(call), Namespaces.groups.tree, { group_id: parentId });
   return tree.find((t) => t.parent_id === parentId && t.full_path.toLowerCase().endsWith(`/${path.toLowerCase()}`));
 }
 
@@ -196,9 +190,9 @@ export async function restoreArchive(
       const parentId = g.parent_id === null ? undefined : progress.ids[g.parent_id];
       const target =
         g.parent_id === null
-          ? await callAction(callerOf(call), Namespaces.groups.createOrUpdateFromAttributes, { importer, group_id: claim.groupId, attributes: g.attributes as RestoredAttributes })
+          ? await callAction(viaBus(call), Namespaces.groups.createOrUpdateFromAttributes, { importer, group_id: claim.groupId, attributes: g.attributes as RestoredAttributes })
           : ((repeated && parentId !== undefined ? await madeEarlier(call, parentId, g.attributes.path) : undefined) ??
-            (await callAction(callerOf(call), Namespaces.groups.createOrUpdateFromAttributes, { importer, parent_id: parentId, attributes: g.attributes as RestoredAttributes })));
+            (await callAction(viaBus(call), Namespaces.groups.createOrUpdateFromAttributes, { importer, parent_id: parentId, attributes: g.attributes as RestoredAttributes })));
       progress.ids[g.id] = target.id;
       if (g.parent_id !== null) progress.stats.groups++;
       if (!importer.admin) progress.stats.skipped += g.members.length;
@@ -207,7 +201,7 @@ export async function restoreArchive(
     for (const [key, list] of [["labels", g.labels], ["milestones", g.milestones], ["members", members]] as const) {
       for (const batch of batches<unknown>(list)) {
         await step(async () => {
-          const counts = await callAction(callerOf(call), Namespaces.groups.addRelations, { group_id: progress.ids[g.id], importer, [key]: batch });
+          const counts = await callAction(viaBus(call), Namespaces.groups.addRelations, { group_id: progress.ids[g.id], importer, [key]: batch });
           progress.stats.labels += counts.labels;
           progress.stats.milestones += counts.milestones;
           progress.stats.members += counts.members;
