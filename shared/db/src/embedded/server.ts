@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -59,8 +59,8 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const durable = options.durable ?? true;
   const dir = path.resolve(options.dir);
   const pgdata = path.join(dir, "pgdata");
-  const bin = locateBinaries();
   const owner = serverOwner(log);
+  const bin = binariesFor(owner, locateBinaries(), log);
   const version = postgresVersion(bin);
 
   prepareFolder(dir, pgdata, owner, bin);
@@ -121,6 +121,31 @@ function userIds(name: string): Owner | undefined {
   const gid = spawnSync("id", ["-g", name], { encoding: "utf8" });
   if (uid.status !== 0 || gid.status !== 0) return undefined;
   return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
+}
+
+/**
+ * As root the server runs as another user, who cannot run the binaries of a project installed
+ * where only root can read (a `mktemp -d` clone, /root): then a copy of them, readable by all, is
+ * made once in the temp folder (keyed by the package's path) and used instead.
+ */
+function binariesFor(owner: Owner, bin: PostgresBinaries, log: Log): PostgresBinaries {
+  if (owner.uid === undefined) return bin;
+  const runs = (b: PostgresBinaries) => spawnSync(b.postgres, ["--version"], { uid: owner.uid, gid: owner.gid, cwd: "/" }).status === 0;
+  if (runs(bin)) return bin;
+  const root = path.join(os.tmpdir(), `collab-postgres-${createHash("sha256").update(bin.root).digest("hex").slice(0, 16)}`);
+  const copy = { root, ...Object.fromEntries((["postgres", "initdb", "pgCtl"] as const).map((k) => [k, path.join(root, path.relative(bin.root, bin[k]))])) } as PostgresBinaries;
+  if (fs.existsSync(copy.postgres) && runs(copy)) return copy;
+  const staging = `${root}.${process.pid}`;
+  fs.rmSync(staging, { recursive: true, force: true });
+  fs.mkdirSync(staging, { mode: 0o755 });
+  if (spawnSync("cp", ["-a", path.join(bin.root, "native"), staging]).status !== 0 || spawnSync("chmod", ["-R", "a+rX", staging]).status !== 0) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    return bin; // prepareFolder reports what the user cannot run
+  }
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.renameSync(staging, root);
+  log("embedded PostgreSQL: its user cannot read the installed binaries, runs a readable copy", { from: bin.root, to: root });
+  return copy;
 }
 
 function prepareFolder(dir: string, pgdata: string, owner: Owner, bin: PostgresBinaries): void {
