@@ -1,4 +1,5 @@
 import { Gitlab } from "@gitbeaker/rest";
+import { sql } from "drizzle-orm";
 import { addMember, apiClient, createGroup, createProject, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "../app";
 import { createGitbeakerUser } from "../gitbeaker.fixtures";
@@ -46,6 +47,15 @@ describe("POST /projects", () => {
     });
     const members = await alice.gl.ProjectMembers.all(project.id);
     expect(members.map((m) => [m.username, m.access_level])).toEqual([["alice", 50]]);
+  });
+
+  test("a project asked for before the personal namespace exists makes it with the user's name", async () => {
+    // Across processes the namespace comes with accounts' user-created event, which may land after
+    // the user's first request: here it has not (the row is taken away again).
+    const alice = await createUser("alice");
+    await app.database.db.execute(sql`DELETE FROM namespaces.namespaces WHERE kind = 'user' AND owner_id = ${alice.id}`);
+    const project = await alice.gl.Projects.create({ name: "Billing API" });
+    expect(project).toMatchObject({ path_with_namespace: "alice/billing-api", name_with_namespace: "Alice / Billing API", namespace: { kind: "user", name: "Alice", path: "alice" } });
   });
 
   test("name or path: at least one; each is derived from the other", async () => {

@@ -14,8 +14,19 @@ export const SERVICE_SCHEMAS = ["accounts", "namespaces", "issues", "merge_reque
  */
 export const VOLATILE = {
   tables: new Set<string>(["admin.rate_limit_counters"]),
-  columns: ["*.last_used_at"],
+  columns: ["*.last_used_at", ...jobColumns()],
 };
+
+/**
+ * The columns import/export workers write on their timer (distributed mode runs them), seconds
+ * after the request that queued the job answered: a refused request must not be blamed for a job
+ * an accepted one queued. A job's row (its id and what it was asked) still counts.
+ */
+function jobColumns(): string[] {
+  const worker = ["state", "status", "attempts", "retries", "archive", "archive_size", "file", "file_size", "filename", "error_message", "progress", "statistics", "updated_at", "started_at", "finished_at"];
+  const tables = ["import_export.group_exports", "import_export.group_imports", "import_export.vulnerability_exports"];
+  return tables.flatMap((t) => worker.map((c) => `${t}.${c}`));
+}
 
 export type Fingerprint = Map<string, string>;
 

@@ -11,7 +11,7 @@ import { readableGroup, readableProject } from "../members/authorize";
 import { findNamespace } from "../shared/lookup";
 import { userRefs } from "../shared/users";
 import { restrictedVisibilityErrors } from "../shared/visibility-settings";
-import { ensureUserNamespace, personalProjectsCount } from "../user-namespaces/user-namespaces";
+import { ensureUserNamespace, findUserNamespace, personalProjectsCount } from "../user-namespaces/user-namespaces";
 import { presentProjects } from "./present-projects";
 import { presentProject } from "./project.entity";
 import { findProjects } from "./projects.finder";
@@ -49,7 +49,9 @@ export const projectsActions = (kit: ServiceKit): Record<string, ActionSchema> =
       const caller = requireCaller(ctx);
       let ns: NamespaceRow;
       if (ctx.params.namespace_id === undefined) {
-        ns = await ensureUserNamespace(kit.db, { id: caller.id, username: caller.username, name: caller.username });
+        // The namespace is made when accounts' user-created event applies; a project asked for
+        // before that makes it, with the user's name as accounts has it (not the username).
+        ns = (await findUserNamespace(kit.db, caller.id)) ?? (await ensureUserNamespace(kit.db, { id: caller.id, username: caller.username, name: (await userRefs(ctx, [caller.id])).get(caller.id)?.name ?? caller.username }));
       } else {
         const found = await findNamespace(kit.db, ctx.params.namespace_id);
         if (!found) throw notFound("Namespace");
