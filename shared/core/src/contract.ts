@@ -1,6 +1,8 @@
 import type { ActionSchema, CallingOptions, Context, Middleware, ServiceBroker } from "moleculer";
 import { z } from "zod";
+import type { Readable } from "node:stream";
 import type { Ctx } from "./meta";
+import { isStream } from "./reply";
 
 /**
  * Service contracts: what crosses the bus, declared once by the service that owns it and imported
@@ -247,6 +249,21 @@ export const serviceContract = (service: string) => ({
 /** The answer of a paginated list action: `page(items, total, params)` (reply.ts), as the gateway reads it. */
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({ $page: z.literal(true), items: z.array(item), total: z.number().int(), page: z.number().int(), perPage: z.number().int() });
+
+/** A Reply answer (`reply(status, body)`, reply.ts): the body with a status other than the route's default. */
+export const replyOf = <T extends z.ZodType>(body: T) => z.object({ $reply: z.literal(true), status: z.number().int(), body });
+
+/** A keyset page (`cursorPage(items, next)`, reply.ts): the items, the next page's query or null. */
+export const cursorPageOf = <T extends z.ZodType>(item: T) => z.object({ $cursorPage: z.literal(true), items: z.array(item), next: z.record(z.string(), z.string()).nullable() });
+
+/**
+ * A download (`fileResponse`, reply.ts): a stream of bytes, described in ctx.meta.$file. On the
+ * wire (OpenAPI) a binary body.
+ */
+export const fileOf = () => z.custom<Readable>(isStream, { message: "expected a stream" }).meta({ type: "string", contentMediaType: "application/octet-stream" });
+
+/** No body (the route answers 204, or the action answers nothing). */
+export const noContent = () => z.union([z.undefined(), z.null()]);
 
 /** A bus call by name, as workers take one injected (their tests hand them a fake). */
 export type BusCall = <T>(action: string, params: object) => Promise<T>;
