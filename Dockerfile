@@ -1,9 +1,9 @@
 # syntax=docker/dockerfile:1
 # One image for every Collab process; the command picks the entry point:
-#   node services/gateway/dist/embedded.js   everything in one process (the default CMD)
+#   node apps/standalone/dist/embedded.js   everything in one process (the default CMD)
 #   node services/gateway/dist/main.js       the HTTP gateway alone (distributed mode)
 #   node services/<svc>/dist/main.js         one domain service alone (distributed mode)
-#   node services/gateway/dist/migrate.js    applies every service's migrations, then exits
+#   node apps/standalone/dist/migrate.js    applies every service's migrations, then exits
 # docker-compose.yml and deploy/k8s/ run it with those commands.
 
 # ---- build: install everything, compile every workspace, then drop dev dependencies ----------
@@ -21,7 +21,7 @@ RUN (npm ci || npm install) \
  && npm run build \
  && npm prune --omit=dev \
  && npm cache clean --force \
- && rm -rf shared/*/src services/*/src services/*/test bench scripts
+ && rm -rf shared/*/src services/*/src services/*/test apps/*/src bench scripts
 # What is left per workspace: package.json, dist/ and, for a domain service, drizzle/ (its
 # migrations, read at run time).
 
@@ -44,4 +44,4 @@ EXPOSE 3000
 # Readiness on HEALTH_PORT when set (a domain service's probes), else on PORT (the gateway's).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (Number(process.env.HEALTH_PORT) || process.env.PORT || 3000) + '/-/readiness').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-CMD ["node", "services/gateway/dist/embedded.js"]
+CMD ["node", "apps/standalone/dist/embedded.js"]

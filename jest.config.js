@@ -4,7 +4,7 @@ const path = require("node:path");
 
 // @collab/<pkg>[/sub] → that workspace's TypeScript source, so tests never need a build.
 const moduleNameMapper = {};
-for (const dir of ["shared", "services"]) {
+for (const dir of ["shared", "services", "apps"]) {
   for (const pkg of fs.readdirSync(path.join(__dirname, dir))) {
     const root = `<rootDir>/${dir}/${pkg}/src`;
     moduleNameMapper[`^@collab/${pkg}$`] = `${root}/index.ts`;
@@ -30,7 +30,7 @@ module.exports = {
   globalSetup: "<rootDir>/shared/testing/jest/global-setup.ts",
   globalTeardown: "<rootDir>/shared/testing/jest/global-teardown.ts",
   projects: [
-    { ...common, displayName: "unit", testMatch: ["<rootDir>/{shared,services}/*/src/**/*.test.ts"] },
+    { ...common, displayName: "unit", testMatch: ["<rootDir>/{shared,services,apps}/*/src/**/*.test.ts"] },
     {
       ...common,
       displayName: "e2e",

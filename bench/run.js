@@ -5,7 +5,7 @@
 //   2. a throw-away PostgreSQL server on 127.0.0.1 (bench/postgres.js)
 //   3. distributed: scripts/topology.js (nats-server, one process per service it lists, gateway);
 //      its scratch database is the benchmark's database
-//   4. seeds it (bench/seed.js), then starts single (services/gateway/dist/embedded.js on the same
+//   4. seeds it (bench/seed.js), then starts single (apps/standalone/dist/embedded.js on the same
 //      database), baseline (bench/baseline-server.js, same database) and embedded (embedded.js as
 //      `npm start` runs it: its own embedded PostgreSQL with default settings, in its own folder,
 //      seeded with the same generator)
@@ -139,7 +139,7 @@ function cpuProfArgs(mode) {
 
 async function startSingle(databaseUrl, rootToken) {
   const port = await freePort();
-  const p = startNode("single", path.join(ROOT, "services/gateway/dist/embedded.js"), serviceEnv({ DATABASE_URL: databaseUrl, PORT: String(port), INITIAL_ROOT_TOKEN: rootToken, SECRETS_KEY }), cpuProfArgs("single"));
+  const p = startNode("single", path.join(ROOT, "apps/standalone/dist/embedded.js"), serviceEnv({ DATABASE_URL: databaseUrl, PORT: String(port), INITIAL_ROOT_TOKEN: rootToken, SECRETS_KEY }), cpuProfArgs("single"));
   const url = `http://127.0.0.1:${port}`;
   await waitFor("single-process API", () => ready(url), 120_000, p.proc);
   return { url, stop: p.stop, pids: { single: p.proc.pid } };
@@ -162,7 +162,7 @@ async function startEmbedded(rootToken) {
   const dir = path.join(workDir, "embedded-postgres");
   const env = async () => serviceEnv({ EMBEDDED_PG_DIR: dir, PORT: String(await freePort()), INITIAL_ROOT_TOKEN: rootToken });
   const first = await env();
-  let p = startNode("embedded-init", path.join(ROOT, "services/gateway/dist/embedded.js"), first);
+  let p = startNode("embedded-init", path.join(ROOT, "apps/standalone/dist/embedded.js"), first);
   await waitFor("embedded API (initdb, migrations)", () => ready(`http://127.0.0.1:${first.PORT}`), 180_000, p.proc);
   await p.stop();
   const { startEmbeddedPostgres } = require(path.join(ROOT, "shared/db/dist"));
@@ -174,7 +174,7 @@ async function startEmbedded(rootToken) {
   await client.end();
   await server.stop();
   const second = await env();
-  p = startNode("embedded", path.join(ROOT, "services/gateway/dist/embedded.js"), second);
+  p = startNode("embedded", path.join(ROOT, "apps/standalone/dist/embedded.js"), second);
   const url = `http://127.0.0.1:${second.PORT}`;
   await waitFor("embedded API", () => ready(url), 180_000, p.proc);
   const postmaster = Number(fs.readFileSync(path.join(dir, "pgdata", "postmaster.pid"), "utf8").split("\n")[0]);

@@ -40,7 +40,7 @@ async function main() {
   await admin.query("CREATE DATABASE bench_statements");
   await admin.end();
   const databaseUrl = pg.url.replace(/\/[^/]*$/, "/bench_statements");
-  const single = await serve(path.join(ROOT, "services/gateway/dist/embedded.js"), { DATABASE_URL: databaseUrl, INITIAL_ROOT_TOKEN: ROOT_TOKEN, SECRETS_KEY: process.env.SECRETS_KEY || randomBytes(32).toString("base64") });
+  const single = await serve(path.join(ROOT, "apps/standalone/dist/embedded.js"), { DATABASE_URL: databaseUrl, INITIAL_ROOT_TOKEN: ROOT_TOKEN, SECRETS_KEY: process.env.SECRETS_KEY || randomBytes(32).toString("base64") });
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   const m = await seed(db);

@@ -138,9 +138,9 @@ typecheck_pass() {
 }
 
 lint_pass() {
-  log "lint: npx eslint shared services"
+  log "lint: npx eslint shared services apps"
   local started=$SECONDS
-  if ! npx --no-install eslint shared services; then
+  if ! npx --no-install eslint shared services apps; then
     echo "lint failed" >&2
     EXTRA_FAILURES=$((EXTRA_FAILURES + 1))
     return 1

@@ -1,4 +1,4 @@
-import { defaultStatus, isCursorPage, isPage, type RawBody, isReply, isStream, loadConfig, settingsMixin, signCaller, splitList, type Caller, type FileMeta, type RouteDef } from "@collab/core";
+import { defaultStatus, implement, isCursorPage, isPage, type RawBody, isReply, isStream, loadConfig, settingsMixin, signCaller, splitList, type Caller, type FileMeta, type RouteDef } from "@collab/core";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import type { Server } from "node:http";
 import ApiGateway from "moleculer-web";
@@ -13,9 +13,9 @@ import { mountedRoutes, mountedWebRoutes } from "./routes";
 import { clientIpResolver, enforceRateLimits, ThrottledError } from "./rate-limits";
 import { bodyParsers, rawBodyReader, uploadLimit } from "./body-parsers";
 import { guardRequest, malformedUrl, notFoundForPathParam } from "./request-guard";
-import { buildOpenApi } from "./openapi";
+import { buildOpenApi, type DocumentedAction } from "./openapi";
 import { createApiDocs } from "./api-docs";
-import { domainSchemas } from "./services";
+import { contractActions, Gateway } from "./contracts";
 
 export const API_VERSION = { version: "18.6.0", revision: "collab" };
 
@@ -155,14 +155,14 @@ function sendFile(req: Req, res: ServerResponse, stream: Readable, file: FileMet
 }
 
 /**
- * The gateway for a route table. `schemas` are the domain service schemas whose action input
- * schemas describe the routes in the OpenAPI document (their code is in the gateway's process in
- * both modes, the services themselves may run elsewhere).
+ * The gateway for a route table. `actions` are the contract entries whose input and output
+ * schemas describe the routes in the OpenAPI document (contracts only: no service's code is in
+ * the gateway's process).
  */
-export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRoutes: RouteDef[] = mountedWebRoutes, schemas: ServiceSchema[] = domainSchemas()): ServiceSchema {
+export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRoutes: RouteDef[] = mountedWebRoutes, actions: ReadonlyMap<string, DocumentedAction> = contractActions()): ServiceSchema {
   const config = loadConfig();
   const clientIp = clientIpResolver(splitList(config.TRUSTED_PROXIES));
-  const serveApiDocs = createApiDocs(buildOpenApi({ routes, webRoutes, schemas, version: API_VERSION.version }));
+  const serveApiDocs = createApiDocs(buildOpenApi({ routes, webRoutes, actions, version: API_VERSION.version }));
   const requiredServices = servicesOf(routes);
   const metadata = {
     ...API_VERSION,
@@ -232,8 +232,8 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
     settings: settings as ServiceSchema["settings"],
     actions: {
       // GitLab answers the deprecated /version with the same metadata document as /metadata.
-      version: { handler: () => metadata },
-      metadata: { handler: () => metadata },
+      version: implement(Gateway.version, () => metadata, { visibility: "published" }),
+      metadata: implement(Gateway.metadata, () => metadata, { visibility: "published" }),
     },
     methods: {
       /** Turns a service's plain answer into HTTP: status defaults, Page headers, Reply statuses. */

@@ -1,3 +1,5 @@
 export { createGatewayService, API_VERSION } from "./gateway.service";
-export { mountedRoutes } from "./routes";
-export { REQUIRED_SERVICES } from "./health";
+export { mountedRoutes, mountedWebRoutes } from "./routes";
+export { REQUIRED_SERVICES, answerProbe } from "./health";
+export { buildOpenApi, pathParamsOf, wireSchema, type DocumentedAction } from "./openapi";
+export { contractActions, Gateway, SERVICE_CONTRACTS } from "./contracts";

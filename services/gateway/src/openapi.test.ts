@@ -1,9 +1,8 @@
-import type { RouteDef } from "@collab/core";
-import type { ServiceSchema } from "moleculer";
+import { actionContract, cursorPageOf, fileOf, pageOf, replyOf, type RouteDef } from "@collab/core";
 import { z } from "zod";
-import { buildOpenApi, pathParamsOf } from "./openapi";
+import { buildOpenApi, pathParamsOf, wireSchema } from "./openapi";
 import { mountedRoutes, mountedWebRoutes } from "./routes";
-import { domainSchemas } from "./services";
+import { contractActions } from "./contracts";
 
 // The validator is an ES module: loaded through the VM modules jest runs with.
 const loadValidator = () => new Function("s", "return import(s)")("@seriousme/openapi-schema-validator") as Promise<typeof import("@seriousme/openapi-schema-validator")>;
@@ -18,8 +17,8 @@ async function validate(doc: object) {
 const openApiPath = (p: string) => p.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, "{$1}");
 
 describe("OpenAPI document from the route table", () => {
-  const schemas = domainSchemas();
-  const doc = buildOpenApi({ routes: mountedRoutes, webRoutes: mountedWebRoutes, schemas, version: "test" });
+  const actions = contractActions();
+  const doc = buildOpenApi({ routes: mountedRoutes, webRoutes: mountedWebRoutes, actions, version: "test" });
 
   it("is a valid OpenAPI 3.1 document", async () => {
     const result = await validate(doc);
@@ -71,18 +70,36 @@ describe("OpenAPI document from the route table", () => {
     expect(doc.paths["/api/v4/groups/{id}/members/{user_id}"].get.responses["200"].description).toBe("The Member");
   });
 
+  it("gives every answer with a body a schema from its action's contract", () => {
+    const all = [...mountedRoutes.map((r) => ({ r, full: `/api/v4${r.path}` })), ...mountedWebRoutes.map((r) => ({ r, full: r.path }))];
+    const bare: string[] = [];
+    for (const { r, full } of all) {
+      const op = doc.paths[openApiPath(full)][r.method.toLowerCase()];
+      const [status, success] = Object.entries(op.responses).find(([code]) => code.startsWith("2")) as [string, { content?: Record<string, { schema: object }> }];
+      if (status === "204") continue;
+      const schemas = Object.values(success.content ?? {}).map((c) => c.schema);
+      if (schemas.length === 0 || schemas.some((s) => Object.keys(s).length === 0)) bare.push(`${r.method} ${full} (${r.action})`);
+    }
+    expect(bare).toEqual([]);
+  });
+
+  it("documents what the gateway sends: a page's items, a reply's body, a download's bytes", () => {
+    const item = z.object({ id: z.number().int() });
+    const wire = (schema: z.ZodType) => wireSchema(z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as Record<string, unknown>);
+    expect(wire(pageOf(item))).toEqual(expect.objectContaining({ type: "array", items: expect.objectContaining({ required: ["id"] }) }));
+    expect(wire(cursorPageOf(item))).toEqual(expect.objectContaining({ type: "array" }));
+    expect(wire(replyOf(item))).toEqual(expect.objectContaining({ type: "object", required: ["id"] }));
+    expect(wire(z.union([item, replyOf(z.object({ message: z.string() }))])).anyOf[1]).toEqual(expect.objectContaining({ required: ["message"] }));
+    expect(wire(fileOf())).toEqual(expect.objectContaining({ type: "string", contentMediaType: "application/octet-stream" }));
+  });
+
   it("shows a route added to the table without other edits", async () => {
     const extra: RouteDef = { method: "PUT", path: "/widgets/:widget_id/parts/:part", action: "widgets.parts.update", status: 202 };
-    const widgets: ServiceSchema = {
-      name: "widgets",
-      actions: {
-        "parts.update": {
-          input: () => z.object({ widget_id: z.coerce.number().int(), part: z.string(), colour: z.enum(["red", "blue"]).default("red"), size: z.preprocess((v) => Number(v), z.number().int().min(1)) }),
-          handler: () => null,
-        },
-      },
-    } as unknown as ServiceSchema;
-    const more = buildOpenApi({ routes: [...mountedRoutes, extra], webRoutes: mountedWebRoutes, schemas: [...schemas, widgets], version: "test" });
+    const widgets = actionContract("widgets.parts.update", {
+      input: () => z.object({ widget_id: z.coerce.number().int(), part: z.string(), colour: z.enum(["red", "blue"]).default("red"), size: z.preprocess((v) => Number(v), z.number().int().min(1)) }),
+      output: () => z.object({ id: z.number().int(), colour: z.string() }),
+    });
+    const more = buildOpenApi({ routes: [...mountedRoutes, extra], webRoutes: mountedWebRoutes, actions: new Map([...actions, [widgets.name, widgets]]), version: "test" });
     const op = more.paths["/api/v4/widgets/{widget_id}/parts/{part}"].put;
     expect(op.parameters.map((p: { name: string; in: string; required: boolean }) => [p.name, p.in, p.required])).toEqual([
       ["widget_id", "path", true],
@@ -92,7 +109,7 @@ describe("OpenAPI document from the route table", () => {
     expect(body.properties.colour).toEqual(expect.objectContaining({ enum: ["red", "blue"], default: "red" }));
     expect(body.properties.size).toEqual(expect.objectContaining({ type: "integer", minimum: 1 }));
     expect(body.required).toEqual(["size"]);
-    expect(op.responses["202"]).toBeDefined();
+    expect(op.responses["202"].content["application/json"].schema).toEqual(expect.objectContaining({ type: "object", required: ["id", "colour"] }));
     expect((await validate(more)).valid).toBe(true);
   });
 });

@@ -4,23 +4,16 @@
  * gateway start: a route added to the table appears here without other edits.
  */
 import { defaultStatus, type RouteDef } from "@collab/core";
-import type { ServiceSchema } from "moleculer";
 import { z } from "zod";
 
 type Json = Record<string, any>;
 
 export const pathParamsOf = (path: string) => [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]);
 
-/** action name → input thunk, over every service schema (`name` + action key). */
-export function actionInputs(schemas: ServiceSchema[], side: "input" | "output" = "input"): Map<string, (() => unknown) | undefined> {
-  const out = new Map<string, (() => unknown) | undefined>();
-  for (const s of schemas) {
-    for (const [key, def] of Object.entries(s.actions ?? {})) {
-      const thunk = def && typeof def === "object" ? (def as Record<typeof side, unknown>)[side] : undefined;
-      out.set(`${s.name}.${key}`, typeof thunk === "function" ? (thunk as () => unknown) : undefined);
-    }
-  }
-  return out;
+/** What documents an action: its contract entry's input and output schemas (thunks). */
+export interface DocumentedAction {
+  input?: () => unknown;
+  output?: () => unknown;
 }
 
 /** The entity an action answers, named from its resource: `issues.issues.create` → "Issue", `admin.settings.get` → "Setting". */
@@ -51,6 +44,21 @@ export function inputJsonSchema(thunk: (() => unknown) | undefined, io: "input" 
   } catch {
     return {};
   }
+}
+
+/**
+ * An action's answer as the gateway sends it (sendResponse): a page or a keyset page is its items,
+ * a Reply its body; unions are mapped branch by branch.
+ */
+export function wireSchema(schema: Json): Json {
+  if (!schema || typeof schema !== "object") return schema;
+  const props = schema.properties as Record<string, Json> | undefined;
+  if (props?.$page || props?.$cursorPage) return props.items ?? { type: "array" };
+  if (props?.$reply) return props.body ?? {};
+  for (const key of ["anyOf", "oneOf"] as const) {
+    if (Array.isArray(schema[key])) return { ...schema, [key]: schema[key].map(wireSchema) };
+  }
+  return schema;
 }
 
 /** Properties and required names of an object schema, through allOf / anyOf / oneOf branches. */
@@ -157,8 +165,10 @@ function operationOf(route: RouteDef, input: Json, output: Json, operationId: st
   const list = route.method === "GET" && ("page" in props || "per_page" in props);
   const entity = entityOf(route.action);
   const success: Json = { description: status === 204 ? "No content" : list ? `A page of ${entity} records` : `The ${entity}` };
-  // The answer's schema: the output of the action's contract entry (implement()), `{}` until it has one.
-  if (status !== 204) success.content = { [mediaType]: { schema: mediaType === "application/json" ? output : {} } };
+  // The answer's schema: the output of the action's contract entry, as the gateway sends it.
+  // A download (fileOf) is bytes of its own media type, whatever the route's.
+  const answerType = typeof output.contentMediaType === "string" ? output.contentMediaType : mediaType;
+  if (status !== 204) success.content = { [answerType]: { schema: output } };
   if (list) success.headers = PAGINATION_HEADERS;
   const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
   op.responses = {
@@ -178,15 +188,13 @@ export interface OpenApiSources {
   routes: RouteDef[];
   /** Routes outside /api/v4, paths from the server root. */
   webRoutes?: RouteDef[];
-  /** Service schemas whose actions carry the zod `input` thunks. */
-  schemas: ServiceSchema[];
+  /** Action name → its contract entry (input and output schemas). */
+  actions: ReadonlyMap<string, DocumentedAction>;
   version: string;
 }
 
 /** The OpenAPI 3.1 document for a route table. */
-export function buildOpenApi({ routes, webRoutes = [], schemas, version }: OpenApiSources): Json {
-  const inputs = actionInputs(schemas);
-  const outputs = actionInputs(schemas, "output");
+export function buildOpenApi({ routes, webRoutes = [], actions, version }: OpenApiSources): Json {
   const paths: Record<string, Json> = {};
   const usedIds = new Map<string, number>();
   const add = (route: RouteDef, fullPath: string) => {
@@ -195,7 +203,7 @@ export function buildOpenApi({ routes, webRoutes = [], schemas, version }: OpenA
     const n = (usedIds.get(base) ?? 0) + 1;
     usedIds.set(base, n);
     const operationId = n === 1 ? base : `${base}_${n}`;
-    (paths[key] ??= {})[route.method.toLowerCase()] = operationOf(route, inputJsonSchema(inputs.get(route.action)), inputJsonSchema(outputs.get(route.action), "output"), operationId);
+    (paths[key] ??= {})[route.method.toLowerCase()] = operationOf(route, inputJsonSchema(actions.get(route.action)?.input), wireSchema(inputJsonSchema(actions.get(route.action)?.output, "output")), operationId);
   };
   for (const route of routes) add(route, `/api/v4${route.path}`);
   for (const route of webRoutes) add(route, route.path);

@@ -265,6 +265,18 @@ export const fileOf = () => z.custom<Readable>(isStream, { message: "expected a 
 /** No body (the route answers 204, or the action answers nothing). */
 export const noContent = () => z.union([z.undefined(), z.null()]);
 
+/** Every action entry of a contract (nested groups walked), e.g. to document or mount them. */
+export function actionEntriesOf(contract: object): ActionContract[] {
+  const out: ActionContract[] = [];
+  const walk = (node: unknown, depth: number) => {
+    if (!node || typeof node !== "object" || depth > 6) return;
+    if ((node as ActionContract).kind === "action") out.push(node as ActionContract);
+    else if (!("kind" in node)) for (const child of Object.values(node)) walk(child, depth + 1);
+  };
+  walk(contract, 0);
+  return out;
+}
+
 /** A bus call by name, as workers take one injected (their tests hand them a fake). */
 export type BusCall = <T>(action: string, params: object) => Promise<T>;
 

@@ -12,7 +12,7 @@ import { decodeSecretsKey, SECRETS_KEY_FORMAT, splitList, type Config } from "./
  * The key id (the first 8 hex digits of the key's SHA-256) says which key of the ring opens it; the
  * envelope's header is authenticated with the ciphertext, so neither can be altered unnoticed.
  * Values without the prefix were written in clear by earlier versions: they read as they are until
- * a write or the re-encryption pass (services/gateway/src/reencrypt-secrets.ts) seals them.
+ * a write or the re-encryption pass (apps/standalone/src/reencrypt-secrets.ts) seals them.
  */
 const VERSION = "v1";
 const PREFIX = `enc:${VERSION}:`;

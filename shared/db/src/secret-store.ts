@@ -3,7 +3,7 @@ import type { Db } from "./database";
 
 /**
  * The credentials a service keeps sealed in its tables (shared/core/src/secrets.ts), for
- * defineService({ secrets }) and the one-shot re-encryption (services/gateway/src/reencrypt-secrets.ts).
+ * defineService({ secrets }) and the one-shot re-encryption (apps/standalone/src/reencrypt-secrets.ts).
  */
 export interface SecretStore {
   /** The service whose tables hold them. */

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { mountedRoutes, mountedWebRoutes } from "../../src/routes";
-import { domainSchemas } from "../../src/services";
+import { domainSchemas } from "@collab/standalone/services";
 import { startApp } from "../app";
 import { discoverRoutes, type RouteParams } from "../fuzz/discover";
 import { Fuzzer, SEED, type Failure, type RouteStats, type Target } from "../fuzz/fuzzer";

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SECRETS_KEY_FILE, startStandalone, type Standalone } from "../../src/standalone";
+import { SECRETS_KEY_FILE, startStandalone, type Standalone } from "@collab/standalone";
 
 /**
  * The `npm start` path on a machine that ran an earlier Collab: its ./data/pglite (made by commit

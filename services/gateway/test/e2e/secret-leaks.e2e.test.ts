@@ -8,7 +8,7 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { reencryptAll } from "../../src/reencrypt-secrets";
+import { reencryptAll } from "@collab/standalone/reencrypt-secrets";
 import { startApp } from "../app";
 
 /**

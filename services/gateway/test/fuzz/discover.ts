@@ -5,7 +5,19 @@
  */
 import type { RouteDef } from "@collab/core";
 import type { ServiceSchema } from "moleculer";
-import { actionInputs, pathParamsOf } from "../../src/openapi";
+import { pathParamsOf } from "../../src/openapi";
+
+/** action name → its input thunk, over the service schemas the test app runs. */
+function actionInputs(schemas: ServiceSchema[]): Map<string, (() => unknown) | undefined> {
+  const out = new Map<string, (() => unknown) | undefined>();
+  for (const s of schemas) {
+    for (const [key, def] of Object.entries(s.actions ?? {})) {
+      const thunk = def && typeof def === "object" ? (def as { input?: unknown }).input : undefined;
+      out.set(`${s.name}.${key}`, typeof thunk === "function" ? (thunk as () => unknown) : undefined);
+    }
+  }
+  return out;
+}
 
 export type ParamKind = "string" | "int" | "bool" | "date" | "datetime" | "array" | "object" | "enum" | "unknown";
 

@@ -3,7 +3,7 @@ import { openDatabase } from "@collab/db";
 import { DOMAIN_SERVICES } from "./services";
 
 /**
- * One-shot migration entry (`node services/gateway/dist/migrate.js`): applies every service's
+ * One-shot migration entry (`node apps/standalone/dist/migrate.js`): applies every service's
  * drizzle migrations against DATABASE_URL, then exits 0, or 1 on failure. Run by the `migrate`
  * service of docker-compose.yml and the Job in deploy/k8s/migrate-job.yaml before the services
  * start. Services still apply their own migrations when they start (shared/db/src/service.ts);

@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { parse, parseAllDocuments } from "yaml";
-import { answerProbe } from "./health";
+import { answerProbe } from "@collab/gateway";
 import { migrationsTable, SERVICE_MIGRATIONS } from "./migrate";
 import { SECRET_STORES } from "./services";
 
@@ -65,7 +65,7 @@ const SECRET_HOLDERS = SECRET_STORES.map((s) => s.service).sort();
 
 /** The entry a container runs for a package: node services/<pkg>/dist/<entry>.js, built from src/<entry>.ts. */
 const entryCommand = (pkg: string, entry: string) => ["node", `services/${pkg}/dist/${entry}.js`];
-const MIGRATE_COMMAND = entryCommand("gateway", "migrate");
+const MIGRATE_COMMAND = ["node", "apps/standalone/dist/migrate.js"];
 
 /** The broker's wait for in-flight requests on stop (tracking.shutdownTimeout), in ms. */
 const SHUTDOWN_TIMEOUT_MS = (() => {
@@ -142,9 +142,9 @@ describe("probe endpoints the deploy files rely on", () => {
 
 // ---- the migrate entry -----------------------------------------------------------------------
 
-describe("migrate entry (services/gateway/src/migrate.ts)", () => {
+describe("migrate entry (apps/standalone/src/migrate.ts)", () => {
   it("exists where the deploy files run it", () => {
-    expect(exists("services/gateway/src/migrate.ts")).toBe(true);
+    expect(exists("apps/standalone/src/migrate.ts")).toBe(true);
   });
 
   it("migrates every service that owns a drizzle folder, in its own table", () => {
@@ -651,7 +651,7 @@ describe("deploy/k8s", () => {
     expect(jobs).toHaveLength(1);
     const c = podOf(jobs[0]).spec.containers[0];
     expect(c.command).toEqual(MIGRATE_COMMAND);
-    expect(exists("services/gateway/src/migrate.ts")).toBe(true);
+    expect(exists("apps/standalone/src/migrate.ts")).toBe(true);
     expect(containerEnv(c).DATABASE_URL).toBe(containerEnv(podOf(deployment("accounts")).spec.containers[0]).DATABASE_URL);
     expect(["Never", "OnFailure"]).toContain(podOf(jobs[0]).spec.restartPolicy);
   });

@@ -2,7 +2,7 @@ import { createBroker, createLogger, loadConfig, readOrCreateSecretsKey, secrets
 import { importPgliteFolder, openDatabase, startEmbeddedPostgres, type EmbeddedPostgres } from "@collab/db";
 import type { ServiceBroker } from "moleculer";
 import path from "node:path";
-import { createGatewayService } from "./gateway.service";
+import { createGatewayService } from "@collab/gateway";
 import { reencryptAll } from "./reencrypt-secrets";
 import { domainSchemas } from "./services";
 

@@ -3,7 +3,7 @@ import { openDatabase, type Db, type SecretStore } from "@collab/db";
 import { SECRET_STORES } from "./services";
 
 /**
- * One-shot re-encryption (`node services/gateway/dist/reencrypt-secrets.js`, or
+ * One-shot re-encryption (`node apps/standalone/dist/reencrypt-secrets.js`, or
  * `npm run secrets:reencrypt`): seals every stored credential that is still in clear (written by
  * a version before SECRETS_KEY) or sealed with a key of SECRETS_KEY_PREVIOUS with SECRETS_KEY,
  * against DATABASE_URL (migrated), then exits 0, or 1 on failure. Safe to run at any time and

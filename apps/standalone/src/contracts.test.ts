@@ -1,4 +1,4 @@
-import { mountedRoutes, mountedWebRoutes } from "./routes";
+import { mountedRoutes, mountedWebRoutes } from "@collab/gateway";
 import { domainSchemas } from "./services";
 
 /**
