@@ -48,7 +48,7 @@ const INTERNALS = { group: ["@collab/*/src", "@collab/*/src/*", "@collab/*/dist"
 module.exports = [
   { ignores: ["**/node_modules/**", "**/dist/**", "bench/**", "scripts/**", "**/*.js", "**/*.cjs", "**/*.mjs"] },
   {
-    files: ["shared/**/*.ts", "services/**/*.ts"],
+    files: ["shared/**/*.ts", "services/**/*.ts", "apps/**/*.ts"],
     languageOptions: { parser: tseslint.parser, ecmaVersion: 2022, sourceType: "module" },
     // Known to the directives already in the code (eslint-disable-next-line @typescript-eslint/…).
     plugins: { "@typescript-eslint": tseslint.plugin },
@@ -63,9 +63,14 @@ module.exports = [
     files: [`services/${s}/src/**/*.ts`],
     rules: { "no-restricted-imports": ["error", { patterns: [INTERNALS, ...otherServices(s)] }] },
   })),
+  // The gateway: every service through its contract only (it runs none of their code).
+  {
+    files: ["services/gateway/src/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [INTERNALS, ...otherServices("gateway"), { regex: "^@collab/(db|notes|work-items|standalone)(/.*)?$", message: "The gateway runs no service's code: contracts and @collab/core only." }] }] },
+  },
   // A contract: zod, @collab/core and other contracts; never the service's own code.
   {
-    files: ["services/*/contract/**/*.ts"],
+    files: ["services/*/contract/**/*.ts", "shared/*/contract/**/*.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
