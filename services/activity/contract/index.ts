@@ -1,7 +1,7 @@
 /**
- * The activity service's contract: the actions other services may call and the durable events it
- * publishes, with their schemas. It imports nothing from the service's implementation, so
- * depending on it never pulls the service in (see @collab/core contract.ts).
+ * The activity service's contract: its actions (its routes'), the durable events it publishes,
+ * with their schemas, and its route table. It imports nothing from the service's implementation,
+ * so depending on it never pulls the service in (see @collab/core contract.ts).
  */
 import { serviceContract } from "@collab/core";
 import { ActivityActions } from "./actions";
@@ -9,4 +9,8 @@ import { ActivityEvents } from "./events";
 
 export const Activity = { ...serviceContract("activity"), ...ActivityActions, events: ActivityEvents };
 export * from "./actions";
+export * from "./entities";
 export * from "./events";
+export * from "./params/events";
+export * from "./params/group-activity";
+export { routes } from "./routes";

@@ -1,9 +1,9 @@
-import { action, recordNotFound, reply, type FileMeta } from "@collab/core";
+import { implement, recordNotFound, reply, type FileMeta } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { presentPackageFile } from "./api/package.entity";
-import { GenericFileRef, GenericUpload } from "./api/formats.params";
+import { Packages } from "@collab/packages-contract";
 import { packages } from "./db/schema";
 import { registryAccess } from "./domain/access";
 import { assertPushAllowed } from "./domain/protection";
@@ -27,9 +27,9 @@ export function genericActions(kit: ServiceKit): Record<string, ActionSchema> {
      * one transaction: a refused or broken upload leaves nothing. Same name again: a new file (GitLab
      * keeps duplicates unless the namespace forbids them); downloads serve the newest.
      */
-    "generic.upload": action({
-      input: () => GenericUpload,
-      async handler(ctx) {
+    "generic.upload": implement(
+      Packages.generic.upload,
+      async (ctx) => {
         const { package_name: name, package_version: version, status, select } = ctx.params;
         const access = await registryAccess(ctx, ctx.params.id, "publish");
         await assertPushAllowed(kit.db, access, "generic", name);
@@ -46,13 +46,13 @@ export function genericActions(kit: ServiceKit): Record<string, ActionSchema> {
         if (select === "package_file") return presentPackageFile(file);
         return reply(201, { message: "201 Created" });
       },
-    }),
+      { visibility: "published" },
+    ),
 
     /** GET …/generic/:package_name/:package_version/*file_name: the newest file of that name, streamed. */
-    "generic.download": action({
-      input: () => GenericFileRef,
-      idempotent: true,
-      async handler(ctx) {
+    "generic.download": implement(
+      Packages.generic.download,
+      async (ctx) => {
         const access = await registryAccess(ctx, ctx.params.id, "read");
         const found = await findInstallableFile(kit.db, {
           projectId: access.project.id,
@@ -72,6 +72,7 @@ export function genericActions(kit: ServiceKit): Record<string, ActionSchema> {
         (ctx.meta as { $file?: FileMeta }).$file = meta;
         return openFile(kit.db, found.file.id, chunkCountOf(found.file.size));
       },
-    }),
+      { visibility: "published" },
+    ),
   };
 }

@@ -1,8 +1,8 @@
-import { action, ApiError, notFound, reply, type FileMeta } from "@collab/core";
+import { implement, ApiError, notFound, reply, type FileMeta } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { NPM_NAME, NpmDocument, NpmPackageRef, NpmPublish, NpmTagRef, NpmTagSet, NpmTarballRef, SEMVER } from "./api/formats.params";
+import { NPM_NAME, NpmDocument, Packages, SEMVER, type NpmVersion } from "@collab/packages-contract";
 import { INSTALLABLE_STATUSES } from "./api/packages.params";
 import { npmMetadata, packageFiles, packages, packageTags, type PackageFileRow, type PackageRow } from "./db/schema";
 import { registryAccess, type RegistryAccess } from "./domain/access";
@@ -160,9 +160,9 @@ export function npmActions(kit: ServiceKit): Record<string, ActionSchema> {
 
   return {
     /** PUT …/npm/:package_name: `npm publish` (or `npm deprecate`, by its npm-command header). 200. */
-    "npm.publish": action({
-      input: () => NpmPublish,
-      async handler(ctx) {
+    "npm.publish": implement(
+      Packages.npm.publish,
+      async (ctx) => {
         const name = ctx.params.package_name;
         const deprecating = ctx.params.headers?.["npm-command"] === "deprecate";
         const access = await registryAccess(ctx, ctx.params.id, deprecating ? "delete" : "publish");
@@ -175,18 +175,18 @@ export function npmActions(kit: ServiceKit): Record<string, ActionSchema> {
         const pkg = await publish(access, name, body);
         return { id: pkg.id, name: pkg.name, version: pkg.version, package_type: pkg.packageType, status: pkg.status, created_at: pkg.createdAt.toISOString() };
       },
-    }),
+      { visibility: "published" },
+    ),
 
     /** GET …/npm/:package_name: the package document `npm install` reads. */
-    "npm.metadata": action({
-      input: () => NpmPackageRef,
-      idempotent: true,
-      async handler(ctx) {
+    "npm.metadata": implement(
+      Packages.npm.metadata,
+      async (ctx) => {
         const access = await registryAccess(ctx, ctx.params.id, "read", { authenticateNonPublic: true });
         const name = ctx.params.package_name;
         const { rows, files, meta, tags } = await versionsOf(access.project.id, name);
         if (!rows.length) throw notFound("Packages");
-        const versions: Record<string, unknown> = {};
+        const versions: Record<string, NpmVersion> = {};
         for (const row of rows) {
           const file = files.get(row.id);
           if (!file || !row.version) continue;
@@ -204,13 +204,13 @@ export function npmActions(kit: ServiceKit): Record<string, ActionSchema> {
         }
         return { name, versions, "dist-tags": distTags(rows, tags) };
       },
-    }),
+      { visibility: "published" },
+    ),
 
     /** GET …/npm/*package_name/-/*file_name: a tarball. */
-    "npm.tarball": action({
-      input: () => NpmTarballRef,
-      idempotent: true,
-      async handler(ctx) {
+    "npm.tarball": implement(
+      Packages.npm.tarball,
+      async (ctx) => {
         const access = await registryAccess(ctx, ctx.params.id, "read");
         const found = await findInstallableFile(kit.db, { projectId: access.project.id, packageType: "npm", name: ctx.params.package_name, fileName: ctx.params.file_name });
         if (!found) throw notFound("Package");
@@ -219,23 +219,24 @@ export function npmActions(kit: ServiceKit): Record<string, ActionSchema> {
         (ctx.meta as { $file?: FileMeta }).$file = meta;
         return openFile(kit.db, found.file.id, chunkCountOf(found.file.size));
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "npm.distTags.list": action({
-      input: () => NpmPackageRef,
-      idempotent: true,
-      async handler(ctx) {
+    "npm.distTags.list": implement(
+      Packages.npm.distTags.list,
+      async (ctx) => {
         const access = await registryAccess(ctx, ctx.params.id, "read", { authenticateNonPublic: true });
         const { rows, tags } = await versionsOf(access.project.id, ctx.params.package_name);
         if (!rows.length) throw notFound("Package");
         return distTags(rows, tags);
       },
-    }),
+      { visibility: "published" },
+    ),
 
     /** PUT …/dist-tags/:tag with the version as a JSON string body: 204. */
-    "npm.distTags.set": action({
-      input: () => NpmTagSet,
-      async handler(ctx) {
+    "npm.distTags.set": implement(
+      Packages.npm.distTags.set,
+      async (ctx) => {
         const access = await registryAccess(ctx, ctx.params.id, "publish");
         const raw = (await readCapped(uploadBody(ctx), 64 * 1024)).toString("utf8").trim();
         let version: unknown = raw;
@@ -254,11 +255,12 @@ export function npmActions(kit: ServiceKit): Record<string, ActionSchema> {
         await kit.db.transaction((tx) => setTag(tx, pkg, ctx.params.tag));
         return null;
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "npm.distTags.remove": action({
-      input: () => NpmTagRef,
-      async handler(ctx) {
+    "npm.distTags.remove": implement(
+      Packages.npm.distTags.remove,
+      async (ctx) => {
         const access = await registryAccess(ctx, ctx.params.id, "delete");
         const { rows } = await versionsOf(access.project.id, ctx.params.package_name);
         const ids = rows.map((r) => r.id);
@@ -266,6 +268,7 @@ export function npmActions(kit: ServiceKit): Record<string, ActionSchema> {
         if (!gone.length) throw notFound("Package tag");
         return null;
       },
-    }),
+      { visibility: "published" },
+    ),
   };
 }

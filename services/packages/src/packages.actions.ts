@@ -1,10 +1,11 @@
-import { action, AccessLevel, badRequest, cursorPage, notFound, page, recordNotFound, type Ctx } from "@collab/core";
+import { implement, AccessLevel, badRequest, cursorPage, notFound, page, recordNotFound, type Ctx } from "@collab/core";
 import { groupOf, projectMap, readableProjects } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { presentPackage, presentPackageDetail, presentPackageFile, presentPackagePipeline, presentPipelineRef, type PackageContext } from "./api/package.entity";
-import { decodeCursor, encodeCursor, GroupPackagesQuery, PackageFileRef, PackageFilesQuery, PackagePipelinesQuery, PackageRef, ProjectPackagesQuery } from "./api/packages.params";
+import { Packages, GroupPackagesQuery, PackageFileRef, PackageFilesQuery, PackagePipelinesQuery, PackageRef, ProjectPackagesQuery } from "@collab/packages-contract";
+import { presentGroupPackage, presentPackage, presentPackageDetail, presentPackageFile, presentPackagePipeline, presentPipelineRef, type PackageContext } from "./api/package.entity";
+import { decodeCursor, encodeCursor } from "./api/packages.params";
 import { packageFileBuildInfos, packageFiles, type PackageRow } from "./db/schema";
 import { allows, registryAccess, type RegistryAccess } from "./domain/access";
 import { markFileForDestruction, markPackageForDestruction } from "./domain/destruction";
@@ -22,14 +23,14 @@ const PIPELINES_PER_PAGE = 20;
  */
 export function packagesActions(kit: ServiceKit): Record<string, ActionSchema> {
   /** Tags, pipelines and links of a page of packages, in one query or call each. */
-  async function contextFor(ctx: Ctx<unknown>, rows: PackageRow[], paths: (id: number) => string | undefined, canDelete: (projectId: number) => boolean, group = false): Promise<PackageContext> {
+  async function contextFor(ctx: Ctx<unknown>, rows: PackageRow[], paths: (id: number) => string | undefined, canDelete: (projectId: number) => boolean): Promise<PackageContext> {
     const ids = rows.map((r) => r.id);
     const [tags, pipelineIds] = await Promise.all([tagsOf(kit.db, ids), pipelineIdsOf(kit.db, ids)]);
     const { pipelines, users } = await loadPipelines(ctx, [...pipelineIds.values()].flat());
     const refs = new Map(
       [...pipelineIds].map(([pkg, pids]) => [pkg, pids.flatMap((id) => (pipelines.has(id) ? [presentPipelineRef(pipelines.get(id)!, users)] : []))]),
     );
-    return { baseUrl: kit.baseUrl, projectPath: paths, canDelete, tags, pipelines: refs, group };
+    return { baseUrl: kit.baseUrl, projectPath: paths, canDelete, tags, pipelines: refs };
   }
 
   const detailed = async (access: RegistryAccess, packageId: number) => {
@@ -39,25 +40,24 @@ export function packagesActions(kit: ServiceKit): Record<string, ActionSchema> {
   };
 
   return {
-    "project.list": action({
-      input: () => ProjectPackagesQuery,
-      idempotent: true,
-      async handler(ctx) {
+    "project.list": implement(
+      Packages.project.list,
+      async (ctx) => {
         const access = await registryAccess(ctx, ctx.params.id, "read");
         const { rows, total } = await listPackages(kit.db, [access.project.id], ctx.params);
         const c = await contextFor(ctx, rows, () => access.project.path_with_namespace, () => allows(access, "delete"));
         return page(rows.map((r) => presentPackage(r, c)), total, ctx.params);
       },
-    }),
+      { visibility: "published" },
+    ),
 
     /**
      * Packages of the group's projects (and its subgroups' unless exclude_subgroups) that the
      * caller may read: public ones for anonymous callers, the projects namespaces says they see.
      */
-    "group.list": action({
-      input: () => GroupPackagesQuery,
-      idempotent: true,
-      async handler(ctx) {
+    "group.list": implement(
+      Packages.group.list,
+      async (ctx) => {
         const { group } = await groupOf(ctx, ctx.params.id);
         const readable = await readableProjects(ctx, group.id);
         const levels = new Map(readable.projects.map((p) => [p.id, p.access_level]));
@@ -73,28 +73,27 @@ export function packagesActions(kit: ServiceKit): Record<string, ActionSchema> {
           rows,
           (id) => summaries.get(id)?.path_with_namespace,
           (id) => (levels.get(id) ?? 0) >= AccessLevel.MAINTAINER,
-          true,
         );
-        return page(rows.map((r) => presentPackage(r, c)), total, ctx.params);
+        return page(rows.map((r) => presentGroupPackage(r, c)), total, ctx.params);
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "project.get": action({
-      input: () => PackageRef,
-      idempotent: true,
-      async handler(ctx) {
+    "project.get": implement(
+      Packages.project.get,
+      async (ctx) => {
         const access = await registryAccess(ctx, ctx.params.id, "read");
         const pkg = await detailed(access, ctx.params.package_id);
         const versions = await otherVersions(kit.db, pkg);
         const c = await contextFor(ctx, [pkg, ...versions], () => access.project.path_with_namespace, () => allows(access, "delete"));
         return presentPackageDetail(pkg, versions, c);
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "files.list": action({
-      input: () => PackageFilesQuery,
-      idempotent: true,
-      async handler(ctx) {
+    "files.list": implement(
+      Packages.files.list,
+      async (ctx) => {
         const access = await registryAccess(ctx, ctx.params.id, "read");
         const pkg = await detailed(access, ctx.params.package_id);
         const { rows, total } = await listFiles(kit.db, pkg.id, ctx.params);
@@ -113,13 +112,13 @@ export function packagesActions(kit: ServiceKit): Record<string, ActionSchema> {
           ctx.params,
         );
       },
-    }),
+      { visibility: "published" },
+    ),
 
     /** Keyset-paginated (cursor, id desc, at most 20 a page): only a Link rel="next" header. */
-    "pipelines.list": action({
-      input: () => PackagePipelinesQuery,
-      idempotent: true,
-      async handler(ctx) {
+    "pipelines.list": implement(
+      Packages.pipelines.list,
+      async (ctx) => {
         const before = decodeCursor(ctx.params.cursor);
         if (Number.isNaN(before)) throw badRequest("Invalid cursor");
         const access = await registryAccess(ctx, ctx.params.id, "read");
@@ -131,23 +130,25 @@ export function packagesActions(kit: ServiceKit): Record<string, ActionSchema> {
         const next = more && ids.length ? { cursor: encodeCursor(ids[ids.length - 1]), per_page: String(limit) } : null;
         return cursorPage(items, next);
       },
-    }),
+      { visibility: "published" },
+    ),
 
     /** 204; the package is marked pending_destruction at once and its files go with the worker. */
-    "project.delete": action({
-      input: () => PackageRef,
-      async handler(ctx) {
+    "project.delete": implement(
+      Packages.project.delete,
+      async (ctx) => {
         const access = await registryAccess(ctx, ctx.params.id, "delete");
         const pkg = await detailed(access, ctx.params.package_id);
         await assertDeleteAllowed(kit.db, access, pkg.packageType, pkg.name);
         await markPackageForDestruction(kit.db, pkg.id);
         return null;
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "files.delete": action({
-      input: () => PackageFileRef,
-      async handler(ctx) {
+    "files.delete": implement(
+      Packages.files.delete,
+      async (ctx) => {
         const access = await registryAccess(ctx, ctx.params.id, "delete");
         const pkg = await findDetailedPackage(kit.db, access.project.id, ctx.params.package_id);
         if (!pkg) throw notFound();
@@ -160,6 +161,7 @@ export function packagesActions(kit: ServiceKit): Record<string, ActionSchema> {
         await markFileForDestruction(kit.db, file.id);
         return null;
       },
-    }),
+      { visibility: "published" },
+    ),
   };
 }

@@ -1,4 +1,4 @@
-import { action, actionsOf, implement } from "@collab/core";
+import { actionsOf, implement } from "@collab/core";
 import { consumersOf, defineService, on, type Subscriptions } from "@collab/db";
 import { Namespaces } from "@collab/namespaces-contract";
 import { Packages } from "@collab/packages-contract";

@@ -1,33 +1,11 @@
-import { action, gEnum, gId, gString, recordNotFound, unprocessable } from "@collab/core";
+import { implement, recordNotFound, unprocessable } from "@collab/core";
+import { Packages } from "@collab/packages-contract";
 import type { ServiceKit } from "@collab/db";
 import { and, asc, eq, ne } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
 import { presentRule } from "./api/package.entity";
 import { protectionRules, type ProtectionRuleRow } from "./db/schema";
 import { registryAccess } from "./domain/access";
-import { DELETE_LEVELS, PROTECTED_TYPES, PUSH_LEVELS } from "./domain/protection";
-
-const projectRef = z.union([z.string(), z.number()]);
-const pushLevel = gEnum(Object.keys(PUSH_LEVELS) as [string, ...string[]]).nullable();
-const deleteLevel = gEnum(Object.keys(DELETE_LEVELS) as [string, ...string[]]).nullable();
-
-const RuleFields = {
-  package_name_pattern: gString(),
-  package_type: gEnum(PROTECTED_TYPES),
-  minimum_access_level_for_push: pushLevel.optional(),
-  minimum_access_level_for_delete: deleteLevel.optional(),
-};
-export const CreateRule = z.object({ id: projectRef, ...RuleFields });
-export const UpdateRule = z.object({
-  id: projectRef,
-  package_protection_rule_id: gId(),
-  package_name_pattern: RuleFields.package_name_pattern.optional(),
-  package_type: RuleFields.package_type.optional(),
-  minimum_access_level_for_push: RuleFields.minimum_access_level_for_push,
-  minimum_access_level_for_delete: RuleFields.minimum_access_level_for_delete,
-});
-export const RuleRef = z.object({ id: projectRef, package_protection_rule_id: gId() });
 
 /** npm names with `*` wildcards (GitLab's protection_rules_npm_package_name_pattern_regex). */
 const NPM_PATTERN = /^(?:@[A-Za-z0-9_*][A-Za-z0-9_.*-]*\/)?[-+._a-zA-Z0-9*]+$/;
@@ -68,19 +46,19 @@ export function protectionActions(kit: ServiceKit): Record<string, ActionSchema>
   }
 
   return {
-    "protection.list": action({
-      input: () => z.object({ id: projectRef }),
-      idempotent: true,
-      async handler(ctx) {
+    "protection.list": implement(
+      Packages.protection.list,
+      async (ctx) => {
         const access = await registryAccess(ctx, ctx.params.id, "admin");
         const rows = await kit.db.select().from(protectionRules).where(eq(protectionRules.projectId, access.project.id)).orderBy(asc(protectionRules.id));
         return rows.map(presentRule);
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "protection.create": action({
-      input: () => CreateRule,
-      async handler(ctx) {
+    "protection.create": implement(
+      Packages.protection.create,
+      async (ctx) => {
         const access = await registryAccess(ctx, ctx.params.id, "admin");
         const row = {
           packageNamePattern: ctx.params.package_name_pattern,
@@ -94,11 +72,12 @@ export function protectionActions(kit: ServiceKit): Record<string, ActionSchema>
         if (!created) throw refuse(["Package name pattern has already been taken"]);
         return presentRule(created);
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "protection.update": action({
-      input: () => UpdateRule,
-      async handler(ctx) {
+    "protection.update": implement(
+      Packages.protection.update,
+      async (ctx) => {
         const access = await registryAccess(ctx, ctx.params.id, "admin");
         const rule = await ruleOf(access.project.id, ctx.params.package_protection_rule_id);
         const p = ctx.params;
@@ -113,16 +92,18 @@ export function protectionActions(kit: ServiceKit): Record<string, ActionSchema>
         const [updated] = await kit.db.update(protectionRules).set({ ...next, updatedAt: new Date() }).where(eq(protectionRules.id, rule.id)).returning();
         return presentRule(updated);
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "protection.delete": action({
-      input: () => RuleRef,
-      async handler(ctx) {
+    "protection.delete": implement(
+      Packages.protection.delete,
+      async (ctx) => {
         const access = await registryAccess(ctx, ctx.params.id, "admin");
         const rule = await ruleOf(access.project.id, ctx.params.package_protection_rule_id);
         await kit.db.delete(protectionRules).where(eq(protectionRules.id, rule.id));
         return null;
       },
-    }),
+      { visibility: "published" },
+    ),
   };
 }

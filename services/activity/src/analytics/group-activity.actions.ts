@@ -1,4 +1,5 @@
-import { call, AccessLevel, action, forbidden, gString, requireCaller, type Ctx } from "@collab/core";
+import { call, AccessLevel, implement, forbidden, requireCaller, type Ctx } from "@collab/core";
+import { Activity, GroupActivityParams } from "@collab/activity-contract";
 import { groupOf, readableProjects } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { Issues } from "@collab/issues-contract";
@@ -9,8 +10,6 @@ import { Namespaces } from "@collab/namespaces-contract";
 
 /** GitLab's Analytics::GroupActivityCalculator window. */
 export const ACTIVITY_WINDOW_DAYS = 90;
-
-export const GroupActivityParams = z.object({ group_path: gString() });
 
 /**
  * The group (404 Group Not Found when unknown or hidden) if the caller may read its activity
@@ -33,10 +32,9 @@ async function featureProjects(ctx: Ctx<unknown>, groupId: number, feature: "iss
 }
 
 export const groupActivityActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  "groupActivity.issuesCount": action({
-    idempotent: true,
-    input: () => GroupActivityParams,
-    async handler(ctx) {
+  "groupActivity.issuesCount": implement(
+    Activity.groupActivity.issuesCount,
+    async (ctx) => {
       const group = await analyticsGroup(kit, ctx);
       const projects = await featureProjects(ctx, group.id, "issues_access_level");
       const issues_count = await call(ctx, Issues.analytics.createdSince, {
@@ -47,26 +45,27 @@ export const groupActivityActions = (kit: ServiceKit): Record<string, ActionSche
       });
       return { issues_count };
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "groupActivity.mergeRequestsCount": action({
-    idempotent: true,
-    input: () => GroupActivityParams,
-    async handler(ctx) {
+  "groupActivity.mergeRequestsCount": implement(
+    Activity.groupActivity.mergeRequestsCount,
+    async (ctx) => {
       const group = await analyticsGroup(kit, ctx);
       const projects = await featureProjects(ctx, group.id, "merge_requests_access_level");
       const merge_requests_count = await call(ctx, MergeRequests.analytics.createdSince, { project_ids: projects.map((p) => p.id), since: since().toISOString() });
       return { merge_requests_count };
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "groupActivity.newMembersCount": action({
-    idempotent: true,
-    input: () => GroupActivityParams,
-    async handler(ctx) {
+  "groupActivity.newMembersCount": implement(
+    Activity.groupActivity.newMembersCount,
+    async (ctx) => {
       const group = await analyticsGroup(kit, ctx);
       const new_members_count = await call(ctx, Namespaces.groups.newMembersCount, { group_id: group.id, since: since().toISOString() });
       return { new_members_count };
     },
-  }),
+    { visibility: "published" },
+  ),
 });

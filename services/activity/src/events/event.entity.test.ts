@@ -1,6 +1,6 @@
 import type { EventRow } from "../db/schema";
 import { actionName, presentEvent } from "./event.entity";
-import { EventFilterParams } from "./events.params";
+import { EventFilterParams } from "@collab/activity-contract";
 
 const row = (over: Partial<EventRow>): EventRow => ({
   id: 1, sourceEventId: "x", projectId: 2, authorId: 3, action: "created", targetType: "Issue", targetId: 4, targetIid: 5, targetTitle: "T",

@@ -1,4 +1,5 @@
-import { iso, type UserRef } from "@collab/core";
+import type { UserRef } from "@collab/core";
+import type { ActivityEvent } from "@collab/activity-contract";
 import type { EventRow } from "../db/schema";
 
 /** Event#action_name: GitLab's words for each action (a merge is "accepted", a comment "commented on"). */
@@ -26,7 +27,7 @@ export function actionName(e: Pick<EventRow, "action" | "targetType" | "pushData
 }
 
 /** Entities::Event as the spec shapes it; users that no longer exist present as null. */
-export function presentEvent(e: EventRow, users: Map<number, UserRef>) {
+export function presentEvent(e: EventRow, users: Map<number, UserRef>): ActivityEvent {
   const author = users.get(e.authorId) ?? null;
   return {
     id: e.id,
@@ -38,7 +39,7 @@ export function presentEvent(e: EventRow, users: Map<number, UserRef>) {
     target_type: e.targetType,
     author_id: e.authorId,
     target_title: e.targetTitle,
-    created_at: iso(e.createdAt),
+    created_at: e.createdAt.toISOString(),
     ...(e.note
       ? {
           note: {

@@ -1,11 +1,11 @@
-import { call, AccessLevel, action, featureHidden, callerOf, notFound, page, requireCaller, type Caller, type Ctx } from "@collab/core";
+import { call, AccessLevel, implement, featureHidden, callerOf, notFound, page, requireCaller, type Caller, type Ctx } from "@collab/core";
 import { authorizeProject, userMap, type ReadableProjectRef } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import type { EventRow } from "../db/schema";
 import { presentEvent, userIdsOf } from "./event.entity";
 import { findEvents, type EventScope, type ProjectSet } from "./events.finder";
-import { OwnEventsParams, ProjectEventsParams, UserEventsParams, type EventFilters } from "./events.params";
+import { Activity, type EventFilters } from "@collab/activity-contract";
 import { findUser } from "./users";
 import { Namespaces } from "@collab/namespaces-contract";
 
@@ -32,22 +32,21 @@ async function presentPage(kit: ServiceKit, ctx: Ctx<unknown>, scope: EventScope
 
 export const eventsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   /** GET /events: the caller's own events; scope=all: every event of the projects they are a member of. */
-  "events.own": action({
-    idempotent: true,
-    input: () => OwnEventsParams,
-    async handler(ctx) {
+  "events.own": implement(
+    Activity.eventLists.own,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const all = ctx.params.scope === "all";
       const scope = await projectScope(ctx, caller, all);
       return presentPage(kit, ctx, { ...scope, authorId: all ? undefined : caller.id, callerId: caller.id }, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** GET /users/:id/events: 404 User Not Found; a private profile or blocked user shows no events but to admins and themselves. */
-  "events.ofUser": action({
-    idempotent: true,
-    input: () => UserEventsParams,
-    async handler(ctx) {
+  "events.ofUser": implement(
+    Activity.eventLists.ofUser,
+    async (ctx) => {
       const caller = callerOf(ctx);
       const user = await findUser(ctx, ctx.params.id);
       if (!user) throw notFound("User");
@@ -56,18 +55,19 @@ export const eventsActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       const scope = await projectScope(ctx, caller);
       return presentPage(kit, ctx, { ...scope, authorId: user.id, callerId: caller?.id ?? null }, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** GET /projects/:id/events: the project as the caller sees it (404 when hidden). */
-  "events.ofProject": action({
-    idempotent: true,
-    input: () => ProjectEventsParams,
-    async handler(ctx) {
+  "events.ofProject": implement(
+    Activity.eventLists.ofProject,
+    async (ctx) => {
       const caller = callerOf(ctx);
       const { project, role } = await authorizeProject(ctx, ctx.params.id);
       const reporter: ProjectSet = role >= AccessLevel.REPORTER ? [project.id] : [];
       const hidden = hiddenFeatures([{ ...project, access_level: role }]);
       return presentPage(kit, ctx, { readable: [project.id], reporter, hidden, callerId: caller?.id ?? null }, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 });

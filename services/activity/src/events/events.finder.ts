@@ -2,7 +2,7 @@ import { offsetOf } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, asc, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { events, type EventRow } from "../db/schema";
-import { TARGET_TYPES, type EventFilters } from "./events.params";
+import { TARGET_TYPES, type EventFilters } from "@collab/activity-contract";
 
 /** Which projects' events a caller may see: every project (administrators) or these ids. */
 export type ProjectSet = "all" | number[];

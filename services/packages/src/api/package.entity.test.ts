@@ -1,5 +1,5 @@
 import type { PackageRow } from "../db/schema";
-import { presentPackage, type PackageContext } from "./package.entity";
+import { presentGroupPackage, presentPackage, type PackageContext } from "./package.entity";
 
 const row = (p: Partial<PackageRow>): PackageRow => ({
   id: 7,
@@ -39,7 +39,7 @@ describe("package presenter", () => {
     expect(plain).not.toHaveProperty("project_id");
     expect(plain.created_at).toBe("2024-05-01T10:20:30.123Z");
     const ref = { id: 9, iid: 1, project_id: 3, sha: "a", ref: "main", status: "success", source: "push", created_at: "x", updated_at: "y", web_url: "u", user: null };
-    const withCi = presentPackage(row({}), ctx({ pipelines: new Map([[7, [ref]]]), group: true }));
+    const withCi = presentGroupPackage(row({}), ctx({ pipelines: new Map([[7, [ref]]]) }));
     expect(withCi).toMatchObject({ pipeline: ref, pipelines: [ref], project_id: 3, project_path: "grp/proj" });
   });
 });

@@ -1,8 +1,24 @@
 import type { UserRef } from "@collab/core";
+import type {
+  GroupPackage,
+  Package,
+  PackageDetail,
+  PackageFile,
+  PackageLinks,
+  PackagePipeline,
+  PackagePipelineRef,
+  PackageStatus,
+  PackageTag,
+  ProtectionRule,
+} from "@collab/packages-contract";
 import type { PackageFileRow, PackageRow, ProtectionRuleRow, TagRow } from "../db/schema";
-import { DETAILED_STATUSES, type PackageStatus } from "./packages.params";
+import { DETAILED_STATUSES } from "./packages.params";
 
-const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : null);
+function iso(d: Date | string): string;
+function iso(d: Date | string | null | undefined): string | null;
+function iso(d: Date | string | null | undefined) {
+  return d ? new Date(d).toISOString() : null;
+}
 
 /** A pipeline as runners.pipelines.byIds answers it (PipelineBasic plus the user's id). */
 export interface PipelineInfo {
@@ -34,17 +50,17 @@ const pipelineBasic = (p: PipelineInfo) => ({
 });
 
 /** The pipeline reference embedded in packages: PipelineBasic with the user's name and avatar only. */
-export function presentPipelineRef(p: PipelineInfo, users: Map<number, UserRef>) {
+export function presentPipelineRef(p: PipelineInfo, users: Map<number, UserRef>): PackagePipelineRef {
   const user = p.user_id !== null ? users.get(p.user_id) : undefined;
   return { ...pipelineBasic(p), user: user ? { name: user.name, avatar_url: user.avatar_url } : null };
 }
 
 /** An item of GET …/packages/:package_id/pipelines: PipelineBasic with the whole user reference. */
-export function presentPackagePipeline(p: PipelineInfo, users: Map<number, UserRef>) {
+export function presentPackagePipeline(p: PipelineInfo, users: Map<number, UserRef>): PackagePipeline {
   return { ...pipelineBasic(p), user: p.user_id !== null ? (users.get(p.user_id) ?? null) : null };
 }
 
-export const presentTag = (t: TagRow) => ({ id: t.id, package_id: t.packageId, name: t.name, created_at: iso(t.createdAt), updated_at: iso(t.updatedAt) });
+export const presentTag = (t: TagRow): PackageTag => ({ id: t.id, package_id: t.packageId, name: t.name, created_at: iso(t.createdAt), updated_at: iso(t.updatedAt) });
 
 /** Everything a package's presentation needs besides the row, loaded once per page. */
 export interface PackageContext {
@@ -55,18 +71,17 @@ export interface PackageContext {
   canDelete: (projectId: number) => boolean;
   tags: Map<number, TagRow[]>;
   /** Pipeline references of each package, newest first. */
-  pipelines: Map<number, ReturnType<typeof presentPipelineRef>[]>;
-  /** Group lists add project_id and project_path. */
-  group?: boolean;
+  pipelines: Map<number, PackagePipelineRef[]>;
 }
 
 /**
- * GitLab's API::Entities::Package. `pipeline` is the pipeline the package was last published
- * from; `pipelines` (deprecated) lists its pipelines and is left out when it has none.
+ * GitLab's API::Entities::Package, with `extra` (a group list's project fields) after
+ * last_downloaded_at. `pipeline` is the pipeline the package was last published from; `pipelines`
+ * (deprecated) lists its pipelines and is left out when it has none.
  */
-export function presentPackage(p: PackageRow, c: PackageContext) {
+function packageEntity<E extends object>(p: PackageRow, c: PackageContext, extra: E) {
   const path = c.projectPath(p.projectId);
-  const links: Record<string, string> = {};
+  const links: PackageLinks = {};
   if (DETAILED_STATUSES.includes(p.status as PackageStatus) && path) links.web_path = `/${path}/-/packages/${p.id}`;
   if (c.canDelete(p.projectId)) links.delete_api_path = `${c.baseUrl}/api/v4/projects/${p.projectId}/packages/${p.id}`;
   const pipelines = c.pipelines.get(p.id) ?? [];
@@ -79,14 +94,20 @@ export function presentPackage(p: PackageRow, c: PackageContext) {
     _links: links,
     created_at: iso(p.createdAt),
     last_downloaded_at: iso(p.lastDownloadedAt),
-    ...(c.group ? { project_id: p.projectId, project_path: path ?? null } : {}),
+    ...extra,
     tags: (c.tags.get(p.id) ?? []).map(presentTag),
     ...(pipelines.length ? { pipeline: pipelines[0], pipelines } : {}),
   };
 }
 
+/** A package of a project's list (and the head of the single package). */
+export const presentPackage = (p: PackageRow, c: PackageContext): Package => packageEntity(p, c, {});
+
+/** A package of a group's list: with its project's id and full path. */
+export const presentGroupPackage = (p: PackageRow, c: PackageContext): GroupPackage => packageEntity(p, c, { project_id: p.projectId, project_path: c.projectPath(p.projectId) ?? null });
+
 /** The single package: the list shape plus `versions` (the other versions of the name, GitLab's PackageVersion). */
-export function presentPackageDetail(p: PackageRow, versions: PackageRow[], c: PackageContext) {
+export function presentPackageDetail(p: PackageRow, versions: PackageRow[], c: PackageContext): PackageDetail {
   return {
     ...presentPackage(p, c),
     versions: versions.map((v) => {
@@ -103,7 +124,7 @@ export function presentPackageDetail(p: PackageRow, versions: PackageRow[], c: P
 }
 
 /** GitLab's API::Entities::PackageFile; `pipelines` (deprecated) only when the file has build info. */
-export function presentPackageFile(f: PackageFileRow, pipelines: ReturnType<typeof presentPipelineRef>[] = []) {
+export function presentPackageFile(f: PackageFileRow, pipelines: PackagePipelineRef[] = []): PackageFile {
   return {
     id: f.id,
     package_id: f.packageId,
@@ -118,7 +139,7 @@ export function presentPackageFile(f: PackageFileRow, pipelines: ReturnType<type
 }
 
 /** GitLab's Projects::Packages::Protection::Rule entity. */
-export const presentRule = (r: ProtectionRuleRow) => ({
+export const presentRule = (r: ProtectionRuleRow): ProtectionRule => ({
   id: r.id,
   project_id: r.projectId,
   package_name_pattern: r.packageNamePattern,

@@ -1,5 +1,5 @@
-import { GenericUpload, NPM_NAME, safeFilePath, SEMVER } from "./formats.params";
-import { decodeCursor, encodeCursor, GroupPackagesQuery, ProjectPackagesQuery } from "./packages.params";
+import { GenericUpload, GroupPackagesQuery, NPM_NAME, ProjectPackagesQuery, safeFilePath, SEMVER } from "@collab/packages-contract";
+import { decodeCursor, encodeCursor } from "./packages.params";
 
 describe("package params", () => {
   test("generic names, versions and file names follow GitLab's regexps", () => {

@@ -1,14 +1,9 @@
-import { AccessLevel, forbidden } from "@collab/core";
+import { forbidden } from "@collab/core";
+import { DELETE_LEVELS, PUSH_LEVELS } from "@collab/packages-contract";
 import type { Db } from "@collab/db";
 import { and, eq } from "drizzle-orm";
 import { protectionRules, type ProtectionRuleRow } from "../db/schema";
 import type { RegistryAccess } from "./access";
-
-/** Levels a rule may require, by name (GitLab's Gitlab::Access.sym_options_with_admin subsets). */
-export const PUSH_LEVELS = { maintainer: AccessLevel.MAINTAINER, owner: AccessLevel.OWNER, admin: AccessLevel.ADMIN } as const;
-export const DELETE_LEVELS = { owner: AccessLevel.OWNER, admin: AccessLevel.ADMIN } as const;
-/** Formats a rule may protect. */
-export const PROTECTED_TYPES = ["conan", "generic", "helm", "maven", "npm", "nuget", "pypi"] as const;
 
 /** A name pattern with `*` wildcards as a case-insensitive whole-name matcher (SQL ILIKE on the glob). */
 export function patternMatcher(pattern: string): RegExp {

@@ -1,7 +1,8 @@
 import type { Db } from "@collab/db";
 import { and, asc, desc, eq, ilike, inArray, isNotNull, ne, sql, type SQL } from "drizzle-orm";
 import { packageBuildInfos, packageFiles, packages, packageTags, type PackageFileRow, type PackageRow, type TagRow } from "../db/schema";
-import { DEFAULT_LIST_STATUSES, DETAILED_STATUSES, INSTALLABLE_STATUSES, type ListFilters } from "../api/packages.params";
+import type { ListFilters } from "@collab/packages-contract";
+import { DEFAULT_LIST_STATUSES, DETAILED_STATUSES, INSTALLABLE_STATUSES } from "../api/packages.params";
 
 /** `%` and `_` stand for themselves in a fuzzy name search (GitLab sanitizes the LIKE pattern). */
 export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
