@@ -6,10 +6,10 @@ import { routes as issues } from "@collab/issues/routes";
 import { routes as mergeRequests } from "@collab/merge-requests/routes";
 import { routes as runners } from "@collab/runners/routes";
 import { routes as integrations } from "@collab/integrations/routes";
-import { routes as activity } from "@collab/activity/routes";
+import { routes as activity } from "@collab/activity-contract";
 import { routes as importExport } from "@collab/import-export/routes";
 import { routes as errorTracking } from "@collab/error-tracking/routes";
-import { routes as packages } from "@collab/packages/routes";
+import { routes as packages } from "@collab/packages-contract";
 
 /** The gateway's own endpoints: GitLab's Metadata API, which read_user tokens may read. */
 const own: RouteDef[] = [
