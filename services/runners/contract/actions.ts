@@ -50,7 +50,6 @@ export const RunnerSchema = z.object({
   online: z.boolean(),
   status: z.enum(["online", "offline", "stale", "never_contacted"]),
 });
-const Runner = () => RunnerSchema;
 
 /** GitLab's RunnerDetails: the runner with its settings, projects and group. */
 export const RunnerDetailsSchema = RunnerSchema.extend({
@@ -263,7 +262,7 @@ export const RunnersActions = {
     /** Runners by id (the ones that exist), for other services. */
     byIds: actionContract("runners.runners.byIds", {
       input: () => z.object({ ids: z.array(int()).max(1000) }),
-      output: () => z.array(Runner()),
+      output: () => z.array(RunnerSchema),
       idempotent: true,
     }),
   },
