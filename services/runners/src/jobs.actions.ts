@@ -1,16 +1,13 @@
-import { call, action, forbidden, reply, unauthorized, actionsOf, implement } from "@collab/core";
+import { call, forbidden, reply, unauthorized, actionsOf, implement } from "@collab/core";
 import type { Announcement, ServiceKit } from "@collab/db";
 import { Runners } from "@collab/runners-contract";
 import { inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
 import { presentPipelineBasic } from "./api/runner.entity";
 import { pipelines } from "./db/schema";
 import { finishJob, finishJobByToken, pickJob, pipelineFinished, runningJobOfToken } from "./domain/pipelines";
 import { runnerByToken } from "./domain/runners";
 import { Namespaces } from "@collab/namespaces-contract";
-
-const FinalStatus = z.enum(["success", "failed", "canceled"]);
 
 async function runnerFromToken(kit: ServiceKit, token: string) {
   const runner = await runnerByToken(kit.db, token);
@@ -28,27 +25,29 @@ export const jobsActions = (kit: ServiceKit): Record<string, ActionSchema> => {
 
   return {
     /** POST /jobs/request: a runner takes the oldest pending job it may run, with the job's token; 204 when none. */
-    "jobs.request": action({
-      input: () => z.object({ token: z.string().min(1) }),
-      async handler(ctx) {
+    "jobs.request": implement(
+      Runners.jobs.request,
+      async (ctx) => {
         const runner = await runnerFromToken(kit, ctx.params.token);
         const picked = await pickJob(kit.db, runner.id);
         if (!picked) return reply(204, null);
         const { job, token } = picked;
         return { id: job.id, token, pipeline_id: job.pipelineId, project_id: job.projectId, name: job.name, stage: job.stage, ref: job.ref, tag: job.tag, status: job.status };
       },
-    }),
+      { visibility: "published" },
+    ),
 
     /** PUT /jobs/:id: the job's runner reports its final state with the job token. */
-    "jobs.update": action({
-      input: () => z.object({ id: z.coerce.number().int(), token: z.string().min(1), state: FinalStatus }),
-      async handler(ctx) {
+    "jobs.update": implement(
+      Runners.jobs.update,
+      async (ctx) => {
         const { id, token, state } = ctx.params;
         const finished = await kit.events.transact((tx) => finishJobByToken(tx, id, token, state), announceFinish);
         if (!finished) throw forbidden();
         return { id: finished.job.id, status: finished.job.status };
       },
-    }),
+      { visibility: "published" },
+    ),
 
     ...actionsOf("runners", [
       /** Bus only: finishes a job of the runner (tests and tools that drive runners without HTTP). */

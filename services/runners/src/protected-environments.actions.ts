@@ -1,31 +1,12 @@
-import { AccessLevel, action, conflict, type Ctx, forbidden, gBool, gEnum, gInt, gString, isUniqueViolation, page, paginationParams, recordNotFound, unprocessable } from "@collab/core";
+import { AccessLevel, conflict, type Ctx, forbidden, implement, isUniqueViolation, page, recordNotFound, unprocessable } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
+import { Runners, type ProtectedEnvironmentEntryParam as Entry } from "@collab/runners-contract";
 import { protectedEnvironmentEntries as entries, protectedEnvironments as envs, type ProtectedEnvironmentEntryRow, type ProtectedEnvironmentRow } from "./db/schema";
 import { groupAccess, levelOf, userMap, type GroupAccess } from "./domain/remote";
 
-export const DEPLOYMENT_TIERS = ["production", "staging", "testing", "development", "other"] as const;
 const ROLE_DESCRIPTIONS: Record<number, string> = { 30: "Developers + Maintainers", 40: "Maintainers", 60: "Administrators" };
-
-const entryShape = {
-  id: gInt().optional(),
-  access_level: gInt().optional(),
-  user_id: gInt().optional(),
-  group_id: gInt().optional(),
-  group_inheritance_type: gEnum(["0", "1"] as const).or(z.number().int().min(0).max(1)).optional(),
-  _destroy: gBool().optional(),
-};
-const DeployEntry = z.object(entryShape);
-const ApprovalEntry = z.object({ ...entryShape, required_approvals: gInt().optional() });
-type Entry = z.output<typeof ApprovalEntry>;
-const list = <T extends z.ZodType>(item: T) => z.preprocess((v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.values(v) : v), z.array(item, { error: "is invalid" }));
-
-const Ref = z.object({ id: gString() });
-const Named = Ref.extend({ name: gEnum(DEPLOYMENT_TIERS) });
-const Protect = Named.extend({ deploy_access_levels: list(DeployEntry), approval_rules: list(ApprovalEntry).optional(), required_approval_count: gInt().optional() });
-const Update = Named.extend({ deploy_access_levels: list(DeployEntry).optional(), approval_rules: list(ApprovalEntry).optional(), required_approval_count: gInt().optional() });
 
 /** Premium and Ultimate only; a group Maintainer's business. */
 async function managedGroup(kit: ServiceKit, ctx: Ctx<unknown>, ref: string): Promise<GroupAccess> {
@@ -122,10 +103,9 @@ async function applyEntries(tx: ServiceKit["db"], envId: number, kind: string, i
 }
 
 export const protectedEnvironmentsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  "protectedEnvironments.list": action({
-    idempotent: true,
-    input: () => Ref.extend(paginationParams),
-    async handler(ctx) {
+  "protectedEnvironments.list": implement(
+    Runners.protectedEnvironments.list,
+    async (ctx) => {
       const g = await managedGroup(kit, ctx, ctx.params.id);
       const where = eq(envs.groupId, g.group.id);
       const [rows, [{ total }]] = await Promise.all([
@@ -134,20 +114,21 @@ export const protectedEnvironmentsActions = (kit: ServiceKit): Record<string, Ac
       ]);
       return page(await present(ctx, kit, rows), total, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "protectedEnvironments.get": action({
-    idempotent: true,
-    input: () => Ref.extend({ name: gString() }),
-    async handler(ctx) {
+  "protectedEnvironments.get": implement(
+    Runners.protectedEnvironments.get,
+    async (ctx) => {
       const g = await managedGroup(kit, ctx, ctx.params.id);
       return (await present(ctx, kit, [await load(kit, g.group.id, ctx.params.name)]))[0];
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "protectedEnvironments.protect": action({
-    input: () => Protect,
-    async handler(ctx) {
+  "protectedEnvironments.protect": implement(
+    Runners.protectedEnvironments.protect,
+    async (ctx) => {
       const g = await managedGroup(kit, ctx, ctx.params.id);
       const [existing] = await kit.db.select({ id: envs.id }).from(envs).where(and(eq(envs.groupId, g.group.id), eq(envs.name, ctx.params.name)));
       if (existing) throw conflict(`Protected environment '${ctx.params.name}' already exists`);
@@ -172,11 +153,12 @@ export const protectedEnvironmentsActions = (kit: ServiceKit): Record<string, Ac
         throw err;
       }
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "protectedEnvironments.update": action({
-    input: () => Update,
-    async handler(ctx) {
+  "protectedEnvironments.update": implement(
+    Runners.protectedEnvironments.update,
+    async (ctx) => {
       const g = await managedGroup(kit, ctx, ctx.params.id);
       const env = await load(kit, g.group.id, ctx.params.name);
       const deploy = ctx.params.deploy_access_levels ?? [];
@@ -192,17 +174,19 @@ export const protectedEnvironmentsActions = (kit: ServiceKit): Record<string, Ac
       });
       return (await present(ctx, kit, [await load(kit, g.group.id, env.name)]))[0];
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** Unprotect: 200, as the spec says (GitLab's code answers 204). */
-  "protectedEnvironments.unprotect": action({
-    input: () => Ref.extend({ name: gString() }),
-    async handler(ctx) {
+  "protectedEnvironments.unprotect": implement(
+    Runners.protectedEnvironments.unprotect,
+    async (ctx) => {
       const g = await managedGroup(kit, ctx, ctx.params.id);
       const env = await load(kit, g.group.id, ctx.params.name);
       const [presented] = await present(ctx, kit, [env]);
       await kit.db.delete(envs).where(eq(envs.id, env.id));
       return presented;
     },
-  }),
+    { visibility: "published" },
+  ),
 });

@@ -1,24 +1,9 @@
-import { AccessLevel, action, actionsOf, badRequest, forbidden, implement, notFound, page, requireAdmin, requireCaller, type Ctx } from "@collab/core";
+import { AccessLevel, actionsOf, badRequest, forbidden, implement, notFound, page, requireAdmin, requireCaller, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
-import { Runners } from "@collab/runners-contract";
+import { Runners, RUNNER_SCOPES, RUNNER_STATUSES } from "@collab/runners-contract";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
 import { presentRunner, presentRunnerDetails, presentRunnerJob, presentTokenDetails } from "./api/runner.entity";
-import {
-  CreateUserRunnerParams,
-  ListOwnerRunnersParams,
-  ListRunnersParams,
-  OwnerRefParams,
-  ProjectRunnerParams,
-  RegisterRunnerParams,
-  RUNNER_SCOPES,
-  RUNNER_STATUSES,
-  RunnerIdParams,
-  RunnerJobsParams,
-  RunnerTokenParams,
-  UpdateRunnerParams,
-} from "./api/runners.params";
 import { jobs, pipelines, runners, type RunnerRow } from "./db/schema";
 import { groupAccess, groupsWithLevel, memberProjects, projectAccess, userMap, type ProjectAccess } from "./domain/remote";
 import {
@@ -87,10 +72,9 @@ async function runnerFromToken(kit: ServiceKit, token: string) {
 
 export const runnersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   /** GET /runners (runners the caller owns) and GET /runners/all (administrators: every runner). */
-  "runners.list": action({
-    idempotent: true,
-    input: () => ListRunnersParams,
-    async handler(ctx) {
+  "runners.list": implement(
+    Runners.runners.list,
+    async (ctx) => {
       const { all, ...filters } = ctx.params;
       if (all) {
         requireAdmin(ctx);
@@ -107,53 +91,55 @@ export const runnersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       const { rows, total } = await findRunners(kit.db, set, filters, RUNNER_STATUSES);
       return page(rows.map(presentRunner), total, filters);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "runners.listProject": action({
-    idempotent: true,
-    input: () => ListOwnerRunnersParams,
-    async handler(ctx) {
+  "runners.listProject": implement(
+    Runners.runners.listProject,
+    async (ctx) => {
       const { id, ...filters } = ctx.params;
       const a = await managedProject(ctx, id);
       const { rows, total } = await findRunners(kit.db, { all: false, projectIds: [a.project.id], groupIds: a.project.group_ids, instance: true }, filters, RUNNER_SCOPES);
       return page(rows.map(presentRunner), total, filters);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "runners.listGroup": action({
-    idempotent: true,
-    input: () => ListOwnerRunnersParams,
-    async handler(ctx) {
+  "runners.listGroup": implement(
+    Runners.runners.listGroup,
+    async (ctx) => {
       const { id, ...filters } = ctx.params;
       const g = await ownedGroup(ctx, id);
       const { rows, total } = await findRunners(kit.db, { all: false, projectIds: [], groupIds: g.traversal_ids, instance: true }, filters, RUNNER_SCOPES);
       return page(rows.map(presentRunner), total, filters);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "runners.get": action({
-    idempotent: true,
-    input: () => RunnerIdParams,
-    async handler(ctx) {
+  "runners.get": implement(
+    Runners.runners.get,
+    async (ctx) => {
       const runner = await loadRunner(kit.db, ctx.params.id);
       await assertCanRead(kit.db, ctx, runner);
       return presentDetails(kit, ctx, runner);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "runners.update": action({
-    input: () => UpdateRunnerParams,
-    async handler(ctx) {
+  "runners.update": implement(
+    Runners.runners.update,
+    async (ctx) => {
       const { id, ...changes } = ctx.params;
       const runner = await loadRunner(kit.db, id);
       await assertCanManage(kit.db, ctx, runner);
       return presentDetails(kit, ctx, await updateRunner(kit.db, runner, changes));
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "runners.delete": action({
-    input: () => RunnerIdParams,
-    async handler(ctx) {
+  "runners.delete": implement(
+    Runners.runners.delete,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const runner = await loadRunner(kit.db, ctx.params.id);
       if (!caller.admin) {
@@ -163,12 +149,12 @@ export const runnersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       await deleteRunner(kit.db, runner.id);
       return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "runners.jobs": action({
-    idempotent: true,
-    input: () => RunnerJobsParams,
-    async handler(ctx) {
+  "runners.jobs": implement(
+    Runners.runners.jobs,
+    async (ctx) => {
       const runner = await loadRunner(kit.db, ctx.params.id);
       await assertCanManage(kit.db, ctx, runner);
       const where = and(eq(jobs.runnerId, runner.id), ctx.params.status ? eq(jobs.status, ctx.params.status) : undefined);
@@ -187,12 +173,13 @@ export const runnersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
         ctx.params,
       );
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** POST /projects/:id/runners: assigns an existing project runner the caller owns. */
-  "runners.enableProject": action({
-    input: () => ProjectRunnerParams,
-    async handler(ctx) {
+  "runners.enableProject": implement(
+    Runners.runners.enableProject,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const a = await managedProject(ctx, ctx.params.id);
       const runner = await loadRunner(kit.db, ctx.params.runner_id);
@@ -205,11 +192,12 @@ export const runnersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       await linkProject(kit.db, runner.id, a.project.id);
       return presentRunner(runner);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "runners.disableProject": action({
-    input: () => ProjectRunnerParams,
-    async handler(ctx) {
+  "runners.disableProject": implement(
+    Runners.runners.disableProject,
+    async (ctx) => {
       const a = await managedProject(ctx, ctx.params.id);
       const runner = await loadRunner(kit.db, ctx.params.runner_id);
       const ids = await runnerProjectIds(kit.db, runner.id);
@@ -218,13 +206,14 @@ export const runnersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       await unlinkProject(kit.db, runner.id, a.project.id);
       return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 
   // ---- tokens -----------------------------------------------------------------------------------
   /** POST /runners: registers a runner with a registration token (legacy flow). */
-  "runners.register": action({
-    input: () => RegisterRunnerParams,
-    async handler(ctx) {
+  "runners.register": implement(
+    Runners.runners.register,
+    async (ctx) => {
       const { token, info, maintainer_note, ...rest } = ctx.params;
       const scope = await registrationScopeOf(kit.db, token);
       if (!scope) throw forbidden();
@@ -246,53 +235,58 @@ export const runnersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       });
       return presentTokenDetails(runner, clear);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** DELETE /runners: a runner unregisters itself with its authentication token. */
-  "runners.unregister": action({
-    input: () => RunnerTokenParams,
-    async handler(ctx) {
+  "runners.unregister": implement(
+    Runners.runners.unregister,
+    async (ctx) => {
       const runner = await runnerFromToken(kit, ctx.params.token);
       await deleteRunner(kit.db, runner.id);
       return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** POST /runners/verify: checks an authentication token; the runner counts as contacted. */
-  "runners.verify": action({
-    input: () => RunnerTokenParams,
-    async handler(ctx) {
+  "runners.verify": implement(
+    Runners.runners.verify,
+    async (ctx) => {
       const runner = await runnerFromToken(kit, ctx.params.token);
       await kit.db.update(runners).set({ contactedAt: new Date() }).where(eq(runners.id, runner.id));
       return presentTokenDetails(runner, ctx.params.token);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "runners.resetOwnToken": action({
-    input: () => RunnerTokenParams,
-    async handler(ctx) {
+  "runners.resetOwnToken": implement(
+    Runners.runners.resetOwnToken,
+    async (ctx) => {
       const runner = await runnerFromToken(kit, ctx.params.token);
       const clear = runner.registrationType === "authenticated_user" ? createdRunnerToken() : registeredRunnerToken();
       const row = await setRunnerToken(kit.db, runner, clear);
       return { token: clear, token_expires_at: presentTokenDetails(row, clear).token_expires_at };
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "runners.resetToken": action({
-    input: () => RunnerIdParams,
-    async handler(ctx) {
+  "runners.resetToken": implement(
+    Runners.runners.resetToken,
+    async (ctx) => {
       const runner = await loadRunner(kit.db, ctx.params.id);
       await assertCanManage(kit.db, ctx, runner);
       const clear = runner.registrationType === "authenticated_user" ? createdRunnerToken() : registeredRunnerToken();
       const row = await setRunnerToken(kit.db, runner, clear);
       return { token: clear, token_expires_at: presentTokenDetails(row, clear).token_expires_at };
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** Registration tokens: instance (administrators), project (Maintainers), group (Owners). */
-  "runners.resetRegistrationToken": action({
-    input: () => z.object({ source: z.enum(["instance", "projects", "groups"]), id: z.string().optional() }),
-    async handler(ctx) {
+  "runners.resetRegistrationToken": implement(
+    Runners.runners.resetRegistrationToken,
+    async (ctx) => {
       let scope: RegistrationScope;
       if (ctx.params.source === "instance") {
         requireAdmin(ctx);
@@ -306,12 +300,13 @@ export const runnersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       await resetRegistrationToken(kit.db, scope, token);
       return { token, token_expires_at: null };
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** POST /user/runners: a runner created by a signed-in user, with a glrt- token. */
-  "runners.createForUser": action({
-    input: () => CreateUserRunnerParams,
-    async handler(ctx) {
+  "runners.createForUser": implement(
+    Runners.runners.createForUser,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const { runner_type, group_id, project_id, ...rest } = ctx.params;
       let groupId: number | null = null;
@@ -333,7 +328,8 @@ export const runnersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       const runner = await createRunner(kit.db, { runnerType: runner_type, groupId, projectId, token: clear, registrationType: "authenticated_user", creatorId: caller.id, columns: runnerColumns(rest) });
       return presentTokenDetails(runner, clear);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   ...actionsOf("runners", [
     /** Runners by id list, for other services. */

@@ -1,21 +1,10 @@
-import { AccessLevel, action, actionsOf, forbidden, implement, page, reply, requireCaller, type Ctx } from "@collab/core";
+import { AccessLevel, actionsOf, forbidden, implement, page, reply, requireCaller, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { Runners } from "@collab/runners-contract";
 import { and, asc, count, desc, eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
 import { presentPipelineBasic } from "./api/runner.entity";
 import { presentSchedule, presentScheduleDetails, presentVariable } from "./api/schedule.entity";
-import {
-  CreateScheduleParams,
-  CreateVariableParams,
-  ListSchedulesParams,
-  ScheduleParams,
-  SchedulePipelinesParams,
-  UpdateScheduleParams,
-  UpdateVariableParams,
-  VariableParams,
-} from "./api/schedules.params";
 import { pipelines, pipelineSchedules, pipelineScheduleVariables, type ScheduleRow } from "./db/schema";
 import { projectAccess, userMap, type ProjectAccess } from "./domain/remote";
 import { openVariable } from "./domain/variable-secrets";
@@ -44,10 +33,9 @@ async function details(kit: ServiceKit, ctx: Ctx<unknown>, a: ProjectAccess, s: 
 }
 
 export const schedulesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  "schedules.list": action({
-    idempotent: true,
-    input: () => ListSchedulesParams,
-    async handler(ctx) {
+  "schedules.list": implement(
+    Runners.schedules.list,
+    async (ctx) => {
       const a = await readable(ctx, ctx.params.id);
       const where = and(eq(pipelineSchedules.projectId, a.project.id), ctx.params.scope ? eq(pipelineSchedules.active, ctx.params.scope === "active") : undefined);
       const [rows, [{ total }]] = await Promise.all([
@@ -57,21 +45,21 @@ export const schedulesActions = (kit: ServiceKit): Record<string, ActionSchema> 
       const owners = await userMap(ctx, rows.map((r) => r.ownerId));
       return page(rows.map((s) => presentSchedule(s, owners.get(s.ownerId) ?? null)), total, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "schedules.get": action({
-    idempotent: true,
-    input: () => ScheduleParams,
-    async handler(ctx) {
+  "schedules.get": implement(
+    Runners.schedules.get,
+    async (ctx) => {
       const a = await readable(ctx, ctx.params.id);
       return details(kit, ctx, a, await loadSchedule(kit.db, a.project.id, ctx.params.pipeline_schedule_id));
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "schedules.pipelines": action({
-    idempotent: true,
-    input: () => SchedulePipelinesParams,
-    async handler(ctx) {
+  "schedules.pipelines": implement(
+    Runners.schedules.pipelines,
+    async (ctx) => {
       const a = await readable(ctx, ctx.params.id);
       const s = await loadSchedule(kit.db, a.project.id, ctx.params.pipeline_schedule_id);
       const where = eq(pipelines.scheduleId, s.id);
@@ -81,11 +69,12 @@ export const schedulesActions = (kit: ServiceKit): Record<string, ActionSchema> 
       ]);
       return page(rows.map((p) => presentPipelineBasic(p, a.project.web_url)), total, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "schedules.create": action({
-    input: () => CreateScheduleParams,
-    async handler(ctx) {
+  "schedules.create": implement(
+    Runners.schedules.create,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const a = await projectAccess(ctx, ctx.params.id);
       if (a.role < AccessLevel.DEVELOPER) throw forbidden();
@@ -97,11 +86,12 @@ export const schedulesActions = (kit: ServiceKit): Record<string, ActionSchema> 
         .returning();
       return details(kit, ctx, a, row);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "schedules.update": action({
-    input: () => UpdateScheduleParams,
-    async handler(ctx) {
+  "schedules.update": implement(
+    Runners.schedules.update,
+    async (ctx) => {
       const a = await readable(ctx, ctx.params.id);
       const s = await loadSchedule(kit.db, a.project.id, ctx.params.pipeline_schedule_id);
       if (!canUpdate(ctx, a, s)) throw forbidden();
@@ -110,12 +100,13 @@ export const schedulesActions = (kit: ServiceKit): Record<string, ActionSchema> 
       const [row] = await kit.db.update(pipelineSchedules).set({ ...cols, updatedAt: new Date() }).where(eq(pipelineSchedules.id, s.id)).returning();
       return details(kit, ctx, a, row);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** 201 with the schedule now owned by the caller; 200 when it already was. */
-  "schedules.takeOwnership": action({
-    input: () => ScheduleParams,
-    async handler(ctx) {
+  "schedules.takeOwnership": implement(
+    Runners.schedules.takeOwnership,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const a = await readable(ctx, ctx.params.id);
       const s = await loadSchedule(kit.db, a.project.id, ctx.params.pipeline_schedule_id);
@@ -124,23 +115,25 @@ export const schedulesActions = (kit: ServiceKit): Record<string, ActionSchema> 
       const [row] = await kit.db.update(pipelineSchedules).set({ ownerId: caller.id, updatedAt: new Date() }).where(eq(pipelineSchedules.id, s.id)).returning();
       return details(kit, ctx, a, row);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "schedules.delete": action({
-    input: () => ScheduleParams,
-    async handler(ctx) {
+  "schedules.delete": implement(
+    Runners.schedules.delete,
+    async (ctx) => {
       const a = await readable(ctx, ctx.params.id);
       const s = await loadSchedule(kit.db, a.project.id, ctx.params.pipeline_schedule_id);
       if (!canAdmin(ctx, a, s)) throw forbidden();
       await kit.db.delete(pipelineSchedules).where(eq(pipelineSchedules.id, s.id));
       return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** Run now: 201 {"message":"201 Created"}; next_run_at is unchanged. */
-  "schedules.play": action({
-    input: () => ScheduleParams,
-    async handler(ctx) {
+  "schedules.play": implement(
+    Runners.schedules.play,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const a = await readable(ctx, ctx.params.id);
       if (a.role < AccessLevel.DEVELOPER) throw forbidden();
@@ -148,21 +141,23 @@ export const schedulesActions = (kit: ServiceKit): Record<string, ActionSchema> 
       await playSchedule(kit.db, ctx, s, caller.id);
       return { message: "201 Created" };
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "schedules.variables.create": action({
-    input: () => CreateVariableParams,
-    async handler(ctx) {
+  "schedules.variables.create": implement(
+    Runners.schedules.variables.create,
+    async (ctx) => {
       const a = await readable(ctx, ctx.params.id);
       const s = await loadSchedule(kit.db, a.project.id, ctx.params.pipeline_schedule_id);
       if (!canUpdate(ctx, a, s)) throw forbidden();
       return presentVariable(await createVariable(kit.db, kit.keyring, s.id, ctx.params));
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "schedules.variables.update": action({
-    input: () => UpdateVariableParams,
-    async handler(ctx) {
+  "schedules.variables.update": implement(
+    Runners.schedules.variables.update,
+    async (ctx) => {
       const a = await readable(ctx, ctx.params.id);
       const s = await loadSchedule(kit.db, a.project.id, ctx.params.pipeline_schedule_id);
       if (!canUpdate(ctx, a, s)) throw forbidden();
@@ -173,12 +168,13 @@ export const schedulesActions = (kit: ServiceKit): Record<string, ActionSchema> 
       const [row] = await kit.db.update(pipelineScheduleVariables).set(set).where(eq(pipelineScheduleVariables.id, v.id)).returning();
       return presentVariable(openVariable(row, kit.keyring));
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** 202 with the deleted variable, as GitLab answers. */
-  "schedules.variables.delete": action({
-    input: () => VariableParams,
-    async handler(ctx) {
+  "schedules.variables.delete": implement(
+    Runners.schedules.variables.delete,
+    async (ctx) => {
       const a = await readable(ctx, ctx.params.id);
       const s = await loadSchedule(kit.db, a.project.id, ctx.params.pipeline_schedule_id);
       if (!canUpdate(ctx, a, s)) throw forbidden();
@@ -186,7 +182,8 @@ export const schedulesActions = (kit: ServiceKit): Record<string, ActionSchema> 
       await kit.db.delete(pipelineScheduleVariables).where(eq(pipelineScheduleVariables.id, v.id));
       return reply(202, presentVariable(v));
     },
-  }),
+    { visibility: "published" },
+  ),
 
   ...actionsOf("runners", [
     /** One scheduler pass (the timer calls the same); returns the ids of the pipelines it created. */

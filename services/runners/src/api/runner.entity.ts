@@ -1,4 +1,4 @@
-import { iso } from "@collab/core";
+import { iso, type UserRef } from "@collab/core";
 import type { JobRow, PipelineRow, RunnerRow } from "../db/schema";
 
 export const ONLINE_MS = 2 * 60 * 60 * 1000;
@@ -49,7 +49,7 @@ export const presentRunnerDetails = (r: RunnerRow, projects: RunnerProjectRef[],
   architecture: r.architecture,
   contacted_at: iso(r.contactedAt),
   maintenance_note: r.maintenanceNote,
-  created_at: iso(r.createdAt),
+  created_at: r.createdAt.toISOString(),
   projects,
   groups,
 });
@@ -77,7 +77,7 @@ export function presentRunnerJob(
   j: JobRow,
   p: PipelineRow,
   project: { id: number; description: string | null; name: string; name_with_namespace: string; path: string; path_with_namespace: string; created_at: string | null; web_url: string },
-  user: unknown,
+  user: UserRef | null,
 ) {
   const pipeline = presentPipelineBasic(p, project.web_url);
   return {
@@ -89,7 +89,7 @@ export function presentRunnerJob(
     tag: j.tag,
     coverage: j.coverage,
     allow_failure: j.allowFailure,
-    created_at: iso(j.createdAt),
+    created_at: j.createdAt.toISOString(),
     started_at: iso(j.startedAt),
     finished_at: iso(j.finishedAt),
     erased_at: null,
@@ -99,16 +99,16 @@ export function presentRunnerJob(
     commit: {
       id: p.sha,
       short_id: p.sha.slice(0, 8),
-      created_at: iso(p.createdAt),
-      parent_ids: [],
+      created_at: p.createdAt.toISOString(),
+      parent_ids: [] as string[],
       title: "",
       message: "",
       author_name: "",
       author_email: "",
-      authored_date: iso(p.createdAt),
+      authored_date: p.createdAt.toISOString(),
       committer_name: "",
       committer_email: "",
-      committed_date: iso(p.createdAt),
+      committed_date: p.createdAt.toISOString(),
       trailers: {},
       extended_trailers: {},
       web_url: `${project.web_url}/-/commit/${p.sha}`,

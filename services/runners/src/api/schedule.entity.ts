@@ -1,4 +1,5 @@
-import { iso, type UserRef } from "@collab/core";
+import type { UserRef } from "@collab/core";
+import { presentPipelineBasic } from "./runner.entity";
 import type { PipelineRow, ScheduleRow, ScheduleVariableRow } from "../db/schema";
 
 export const presentVariable = (v: ScheduleVariableRow) => ({ key: v.key, variable_type: v.variableType, value: v.value, raw: v.raw });
@@ -9,17 +10,15 @@ export const presentSchedule = (s: ScheduleRow, owner: UserRef | null) => ({
   ref: s.ref,
   cron: s.cron,
   cron_timezone: s.cronTimezone,
-  next_run_at: iso(s.nextRunAt),
+  next_run_at: s.nextRunAt.toISOString(),
   active: s.active,
-  created_at: iso(s.createdAt),
-  updated_at: iso(s.updatedAt),
+  created_at: s.createdAt.toISOString(),
+  updated_at: s.updatedAt.toISOString(),
   owner,
 });
 
 export const presentScheduleDetails = (s: ScheduleRow, owner: UserRef | null, last: PipelineRow | null, projectWebUrl: string, variables: ScheduleVariableRow[] | null) => ({
   ...presentSchedule(s, owner),
-  last_pipeline: last
-    ? { id: last.id, iid: last.iid, project_id: last.projectId, sha: last.sha, ref: last.ref, status: last.status, source: last.source, created_at: iso(last.createdAt), updated_at: iso(last.updatedAt), web_url: `${projectWebUrl}/-/pipelines/${last.id}` }
-    : null,
+  last_pipeline: last ? presentPipelineBasic(last, projectWebUrl) : null,
   ...(variables ? { variables: variables.map(presentVariable) } : {}),
 });

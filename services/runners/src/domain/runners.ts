@@ -1,7 +1,7 @@
 import { AccessLevel, forbidden, notFound, requireCaller, validationFailed, type Ctx } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, count, eq } from "drizzle-orm";
-import type { RunnerChanges } from "../api/runners.params";
+import type { RunnerChanges } from "@collab/runners-contract";
 import { registrationTokens, runnerProjects, runners, type RunnerRow } from "../db/schema";
 import { levelOf } from "./remote";
 import { digest } from "./tokens";

@@ -1,7 +1,7 @@
 import { badRequestMessage, offsetOf } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, asc, count, inArray, sql, type SQL } from "drizzle-orm";
-import type { RunnerFilters } from "../api/runners.params";
+import type { RunnerFilters } from "@collab/runners-contract";
 import { runnerProjects, runners, type RunnerRow } from "../db/schema";
 
 const ONLINE = sql`now() - interval '2 hours'`;

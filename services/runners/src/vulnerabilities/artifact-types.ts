@@ -1,47 +1,8 @@
-/**
- * GitLab's job artifact file types and formats (Ci::JobArtifact.file_types / file_formats), and
- * the format each type must have (TYPE_AND_FORMAT_PAIRS).
- */
-const PAIRS = {
-  archive: "zip",
-  metadata: "gzip",
-  trace: "raw",
-  junit: "gzip",
-  sast: "raw",
-  dependency_scanning: "raw",
-  container_scanning: "raw",
-  dast: "raw",
-  codequality: "raw",
-  license_scanning: "raw",
-  performance: "raw",
-  metrics: "gzip",
-  metrics_referee: "gzip",
-  network_referee: "gzip",
-  lsif: "zip",
-  dotenv: "gzip",
-  cobertura: "gzip",
-  terraform: "raw",
-  accessibility: "raw",
-  cluster_applications: "gzip",
-  secret_detection: "raw",
-  requirements: "raw",
-  coverage_fuzzing: "raw",
-  browser_performance: "raw",
-  load_performance: "raw",
-  api_fuzzing: "raw",
-  cluster_image_scanning: "raw",
-  cyclonedx: "gzip",
-  requirements_v2: "raw",
-  annotations: "gzip",
-  repository_xray: "gzip",
-  jacoco: "gzip",
-} as const;
-
-export const ARTIFACT_TYPES = Object.keys(PAIRS) as [keyof typeof PAIRS, ...(keyof typeof PAIRS)[]];
-export const ARTIFACT_FORMATS = ["raw", "zip", "gzip"] as const;
+/** Job artifacts: the format each type must have, and when an artifact expires (types and formats are in the contract). */
+import { ARTIFACT_TYPE_FORMATS, type ArtifactFormat, type ArtifactType } from "@collab/runners-contract";
 
 /** The job's trace has no fixed format; every other type has exactly one. */
-export const formatMatchesType = (type: keyof typeof PAIRS, format: (typeof ARTIFACT_FORMATS)[number]) => type === "trace" || PAIRS[type] === format;
+export const formatMatchesType = (type: ArtifactType, format: ArtifactFormat) => type === "trace" || ARTIFACT_TYPE_FORMATS[type] === format;
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, sec: 1, second: 1, m: 60, min: 60, minute: 60, h: 3600, hr: 3600, hour: 3600, d: 86_400, day: 86_400, w: 604_800, wk: 604_800, week: 604_800, mo: 2_592_000, month: 2_592_000, y: 31_557_600, yr: 31_557_600, year: 31_557_600 };
 

@@ -1,23 +1,13 @@
-import { action, actionsOf, badRequest, badRequestMessage, callerOf, forbidden, gEnum, gFile, gId, gString, implement, reply } from "@collab/core";
+import { actionsOf, badRequest, badRequestMessage, callerOf, forbidden, implement, reply } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { Runners } from "@collab/runners-contract";
 import { eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
 import { jobs } from "../db/schema";
 import type { VulnerabilityRow } from "../db/vulnerabilities.schema";
 import { parseReport, REPORT_TYPES, ReportError, type Finding, type ReportType } from "./report";
 import { storeArtifact, vulnerabilitiesPage } from "./store";
-import { ARTIFACT_FORMATS, ARTIFACT_TYPES, expireAt, formatMatchesType } from "./artifact-types";
-
-/** POST /jobs/:id/artifacts, in GitLab's declaration order (the metadata file is not kept here). */
-export const UploadArtifactParams = z.object({
-  id: gId(),
-  file: gFile(),
-  expire_in: gString().optional(),
-  artifact_type: gEnum(ARTIFACT_TYPES).default("archive"),
-  artifact_format: gEnum(ARTIFACT_FORMATS).default("zip"),
-});
+import { expireAt, formatMatchesType } from "./artifact-types";
 
 /** A vulnerability as other services read it (runners.vulnerabilities.list). */
 export const presentVulnerability = (v: VulnerabilityRow) => ({
@@ -59,9 +49,9 @@ export const vulnerabilitiesActions = (kit: ServiceKit): Record<string, ActionSc
    * into the project's vulnerabilities (a report that cannot be read is 400 and nothing is kept);
    * other types are kept as they are. 201 with the body "201", as GitLab answers.
    */
-  "jobs.artifacts.upload": action({
-    input: () => UploadArtifactParams,
-    async handler(ctx) {
+  "jobs.artifacts.upload": implement(
+    Runners.jobs.artifacts.upload,
+    async (ctx) => {
       const p = ctx.params;
       // The job a CI/CD job token stands for (the gateway sets it on routes that take job tokens).
       const token = callerOf(ctx)?.job;
@@ -86,7 +76,8 @@ export const vulnerabilitiesActions = (kit: ServiceKit): Record<string, ActionSc
       await storeArtifact(kit.db, job, { fileType: p.artifact_type, fileFormat: p.artifact_format, filename: p.file.filename, bytes, expireAt: expires }, findings);
       return reply(201, "201");
     },
-  }),
+    { visibility: "published" },
+  ),
 
   ...actionsOf("runners", [
     /**

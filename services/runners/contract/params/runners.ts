@@ -75,3 +75,14 @@ export const RunnerJobsParams = z.object({
 
 export const ProjectRunnerParams = z.object({ id: gString(), runner_id: gId() });
 export const OwnerRefParams = z.object({ id: gString() });
+/** Registration token resets: the route says whose (instance, a project's, a group's). */
+export const ResetRegistrationTokenParams = z.object({ source: z.enum(["instance", "projects", "groups"]), id: z.string().optional() });
+
+/** POST /jobs/request: the runner's authentication token. */
+export const RequestJobParams = z.object({ token: z.string().min(1) });
+
+/** A job's final status as its runner reports it. */
+export const JOB_FINAL_STATUSES = ["success", "failed", "canceled"] as const;
+
+/** PUT /jobs/:id: the job's token and its final state. */
+export const UpdateJobParams = z.object({ id: z.coerce.number().int(), token: z.string().min(1), state: z.enum(JOB_FINAL_STATUSES) });
