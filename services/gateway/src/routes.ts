@@ -4,7 +4,7 @@ import { routes as admin } from "@collab/admin/routes";
 import { routes as namespaces, webRoutes as namespacesWeb } from "@collab/namespaces/routes";
 import { routes as issues } from "@collab/issues/routes";
 import { routes as mergeRequests } from "@collab/merge-requests/routes";
-import { routes as runners } from "@collab/runners/routes";
+import { routes as runners } from "@collab/runners-contract";
 import { routes as integrations } from "@collab/integrations/routes";
 import { routes as activity } from "@collab/activity-contract";
 import { routes as importExport } from "@collab/import-export/routes";
