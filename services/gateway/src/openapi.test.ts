@@ -1,6 +1,6 @@
 import { actionContract, cursorPageOf, fileOf, pageOf, replyOf, type RouteDef } from "@collab/core";
 import { z } from "zod";
-import { buildOpenApi, pathParamsOf, wireSchema } from "./openapi";
+import { answersByStatus, buildOpenApi, pathParamsOf, wireSchema } from "./openapi";
 import { mountedRoutes, mountedWebRoutes } from "./routes";
 import { contractActions } from "./contracts";
 
@@ -91,6 +91,10 @@ describe("OpenAPI document from the route table", () => {
     expect(wire(replyOf(item))).toEqual(expect.objectContaining({ type: "object", required: ["id"] }));
     expect(wire(z.union([item, replyOf(z.object({ message: z.string() }))])).anyOf[1]).toEqual(expect.objectContaining({ required: ["message"] }));
     expect(wire(fileOf())).toEqual(expect.objectContaining({ type: "string", contentMediaType: "application/octet-stream" }));
+    const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "output", unrepresentable: "any" }) as Record<string, unknown>;
+    const byStatus = answersByStatus(json(z.union([item, replyOf(z.object({ message: z.string() }), 202)])), 204);
+    expect([...byStatus.keys()]).toEqual([204, 202]);
+    expect(byStatus.get(202)).toEqual([expect.objectContaining({ required: ["message"] })]);
   });
 
   it("shows a route added to the table without other edits", async () => {

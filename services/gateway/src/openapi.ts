@@ -61,6 +61,21 @@ export function wireSchema(schema: Json): Json {
   return schema;
 }
 
+/**
+ * An action's answers (its output's JSON Schema) as the gateway sends them, by HTTP status: each
+ * branch of a union that is a Reply with a fixed status answers that status, the rest `fallback`.
+ */
+export function answersByStatus(output: Json, fallback: number): Map<number, Json[]> {
+  const out = new Map<number, Json[]>();
+  const branches: Json[] = Array.isArray(output.anyOf) && output.anyOf.some((b: Json) => b?.properties?.$reply) ? output.anyOf : [output];
+  for (const branch of branches) {
+    const fixed = branch?.properties?.$reply ? branch.properties.status?.const : undefined;
+    const status = typeof fixed === "number" ? fixed : fallback;
+    out.set(status, [...(out.get(status) ?? []), wireSchema(branch)]);
+  }
+  return out;
+}
+
 /** Properties and required names of an object schema, through allOf / anyOf / oneOf branches. */
 function propertiesOf(schema: Json, depth = 0): { props: Record<string, Json>; required: Set<string> } {
   const props: Record<string, Json> = {};
@@ -161,18 +176,23 @@ function operationOf(route: RouteDef, input: Json, output: Json, operationId: st
     op.requestBody = { required: req.length > 0, content };
   }
   if (parameters.length) op.parameters = parameters;
-  const status = defaultStatus(route);
   const list = route.method === "GET" && ("page" in props || "per_page" in props);
   const entity = entityOf(route.action);
-  const success: Json = { description: status === 204 ? "No content" : list ? `A page of ${entity} records` : `The ${entity}` };
-  // The answer's schema: the output of the action's contract entry, as the gateway sends it.
-  // A download (fileOf) is bytes of its own media type, whatever the route's.
-  const answerType = typeof output.contentMediaType === "string" ? output.contentMediaType : mediaType;
-  if (status !== 204) success.content = { [answerType]: { schema: output } };
-  if (list) success.headers = PAGINATION_HEADERS;
+  // The answers of the action's contract entry, as the gateway sends them, by status: a Reply of
+  // a fixed status (replyOf(body, 202)) answers that one, anything else the route's default.
+  const successes: Record<string, Json> = {};
+  for (const [status, schemas] of answersByStatus(output, defaultStatus(route))) {
+    const success: Json = { description: status === 204 ? "No content" : list ? `A page of ${entity} records` : `The ${entity}` };
+    const schema = schemas.length === 1 ? schemas[0] : { anyOf: schemas };
+    // A download (fileOf) is bytes of its own media type, whatever the route's.
+    const answerType = typeof schema.contentMediaType === "string" ? schema.contentMediaType : mediaType;
+    if (status !== 204) success.content = { [answerType]: { schema } };
+    if (list) success.headers = PAGINATION_HEADERS;
+    successes[String(status)] = success;
+  }
   const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
   op.responses = {
-    [String(status)]: success,
+    ...successes,
     "400": ref("BadRequest"),
     ...(route.auth === "optional" ? {} : { "401": ref("Unauthorized") }),
     "403": ref("Forbidden"),
@@ -203,7 +223,7 @@ export function buildOpenApi({ routes, webRoutes = [], actions, version }: OpenA
     const n = (usedIds.get(base) ?? 0) + 1;
     usedIds.set(base, n);
     const operationId = n === 1 ? base : `${base}_${n}`;
-    (paths[key] ??= {})[route.method.toLowerCase()] = operationOf(route, inputJsonSchema(actions.get(route.action)?.input), wireSchema(inputJsonSchema(actions.get(route.action)?.output, "output")), operationId);
+    (paths[key] ??= {})[route.method.toLowerCase()] = operationOf(route, inputJsonSchema(actions.get(route.action)?.input), inputJsonSchema(actions.get(route.action)?.output, "output"), operationId);
   };
   for (const route of routes) add(route, `/api/v4${route.path}`);
   for (const route of webRoutes) add(route, route.path);

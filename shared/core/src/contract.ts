@@ -250,8 +250,12 @@ export const serviceContract = (service: string) => ({
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({ $page: z.literal(true), items: z.array(item), total: z.number().int(), page: z.number().int(), perPage: z.number().int() });
 
-/** A Reply answer (`reply(status, body)`, reply.ts): the body with a status other than the route's default. */
-export const replyOf = <T extends z.ZodType>(body: T) => z.object({ $reply: z.literal(true), status: z.number().int(), body });
+/**
+ * A Reply answer (`reply(status, body)`, reply.ts): the body with a status other than the route's
+ * default. With `status`, that very one (documented as such in OpenAPI).
+ */
+export const replyOf = <T extends z.ZodType>(body: T, status?: number) =>
+  z.object({ $reply: z.literal(true), status: status === undefined ? z.number().int() : z.literal(status), body });
 
 /** A keyset page (`cursorPage(items, next)`, reply.ts): the items, the next page's query or null. */
 export const cursorPageOf = <T extends z.ZodType>(item: T) => z.object({ $cursorPage: z.literal(true), items: z.array(item), next: z.record(z.string(), z.string()).nullable() });
