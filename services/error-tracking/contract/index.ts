@@ -10,3 +10,7 @@ import { ErrorTrackingEvents } from "./events";
 export const ErrorTracking = { ...serviceContract("error-tracking"), ...ErrorTrackingActions, events: ErrorTrackingEvents };
 export * from "./actions";
 export * from "./events";
+export * from "./params/settings";
+export * from "./params/client-keys";
+export * from "./params/collector";
+export { routes } from "./routes";

@@ -10,3 +10,6 @@ import { ImportExportEvents } from "./events";
 export const ImportExport = { ...serviceContract("import-export"), ...ImportExportActions, events: ImportExportEvents };
 export * from "./actions";
 export * from "./events";
+export * from "./params/groups";
+export * from "./params/vulnerability-exports";
+export { routes } from "./routes";

@@ -1,8 +1,7 @@
-import { call, AccessLevel, accepted, action, ApiError, assertCanCreateTopLevelGroup, currentSettings, fileResponse, forbidden, recordNotFound, requireCaller, visibilityLevel, VISIBILITIES, type Ctx, type Visibility, actionsOf, implement } from "@collab/core";
+import { call, AccessLevel, accepted, ApiError, assertCanCreateTopLevelGroup, currentSettings, fileResponse, forbidden, recordNotFound, requireCaller, visibilityLevel, VISIBILITIES, type Ctx, type Visibility, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { ImportExport } from "@collab/import-export-contract";
 import type { ActionSchema } from "moleculer";
-import { GroupRefParams, ImportParams } from "./api/params";
 import { findArchive, recordImport, requestExport } from "./domain/jobs";
 import { tick } from "./domain/worker";
 import { Namespaces } from "@collab/namespaces-contract";
@@ -37,27 +36,29 @@ const subgroupRole = (level: string) => (level === "owner" ? AccessLevel.OWNER :
 
 export const importExportActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   /** POST /groups/:id/export: queues the caller's export; 202. */
-  "groups.export": action({
-    input: () => GroupRefParams,
-    async handler(ctx) {
+  "groups.export": implement(
+    ImportExport.groups.export,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const group = await ownedGroup(ctx, ctx.params.id);
       await requestExport(kit.db, group.id, caller.id);
       return accepted();
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** GET /groups/:id/export/download: the caller's finished archive, else 404 "404 Not found". */
-  "groups.download": action({
-    input: () => GroupRefParams,
-    async handler(ctx) {
+  "groups.download": implement(
+    ImportExport.groups.download,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const group = await ownedGroup(ctx, ctx.params.id);
       const found = await findArchive(kit.db, group.id, caller.id);
       if (!found?.archive) throw recordNotFound();
       return fileResponse(ctx, found.archive, { filename: found.filename ?? "export.tar.gz", contentType: "application/gzip" });
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /**
    * POST /groups/import (multipart): GitLab's order — the upload's size (max_import_size, which
@@ -66,9 +67,9 @@ export const importExportActions = (kit: ServiceKit): Record<string, ActionSchem
    * private at the top level or at the closest level the parent allows, the importer its Owner.
    * The archive itself is read later by the worker: a bad one fails the import, the group stays.
    */
-  "groups.import": action({
-    input: () => ImportParams,
-    async handler(ctx) {
+  "groups.import": implement(
+    ImportExport.groups.import,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const { file, parent_id } = ctx.params;
       const bytes = Buffer.from(file.data, "base64");
@@ -94,7 +95,8 @@ export const importExportActions = (kit: ServiceKit): Record<string, ActionSchem
       await recordImport(kit.db, { groupId: group.id, importer: { id: caller.id, username: caller.username, admin: caller.admin }, archive: bytes, filename: file.filename });
       return accepted();
     },
-  }),
+    { visibility: "published" },
+  ),
 
   ...actionsOf("import-export", [
     /** Bus only: one worker step now (tests tick deterministically; the timer runs the same code). */

@@ -10,3 +10,8 @@ import { IntegrationsEvents } from "./events";
 export const Integrations = { ...serviceContract("integrations"), ...IntegrationsActions, events: IntegrationsEvents };
 export * from "./actions";
 export * from "./events";
+// The integration kinds and their event flags: the route params' slugs and the entities' fields.
+export * from "./catalog/kinds";
+export * from "./catalog/events";
+export * from "./params/integrations";
+export { routes } from "./routes";

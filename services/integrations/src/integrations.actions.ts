@@ -1,9 +1,9 @@
-import { action } from "@collab/core";
+import { implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { presentBasic, presentIntegration } from "./api/integration.entity";
-import { LevelRef, parseSetup, SlugRef } from "./api/integration.params";
-import { kindOf, slugsFor } from "./catalog/kinds";
+import { parseSetup } from "./api/integration.params";
+import { Integrations, kindOf, slugsFor } from "@collab/integrations-contract";
 import { managedLevel, type Level } from "./domain/levels";
 import { effectiveSettings, findEffective, reset, setUp } from "./domain/settings";
 
@@ -16,41 +16,43 @@ export function integrationsActions(kit: ServiceKit): Record<string, ActionSchem
   const levelActions = (kind: Level["kind"]): Record<string, ActionSchema> => {
     const slugs = () => slugsFor(kind);
     return {
-      [`${kind}.list`]: action({
-        input: () => LevelRef,
-        idempotent: true,
-        async handler(ctx) {
+      [`${kind}.list`]: implement(
+        Integrations[kind].list,
+        async (ctx) => {
           const level = await managedLevel(ctx, kind, ctx.params.id);
           const all = await effectiveSettings(kit.db, level, slugs());
           return [...all.values()].filter((e) => e.source.active).map((e) => presentBasic(e, enterprise()));
         },
-      }),
-      [`${kind}.get`]: action({
-        input: () => SlugRef(slugs()),
-        idempotent: true,
-        async handler(ctx) {
+        { visibility: "published" },
+      ),
+      [`${kind}.get`]: implement(
+        Integrations[kind].get,
+        async (ctx) => {
           const level = await managedLevel(ctx, kind, ctx.params.id);
           return presentIntegration(await findEffective(kit.db, level, ctx.params.slug), enterprise());
         },
-      }),
-      [`${kind}.setUp`]: action({
-        input: () => SlugRef(slugs()),
-        async handler(ctx) {
+        { visibility: "published" },
+      ),
+      [`${kind}.setUp`]: implement(
+        Integrations[kind].setUp,
+        async (ctx) => {
           const integration = kindOf(ctx.params.slug);
           const params = parseSetup(integration, ctx.params);
           const level = await managedLevel(ctx, kind, ctx.params.id);
           await setUp(kit.db, kit.keyring, level, integration, params);
           return presentIntegration(await findEffective(kit.db, level, integration.slug), enterprise());
         },
-      }),
-      [`${kind}.reset`]: action({
-        input: () => SlugRef(slugs()),
-        async handler(ctx) {
+        { visibility: "published" },
+      ),
+      [`${kind}.reset`]: implement(
+        Integrations[kind].reset,
+        async (ctx) => {
           const level = await managedLevel(ctx, kind, ctx.params.id);
           await reset(kit.db, level, ctx.params.slug);
           return null;
         },
-      }),
+        { visibility: "published" },
+      ),
     };
   };
   return { ...levelActions("project"), ...levelActions("group") };

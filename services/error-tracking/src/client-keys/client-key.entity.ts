@@ -1,15 +1,8 @@
+import type { ClientKeyEntity } from "@collab/error-tracking-contract";
 import type { ClientKeyRow } from "../db/schema";
 
-/**
- * GitLab's client key. The spec does not show this record, so its DSN keeps GitLab's field name
- * `sentry_dsn`: SDKs of that protocol are configured from it, and clients read it by that name.
- */
-export interface ClientKeyEntity {
-  id: number;
-  active: boolean;
-  public_key: string;
-  sentry_dsn: string;
-}
+/** GitLab's client key (see the contract's ClientKeySchema). */
+export type { ClientKeyEntity };
 
 /** `<scheme>://<public_key>@<host[:port]>[/relative root]/api/v4/error_tracking/collector/<project_id>` */
 export function dsnOf(baseUrl: string, publicKey: string, projectId: number): string {

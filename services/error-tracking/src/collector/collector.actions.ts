@@ -1,11 +1,10 @@
 import type { ActionSchema } from "moleculer";
-import { action, badRequest, badRequestMessage, notFound, recordId, reply, unauthorized, type Ctx, actionsOf, implement } from "@collab/core";
+import { badRequest, badRequestMessage, notFound, recordId, reply, unauthorized, type Ctx, actionsOf, implement } from "@collab/core";
 import { projectMap } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
-import { ErrorTracking } from "@collab/error-tracking-contract";
 import { activeClientKey } from "../client-keys/client-keys.service";
 import { findSetting } from "../settings/settings.service";
-import { CollectParams, type CollectInput } from "./collector.params";
+import { ErrorTracking, type CollectInput } from "@collab/error-tracking-contract";
 import { errorEventFields, parseEnvelope, type ErrorEventFields } from "./envelope";
 import { presentErrorEvent } from "./error-event.entity";
 import { listErrorEvents, storeErrorEvents } from "./error-events.service";
@@ -74,22 +73,24 @@ function storeEvent(body: Buffer): { fields: ErrorEventFields; payload: unknown 
 const received = () => reply(200, {});
 
 export const collectorActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  "collector.envelope": action({
-    input: () => CollectParams,
-    async handler(ctx) {
+  "collector.envelope": implement(
+    ErrorTracking.collector.envelope,
+    async (ctx) => {
       const projectId = await authorizeSubmission(kit, ctx);
       await storeErrorEvents(kit.db, projectId, envelopeEvents(bodyOf(ctx.params)));
       return received();
     },
-  }),
-  "collector.store": action({
-    input: () => CollectParams,
-    async handler(ctx) {
+    { visibility: "published" },
+  ),
+  "collector.store": implement(
+    ErrorTracking.collector.store,
+    async (ctx) => {
       const projectId = await authorizeSubmission(kit, ctx);
       await storeErrorEvents(kit.db, projectId, [storeEvent(bodyOf(ctx.params))]);
       return received();
     },
-  }),
+    { visibility: "published" },
+  ),
   ...actionsOf("error-tracking", [
     /** The events stored for a project, for other services and tests (no HTTP route). */
     implement(ErrorTracking.errors.list, async (ctx) => (await listErrorEvents(kit.db, ctx.params.project_id)).map(presentErrorEvent)),

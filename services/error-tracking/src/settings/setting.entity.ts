@@ -1,12 +1,7 @@
+import type { ErrorTrackingSettingEntity } from "@collab/error-tracking-contract";
 import type { SettingRow } from "../db/schema";
 
-export interface SettingEntity {
-  active: boolean;
-  project_name: string | null;
-  tracker_external_url: string | null;
-  api_url: string | null;
-  integrated: boolean;
-}
+export type SettingEntity = ErrorTrackingSettingEntity;
 
 /**
  * The external tracker's page of the project, derived from its API URL as GitLab does

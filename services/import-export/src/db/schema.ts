@@ -1,3 +1,4 @@
+import type { VulnerabilityExportStatus } from "@collab/import-export-contract";
 import { bytea, eventTables } from "@collab/db";
 import { boolean, index, integer, jsonb, pgSchema, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
@@ -77,7 +78,7 @@ export const groupImports = importExportSchema.table(
 export type GroupImportRow = typeof groupImports.$inferSelect;
 
 /** Vulnerability export states, as GitLab's Vulnerabilities::Export: created → running → finished | failed. */
-export type VulnerabilityExportStatus = "created" | "running" | "finished" | "failed";
+export type { VulnerabilityExportStatus };
 
 /**
  * Vulnerability exports (Ultimate): one row per request, read only by its author. The projects it

@@ -1,5 +1,4 @@
-import { COMMENT_ON_EVENT_DEFAULT, eventFlags } from "../catalog/events";
-import { kindOf } from "../catalog/kinds";
+import { COMMENT_ON_EVENT_DEFAULT, eventFlags, kindOf, type IntegrationBasicEntity, type IntegrationEntity } from "@collab/integrations-contract";
 import type { IntegrationRow } from "../db/schema";
 
 /** What is shown for one slug at one level: the row whose settings apply, and whether they are an ancestor's. */
@@ -12,7 +11,7 @@ export interface Effective {
 }
 
 /** GitLab's Entities::IntegrationBasic: the list item. */
-export function presentBasic(e: Effective, enterprise: boolean) {
+export function presentBasic(e: Effective, enterprise: boolean): IntegrationBasicEntity {
   const shown = e.own ?? e.source;
   const events = eventFlags(e.source.events);
   const { vulnerability_events, ...rest } = events;
@@ -31,9 +30,10 @@ export function presentBasic(e: Effective, enterprise: boolean) {
 }
 
 /** Entities::Integration: the list item with `properties`, secrets left out. */
-export function presentIntegration(e: Effective, enterprise: boolean) {
+export function presentIntegration(e: Effective, enterprise: boolean): IntegrationEntity {
   const kind = kindOf(e.source.slug);
-  const properties: Record<string, unknown> = {};
-  for (const f of kind.fields) if (!f.secret) properties[f.name] = e.source.properties[f.name] ?? f.default ?? null;
+  const properties: IntegrationEntity["properties"] = {};
+  // What a set-up stores of a non-secret field: its parsed string or boolean (see parseSetup).
+  for (const f of kind.fields) if (!f.secret) properties[f.name] = (e.source.properties[f.name] as string | boolean | null | undefined) ?? f.default ?? null;
   return { ...presentBasic(e, enterprise), properties };
 }

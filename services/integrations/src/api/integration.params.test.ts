@@ -1,6 +1,6 @@
 import { errorBodyOf } from "@collab/core";
-import { KINDS, kindOf, slugsFor } from "../catalog/kinds";
-import { parseSetup, SlugRef } from "./integration.params";
+import { KINDS, kindOf, SlugRef, slugsFor } from "@collab/integrations-contract";
+import { parseSetup } from "./integration.params";
 
 const bodyOf = (run: () => unknown) => {
   try {

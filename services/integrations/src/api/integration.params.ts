@@ -1,12 +1,6 @@
 import { formatIssues, gBool, gEnum, gString, paramError } from "@collab/core";
+import type { FieldDef, KindDef } from "@collab/integrations-contract";
 import { z } from "zod";
-import type { FieldDef, KindDef } from "../catalog/kinds";
-
-/** The path of every integrations route: the project or group, and (for one integration) its slug. */
-export const LevelRef = z.object({ id: gString() });
-
-/** `slug` as Grape declares it (`values: INTEGRATIONS.keys`): anything else does not have a valid value. */
-export const SlugRef = (slugs: readonly string[]) => LevelRef.extend({ slug: gEnum(slugs as [string, ...string[]]) }).loose();
 
 function fieldSchema(f: FieldDef): z.ZodType {
   if (f.type === "boolean") return gBool();

@@ -13,7 +13,7 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" 
  * One integration of a project or of a group (exactly one of the two), by slug. A row exists once
  * it has been set up; DELETE keeps it with its settings reset and active = false, as GitLab does.
  * `properties` holds the kind's settings, secrets included (never presented); `events` the
- * event-kind booleans that differ from the column defaults of catalog/events.ts.
+ * event-kind booleans that differ from the column defaults of the contract's catalog/events.ts.
  */
 export const integrations = integrationsSchema.table(
   "integrations",

@@ -6,7 +6,7 @@ import { Namespaces } from "@collab/namespaces-contract";
 import { Runners } from "@collab/runners-contract";
 import { and, eq, isNotNull, or } from "drizzle-orm";
 import { z } from "zod";
-import type { EventKind } from "../catalog/events";
+import type { EventKind } from "@collab/integrations-contract";
 import { integrationDeliveries, integrations } from "../db/schema";
 import type { DiscordMessage } from "./discord";
 import { discordMessage } from "./discord";

@@ -1,7 +1,7 @@
 import { call } from "@collab/core";
 import type { Db } from "@collab/db";
 import type { ServiceBroker } from "moleculer";
-import { eventFlags, type EventKind } from "../catalog/events";
+import { eventFlags, type EventKind } from "@collab/integrations-contract";
 import type { IntegrationRow } from "../db/schema";
 import { effectiveSettings } from "../domain/settings";
 import { Namespaces, type ProjectSummary } from "@collab/namespaces-contract";

@@ -2,7 +2,7 @@ import { generateSecretsKey, isSealed, Keyring, resetSettings } from "@collab/co
 import { openScratchDatabase, type Database } from "@collab/db";
 import { eq, sql } from "drizzle-orm";
 import path from "node:path";
-import { kindOf } from "../catalog/kinds";
+import { kindOf } from "@collab/integrations-contract";
 import { integrations } from "../db/schema";
 import { integrationSecrets, secretOf } from "./secrets";
 import { setUp } from "./settings";

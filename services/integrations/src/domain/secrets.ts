@@ -1,7 +1,7 @@
 import type { Keyring } from "@collab/core";
 import type { Db, SecretStore } from "@collab/db";
 import { asc, eq, gt } from "drizzle-orm";
-import { KINDS, type KindDef } from "../catalog/kinds";
+import { KINDS, type KindDef } from "@collab/integrations-contract";
 import { integrations, type IntegrationRow } from "../db/schema";
 
 /**

@@ -3,7 +3,7 @@ import type { Db } from "@collab/db";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { SetupParams } from "../api/integration.params";
 import type { Effective } from "../api/integration.entity";
-import type { KindDef } from "../catalog/kinds";
+import type { KindDef } from "@collab/integrations-contract";
 import { integrations, type IntegrationRow } from "../db/schema";
 import type { Level } from "./levels";
 import { openSecrets, sealSecrets } from "./secrets";
