@@ -5,10 +5,10 @@ import { routes as namespaces, webRoutes as namespacesWeb } from "@collab/namesp
 import { routes as issues } from "@collab/issues/routes";
 import { routes as mergeRequests } from "@collab/merge-requests/routes";
 import { routes as runners } from "@collab/runners-contract";
-import { routes as integrations } from "@collab/integrations/routes";
+import { routes as integrations } from "@collab/integrations-contract";
 import { routes as activity } from "@collab/activity-contract";
-import { routes as importExport } from "@collab/import-export/routes";
-import { routes as errorTracking } from "@collab/error-tracking/routes";
+import { routes as importExport } from "@collab/import-export-contract";
+import { routes as errorTracking } from "@collab/error-tracking-contract";
 import { routes as packages } from "@collab/packages-contract";
 
 /** The gateway's own endpoints: GitLab's Metadata API, which read_user tokens may read. */
