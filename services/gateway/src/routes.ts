@@ -1,4 +1,5 @@
 import type { RouteDef } from "@collab/core";
+import { Gateway } from "./contracts";
 import { routes as accounts, webRoutes as accountsWeb } from "@collab/accounts/routes";
 import { routes as admin } from "@collab/admin/routes";
 import { routes as namespaces, webRoutes as namespacesWeb } from "@collab/namespaces/routes";
@@ -13,8 +14,8 @@ import { routes as packages } from "@collab/packages-contract";
 
 /** The gateway's own endpoints: GitLab's Metadata API, which read_user tokens may read. */
 const own: RouteDef[] = [
-  { method: "GET", path: "/version", action: "gateway.version", scopes: ["read_user"] },
-  { method: "GET", path: "/metadata", action: "gateway.metadata", scopes: ["read_user"] },
+  { method: "GET", path: "/version", action: Gateway.version.name, scopes: ["read_user"] },
+  { method: "GET", path: "/metadata", action: Gateway.metadata.name, scopes: ["read_user"] },
 ];
 
 /** Every REST operation of /api/v4: the composition root, as GitLab's api.rb mounts its resources. */
