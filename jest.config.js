@@ -3,7 +3,8 @@ const fs = require("node:fs");
 const path = require("node:path");
 
 // @collab/<pkg>[/sub] → that workspace's TypeScript source, so tests never need a build.
-const moduleNameMapper = {};
+// The whole system's test kit (the test app, fixtures of several services) lives beside the composition root.
+const moduleNameMapper = { "^@collab/standalone/test/(.*)$": "<rootDir>/apps/standalone/test/$1" };
 for (const dir of ["shared", "services", "apps"]) {
   for (const pkg of fs.readdirSync(path.join(__dirname, dir))) {
     const root = `<rootDir>/${dir}/${pkg}/src`;
@@ -34,7 +35,7 @@ module.exports = {
     {
       ...common,
       displayName: "e2e",
-      testMatch: ["<rootDir>/services/*/test/**/*.e2e.test.ts"],
+      testMatch: ["<rootDir>/{services,apps}/*/test/**/*.e2e.test.ts"],
       setupFiles: ["<rootDir>/shared/testing/jest/env.ts"],
       slowTestThreshold: 30,
     },

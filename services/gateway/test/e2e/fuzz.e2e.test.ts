@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { mountedRoutes, mountedWebRoutes } from "../../src/routes";
 import { domainSchemas } from "@collab/standalone/services";
-import { startApp } from "../app";
+import { startApp } from "@collab/standalone/test/app";
 import { discoverRoutes, type RouteParams } from "../fuzz/discover";
 import { Fuzzer, SEED, type Failure, type RouteStats, type Target } from "../fuzz/fuzzer";
 import { ODD_BODY_KINDS } from "../fuzz/hostile";

@@ -3,7 +3,7 @@ import { openDatabase } from "@collab/db";
 import { apiClient, createUserAccount, type ApiClient, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { REQUIRED_SERVICES } from "../../src/health";
-import { startApp } from "../app";
+import { startApp } from "@collab/standalone/test/app";
 
 /** The HTTP edge itself: routing, probes, headers, bodies, errors and pagination. */
 

@@ -1,5 +1,5 @@
 import { apiClient, createGroup, createProject, createUser, type ApiClient, type TestApp } from "@collab/testing";
-import { startApp } from "../app";
+import { startApp } from "@collab/standalone/test/app";
 
 /**
  * Malformed input is refused before any endpoint runs, in one place (the gateway and the shared

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SwaggerClient from "swagger-client";
-import { startApp } from "../app";
+import { startApp } from "@collab/standalone/test/app";
 
 /** Counts the requests the generated client sends, to show the answers below came through it. */
 let intercepted = 0;

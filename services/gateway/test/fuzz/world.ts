@@ -5,7 +5,7 @@
  * `pathValue` maps a path parameter to a valid value by its name and the path around it.
  */
 import { apiClient, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
-import { createMergeRequest } from "../merge-requests";
+import { createMergeRequest } from "@collab/standalone/test/merge-requests";
 
 export interface Principal {
   id: number;

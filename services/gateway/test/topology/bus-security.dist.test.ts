@@ -4,8 +4,8 @@ import { apiClient, createUserAccount, type ApiClient, type TestApp } from "@col
 import { generateKeyPairSync } from "node:crypto";
 import { ServiceBroker } from "moleculer";
 import { connect } from "nats";
-import { startApp } from "../app";
-import { routeAction } from "../route-action";
+import { startApp } from "@collab/standalone/test/app";
+import { routeAction } from "@collab/standalone/test/route-action";
 import { Admin } from "@collab/admin-contract";
 
 /**

@@ -2,7 +2,7 @@ import { apiClient, processAlive, eventually, type ApiClient, type TestApp } fro
 import { randomUUID } from "node:crypto";
 import { connect, JSONCodec } from "nats";
 import { Client } from "pg";
-import { startApp } from "../app";
+import { startApp } from "@collab/standalone/test/app";
 import { eventSubject } from "@collab/db";
 import { Namespaces } from "@collab/namespaces-contract";
 

@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { connect, JSONCodec, type NatsConnection } from "nats";
-import { startApp } from "../app";
+import { startApp } from "@collab/standalone/test/app";
 import { Namespaces } from "@collab/namespaces-contract";
 
 /**

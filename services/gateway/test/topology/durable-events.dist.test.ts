@@ -1,6 +1,6 @@
 import { apiClient, eventually, type TestApp } from "@collab/testing";
 import { Client } from "pg";
-import { startApp } from "../app";
+import { startApp } from "@collab/standalone/test/app";
 import { Namespaces } from "@collab/namespaces-contract";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports

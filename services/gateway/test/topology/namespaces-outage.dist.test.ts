@@ -2,7 +2,7 @@ import { call } from "@collab/core";
 import { Runners } from "@collab/runners-contract";
 import { apiClient, processAlive, eventually, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
-import { startApp } from "../app";
+import { startApp } from "@collab/standalone/test/app";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { topologyControl } = require("../../../../scripts/topology.js") as {

@@ -1,8 +1,8 @@
 import { apiClient, assertStatus, createProject, type TestApp } from "@collab/testing";
 import { createHash, randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
-import { startApp } from "../app";
-import { routeAction } from "../route-action";
+import { startApp } from "@collab/standalone/test/app";
+import { routeAction } from "@collab/standalone/test/route-action";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { topologyControl } = require("../../../../scripts/topology.js") as {

@@ -1,5 +1,5 @@
 import { apiClient, type TestApp } from "@collab/testing";
-import { startApp } from "../app";
+import { startApp } from "@collab/standalone/test/app";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { topologyControl } = require("../../../../scripts/topology.js") as {

@@ -3,7 +3,7 @@ import { openDatabase, type Database } from "@collab/db";
 import { Runners } from "@collab/runners-contract";
 import { apiClient, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
-import { startApp } from "../app";
+import { startApp } from "@collab/standalone/test/app";
 
 /**
  * Distributed pass only: the runners service runs as two replicas, each with its own scheduler
