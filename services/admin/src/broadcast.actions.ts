@@ -1,54 +1,56 @@
 import type { ActionSchema } from "moleculer";
-import { action, page, requireAdmin } from "@collab/core";
+import { actionsOf, implement, page, requireAdmin } from "@collab/core";
+import { Admin } from "@collab/admin-contract";
 import type { ServiceKit } from "@collab/db";
 import { presentBroadcast } from "./api/broadcast.entity";
-import { BroadcastIdParams, CreateBroadcastParams, ListBroadcastParams, UpdateBroadcastParams } from "./api/broadcast.params";
 import { requireArea } from "./availability";
 import { createBroadcast, deleteBroadcast, findBroadcast, listBroadcasts, updateBroadcast } from "./domain/broadcast";
 
+const published = { visibility: "published" } as const;
+
 /** Broadcast messages: anyone reads them; administrators manage them (self-managed and dedicated). */
-export const broadcastActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  "broadcastMessages.list": action({
-    idempotent: true,
-    input: () => ListBroadcastParams,
-    async handler(ctx) {
-      const { rows, total } = await listBroadcasts(kit.db, ctx.params);
-      const now = new Date();
-      return page(rows.map((m) => presentBroadcast(m, now)), total, ctx.params);
-    },
-  }),
+export const broadcastActions = (kit: ServiceKit): Record<string, ActionSchema> =>
+  actionsOf("admin", [
+    implement(
+      Admin.broadcastMessages.list,
+      async (ctx) => {
+        const { rows, total } = await listBroadcasts(kit.db, ctx.params);
+        const now = new Date();
+        return page(rows.map((m) => presentBroadcast(m, now)), total, ctx.params);
+      },
+      published,
+    ),
 
-  "broadcastMessages.get": action({
-    idempotent: true,
-    input: () => BroadcastIdParams,
-    handler: async (ctx) => presentBroadcast(await findBroadcast(kit.db, ctx.params.id)),
-  }),
+    implement(Admin.broadcastMessages.get, async (ctx) => presentBroadcast(await findBroadcast(kit.db, ctx.params.id)), published),
 
-  "broadcastMessages.create": action({
-    input: () => CreateBroadcastParams,
-    async handler(ctx) {
-      requireAdmin(ctx);
-      requireArea("broadcastManagement", kit.config);
-      return presentBroadcast(await createBroadcast(kit.db, ctx.params));
-    },
-  }),
+    implement(
+      Admin.broadcastMessages.create,
+      async (ctx) => {
+        requireAdmin(ctx);
+        requireArea("broadcastManagement", kit.config);
+        return presentBroadcast(await createBroadcast(kit.db, ctx.params));
+      },
+      published,
+    ),
 
-  "broadcastMessages.update": action({
-    input: () => UpdateBroadcastParams,
-    async handler(ctx) {
-      requireAdmin(ctx);
-      requireArea("broadcastManagement", kit.config);
-      return presentBroadcast(await updateBroadcast(kit.db, ctx.params));
-    },
-  }),
+    implement(
+      Admin.broadcastMessages.update,
+      async (ctx) => {
+        requireAdmin(ctx);
+        requireArea("broadcastManagement", kit.config);
+        return presentBroadcast(await updateBroadcast(kit.db, ctx.params));
+      },
+      published,
+    ),
 
-  "broadcastMessages.delete": action({
-    input: () => BroadcastIdParams,
-    async handler(ctx) {
-      requireAdmin(ctx);
-      requireArea("broadcastManagement", kit.config);
-      await deleteBroadcast(kit.db, ctx.params.id);
-      return null;
-    },
-  }),
-});
+    implement(
+      Admin.broadcastMessages.delete,
+      async (ctx) => {
+        requireAdmin(ctx);
+        requireArea("broadcastManagement", kit.config);
+        await deleteBroadcast(kit.db, ctx.params.id);
+        return null;
+      },
+      published,
+    ),
+  ]);

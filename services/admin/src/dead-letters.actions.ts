@@ -1,7 +1,7 @@
 import type { ActionSchema } from "moleculer";
-import { action, call, page, recordNotFound, requireAdmin, serviceContract, type Ctx } from "@collab/core";
+import { actionsOf, call, implement, page, recordNotFound, requireAdmin, serviceContract, type Ctx } from "@collab/core";
+import { Admin, type ReplayOutcome } from "@collab/admin-contract";
 import { deleteDeadLetter, getDeadLetter, hasEventStreams, listDeadLetters, type DeadLetter, type ServiceKit } from "@collab/db";
-import { DeadLetterIdParams, ListDeadLettersParams } from "./api/dead-letters.params";
 
 /**
  * Dead letters: domain events a consumer gave up on after its retries (about 27 minutes of them,
@@ -16,13 +16,7 @@ import { DeadLetterIdParams, ListDeadLettersParams } from "./api/dead-letters.pa
  * In one process there is no JetStream: failing events wait in their service's outbox, retried
  * until they apply, so the list is empty.
  */
-interface ReplayOutcome {
-  id: number;
-  service: string;
-  event: string;
-  replayed: boolean;
-  error?: string;
-}
+const published = { visibility: "published" } as const;
 
 async function replay(ctx: Ctx<unknown>, letter: DeadLetter): Promise<ReplayOutcome> {
   const outcome = { id: letter.id, service: letter.service, event: letter.event.name };
@@ -35,58 +29,67 @@ async function replay(ctx: Ctx<unknown>, letter: DeadLetter): Promise<ReplayOutc
   return { ...outcome, replayed: true };
 }
 
-export const deadLettersActions = (_kit: ServiceKit): Record<string, ActionSchema> => ({
-  "deadLetters.list": action({
-    idempotent: true,
-    input: () => ListDeadLettersParams,
-    async handler(ctx) {
-      requireAdmin(ctx);
-      if (!hasEventStreams(ctx.broker)) return page([], 0, ctx.params);
-      const { rows, total } = await listDeadLetters(ctx.broker, ctx.params.page, ctx.params.per_page);
-      return page(rows, total, ctx.params);
-    },
-  }),
-  "deadLetters.get": action({
-    idempotent: true,
-    input: () => DeadLetterIdParams,
-    async handler(ctx) {
-      requireAdmin(ctx);
-      const letter = hasEventStreams(ctx.broker) ? await getDeadLetter(ctx.broker, ctx.params.id) : undefined;
-      if (!letter) throw recordNotFound();
-      return letter;
-    },
-  }),
-  "deadLetters.replay": action({
-    input: () => DeadLetterIdParams,
-    async handler(ctx) {
-      requireAdmin(ctx);
-      const letter = hasEventStreams(ctx.broker) ? await getDeadLetter(ctx.broker, ctx.params.id) : undefined;
-      if (!letter) throw recordNotFound();
-      return replay(ctx, letter);
-    },
-  }),
-  "deadLetters.replayAll": action({
-    async handler(ctx) {
-      requireAdmin(ctx);
-      if (!hasEventStreams(ctx.broker)) return [];
-      // The letters as they are now, then each replayed once (a failed one stays, and is not retried here).
-      const letters: DeadLetter[] = [];
-      for (let pageNo = 1; ; pageNo++) {
-        const { rows } = await listDeadLetters(ctx.broker, pageNo, 100);
-        letters.push(...rows);
-        if (rows.length < 100) break;
-      }
-      const outcomes: ReplayOutcome[] = [];
-      for (const letter of letters) outcomes.push(await replay(ctx, letter));
-      return outcomes;
-    },
-  }),
-  "deadLetters.delete": action({
-    input: () => DeadLetterIdParams,
-    async handler(ctx) {
-      requireAdmin(ctx);
-      if (!hasEventStreams(ctx.broker) || !(await deleteDeadLetter(ctx.broker, ctx.params.id))) throw recordNotFound();
-      return null;
-    },
-  }),
-});
+export const deadLettersActions = (_kit: ServiceKit): Record<string, ActionSchema> =>
+  actionsOf("admin", [
+    implement(
+      Admin.deadLetters.list,
+      async (ctx) => {
+        requireAdmin(ctx);
+        if (!hasEventStreams(ctx.broker)) return page([], 0, ctx.params);
+        const { rows, total } = await listDeadLetters(ctx.broker, ctx.params.page, ctx.params.per_page);
+        return page(rows, total, ctx.params);
+      },
+      published,
+    ),
+
+    implement(
+      Admin.deadLetters.get,
+      async (ctx) => {
+        requireAdmin(ctx);
+        const letter = hasEventStreams(ctx.broker) ? await getDeadLetter(ctx.broker, ctx.params.id) : undefined;
+        if (!letter) throw recordNotFound();
+        return letter;
+      },
+      published,
+    ),
+
+    implement(
+      Admin.deadLetters.replay,
+      async (ctx) => {
+        requireAdmin(ctx);
+        const letter = hasEventStreams(ctx.broker) ? await getDeadLetter(ctx.broker, ctx.params.id) : undefined;
+        if (!letter) throw recordNotFound();
+        return replay(ctx, letter);
+      },
+      published,
+    ),
+
+    implement(
+      Admin.deadLetters.replayAll,
+      async (ctx) => {
+        requireAdmin(ctx);
+        if (!hasEventStreams(ctx.broker)) return [];
+        // The letters as they are now, then each replayed once (a failed one stays, and is not retried here).
+        const letters: DeadLetter[] = [];
+        for (let pageNo = 1; ; pageNo++) {
+          const { rows } = await listDeadLetters(ctx.broker, pageNo, 100);
+          letters.push(...rows);
+          if (rows.length < 100) break;
+        }
+        const outcomes: ReplayOutcome[] = [];
+        for (const letter of letters) outcomes.push(await replay(ctx, letter));
+        return outcomes;
+      },
+      published,
+    ),
+
+    implement(
+      Admin.deadLetters.delete,
+      async (ctx) => {
+        requireAdmin(ctx);
+        if (!hasEventStreams(ctx.broker) || !(await deleteDeadLetter(ctx.broker, ctx.params.id))) throw recordNotFound();
+        return null;
+      },
+      published,
+    ),
+  ]);

@@ -1,13 +1,41 @@
 import type { ActionSchema } from "moleculer";
-import { call, accepted, action, currentSettings, notFound, page, recordNotFound, requireAdmin, validationFailed, type Ctx, actionsOf, implement } from "@collab/core";
+import {
+  call,
+  accepted,
+  currentSettings,
+  notFound,
+  page,
+  recordNotFound,
+  requireAdmin,
+  validationFailed,
+  type ActionContract,
+  type Ctx,
+  actionsOf,
+  implement,
+  type ImplementedAction,
+  type Page,
+  type Reply,
+} from "@collab/core";
 import type { ServiceKit } from "@collab/db";
-import { Admin } from "@collab/admin-contract";
-import { presentMove } from "./api/storage-move.entity";
-import { BulkMoveParams, ContainerMoveParams, ContainerMovesParams, CreateMoveParams, ListMovesParams, MoveIdParams } from "./api/storage-moves.params";
+import {
+  Admin,
+  type BulkMoveParams,
+  type ContainerMoveParams,
+  type ContainerMovesParams,
+  type CreateMoveParams,
+  type GroupContainer,
+  type ListMovesParams,
+  type MoveIdParams,
+  type ProjectContainer,
+} from "@collab/admin-contract";
+import type { z } from "zod";
+import { presentGroupMove, presentProjectMove, presentSnippetMove } from "./api/storage-move.entity";
 import { requireArea } from "./availability";
 import type { StorageMoveRow } from "./db/schema";
 import { findMove, listMoves, pickStorage, scheduleMoves, tick, unknownStorage, type Call, type ContainerType } from "./domain/storage-moves";
 import { Namespaces } from "@collab/namespaces-contract";
+
+const published = { visibility: "published" } as const;
 
 const busOf = (ctx: Ctx<unknown>): Call => (name, params) => ctx.call(name, params);
 
@@ -16,14 +44,29 @@ const checkStorage = (name: string | undefined, param: string) => {
   if (name !== undefined && !(name in storages())) throw unknownStorage(param);
 };
 
-/** The embedded containers of a page of moves, in one namespaces call. */
-async function present(ctx: Ctx<unknown>, type: ContainerType, rows: StorageMoveRow[]) {
-  const containers =
-    type === "snippet" || !rows.length
-      ? []
-      : await call(ctx, Namespaces.storage.containers, { kind: type, ids: rows.map((r) => r.containerId) });
-  const byId = new Map(containers.map((c) => [c.id, c]));
-  return rows.map((r) => presentMove(r, byId.get(r.containerId)));
+/** The embedded containers of a page of moves, in one namespaces call (it answers the kind asked for). */
+const containersOf = async (ctx: Ctx<unknown>, kind: "project" | "group", rows: StorageMoveRow[]) =>
+  rows.length ? await call(ctx, Namespaces.storage.containers, { kind, ids: rows.map((r) => r.containerId) }) : [];
+
+/** Each container type's moves as the API shows them. */
+const presentProjects = async (ctx: Ctx<unknown>, rows: StorageMoveRow[]) => {
+  const byId = new Map(((await containersOf(ctx, "project", rows)) as ProjectContainer[]).map((c) => [c.id, c]));
+  return rows.map((r) => presentProjectMove(r, byId.get(r.containerId)));
+};
+const presentGroups = async (ctx: Ctx<unknown>, rows: StorageMoveRow[]) => {
+  const byId = new Map(((await containersOf(ctx, "group", rows)) as GroupContainer[]).map((c) => [c.id, c]));
+  return rows.map((r) => presentGroupMove(r, byId.get(r.containerId)));
+};
+const presentSnippets = async (_ctx: Ctx<unknown>, rows: StorageMoveRow[]) => rows.map(presentSnippetMove);
+
+/** The contract entries of one container type's operations, whose moves present as M. */
+interface MoveContracts<M> {
+  list: ActionContract<typeof ListMovesParams, z.ZodType<Page<M>>>;
+  get: ActionContract<typeof MoveIdParams, z.ZodType<M>>;
+  listFor: ActionContract<typeof ContainerMovesParams, z.ZodType<Page<M>>>;
+  getFor: ActionContract<typeof ContainerMoveParams, z.ZodType<M>>;
+  create: ActionContract<typeof CreateMoveParams, z.ZodType<M>>;
+  bulk: ActionContract<typeof BulkMoveParams, z.ZodType<Reply<{ message: string }>>>;
 }
 
 /** The container a per-resource route names: 404 as the resource API answers. */
@@ -33,60 +76,64 @@ async function container(ctx: Ctx<unknown>, type: ContainerType, ref: string) {
 }
 
 /** The six operations of one container type (projects, snippets, groups), as GitLab mounts them. */
-function movesFor(kit: ServiceKit, type: ContainerType): Record<string, ActionSchema> {
+function movesFor<M>(
+  kit: ServiceKit,
+  type: ContainerType,
+  contracts: MoveContracts<M>,
+  present: (ctx: Ctx<unknown>, rows: StorageMoveRow[]) => Promise<M[]>,
+): ImplementedAction[] {
   const area = () => {
     if (type === "group") requireArea("groupStorageMoves", kit.config);
   };
-  const prefix = `storageMoves.${type}`;
-  return {
-    [`${prefix}.list`]: action({
-      idempotent: true,
-      input: () => ListMovesParams,
-      async handler(ctx) {
+  return [
+    implement(
+      contracts.list,
+      async (ctx) => {
         area();
         requireAdmin(ctx);
         const { rows, total } = await listMoves(kit.db, type, ctx.params);
-        return page(await present(ctx, type, rows), total, ctx.params);
+        return page(await present(ctx, rows), total, ctx.params);
       },
-    }),
-    [`${prefix}.get`]: action({
-      idempotent: true,
-      input: () => MoveIdParams,
-      async handler(ctx) {
+      published,
+    ),
+    implement(
+      contracts.get,
+      async (ctx) => {
         area();
         requireAdmin(ctx);
         const row = await findMove(kit.db, type, ctx.params.repository_storage_move_id);
         if (!row) throw recordNotFound();
-        return (await present(ctx, type, [row]))[0];
+        return (await present(ctx, [row]))[0];
       },
-    }),
-    [`${prefix}.listFor`]: action({
-      idempotent: true,
-      input: () => ContainerMovesParams,
-      async handler(ctx) {
+      published,
+    ),
+    implement(
+      contracts.listFor,
+      async (ctx) => {
         area();
         requireAdmin(ctx);
         const c = await container(ctx, type, ctx.params.id);
         const { rows, total } = await listMoves(kit.db, type, ctx.params, c.id);
-        return page(await present(ctx, type, rows), total, ctx.params);
+        return page(await present(ctx, rows), total, ctx.params);
       },
-    }),
-    [`${prefix}.getFor`]: action({
-      idempotent: true,
-      input: () => ContainerMoveParams,
-      async handler(ctx) {
+      published,
+    ),
+    implement(
+      contracts.getFor,
+      async (ctx) => {
         area();
         requireAdmin(ctx);
         const c = await container(ctx, type, ctx.params.id);
         const row = await findMove(kit.db, type, ctx.params.repository_storage_move_id, c.id);
         if (!row) throw recordNotFound();
-        return (await present(ctx, type, [row]))[0];
+        return (await present(ctx, [row]))[0];
       },
-    }),
+      published,
+    ),
     /** POST /<type>s/:id/repository_storage_moves: 201 with the scheduled move. */
-    [`${prefix}.create`]: action({
-      input: () => CreateMoveParams,
-      async handler(ctx) {
+    implement(
+      contracts.create,
+      async (ctx) => {
         area();
         requireAdmin(ctx);
         checkStorage(ctx.params.destination_storage_name, "destination_storage_name");
@@ -94,13 +141,14 @@ function movesFor(kit: ServiceKit, type: ContainerType): Record<string, ActionSc
         const destination = ctx.params.destination_storage_name ?? pickStorage(storages(), c.repository_storage);
         const [row] = await scheduleMoves(kit.db, busOf(ctx), type as "project" | "group", [{ id: c.id, source: c.repository_storage }], () => destination);
         if (!row) throw validationFailed({ [type]: ["is read-only"] });
-        return (await present(ctx, type, [row]))[0];
+        return (await present(ctx, [row]))[0];
       },
-    }),
+      published,
+    ),
     /** POST /<type>_repository_storage_moves: every writable container on the source storage; 202. */
-    [`${prefix}.bulk`]: action({
-      input: () => BulkMoveParams,
-      async handler(ctx) {
+    implement(
+      contracts.bulk,
+      async (ctx) => {
         area();
         requireAdmin(ctx);
         checkStorage(ctx.params.source_storage_name, "source_storage_name");
@@ -112,16 +160,16 @@ function movesFor(kit: ServiceKit, type: ContainerType): Record<string, ActionSc
         await scheduleMoves(kit.db, busOf(ctx), type, ids.map((id) => ({ id, source })), (s) => dest ?? pickStorage(storages(), s));
         return accepted();
       },
-    }),
-  };
+      published,
+    ),
+  ];
 }
 
-export const storageMovesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  ...movesFor(kit, "project"),
-  ...movesFor(kit, "snippet"),
-  ...movesFor(kit, "group"),
-  ...actionsOf("admin", [
+export const storageMovesActions = (kit: ServiceKit): Record<string, ActionSchema> =>
+  actionsOf("admin", [
+    ...movesFor(kit, "project", Admin.storageMoves.project, presentProjects),
+    ...movesFor(kit, "snippet", Admin.storageMoves.snippet, presentSnippets),
+    ...movesFor(kit, "group", Admin.storageMoves.group, presentGroups),
     /** Bus only: one worker step now (tests tick deterministically; the timer calls the same code). */
     implement(Admin.storageMoves.tick, (ctx) => tick(kit.db, busOf(ctx))),
-  ]),
-});
+  ]);

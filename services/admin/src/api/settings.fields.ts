@@ -1,19 +1,17 @@
-import { gArray, gBool, gEnum, gInt, gString, VISIBILITIES } from "@collab/core";
+import { SETTING_TYPES, type SettingName, type Tier } from "@collab/admin-contract";
 import { isIP } from "node:net";
-import { z } from "zod";
 
 /**
  * Every application setting the API reads and writes, in the order GET renders them: its Grape type
- * (the zod parser of the PUT param: a wrong type or value is a 400 {"error": "<name> is invalid"}),
- * its ActiveRecord validations (400 {"message": {"<name>": ["..."]}}), GitLab's default and the
- * tier that licenses it. Unlicensed fields are neither shown nor written (GitLab's
- * filter_attributes_using_license drops them silently).
+ * (the zod parser of the PUT param: a wrong type or value is a 400 {"error": "<name> is invalid"})
+ * and the tier that licenses it, both from the contract (SETTING_TYPES), its ActiveRecord
+ * validations (400 {"message": {"<name>": ["..."]}}) and GitLab's default. Unlicensed fields are
+ * neither shown nor written (GitLab's filter_attributes_using_license drops them silently).
  */
-export type Tier = "free" | "premium" | "ultimate";
+export type { Tier };
 
 export interface SettingField {
   name: string;
-  input: () => z.ZodType;
   default: unknown;
   tier: Tier;
   /** Model validations on the value after the update: messages without the field name. */
@@ -23,8 +21,8 @@ export interface SettingField {
 }
 
 const F: SettingField[] = [];
-const def = (name: string, input: () => z.ZodType, dflt: unknown, opts: { tier?: Tier; check?: SettingField["check"]; secret?: boolean } = {}) =>
-  F.push({ name, input, default: dflt, tier: opts.tier ?? "free", check: opts.check, ...(opts.secret && { secret: true }) });
+const def = (name: SettingName, dflt: unknown, opts: { check?: SettingField["check"]; secret?: boolean } = {}) =>
+  F.push({ name, default: dflt, tier: SETTING_TYPES[name].tier, check: opts.check, ...(opts.secret && { secret: true }) });
 
 // ---- validators (ActiveRecord wording) ---------------------------------------------------------
 const gte = (min: number) => (v: number | null) => (v !== null && v < min ? [`must be greater than or equal to ${min}`] : []);
@@ -84,17 +82,6 @@ function untrustedRegexp(v: string | null): string[] {
   }
 }
 
-// ---- Grape types -----------------------------------------------------------------------------
-const bool = () => gBool();
-const int = () => gInt().nullable();
-const str = () => gString().nullable();
-const float = () =>
-  z.preprocess((v) => (typeof v === "string" && v.trim() !== "" && !Number.isNaN(Number(v)) ? Number(v) : v), z.number({ error: "is invalid" }).nullable());
-const visibility = () => gEnum(VISIBILITIES as unknown as ["private", "internal", "public"]);
-const strings = () => gArray(z.string({ error: "is invalid" }));
-const intValues = (values: readonly number[]) => () => gInt().refine((n) => values.includes(n), { error: "does not have a valid value" });
-const object = () => z.record(z.string(), z.unknown(), { error: "is invalid" });
-
 export const LOCALES = ["en", "bg", "cs_CZ", "da_DK", "de", "eo", "es", "fil_PH", "fr", "gl_ES", "id_ID", "it", "ja", "ko", "nb_NO", "nl_NL", "pl_PL", "pt_BR", "ro_RO", "ru", "si_LK", "sv_SE", "tr_TR", "uk", "zh_CN", "zh_HK", "zh_TW"];
 
 /** Gitlab::Access::BranchProtection levels and the protection object each one means. */
@@ -132,115 +119,111 @@ function storageWeightsErrors(v: Record<string, unknown>): string[] {
   return errors;
 }
 
-const KEY_RESTRICTIONS: Record<string, number[]> = {
-  rsa: [0, 1024, 2048, 3072, 4096, -1],
-  dsa: [0, 1024, 2048, 3072, -1],
-  ecdsa: [0, 256, 384, 521, -1],
-  ed25519: [0, 256, -1],
-  ecdsa_sk: [0, 256, -1],
-  ed25519_sk: [0, 256, -1],
-};
-
 // ---- Signup, projects and groups ---------------------------------------------------------------
-def("default_projects_limit", int, 100_000, { check: gte(0) });
-def("signup_enabled", bool, true);
-def("require_admin_approval_after_user_signup", bool, true);
-def("can_create_group", bool, true);
-def("user_defaults_to_private_profile", bool, false);
-def("minimum_password_length", int, 8, { check: (v: number | null) => (v === null ? ["can't be blank"] : between(8, 128)(v)) });
-def("email_restrictions_enabled", bool, false);
-def("email_restrictions", str, null, { check: untrustedRegexp });
-def("allow_account_deletion", bool, true);
-def("updating_name_disabled_for_users", bool, false);
+def("default_projects_limit", 100_000, { check: gte(0) });
+def("signup_enabled", true);
+def("require_admin_approval_after_user_signup", true);
+def("can_create_group", true);
+def("user_defaults_to_private_profile", false);
+def("minimum_password_length", 8, { check: (v: number | null) => (v === null ? ["can't be blank"] : between(8, 128)(v)) });
+def("email_restrictions_enabled", false);
+def("email_restrictions", null, { check: untrustedRegexp });
+def("allow_account_deletion", true);
+def("updating_name_disabled_for_users", false);
 // ---- Branch protection -------------------------------------------------------------------------
-def("default_branch_protection", intValues([0, 1, 2, 3, 4]), 2);
-def("default_branch_protection_defaults", object, BRANCH_PROTECTION[2], { check: protectionDefaultsErrors });
+def("default_branch_protection", 2);
+def("default_branch_protection_defaults", BRANCH_PROTECTION[2], { check: protectionDefaultsErrors });
 // ---- Defaults ----------------------------------------------------------------------------------
-def("default_preferred_language", str, "en", { check: oneOf(LOCALES) });
-def("default_ci_config_path", str, null, { check: maxLength(255) });
-def("default_project_visibility", visibility, "private");
-def("default_group_visibility", visibility, "private");
-def("default_snippet_visibility", visibility, "private");
-def("restricted_visibility_levels", strings, []);
-def("home_page_url", str, null, { check: url });
-def("after_sign_out_path", str, null, { check: url });
-def("first_day_of_week", int, 0, { check: oneOf([0, 1, 6]) });
+def("default_preferred_language", "en", { check: oneOf(LOCALES) });
+def("default_ci_config_path", null, { check: maxLength(255) });
+def("default_project_visibility", "private");
+def("default_group_visibility", "private");
+def("default_snippet_visibility", "private");
+def("restricted_visibility_levels", []);
+def("home_page_url", null, { check: url });
+def("after_sign_out_path", null, { check: url });
+def("first_day_of_week", 0, { check: oneOf([0, 1, 6]) });
 // ---- Sign-in and sessions ----------------------------------------------------------------------
-def("failed_login_attempts_unlock_period_in_minutes", int, null, { check: gt(0) });
-def("max_login_attempts", int, null, { check: gt(0) });
-def("sign_in_restrictions", object, {});
-def("password_authentication_enabled_for_web", bool, true);
-def("session_expire_delay", int, 10_080, { check: between(0, 5_256_000) });
-def("admin_mode", bool, false);
-def("user_oauth_applications", bool, true);
-def("user_show_add_ssh_key_message", bool, true);
+def("failed_login_attempts_unlock_period_in_minutes", null, { check: gt(0) });
+def("max_login_attempts", null, { check: gt(0) });
+def("sign_in_restrictions", {});
+def("password_authentication_enabled_for_web", true);
+def("session_expire_delay", 10_080, { check: between(0, 5_256_000) });
+def("admin_mode", false);
+def("user_oauth_applications", true);
+def("user_show_add_ssh_key_message", true);
 // ---- Sizes and timeouts ------------------------------------------------------------------------
-def("max_attachment_size", int, 100, { check: gt(0) });
-def("max_decompressed_archive_size", int, 25_600, { check: gte(0) });
-def("max_export_size", int, 0, { check: gte(0) });
-def("max_import_size", int, 0, { check: gte(0) });
-def("max_import_remote_file_size", int, 10_240, { check: gte(0) });
-def("decompress_archive_file_timeout", int, 210, { check: gte(0) });
-def("snippet_size_limit", int, 52_428_800, { check: gt(0) });
-def("wiki_page_max_content_bytes", int, 52_428_800, { check: gte(1024) });
-def("bulk_import_max_download_file_size", int, 5120, { check: gte(0) });
-def("terminal_max_session_time", int, 0, { check: gte(0) });
+def("max_attachment_size", 100, { check: gt(0) });
+def("max_decompressed_archive_size", 25_600, { check: gte(0) });
+def("max_export_size", 0, { check: gte(0) });
+def("max_import_size", 0, { check: gte(0) });
+def("max_import_remote_file_size", 10_240, { check: gte(0) });
+def("decompress_archive_file_timeout", 210, { check: gte(0) });
+def("snippet_size_limit", 52_428_800, { check: gt(0) });
+def("wiki_page_max_content_bytes", 52_428_800, { check: gte(1024) });
+def("bulk_import_max_download_file_size", 5120, { check: gte(0) });
+def("terminal_max_session_time", 0, { check: gte(0) });
 // ---- Network and domain policy -----------------------------------------------------------------
-def("outbound_local_requests_whitelist", strings, [], { check: domainList(1000) });
-def("domain_allowlist", strings, [], { check: domainList() });
-def("domain_denylist_enabled", bool, false);
-def("domain_denylist", strings, [], { check: domainList() });
-def("allow_local_requests_from_web_hooks_and_services", bool, false);
-def("allow_local_requests_from_system_hooks", bool, true);
-def("globally_allowed_ips", str, "", { check: ipList });
-def("geo_node_allowed_ips", str, "0.0.0.0/0, ::/0", { tier: "premium", check: ipList });
+def("outbound_local_requests_whitelist", [], { check: domainList(1000) });
+def("domain_allowlist", [], { check: domainList() });
+def("domain_denylist_enabled", false);
+def("domain_denylist", [], { check: domainList() });
+def("allow_local_requests_from_web_hooks_and_services", false);
+def("allow_local_requests_from_system_hooks", true);
+def("globally_allowed_ips", "", { check: ipList });
+def("geo_node_allowed_ips", "0.0.0.0/0, ::/0", { check: ipList });
 // ---- Container registry ------------------------------------------------------------------------
-def("container_expiration_policies_enable_historic_entries", bool, false);
-def("container_registry_cleanup_tags_service_max_list_size", int, 200, { check: gte(0) });
-def("container_registry_delete_tags_service_timeout", int, 250, { check: gte(0) });
-def("container_registry_expiration_policies_caching", bool, true);
-def("container_registry_expiration_policies_worker_capacity", int, 4, { check: gte(0) });
-def("container_registry_token_expire_delay", int, 5, { check: gt(0) });
+def("container_expiration_policies_enable_historic_entries", false);
+def("container_registry_cleanup_tags_service_max_list_size", 200, { check: gte(0) });
+def("container_registry_delete_tags_service_timeout", 250, { check: gte(0) });
+def("container_registry_expiration_policies_caching", true);
+def("container_registry_expiration_policies_worker_capacity", 4, { check: gte(0) });
+def("container_registry_token_expire_delay", 5, { check: gt(0) });
 // ---- Package registry --------------------------------------------------------------------------
-def("package_registry_cleanup_policies_worker_capacity", int, 2, { check: gte(0) });
-def("package_registry_allow_anyone_to_pull_option", bool, true);
-def("maven_package_requests_forwarding", bool, true);
-def("npm_package_requests_forwarding", bool, true);
-def("pypi_package_requests_forwarding", bool, true);
-def("keep_latest_artifact", bool, true);
+def("package_registry_cleanup_policies_worker_capacity", 2, { check: gte(0) });
+def("package_registry_allow_anyone_to_pull_option", true);
+def("maven_package_requests_forwarding", true);
+def("npm_package_requests_forwarding", true);
+def("pypi_package_requests_forwarding", true);
+def("keep_latest_artifact", true);
 // ---- Storage -----------------------------------------------------------------------------------
-def("repository_storages_weighted", object, { default: 100 }, { check: storageWeightsErrors });
+def("repository_storages_weighted", { default: 100 }, { check: storageWeightsErrors });
 // ---- Key restrictions --------------------------------------------------------------------------
-for (const [type, values] of Object.entries(KEY_RESTRICTIONS)) def(`${type}_key_restriction`, intValues(values), type === "dsa" ? -1 : 0);
+def("rsa_key_restriction", 0);
+def("dsa_key_restriction", -1);
+def("ecdsa_key_restriction", 0);
+def("ed25519_key_restriction", 0);
+def("ecdsa_sk_key_restriction", 0);
+def("ed25519_sk_key_restriction", 0);
 // ---- Terms and profile -------------------------------------------------------------------------
-def("enforce_terms", bool, false);
-def("terms", str, null, { check: requiredIf("enforce_terms") });
-def("performance_bar_allowed_group_id", int, null);
-def("file_template_project_id", int, null);
-def("local_markdown_version", int, 0, { check: gte(0) });
-def("polling_interval_multiplier", float, 1, { check: gte(0) });
-def("security_txt_content", str, null, { check: maxLength(2048) });
-def("personal_access_token_prefix", str, "glpat-", {
+def("enforce_terms", false);
+def("terms", null, { check: requiredIf("enforce_terms") });
+def("performance_bar_allowed_group_id", null);
+def("file_template_project_id", null);
+def("local_markdown_version", 0, { check: gte(0) });
+def("polling_interval_multiplier", 1, { check: gte(0) });
+def("security_txt_content", null, { check: maxLength(2048) });
+def("personal_access_token_prefix", "glpat-", {
   check: (v: string | null) => [...maxLength(20)(v), ...(v && !/^[a-zA-Z0-9_+=/@:.-]+$/.test(v) ? ["can contain only letters of the Base64 alphabet (RFC4648) with the addition of '@', ':' and '.'"] : [])],
 });
-def("require_personal_access_token_expiry", bool, true);
-def("silent_mode_enabled", bool, false);
-def("silent_admin_exports_enabled", bool, false);
+def("require_personal_access_token_expiry", true);
+def("silent_mode_enabled", false);
+def("silent_admin_exports_enabled", false);
 // ---- Asset proxy -------------------------------------------------------------------------------
-def("asset_proxy_enabled", bool, false);
-def("asset_proxy_url", str, null, { check: urlRequiredIf("asset_proxy_enabled") });
-def("asset_proxy_allowlist", strings, [], { check: domainList() });
+def("asset_proxy_enabled", false);
+def("asset_proxy_url", null, { check: urlRequiredIf("asset_proxy_enabled") });
+def("asset_proxy_allowlist", [], { check: domainList() });
 // ---- External authorization --------------------------------------------------------------------
-def("external_authorization_service_enabled", bool, false);
-def("external_authorization_service_url", str, null, { check: urlRequiredIf("external_authorization_service_enabled") });
-def("external_authorization_service_default_label", str, null, { check: requiredIf("external_authorization_service_enabled") });
-def("external_authorization_service_timeout", float, 0.5, { check: (v: number | null) => (v !== null && (v <= 0 || v > 10) ? ["must be greater than 0 and less than or equal to 10"] : []) });
+def("external_authorization_service_enabled", false);
+def("external_authorization_service_url", null, { check: urlRequiredIf("external_authorization_service_enabled") });
+def("external_authorization_service_default_label", null, { check: requiredIf("external_authorization_service_enabled") });
+def("external_authorization_service_timeout", 0.5, { check: (v: number | null) => (v !== null && (v <= 0 || v > 10) ? ["must be greater than 0 and less than or equal to 10"] : []) });
 // ---- External pipeline validation --------------------------------------------------------------
-def("external_pipeline_validation_service_timeout", int, null, { check: gt(0) });
-def("external_pipeline_validation_service_token", str, null, { secret: true });
-def("external_pipeline_validation_service_url", str, null, { check: url });
+def("external_pipeline_validation_service_timeout", null, { check: gt(0) });
+def("external_pipeline_validation_service_token", null, { secret: true });
+def("external_pipeline_validation_service_url", null, { check: url });
 // ---- Rate and concurrency limits ---------------------------------------------------------------
-const limits: [string, number][] = [
+const limits: [SettingName, number][] = [
   ["issues_create_limit", 0],
   ["notes_create_limit", 300],
   ["raw_blob_request_limit", 300],
@@ -260,46 +243,37 @@ const limits: [string, number][] = [
   ["concurrent_bitbucket_import_jobs_limit", 100],
   ["concurrent_bitbucket_server_import_jobs_limit", 100],
 ];
-for (const [name, dflt] of limits) def(name, int, dflt, { check: gte(0) });
-def("rate_limiting_response_text", str, null, { check: maxLength(255) });
+for (const [name, dflt] of limits) def(name, dflt, { check: gte(0) });
+def("rate_limiting_response_text", null, { check: maxLength(255) });
 // ---- Premium and Ultimate ----------------------------------------------------------------------
-def("allow_all_integrations", bool, true, { tier: "premium" });
-def("allowed_integrations", strings, [], { tier: "premium" });
-def("group_owners_can_manage_default_branch_protection", bool, true, { tier: "premium" });
-def("geo_status_timeout", int, 10, { tier: "premium", check: gt(0) });
-def("default_project_deletion_protection", bool, false, { tier: "premium" });
-def("deletion_adjourned_period", int, 30, { tier: "premium", check: between(1, 90) });
-def("disable_personal_access_tokens", bool, false, { tier: "premium" });
-def("delete_unconfirmed_users", bool, false, { tier: "premium" });
-def("unconfirmed_users_delete_after_days", int, 7, { tier: "premium", check: gt(0) });
-def("use_clickhouse_for_analytics", bool, false, { tier: "premium" });
-def("virtual_registries_endpoints_api_limit", int, 1000, { tier: "premium", check: gte(0) });
-def("security_policy_global_group_approvers_enabled", bool, true, { tier: "ultimate" });
-def("security_approval_policies_limit", int, 5, { tier: "ultimate", check: between(5, 20) });
-def("scan_execution_policies_action_limit", int, 0, { tier: "ultimate", check: between(0, 20) });
-def("scan_execution_policies_schedule_limit", int, 0, { tier: "ultimate", check: between(0, 20) });
-def("secret_push_protection_available", bool, false, { tier: "ultimate" });
-def("enable_member_promotion_management", bool, false, { tier: "ultimate" });
+def("allow_all_integrations", true);
+def("allowed_integrations", []);
+def("group_owners_can_manage_default_branch_protection", true);
+def("geo_status_timeout", 10, { check: gt(0) });
+def("default_project_deletion_protection", false);
+def("deletion_adjourned_period", 30, { check: between(1, 90) });
+def("disable_personal_access_tokens", false);
+def("delete_unconfirmed_users", false);
+def("unconfirmed_users_delete_after_days", 7, { check: gt(0) });
+def("use_clickhouse_for_analytics", false);
+def("virtual_registries_endpoints_api_limit", 1000, { check: gte(0) });
+def("security_policy_global_group_approvers_enabled", true);
+def("security_approval_policies_limit", 5, { check: between(5, 20) });
+def("scan_execution_policies_action_limit", 0, { check: between(0, 20) });
+def("scan_execution_policies_schedule_limit", 0, { check: between(0, 20) });
+def("secret_push_protection_available", false);
+def("enable_member_promotion_management", false);
 
-export const SETTING_FIELDS: readonly SettingField[] = F;
 export const FIELD_BY_NAME = new Map(F.map((f) => [f.name, f]));
+/** In the contract's order (the order GET renders them); a setting type without its default here fails at load. */
+export const SETTING_FIELDS: readonly SettingField[] = Object.keys(SETTING_TYPES).map((name) => {
+  const field = FIELD_BY_NAME.get(name);
+  if (!field) throw new Error(`admin: setting ${name} has no default`);
+  return field;
+});
 export const SECRET_FIELDS: readonly string[] = F.filter((f) => f.secret).map((f) => f.name);
 
-/**
- * Older names still accepted as params and still rendered, kept in step with their replacements
- * (GitLab's "support legacy names" blocks of the settings API and its entity's `as:` exposures).
- */
-export const ALIASES: Record<string, string> = {
-  signin_enabled: "password_authentication_enabled_for_web",
-  password_authentication_enabled: "password_authentication_enabled_for_web",
-  allow_local_requests_from_hooks_and_services: "allow_local_requests_from_web_hooks_and_services",
-  asset_proxy_whitelist: "asset_proxy_allowlist",
-  domain_whitelist: "domain_allowlist",
-  domain_blacklist_enabled: "domain_denylist_enabled",
-  domain_blacklist: "domain_denylist",
-};
-/** Aliases the GET answer renders too (the rest are input only). */
-export const RENDERED_ALIASES = ["signin_enabled", "password_authentication_enabled", "allow_local_requests_from_hooks_and_services", "asset_proxy_whitelist"];
+export { ALIASES, RENDERED_ALIASES } from "@collab/admin-contract";
 
 /** Removed from the API: not declared, so Grape drops them (they never reach the settings). */
 export const REMOVED_FIELDS = ["delayed_project_deletion", "delayed_group_deletion", "in_product_marketing_emails_enabled", "repository_storages", "user_email_lookup_limit"];

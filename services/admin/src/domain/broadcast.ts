@@ -1,7 +1,7 @@
 import { recordNotFound, validationFailed } from "@collab/core";
 import type { Db } from "@collab/db";
 import { count, desc, eq } from "drizzle-orm";
-import type { CreateBroadcastParams, UpdateBroadcastParams } from "../api/broadcast.params";
+import type { CreateBroadcastParams, UpdateBroadcastParams } from "@collab/admin-contract";
 import { broadcastMessages, type BroadcastMessageRow } from "../db/schema";
 
 const HOUR = 3600_000;

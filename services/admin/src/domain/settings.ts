@@ -1,4 +1,5 @@
-import { iso, validationFailed, type Keyring, type SettingsMessage } from "@collab/core";
+import type { ApplicationSettings } from "@collab/admin-contract";
+import { validationFailed, type Keyring, type SettingsMessage } from "@collab/core";
 import type { Db } from "@collab/db";
 import { eq, sql } from "drizzle-orm";
 import { ALIASES, BRANCH_PROTECTION, defaultValues, FIELD_BY_NAME, licensed, RENDERED_ALIASES, SETTING_FIELDS, type Tier } from "../api/settings.fields";
@@ -99,13 +100,16 @@ const DEPENDENTS: Record<string, string[]> = {
 };
 const dependsOnChanged = (name: string, attrs: Record<string, unknown>) => (DEPENDENTS[name] ?? []).some((flag) => attrs[flag] !== undefined);
 
-/** Entities::ApplicationSetting: licensed fields, the legacy aliases, id and timestamps. */
-export function presentSettings(s: StoredSettings, tier: Tier, keyring: Keyring): Record<string, unknown> {
+/**
+ * Entities::ApplicationSetting: licensed fields, the legacy aliases, id and timestamps. Built by
+ * name from the field list, so typed by the contract's schema (ApplicationSettingsSchema).
+ */
+export function presentSettings(s: StoredSettings, tier: Tier, keyring: Keyring): ApplicationSettings {
   const out: Record<string, unknown> = { id: ROW_ID };
   const values = openSecretSettings(s.values, keyring);
   for (const f of SETTING_FIELDS) if (licensed(f, tier)) out[f.name] = values[f.name];
   for (const alias of RENDERED_ALIASES) out[alias] = values[ALIASES[alias]];
-  out.created_at = iso(s.createdAt);
-  out.updated_at = iso(s.updatedAt);
-  return out;
+  out.created_at = s.createdAt.toISOString();
+  out.updated_at = s.updatedAt.toISOString();
+  return out as ApplicationSettings;
 }

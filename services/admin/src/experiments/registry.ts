@@ -1,16 +1,10 @@
+import type { ExperimentDefinition, ExperimentStatus, Gate } from "@collab/admin-contract";
+
 /**
  * The experiment definitions this instance knows (GitLab keeps them as YAML files in
  * config/feature_flags/experiment; here a module). Gate state lives in admin.experiment_gates.
  */
-export interface ExperimentDefinition {
-  name: string;
-  introduced_by_url: string | null;
-  rollout_issue_url: string | null;
-  milestone: string | null;
-  type: "experiment";
-  group: string;
-  default_enabled: boolean;
-}
+export type { ExperimentDefinition, Gate };
 
 export const EXPERIMENTS: readonly ExperimentDefinition[] = [
   {
@@ -42,10 +36,8 @@ export const EXPERIMENTS: readonly ExperimentDefinition[] = [
   },
 ];
 
-export type Gate = { key: "boolean" | "percentage_of_actors" | "percentage_of_time" | "actors" | "groups"; value: unknown };
-
 /** Flipper's view of a flag: on (boolean gate true), conditional (any other gate), off. */
-export function currentStatus(def: ExperimentDefinition, stored: Gate[] | undefined) {
+export function currentStatus(def: ExperimentDefinition, stored: Gate[] | undefined): ExperimentStatus {
   const gates: Gate[] = stored ?? [{ key: "boolean", value: def.default_enabled }];
   const boolean = gates.find((g) => g.key === "boolean");
   const conditional = gates.some((g) => g.key !== "boolean" && g.value !== null && g.value !== 0 && !(Array.isArray(g.value) && g.value.length === 0));
