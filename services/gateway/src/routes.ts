@@ -1,7 +1,7 @@
 import type { RouteDef } from "@collab/core";
 import { Gateway } from "./contracts";
 import { routes as accounts, webRoutes as accountsWeb } from "@collab/accounts/routes";
-import { routes as admin } from "@collab/admin/routes";
+import { routes as admin } from "@collab/admin-contract";
 import { routes as namespaces, webRoutes as namespacesWeb } from "@collab/namespaces/routes";
 import { routes as issues } from "@collab/issues/routes";
 import { routes as mergeRequests } from "@collab/merge-requests/routes";
