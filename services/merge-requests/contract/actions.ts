@@ -1,11 +1,100 @@
-/** Actions of the merge-requests service other services call (see index.ts). */
-import { actionContract } from "@collab/core";
+/**
+ * Actions of the merge-requests service: those other services call, and those its routes call
+ * (routes.ts), each with the input it validates and the answer it gives, before the gateway turns
+ * it into HTTP. The notes, discussions and state events routes are the shared notes code's.
+ */
+import { actionContract, noContent, pageOf, replyOf } from "@collab/core";
+import { Issues } from "@collab/issues-contract";
 import { z } from "zod";
+import {
+  ApprovalSettingsSchema,
+  ApprovalsSchema,
+  ApprovalStateSchema,
+  MergeRequestApprovalRuleSchema,
+  MergeRequestBasicSchema,
+  MergeRequestListItemSchema,
+  MergeRequestSchema,
+  ProjectApprovalRuleSchema,
+} from "./entities";
+import {
+  ApprovalMergeRequestRefParams,
+  ApprovalProjectRefParams,
+  ApproveParams,
+  CreateMergeRequestRuleParams,
+  CreateProjectRuleParams,
+  ListMergeRequestRulesParams,
+  ListProjectRulesParams,
+  MergeRequestRuleRefParams,
+  ProjectRuleRefParams,
+  UpdateMergeRequestRuleParams,
+  UpdateProjectRuleParams,
+  UpdateSettingsParams,
+} from "./params/approvals";
+import { ClosedByParams, ClosesIssuesParams } from "./params/closing-issues";
+import { CreateMergeRequestParams, ListMergeRequestsParams, MergeParams, MergeRequestRefParams, UpdateMergeRequestParams } from "./params/merge-requests";
 
 const int = () => z.number().int();
 
 export const MergeRequestsActions = {
+  mergeRequests: {
+    /** GET /merge_requests: the caller's (created_by_me unless scope says otherwise), or all readable with scope=all. */
+    listAll: actionContract("merge-requests.mergeRequests.listAll", { input: () => ListMergeRequestsParams, output: () => pageOf(MergeRequestListItemSchema), idempotent: true }),
+    /** GET /groups/:id/merge_requests. */
+    listGroup: actionContract("merge-requests.mergeRequests.listGroup", { input: () => ListMergeRequestsParams, output: () => pageOf(MergeRequestListItemSchema), idempotent: true }),
+    /** GET /projects/:id/merge_requests. */
+    listProject: actionContract("merge-requests.mergeRequests.listProject", { input: () => ListMergeRequestsParams, output: () => pageOf(MergeRequestListItemSchema), idempotent: true }),
+    /** GET /projects/:id/merge_requests/:merge_request_iid. */
+    get: actionContract("merge-requests.mergeRequests.get", { input: () => MergeRequestRefParams, output: () => MergeRequestSchema, idempotent: true }),
+    /** POST /projects/:id/merge_requests. */
+    create: actionContract("merge-requests.mergeRequests.create", { input: () => CreateMergeRequestParams, output: () => MergeRequestSchema }),
+    /** PUT /projects/:id/merge_requests/:merge_request_iid. */
+    update: actionContract("merge-requests.mergeRequests.update", { input: () => UpdateMergeRequestParams, output: () => MergeRequestSchema }),
+    /** DELETE /projects/:id/merge_requests/:merge_request_iid: 204. */
+    delete: actionContract("merge-requests.mergeRequests.delete", { input: () => MergeRequestRefParams, output: () => noContent() }),
+    /** PUT /projects/:id/merge_requests/:merge_request_iid/merge: the merged merge request. */
+    merge: actionContract("merge-requests.mergeRequests.merge", { input: () => MergeParams, output: () => MergeRequestSchema }),
+  },
+  approvals: {
+    /** GET …/approvals: the approvals object. */
+    get: actionContract("merge-requests.approvals.get", { input: () => ApprovalMergeRequestRefParams, output: () => ApprovalsSchema, idempotent: true }),
+    /** GET …/approval_state (Premium+). */
+    state: actionContract("merge-requests.approvals.state", { input: () => ApprovalMergeRequestRefParams, output: () => ApprovalStateSchema, idempotent: true }),
+    /** POST …/approve: 201 with the approvals object. */
+    approve: actionContract("merge-requests.approvals.approve", { input: () => ApproveParams, output: () => ApprovalsSchema }),
+    /** POST …/unapprove: 201 with the approvals object. */
+    unapprove: actionContract("merge-requests.approvals.unapprove", { input: () => ApprovalMergeRequestRefParams, output: () => ApprovalsSchema }),
+    /** PUT …/reset_approvals: 202 Accepted. */
+    reset: actionContract("merge-requests.approvals.reset", { input: () => ApprovalMergeRequestRefParams, output: () => replyOf(z.object({ message: z.string() })) }),
+  },
+  approvalSettings: {
+    /** GET /projects/:id/approvals (Premium+). */
+    get: actionContract("merge-requests.approvalSettings.get", { input: () => ApprovalProjectRefParams, output: () => ApprovalSettingsSchema, idempotent: true }),
+    /** POST /projects/:id/approvals (Premium+). */
+    update: actionContract("merge-requests.approvalSettings.update", { input: () => UpdateSettingsParams, output: () => ApprovalSettingsSchema }),
+  },
+  projectRules: {
+    list: actionContract("merge-requests.projectRules.list", { input: () => ListProjectRulesParams, output: () => pageOf(ProjectApprovalRuleSchema), idempotent: true }),
+    get: actionContract("merge-requests.projectRules.get", { input: () => ProjectRuleRefParams, output: () => ProjectApprovalRuleSchema, idempotent: true }),
+    create: actionContract("merge-requests.projectRules.create", { input: () => CreateProjectRuleParams, output: () => ProjectApprovalRuleSchema }),
+    update: actionContract("merge-requests.projectRules.update", { input: () => UpdateProjectRuleParams, output: () => ProjectApprovalRuleSchema }),
+    delete: actionContract("merge-requests.projectRules.delete", { input: () => ProjectRuleRefParams, output: () => noContent() }),
+  },
+  mergeRequestRules: {
+    list: actionContract("merge-requests.mergeRequestRules.list", { input: () => ListMergeRequestRulesParams, output: () => pageOf(MergeRequestApprovalRuleSchema), idempotent: true }),
+    get: actionContract("merge-requests.mergeRequestRules.get", { input: () => MergeRequestRuleRefParams, output: () => MergeRequestApprovalRuleSchema, idempotent: true }),
+    create: actionContract("merge-requests.mergeRequestRules.create", { input: () => CreateMergeRequestRuleParams, output: () => MergeRequestApprovalRuleSchema }),
+    update: actionContract("merge-requests.mergeRequestRules.update", { input: () => UpdateMergeRequestRuleParams, output: () => MergeRequestApprovalRuleSchema }),
+    delete: actionContract("merge-requests.mergeRequestRules.delete", { input: () => MergeRequestRuleRefParams, output: () => noContent() }),
+  },
   closingIssues: {
+    /** GET …/closes_issues: the issues the merge request closes that the caller may read, as the issue list presents them. */
+    closesIssues: actionContract("merge-requests.closingIssues.closesIssues", {
+      input: () => ClosesIssuesParams,
+      output: () => pageOf(Issues.mergeRequestLinks.readableIssues.output().element),
+      idempotent: true,
+    }),
+    /** GET /projects/:id/issues/:issue_iid/closed_by: the merge requests closing the issue that the caller may read. */
+    closedBy: actionContract("merge-requests.closingIssues.closedBy", { input: () => ClosedByParams, output: () => pageOf(MergeRequestBasicSchema), idempotent: true }),
     /**
      * How many merge requests reference each issue with the closing pattern (the issue's
      * merge_requests_count): `[{ project_id, iid, count }]`, one for each ref, in one query.

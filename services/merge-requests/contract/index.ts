@@ -1,7 +1,8 @@
 /**
- * The merge-requests service's contract: the actions other services may call and the durable events it
- * publishes, with their schemas. It imports nothing from the service's implementation, so
- * depending on it never pulls the service in (see @collab/core contract.ts).
+ * The merge-requests service's contract: its actions (those other services call and those its
+ * routes call) and the durable events it publishes, with their schemas, and its route table. It
+ * imports nothing from the service's implementation, so depending on it never pulls the service in
+ * (see @collab/core contract.ts).
  */
 import { serviceContract } from "@collab/core";
 import { MergeRequestsActions } from "./actions";
@@ -9,4 +10,9 @@ import { MergeRequestsEvents } from "./events";
 
 export const MergeRequests = { ...serviceContract("merge-requests"), ...MergeRequestsActions, events: MergeRequestsEvents };
 export * from "./actions";
+export * from "./entities";
 export * from "./events";
+export * from "./params/approvals";
+export * from "./params/closing-issues";
+export * from "./params/merge-requests";
+export { routes } from "./routes";

@@ -1,27 +1,23 @@
-import { action, errorBodyOf, gInt, gString, page, paginationParams, type Ctx, call } from "@collab/core";
+import { call, errorBodyOf, implement, page, type Ctx } from "@collab/core";
 import { authorizeProject } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { Issues } from "@collab/issues-contract";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
+import { MergeRequests } from "@collab/merge-requests-contract";
 import { closingIssueRefs, mergeRequests } from "./db/schema";
 import { loadMergeRequest } from "./domain/load";
 import { canReadMergeRequests } from "./domain/permissions";
 import { presentMergeRequests } from "./merge-requests/presentation";
-
-const ClosesIssuesParams = z.object({ id: gString(), merge_request_iid: gInt(), ...paginationParams });
-const ClosedByParams = z.object({ id: gString(), issue_iid: gInt(), ...paginationParams });
 
 const slice = <T>(items: T[], p: { page: number; per_page: number }) => items.slice((p.page - 1) * p.per_page, p.page * p.per_page);
 
 /** The links between merge requests and the issues their descriptions close, both ways. */
 export const closingIssueRoutesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   /** GET /projects/:id/merge_requests/:merge_request_iid/closes_issues: the issues the caller may read. */
-  "closingIssues.closesIssues": action({
-    idempotent: true,
-    input: () => ClosesIssuesParams,
-    async handler(ctx) {
+  "closingIssues.closesIssues": implement(
+    MergeRequests.closingIssues.closesIssues,
+    async (ctx) => {
       const { access, mergeRequest } = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
       const refs = await kit.db.select().from(closingIssueRefs).where(eq(closingIssueRefs.mergeRequestId, mergeRequest.id));
       const issues = await call(ctx, Issues.mergeRequestLinks.readableIssues, {
@@ -30,13 +26,13 @@ export const closingIssueRoutesActions = (kit: ServiceKit): Record<string, Actio
       });
       return page(slice(issues, ctx.params), issues.length, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** GET /projects/:id/issues/:issue_iid/closed_by: merge requests closing the issue that the caller may read. */
-  "closingIssues.closedBy": action({
-    idempotent: true,
-    input: () => ClosedByParams,
-    async handler(ctx) {
+  "closingIssues.closedBy": implement(
+    MergeRequests.closingIssues.closedBy,
+    async (ctx) => {
       // The issue must be readable: the issues service answers its own 404s.
       const issue = await call(ctx, Issues.mergeRequestLinks.readableIssue, { id: ctx.params.id, issue_iid: ctx.params.issue_iid });
       const links = await kit.db
@@ -49,7 +45,8 @@ export const closingIssueRoutesActions = (kit: ServiceKit): Record<string, Actio
       const items = await presentMergeRequests(kit, ctx, slice(visible, ctx.params), { context: { projectId: issue.project_id } });
       return page(items, visible.length, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 });
 
 /** Projects (of a few) whose merge requests the caller may read. */

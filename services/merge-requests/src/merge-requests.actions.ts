@@ -1,4 +1,4 @@
-import { AccessLevel, action, callerOf, forbidden, page, requireCaller, unprocessable, type Ctx, announce } from "@collab/core";
+import { AccessLevel, callerOf, forbidden, implement, page, requireCaller, unprocessable, type Ctx, announce } from "@collab/core";
 import { accessLevels, assertWritable, groupOf, milestoneMap, readableProjects, userMap, type ProjectAccess } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, ne } from "drizzle-orm";
@@ -11,16 +11,10 @@ import { type MergeRequestDetail, type MergeRequestPresentation } from "./merge-
 import { findMergeRequests, type MergeRequestScope } from "./merge-requests/finder";
 import { buildInput } from "./merge-requests/input";
 import { resolveNames } from "./merge-requests/names";
-import {
-  CreateMergeRequestParams,
-  ListMergeRequestsParams,
-  listParamsForTier,
-  MergeRequestRefParams,
-  UpdateMergeRequestParams,
-} from "./merge-requests/params";
+import { listParamsForTier } from "./merge-requests/params";
 import { presentMergeRequests } from "./merge-requests/presentation";
 import { createMergeRequest, deleteMergeRequest, updateMergeRequest } from "./merge-requests/writes";
-import { MergeRequests } from "@collab/merge-requests-contract";
+import { MergeRequests, type ListMergeRequestsParams } from "@collab/merge-requests-contract";
 import { eventPayload, mergeRequestEvent } from "./merge-requests/events";
 import { mergeAction } from "./merge-requests/merge";
 
@@ -76,11 +70,16 @@ async function presentOne(kit: ServiceKit, ctx: Ctx<unknown>, loaded: { access: 
   return item;
 }
 
-function listAction(kit: ServiceKit, scopeOf: (ctx: Ctx<ListMergeRequestsParams>, p: ListMergeRequestsParams) => Promise<{ scope: MergeRequestScope; context: MergeRequestPresentation["context"]; projectIds: number[] | null; known?: ProjectAccess["project"][] }>) {
-  return action({
-    idempotent: true,
-    input: () => ListMergeRequestsParams,
-    async handler(ctx) {
+type ListContract = typeof MergeRequests.mergeRequests.listAll | typeof MergeRequests.mergeRequests.listGroup | typeof MergeRequests.mergeRequests.listProject;
+
+function listAction(
+  kit: ServiceKit,
+  contract: ListContract,
+  scopeOf: (ctx: Ctx<ListMergeRequestsParams>, p: ListMergeRequestsParams) => Promise<{ scope: MergeRequestScope; context: MergeRequestPresentation["context"]; projectIds: number[] | null; known?: ProjectAccess["project"][] }>,
+) {
+  return implement(
+    contract,
+    async (ctx) => {
       const p = listParamsForTier(ctx.params, kit.config.LICENSE_TIER);
       const { scope, context, projectIds, known } = await scopeOf(ctx, p);
       const names = await resolveNames(kit, ctx, p, projectIds, scope);
@@ -88,7 +87,8 @@ function listAction(kit: ServiceKit, scopeOf: (ctx: Ctx<ListMergeRequestsParams>
       const items = await presentMergeRequests(kit, ctx, rows, { context, withLabelsDetails: p.with_labels_details, simple: p.view === "simple", knownProjects: known });
       return page(items, total, p);
     },
-  });
+    { visibility: "published" },
+  );
 }
 
 /** Ensures the branches of a create exist: GitLab's BuildService errors (422, on `base`). */
@@ -101,20 +101,20 @@ async function checkBranchesExist(ctx: Ctx<unknown>, projectId: number, source: 
 }
 
 export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  "mergeRequests.listProject": listAction(kit, async (ctx, p) => {
+  "mergeRequests.listProject": listAction(kit, MergeRequests.mergeRequests.listProject, async (ctx, p) => {
     const { access } = await mergeRequestsProject(ctx, p.id!);
     const projects = [{ id: access.project.id, access_level: access.role, visibility: access.project.visibility, merge_requests_access_level: access.project.merge_requests_access_level }];
     return { scope: { caller: callerOf(ctx), projects, defaultScope: "all" }, context: { projectId: access.project.id }, projectIds: [access.project.id], known: [access.project] };
   }),
 
-  "mergeRequests.listGroup": listAction(kit, async (ctx, p) => {
+  "mergeRequests.listGroup": listAction(kit, MergeRequests.mergeRequests.listGroup, async (ctx, p) => {
     const group = await groupOf(ctx, p.id!);
     const readable = await readableProjects(ctx, group.group.id);
     const projects = p.non_archived ? readable.projects.filter((pr) => !pr.archived) : readable.projects;
     return { scope: { caller: callerOf(ctx), projects, defaultScope: "all" }, context: { groupPath: group.group.full_path }, projectIds: projects.map((pr) => pr.id) };
   }),
 
-  "mergeRequests.listAll": listAction(kit, async (ctx, p) => {
+  "mergeRequests.listAll": listAction(kit, MergeRequests.mergeRequests.listAll, async (ctx, p) => {
     const caller = callerOf(ctx);
     // Anonymous callers only list with scope=all, as GitLab's authenticate_non_get! for other scopes.
     if (!caller && p.scope !== "all") requireCaller(ctx);
@@ -123,18 +123,18 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
     return { scope: { caller, projects, defaultScope: "created_by_me" }, context: {}, projectIds: projects ? projects.map((pr) => pr.id) : null };
   }),
 
-  "mergeRequests.get": action({
-    idempotent: true,
-    input: () => MergeRequestRefParams,
-    async handler(ctx) {
+  "mergeRequests.get": implement(
+    MergeRequests.mergeRequests.get,
+    async (ctx) => {
       const loaded = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
       return presentOne(kit, ctx, { access: loaded.access, role: loaded.actor.role }, loaded.mergeRequest);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "mergeRequests.create": action({
-    input: () => CreateMergeRequestParams,
-    async handler(ctx) {
+  "mergeRequests.create": implement(
+    MergeRequests.mergeRequests.create,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const { access, actor } = await mergeRequestsProject(ctx, ctx.params.id);
       if (!canCreateMergeRequest(actor)) throw forbidden();
@@ -151,11 +151,12 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
       );
       return presentOne(kit, ctx, { access, role: actor.role }, mr);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "mergeRequests.update": action({
-    input: () => UpdateMergeRequestParams,
-    async handler(ctx) {
+  "mergeRequests.update": implement(
+    MergeRequests.mergeRequests.update,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const loaded = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
       const mr = loaded.mergeRequest;
@@ -186,11 +187,12 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
       );
       return presentOne(kit, ctx, { access: loaded.access, role: loaded.actor.role }, mergeRequest);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "mergeRequests.delete": action({
-    input: () => MergeRequestRefParams,
-    async handler(ctx) {
+  "mergeRequests.delete": implement(
+    MergeRequests.mergeRequests.delete,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const loaded = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
       if (!canDestroyMergeRequest(loaded.actor)) throw forbidden();
@@ -201,7 +203,8 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
       );
       return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 
   "mergeRequests.merge": mergeAction(kit, { canMerge, presentOne }),
 });

@@ -1,4 +1,4 @@
-import { accepted, action, AccessLevel, callerOf, conflict, notFound, notModified, requireCaller, unauthorized, type Ctx } from "@collab/core";
+import { accepted, AccessLevel, implement, callerOf, conflict, notFound, notModified, requireCaller, unauthorized, type Ctx } from "@collab/core";
 import { assertWritable, userMap } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { and, eq } from "drizzle-orm";
@@ -9,7 +9,7 @@ import { branchHeads, headKey } from "../merge-requests/branches";
 import { mergeStatus as mergeStatusOf } from "../merge-requests/merge-status";
 import { approvalChange, noteApprovalChange } from "./approval-events";
 import { presentApprovals, presentApprovalState } from "./approvals.entity";
-import { ApproveParams, MergeRequestRefParams } from "./approvals.params";
+import { MergeRequests } from "@collab/merge-requests-contract";
 import { eligibleToApprove } from "./compute";
 import { ruleLookups } from "./lookups";
 import { passwordMatches, userTypes } from "./remote";
@@ -40,19 +40,18 @@ async function presentFor(kit: ServiceKit, ctx: Ctx<unknown>, state: ApprovalSta
 
 /** Approve, unapprove and reset; the approvals object and the approval state. */
 export const approvalsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  "approvals.get": action({
-    idempotent: true,
-    input: () => MergeRequestRefParams,
-    async handler(ctx) {
+  "approvals.get": implement(
+    MergeRequests.approvals.get,
+    async (ctx) => {
       const { mergeRequest } = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
       return presentFor(kit, ctx, await stateOf(kit, ctx, mergeRequest));
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "approvals.state": action({
-    idempotent: true,
-    input: () => MergeRequestRefParams,
-    async handler(ctx) {
+  "approvals.state": implement(
+    MergeRequests.approvals.state,
+    async (ctx) => {
       requireApprovalRules(kit);
       const { mergeRequest } = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
       const state = await stateOf(kit, ctx, mergeRequest);
@@ -64,7 +63,8 @@ export const approvalsActions = (kit: ServiceKit): Record<string, ActionSchema> 
       ]);
       return presentApprovalState(state, lookups, new Map(sources.map((s) => [s.id, s])));
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /**
    * 304 when the caller already approved; 409 when `sha` is not the source branch head; 401 when
@@ -72,9 +72,9 @@ export const approvalsActions = (kit: ServiceKit): Record<string, ActionSchema> 
    * author approval, a committer with committers' approval disabled) or when re-authentication is
    * required and approval_password is wrong; 201 with the approvals object.
    */
-  "approvals.approve": action({
-    input: () => ApproveParams,
-    async handler(ctx) {
+  "approvals.approve": implement(
+    MergeRequests.approvals.approve,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const { access, mergeRequest } = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
       assertWritable(access);
@@ -97,12 +97,13 @@ export const approvalsActions = (kit: ServiceKit): Record<string, ActionSchema> 
       if (!inserted.length) throw notModified();
       return presentFor(kit, ctx, await stateOf(kit, ctx, mergeRequest));
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** 404 when the caller had not approved; 201 with the approvals object. */
-  "approvals.unapprove": action({
-    input: () => MergeRequestRefParams,
-    async handler(ctx) {
+  "approvals.unapprove": implement(
+    MergeRequests.approvals.unapprove,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const { access, mergeRequest } = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
       assertWritable(access);
@@ -120,15 +121,16 @@ export const approvalsActions = (kit: ServiceKit): Record<string, ActionSchema> 
       if (!removed.length) throw notFound();
       return presentFor(kit, ctx, await stateOf(kit, ctx, mergeRequest));
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /**
    * Only bot users of project or group access tokens (not service accounts, not people) may
    * reset, and not on a merged merge request: 401 otherwise. 202 Accepted.
    */
-  "approvals.reset": action({
-    input: () => MergeRequestRefParams,
-    async handler(ctx) {
+  "approvals.reset": implement(
+    MergeRequests.approvals.reset,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const { access, mergeRequest } = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
       const type = caller.bot ? (await userTypes(ctx, [caller.id])).get(caller.id) : undefined;
@@ -140,5 +142,6 @@ export const approvalsActions = (kit: ServiceKit): Record<string, ActionSchema> 
       );
       return accepted();
     },
-  }),
+    { visibility: "published" },
+  ),
 });

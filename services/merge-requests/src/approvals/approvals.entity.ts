@@ -1,4 +1,6 @@
-import { iso, type UserRef } from "@collab/core";
+import type { UserRef } from "@collab/core";
+import type { ApprovalsEntity } from "@collab/merge-requests-contract";
+import type { ProtectedBranch } from "@collab/namespaces-contract";
 import type { ApprovalSettingsRow } from "../db/schema";
 import type { EvaluatedRule } from "./compute";
 import type { GroupEntity } from "./remote";
@@ -10,7 +12,7 @@ export interface RuleLookups {
   users: Map<number, UserRef>;
   groups: Map<number, GroupEntity>;
   groupMembers: Map<number, number[]>;
-  protectedBranches: Map<number, unknown>;
+  protectedBranches: Map<number, ProtectedBranch>;
 }
 
 const refs = (ids: number[], users: Map<number, UserRef>) => ids.map((id) => users.get(id)).filter((u): u is UserRef => u !== undefined);
@@ -70,8 +72,8 @@ export const presentApprovalState = (state: ApprovalState, l: RuleLookups, sourc
  */
 export function presentApprovals(
   state: ApprovalState,
-  o: { users: Map<number, UserRef>; callerId: number | null; callerCanApprove: boolean; premium: boolean; mergeStatus: string },
-) {
+  o: { users: Map<number, UserRef>; callerId: number | null; callerCanApprove: boolean; premium: boolean; mergeStatus: ApprovalsEntity["merge_status"] },
+): ApprovalsEntity {
   const mr = state.mergeRequest;
   const ev = state.evaluation;
   const approvedBy = state.approvals.map((a) => o.users.get(a.userId)).filter((u): u is UserRef => u !== undefined);
@@ -82,8 +84,8 @@ export function presentApprovals(
     title: mr.title,
     description: mr.description ?? "",
     state: mr.state,
-    created_at: iso(mr.createdAt),
-    updated_at: iso(mr.updatedAt),
+    created_at: mr.createdAt.toISOString(),
+    updated_at: mr.updatedAt.toISOString(),
     merge_status: o.mergeStatus,
     approved: ev.approved,
     approvals_required: ev.approvalsRequired,

@@ -3,7 +3,6 @@ import type { ActionSchema } from "moleculer";
 import { approvalsActions } from "./approvals.actions";
 import { approvalRulesActions } from "./rules.actions";
 
-export { approvalRoutes } from "./approvals.routes";
 export { approvalsLeftFor } from "./gate";
 export { resetApprovalsOnPush } from "./on-push";
 export { approvalSystemNote } from "./approval-events";

@@ -1,4 +1,4 @@
-import { AccessLevel, action, forbidden, page, recordNotFound, requireCaller, validationFailed, type Ctx } from "@collab/core";
+import { AccessLevel, forbidden, implement, page, recordNotFound, requireCaller, validationFailed, type Ctx } from "@collab/core";
 import { assertWritable } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
@@ -6,18 +6,7 @@ import type { MergeRequestRow } from "../db/schema";
 import { loadMergeRequest, mergeRequestsProject } from "../domain/load";
 import { canUpdateMergeRequest } from "../domain/permissions";
 import { presentMergeRequestRule, presentProjectRule, presentSettings } from "./approvals.entity";
-import {
-  CreateMergeRequestRuleParams,
-  CreateProjectRuleParams,
-  ListMergeRequestRulesParams,
-  ListProjectRulesParams,
-  MergeRequestRuleRefParams,
-  ProjectRefParams,
-  ProjectRuleRefParams,
-  UpdateMergeRequestRuleParams,
-  UpdateProjectRuleParams,
-  UpdateSettingsParams,
-} from "./approvals.params";
+import { MergeRequests } from "@collab/merge-requests-contract";
 import { ruleLookups } from "./lookups";
 import {
   assertValid,
@@ -88,18 +77,18 @@ async function mergeRequestRule(kit: ServiceKit, mr: MergeRequestRow, ruleId: nu
 
 /** Project approval settings, project approval rules and merge-request-level rules (Premium+). */
 export const approvalRulesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  "approvalSettings.get": action({
-    idempotent: true,
-    input: () => ProjectRefParams,
-    async handler(ctx) {
+  "approvalSettings.get": implement(
+    MergeRequests.approvalSettings.get,
+    async (ctx) => {
       const project = await approvalProject(kit, ctx, ctx.params.id, false);
       return presentSettings((await settingsOf(kit.db, [project.id])).get(project.id)!);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "approvalSettings.update": action({
-    input: () => UpdateSettingsParams,
-    async handler(ctx) {
+  "approvalSettings.update": implement(
+    MergeRequests.approvalSettings.update,
+    async (ctx) => {
       const project = await approvalProject(kit, ctx, ctx.params.id, true);
       const current = (await settingsOf(kit.db, [project.id])).get(project.id)!;
       const resetOnPush = ctx.params.reset_approvals_on_push ?? current.resetApprovalsOnPush;
@@ -107,32 +96,33 @@ export const approvalRulesActions = (kit: ServiceKit): Record<string, ActionSche
       if (selective && resetOnPush) throw validationFailed({ selective_code_owner_removals: ["can only be enabled when reset_approvals_on_push is disabled"] });
       return presentSettings(await updateSettings(kit.db, current, ctx.params));
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "projectRules.list": action({
-    idempotent: true,
-    input: () => ListProjectRulesParams,
-    async handler(ctx) {
+  "projectRules.list": implement(
+    MergeRequests.projectRules.list,
+    async (ctx) => {
       const project = await approvalProject(kit, ctx, ctx.params.id, false);
       const rules = await projectRulesOf(kit.db, [project.id]);
       const start = (ctx.params.page - 1) * ctx.params.per_page;
       return page(await presentProjectRules(ctx, project.id, rules.slice(start, start + ctx.params.per_page)), rules.length, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "projectRules.get": action({
-    idempotent: true,
-    input: () => ProjectRuleRefParams,
-    async handler(ctx) {
+  "projectRules.get": implement(
+    MergeRequests.projectRules.get,
+    async (ctx) => {
       const project = await approvalProject(kit, ctx, ctx.params.id, false);
       const [presented] = await presentProjectRules(ctx, project.id, [await projectRule(kit, project.id, ctx.params.approval_rule_id)]);
       return presented;
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "projectRules.create": action({
-    input: () => CreateProjectRuleParams,
-    async handler(ctx) {
+  "projectRules.create": implement(
+    MergeRequests.projectRules.create,
+    async (ctx) => {
       const project = await approvalProject(kit, ctx, ctx.params.id, true);
       const p = ctx.params;
       assertValid(p, true);
@@ -146,11 +136,12 @@ export const approvalRulesActions = (kit: ServiceKit): Record<string, ActionSche
       const [presented] = await presentProjectRules(ctx, project.id, [await projectRule(kit, project.id, id)]);
       return presented;
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "projectRules.update": action({
-    input: () => UpdateProjectRuleParams,
-    async handler(ctx) {
+  "projectRules.update": implement(
+    MergeRequests.projectRules.update,
+    async (ctx) => {
       const project = await approvalProject(kit, ctx, ctx.params.id, true);
       const rule = await projectRule(kit, project.id, ctx.params.approval_rule_id);
       const p = ctx.params;
@@ -165,44 +156,46 @@ export const approvalRulesActions = (kit: ServiceKit): Record<string, ActionSche
       const [presented] = await presentProjectRules(ctx, project.id, [await projectRule(kit, project.id, rule.id)]);
       return presented;
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "projectRules.delete": action({
-    input: () => ProjectRuleRefParams,
-    async handler(ctx) {
+  "projectRules.delete": implement(
+    MergeRequests.projectRules.delete,
+    async (ctx) => {
       const project = await approvalProject(kit, ctx, ctx.params.id, true);
       const rule = await projectRule(kit, project.id, ctx.params.approval_rule_id);
       await deleteProjectRule(kit.db, rule.id);
       return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "mergeRequestRules.list": action({
-    idempotent: true,
-    input: () => ListMergeRequestRulesParams,
-    async handler(ctx) {
+  "mergeRequestRules.list": implement(
+    MergeRequests.mergeRequestRules.list,
+    async (ctx) => {
       requireApprovalRules(kit);
       const { mergeRequest } = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
       const rules = await mergeRequestRulesOf(kit.db, [mergeRequest.id]);
       const start = (ctx.params.page - 1) * ctx.params.per_page;
       return page(await presentMergeRequestRules(kit, ctx, mergeRequest.projectId, rules.slice(start, start + ctx.params.per_page)), rules.length, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "mergeRequestRules.get": action({
-    idempotent: true,
-    input: () => MergeRequestRuleRefParams,
-    async handler(ctx) {
+  "mergeRequestRules.get": implement(
+    MergeRequests.mergeRequestRules.get,
+    async (ctx) => {
       requireApprovalRules(kit);
       const { mergeRequest } = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
       const [presented] = await presentMergeRequestRules(kit, ctx, mergeRequest.projectId, [await mergeRequestRule(kit, mergeRequest, ctx.params.approval_rule_id)]);
       return presented;
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "mergeRequestRules.create": action({
-    input: () => CreateMergeRequestRuleParams,
-    async handler(ctx) {
+  "mergeRequestRules.create": implement(
+    MergeRequests.mergeRequestRules.create,
+    async (ctx) => {
       const { mergeRequest } = await editableMergeRequest(kit, ctx);
       const p = ctx.params;
       assertValid(p, true);
@@ -218,11 +211,12 @@ export const approvalRulesActions = (kit: ServiceKit): Record<string, ActionSche
       const [presented] = await presentMergeRequestRules(kit, ctx, mergeRequest.projectId, [await mergeRequestRule(kit, mergeRequest, id)]);
       return presented;
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "mergeRequestRules.update": action({
-    input: () => UpdateMergeRequestRuleParams,
-    async handler(ctx) {
+  "mergeRequestRules.update": implement(
+    MergeRequests.mergeRequestRules.update,
+    async (ctx) => {
       const { mergeRequest } = await editableMergeRequest(kit, ctx);
       const rule = await mergeRequestRule(kit, mergeRequest, ctx.params.approval_rule_id);
       if (rule.ruleType === "report_approver" || rule.ruleType === "code_owner") throw forbidden();
@@ -235,16 +229,18 @@ export const approvalRulesActions = (kit: ServiceKit): Record<string, ActionSche
       const [presented] = await presentMergeRequestRules(kit, ctx, mergeRequest.projectId, [await mergeRequestRule(kit, mergeRequest, rule.id)]);
       return presented;
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "mergeRequestRules.delete": action({
-    input: () => MergeRequestRuleRefParams,
-    async handler(ctx) {
+  "mergeRequestRules.delete": implement(
+    MergeRequests.mergeRequestRules.delete,
+    async (ctx) => {
       const { mergeRequest } = await editableMergeRequest(kit, ctx);
       const rule = await mergeRequestRule(kit, mergeRequest, ctx.params.approval_rule_id);
       if (rule.ruleType === "report_approver" || rule.ruleType === "code_owner") throw forbidden();
       await deleteMergeRequestRule(kit.db, rule.id);
       return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 });

@@ -11,7 +11,7 @@ import {
   approvalProjectRules,
   approvalProjectRuleUsers,
 } from "../db/schema";
-import type { RuleInput } from "./approvals.params";
+import type { RuleInput } from "@collab/merge-requests-contract";
 import { protectedBranchesByIds, visibleGroups } from "./remote";
 
 export const MAX_NAME = 1024;

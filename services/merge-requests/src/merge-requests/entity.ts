@@ -1,4 +1,6 @@
 import { iso, taskCompletion, timeStats, workItemReferences, type UserRef } from "@collab/core";
+import type { MergeRequestBasicEntity, MergeRequestEntity, MergeRequestSimpleEntity } from "@collab/merge-requests-contract";
+import type { MilestoneDetail } from "@collab/namespaces-contract";
 import { labelBasic, type LabelDetail, type WorkItemProject } from "@collab/work-items";
 import type { MergeRequestRow } from "../db/schema";
 
@@ -11,7 +13,7 @@ export interface MergeRequestPresentation {
   projects: Map<number, WorkItemProject & { only_allow_merge_if_all_discussions_are_resolved?: boolean }>;
   users: Map<number, UserRef>;
   labels: Map<number, LabelDetail>;
-  milestones: Map<number, unknown>;
+  milestones: Map<number, MilestoneDetail>;
   labelIds: Map<number, number[]>;
   assigneeIds: Map<number, number[]>;
   reviewerIds: Map<number, number[]>;
@@ -39,7 +41,10 @@ const users = (ids: number[] | undefined, p: MergeRequestPresentation) => (ids ?
 /** What the merge statuses of a merge request are computed from (a page's presentation, or one merge). */
 export type MergeStatusSource = Pick<MergeRequestPresentation, "now" | "heads" | "unresolved" | "approvalsLeft" | "projects">;
 
-export function mergeStatusesOf(mr: MergeRequestRow, p: MergeStatusSource) {
+export function mergeStatusesOf(
+  mr: MergeRequestRow,
+  p: MergeStatusSource,
+): Pick<MergeRequestBasicEntity, "merge_status" | "detailed_merge_status" | "blocking_discussions_resolved"> {
   const head = p.heads.get(`${mr.sourceProjectId}:${mr.sourceBranch}`);
   const project = p.projects.get(mr.projectId);
   const facts = {
@@ -55,7 +60,7 @@ export function mergeStatusesOf(mr: MergeRequestRow, p: MergeStatusSource) {
   return { merge_status: mergeStatus(facts), detailed_merge_status: detailedMergeStatus(facts), blocking_discussions_resolved: facts.blockingDiscussions === 0 };
 }
 
-export function presentSimple(mr: MergeRequestRow, p: MergeRequestPresentation) {
+export function presentSimple(mr: MergeRequestRow, p: MergeRequestPresentation): MergeRequestSimpleEntity {
   const project = p.projects.get(mr.projectId);
   return {
     id: mr.id,
@@ -64,14 +69,17 @@ export function presentSimple(mr: MergeRequestRow, p: MergeRequestPresentation) 
     title: mr.title,
     description: mr.description,
     state: mr.state,
-    created_at: iso(mr.createdAt),
-    updated_at: iso(mr.updatedAt),
+    created_at: mr.createdAt.toISOString(),
+    updated_at: mr.updatedAt.toISOString(),
     web_url: `${project?.web_url ?? p.baseUrl}/-/merge_requests/${mr.iid}`,
   };
 }
 
 /** GitLab's MergeRequestBasic (list item), plus the MergeRequest fields when `detail` is given. */
-export function presentMergeRequest(mr: MergeRequestRow, p: MergeRequestPresentation, detail?: MergeRequestDetail) {
+export function presentMergeRequest(mr: MergeRequestRow, p: MergeRequestPresentation): MergeRequestBasicEntity;
+export function presentMergeRequest(mr: MergeRequestRow, p: MergeRequestPresentation, detail: MergeRequestDetail): MergeRequestEntity;
+export function presentMergeRequest(mr: MergeRequestRow, p: MergeRequestPresentation, detail?: MergeRequestDetail): MergeRequestBasicEntity | MergeRequestEntity;
+export function presentMergeRequest(mr: MergeRequestRow, p: MergeRequestPresentation, detail?: MergeRequestDetail): MergeRequestBasicEntity | MergeRequestEntity {
   const project = p.projects.get(mr.projectId);
   const assignees = users(p.assigneeIds.get(mr.id), p);
   const labels = (p.labelIds.get(mr.id) ?? [])
@@ -82,15 +90,15 @@ export function presentMergeRequest(mr: MergeRequestRow, p: MergeRequestPresenta
   const statuses = mergeStatusesOf(mr, p);
   const references = workItemReferences("!", mr.iid, project, mr.projectId, p.context);
   const premium = p.tier !== "free";
-  const basic = {
+  const basic: MergeRequestBasicEntity = {
     id: mr.id,
     iid: mr.iid,
     project_id: mr.projectId,
     title: mr.title,
     description: mr.description,
     state: mr.state,
-    created_at: iso(mr.createdAt),
-    updated_at: iso(mr.updatedAt),
+    created_at: mr.createdAt.toISOString(),
+    updated_at: mr.updatedAt.toISOString(),
     merged_by: mergeUser,
     merge_user: mergeUser,
     merged_at: iso(mr.mergedAt),

@@ -4,7 +4,7 @@ import { preparedList, preparedQuery, type Db } from "@collab/db";
 import { and, asc, count, desc, eq, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, notes, type MergeRequestRow } from "../db/schema";
 import { canReadMergeRequests } from "../domain/permissions";
-import type { ListMergeRequestsParams, NotParams } from "./params";
+import type { ListMergeRequestsParams, NotParams } from "@collab/merge-requests-contract";
 
 /** Names resolved to ids before the query (labels and milestones in namespaces, users in accounts). */
 export interface ResolvedNames {

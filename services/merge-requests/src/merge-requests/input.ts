@@ -2,7 +2,7 @@ import { type Ctx } from "@collab/core";
 import { resolveWorkItemInput, type ProjectAccess, visibleProjectId } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { closingIssueRefs as parseClosingRefs } from "./closing-pattern";
-import type { CreateMergeRequestParams, UpdateMergeRequestParams } from "./params";
+import type { CreateMergeRequestParams, UpdateMergeRequestParams } from "@collab/merge-requests-contract";
 import type { MergeRequestInput } from "./writes";
 
 type WriteParams = CreateMergeRequestParams | UpdateMergeRequestParams;

@@ -1,4 +1,4 @@
-import { action, conflict, notAllowed, requireCaller, unauthorized, unprocessable, type Ctx } from "@collab/core";
+import { conflict, implement, notAllowed, requireCaller, unauthorized, unprocessable, type Ctx } from "@collab/core";
 import { userMap, assertWritable, type ProjectAccess } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { eq } from "drizzle-orm";
@@ -10,15 +10,14 @@ import { branchHeads, headKey, mergeBranches } from "./branches";
 import { closeIssuesOnMerge } from "./close-issues";
 import { mergeStatusesOf, type MergeStatusSource } from "./entity";
 import { announce } from "@collab/core";
-import { MergeRequests } from "@collab/merge-requests-contract";
+import { MergeRequests, type MergeRequestEntity } from "@collab/merge-requests-contract";
 import { eventPayload } from "./events";
-import { MergeParams } from "./params";
 import { unresolvedCounts } from "./presentation";
 import { recordMerge } from "./writes";
 
 export interface MergeDeps {
   canMerge: (ctx: Ctx<unknown>, access: ProjectAccess, role: number, targetBranch: string) => Promise<boolean>;
-  presentOne: (kit: ServiceKit, ctx: Ctx<unknown>, loaded: { access: ProjectAccess; role: number }, mr: MergeRequestRow) => Promise<unknown>;
+  presentOne: (kit: ServiceKit, ctx: Ctx<unknown>, loaded: { access: ProjectAccess; role: number }, mr: MergeRequestRow) => Promise<MergeRequestEntity>;
 }
 
 /**
@@ -30,9 +29,9 @@ export interface MergeDeps {
  * wait for, so the merge happens at once.
  */
 export function mergeAction(kit: ServiceKit, { canMerge, presentOne }: MergeDeps): ActionSchema {
-  return action({
-    input: () => MergeParams,
-    async handler(ctx) {
+  return implement(
+    MergeRequests.mergeRequests.merge,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const loaded = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
       const { access, mergeRequest: mr } = loaded;
@@ -76,7 +75,8 @@ export function mergeAction(kit: ServiceKit, { canMerge, presentOne }: MergeDeps
       await closeLinkedIssues(kit, ctx, merged, access.project.path_with_namespace);
       return presentOne(kit, ctx, { access, role: loaded.actor.role }, merged);
     },
-  });
+    { visibility: "published" },
+  );
 }
 
 /** The project's squash_option wins over the request: always / never force it. */

@@ -2,7 +2,7 @@ import { type Ctx } from "@collab/core";
 import { orderingValues, ordersByNamespacesValues, resolveListNames } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { orderingIds, type MergeRequestScope, type ResolvedNames } from "./finder";
-import type { ListMergeRequestsParams } from "./params";
+import type { ListMergeRequestsParams } from "@collab/merge-requests-contract";
 
 const isSentinel = (v: string | undefined) => v === undefined || v === "None" || v === "Any";
 

@@ -1,4 +1,5 @@
-import { ListMergeRequestsParams, listParamsForTier, UpdateMergeRequestParams } from "./params";
+import { ListMergeRequestsParams, UpdateMergeRequestParams } from "@collab/merge-requests-contract";
+import { listParamsForTier } from "./params";
 
 const parse = (v: Record<string, unknown>) => ListMergeRequestsParams.safeParse(v);
 

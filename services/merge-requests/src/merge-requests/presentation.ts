@@ -1,4 +1,5 @@
 import { type Ctx } from "@collab/core";
+import type { MergeRequestBasicEntity, MergeRequestEntity, MergeRequestSimpleEntity } from "@collab/merge-requests-contract";
 import { labelAndMilestoneMaps, projectMap, userMap, type WorkItemProject } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { and, count, eq, sql } from "drizzle-orm";
@@ -37,7 +38,10 @@ export async function unresolvedCounts(kit: ServiceKit, ids: number[]): Promise<
  * size: one local query (labels, assignees, reviewers, unresolved notes) and at most four
  * batched calls (users, labels with milestones, projects, branch heads) plus the approvals gate.
  */
-export async function presentMergeRequests(kit: ServiceKit, ctx: Ctx<unknown>, rows: MergeRequestRow[], o: PresentOptions) {
+export async function presentMergeRequests(kit: ServiceKit, ctx: Ctx<unknown>, rows: MergeRequestRow[], o: PresentOptions & { detail: NonNullable<PresentOptions["detail"]>; simple?: false }): Promise<MergeRequestEntity[]>;
+export async function presentMergeRequests(kit: ServiceKit, ctx: Ctx<unknown>, rows: MergeRequestRow[], o: PresentOptions & { detail?: undefined; simple?: false }): Promise<MergeRequestBasicEntity[]>;
+export async function presentMergeRequests(kit: ServiceKit, ctx: Ctx<unknown>, rows: MergeRequestRow[], o: PresentOptions): Promise<(MergeRequestBasicEntity | MergeRequestSimpleEntity)[]>;
+export async function presentMergeRequests(kit: ServiceKit, ctx: Ctx<unknown>, rows: MergeRequestRow[], o: PresentOptions): Promise<(MergeRequestBasicEntity | MergeRequestEntity | MergeRequestSimpleEntity)[]> {
   const known = new Map((o.knownProjects ?? []).map((p) => [p.id, p]));
   if (o.simple) {
     const asked = await projectMap(ctx, rows.map((r) => r.projectId).filter((id) => !known.has(id)));

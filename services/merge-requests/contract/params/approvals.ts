@@ -1,3 +1,4 @@
+/** Params of the approval routes: approvals, project approval settings, project and merge request approval rules. */
 import { gBool, gEnum, gId, gInt, gIntArray, gString, gStringArray, paginationParams } from "@collab/core";
 import { z } from "zod";
 
@@ -6,10 +7,10 @@ const projectRef = () => gString().refine((s) => s.length > 0, { error: "is inva
 const project = { id: projectRef() };
 const mergeRequest = { ...project, merge_request_iid: gId() };
 
-export const MergeRequestRefParams = z.object(mergeRequest);
+export const ApprovalMergeRequestRefParams = z.object(mergeRequest);
 export const ApproveParams = z.object({ ...mergeRequest, sha: gString().optional(), approval_password: gString().optional() });
 
-export const ProjectRefParams = z.object(project);
+export const ApprovalProjectRefParams = z.object(project);
 export const UpdateSettingsParams = z.object({
   ...project,
   approvals_before_merge: gInt().refine((n) => n >= 0, { error: "is invalid" }).optional(),
