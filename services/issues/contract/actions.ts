@@ -1,8 +1,20 @@
 /** Actions of the issues service other services call (see index.ts). */
-import { actionContract } from "@collab/core";
+import { actionContract, noContent, pageOf } from "@collab/core";
 import { UserRefSchema } from "@collab/accounts-contract";
-import { LabelBasicSchema } from "@collab/namespaces-contract";
+import { LabelBasicSchema, MilestoneSchema } from "@collab/namespaces-contract";
+import { unresolvableNoteContract } from "@collab/notes-contract";
 import { z } from "zod";
+import {
+  CloneIssueParams,
+  CreateIssueParams,
+  IssueByIdParams,
+  IssueRefParams,
+  ListIssuesParams,
+  MoveIssueParams,
+  ReorderIssueParams,
+  SubscribeIssueParams,
+  UpdateIssueParams,
+} from "./params/issues";
 
 const int = () => z.number().int();
 const ids = () => z.array(int()).max(100_000);
@@ -15,58 +27,83 @@ const UserRef = UserRefSchema;
 /** GitLab's LabelBasic (with_labels_details), as namespaces answers it. */
 const LabelBasic = LabelBasicSchema;
 
-/** An issue as the issue list presents it (services/issues/src/api/issue.entity.ts). */
-const Issue = () =>
-  z.object({
-    id: int(),
-    iid: int(),
-    project_id: int(),
-    title: z.string(),
-    description: z.string().nullable(),
-    state: z.string(),
-    created_at: z.string().nullable(),
-    updated_at: z.string().nullable(),
-    closed_at: z.string().nullable(),
-    closed_by: UserRef.nullable(),
-    labels: z.union([z.array(z.string()), z.array(LabelBasic)]),
-    /** namespaces' milestone, as it answers it (or null). */
-    milestone: z.unknown(),
-    assignees: z.array(UserRef),
-    author: UserRef.nullable(),
-    type: z.string(),
-    assignee: UserRef.nullable(),
-    user_notes_count: int(),
-    merge_requests_count: int(),
-    upvotes: int(),
-    downvotes: int(),
-    due_date: z.string().nullable(),
-    confidential: z.boolean(),
-    discussion_locked: z.boolean().nullable(),
-    issue_type: z.string(),
-    web_url: z.string(),
-    time_stats: z.object({ time_estimate: z.number(), total_time_spent: z.number(), human_time_estimate: z.string().nullable(), human_total_time_spent: z.string().nullable() }),
-    task_completion_status: z.object({ count: int(), completed_count: int() }),
-    has_tasks: z.boolean(),
-    task_status: z.string(),
-    _links: z.object({ self: z.string(), notes: z.string(), award_emoji: z.string(), project: z.string(), closed_as_duplicate_of: z.string().nullable() }),
-    references: z.object({ short: z.string(), relative: z.string(), full: z.string() }),
-    severity: z.string(),
-    subscribed: z.boolean().optional(),
-    moved_to_id: int().nullable(),
-    imported: z.boolean(),
-    imported_from: z.string(),
-    service_desk_reply_to: z.null(),
-    // Premium and up.
-    weight: int().nullable().optional(),
-    epic_iid: z.null().optional(),
-    epic: z.null().optional(),
-    iteration: z.null().optional(),
-    blocking_issues_count: int().optional(),
-    // Ultimate.
-    health_status: z.string().nullable().optional(),
-  });
+/** An issue as the issues API presents it (services/issues/src/api/issue.entity.ts). */
+export const IssueSchema = z.object({
+  id: int(),
+  iid: int(),
+  project_id: int(),
+  title: z.string(),
+  description: z.string().nullable(),
+  state: z.string(),
+  created_at: z.string().nullable(),
+  updated_at: z.string().nullable(),
+  closed_at: z.string().nullable(),
+  closed_by: UserRef.nullable(),
+  labels: z.union([z.array(z.string()), z.array(LabelBasic)]),
+  /** namespaces' milestone, as it answers it (or null). */
+  milestone: MilestoneSchema.nullable(),
+  assignees: z.array(UserRef),
+  author: UserRef.nullable(),
+  type: z.string(),
+  assignee: UserRef.nullable(),
+  user_notes_count: int(),
+  merge_requests_count: int(),
+  upvotes: int(),
+  downvotes: int(),
+  due_date: z.string().nullable(),
+  confidential: z.boolean(),
+  discussion_locked: z.boolean().nullable(),
+  issue_type: z.string(),
+  web_url: z.string(),
+  time_stats: z.object({ time_estimate: z.number(), total_time_spent: z.number(), human_time_estimate: z.string().nullable(), human_total_time_spent: z.string().nullable() }),
+  task_completion_status: z.object({ count: int(), completed_count: int() }),
+  has_tasks: z.boolean(),
+  task_status: z.string(),
+  _links: z.object({ self: z.string(), notes: z.string(), award_emoji: z.string(), project: z.string(), closed_as_duplicate_of: z.string().nullable() }),
+  references: z.object({ short: z.string(), relative: z.string(), full: z.string() }),
+  severity: z.string(),
+  subscribed: z.boolean().optional(),
+  moved_to_id: int().nullable(),
+  imported: z.boolean(),
+  imported_from: z.string(),
+  service_desk_reply_to: z.null(),
+  // Premium and up.
+  weight: int().nullable().optional(),
+  epic_iid: z.null().optional(),
+  epic: z.null().optional(),
+  iteration: z.null().optional(),
+  blocking_issues_count: int().optional(),
+  // Ultimate.
+  health_status: z.string().nullable().optional(),
+});
+export type Issue = z.output<typeof IssueSchema>;
 
 export const IssuesActions = {
+  /** The issues API's routes (routes.ts). */
+  issues: {
+    /** GET /issues: the caller's issues (scope), across the projects they may read. */
+    listAll: actionContract("issues.issues.listAll", { input: () => ListIssuesParams, output: () => pageOf(IssueSchema), idempotent: true }),
+    /** GET /groups/:id/issues. */
+    listGroup: actionContract("issues.issues.listGroup", { input: () => ListIssuesParams, output: () => pageOf(IssueSchema), idempotent: true }),
+    /** GET /projects/:id/issues. */
+    listProject: actionContract("issues.issues.listProject", { input: () => ListIssuesParams, output: () => pageOf(IssueSchema), idempotent: true }),
+    /** GET /projects/:id/issues/:issue_iid. */
+    get: actionContract("issues.issues.get", { input: () => IssueRefParams, output: () => IssueSchema, idempotent: true }),
+    /** GET /issues/:id: by global id, administrators only. */
+    getById: actionContract("issues.issues.getById", { input: () => IssueByIdParams, output: () => IssueSchema, idempotent: true }),
+    create: actionContract("issues.issues.create", { input: () => CreateIssueParams, output: () => IssueSchema }),
+    update: actionContract("issues.issues.update", { input: () => UpdateIssueParams, output: () => IssueSchema }),
+    delete: actionContract("issues.issues.delete", { input: () => IssueRefParams, output: noContent }),
+    reorder: actionContract("issues.issues.reorder", { input: () => ReorderIssueParams, output: () => IssueSchema }),
+    /** POST …/move: the moved copy. */
+    move: actionContract("issues.issues.move", { input: () => MoveIssueParams, output: () => IssueSchema }),
+    /** POST …/clone: the copy. */
+    clone: actionContract("issues.issues.clone", { input: () => CloneIssueParams, output: () => IssueSchema }),
+    /** POST …/subscribe and …/unsubscribe (the route sets `subscribed`); 304 when already so. */
+    subscribe: actionContract("issues.issues.subscribe", { input: () => SubscribeIssueParams, output: () => IssueSchema }),
+  },
+  /** Notes, discussions and resource state events: the shared notes' (@collab/notes-contract); threads are not resolvable. */
+  ...unresolvableNoteContract("issues"),
   analytics: {
     /**
      * Bus only (activity's group analytics): how many issues were created after `since` in these
@@ -103,7 +140,7 @@ export const IssuesActions = {
     }),
     readableIssues: actionContract("issues.mergeRequestLinks.readableIssues", {
       input: () => z.object({ refs: IssueRefs(), context_project_id: int() }),
-      output: () => z.array(Issue()),
+      output: () => z.array(IssueSchema),
       idempotent: true,
     }),
   },

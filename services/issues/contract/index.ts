@@ -1,6 +1,6 @@
 /**
  * The issues service's contract: the actions other services may call and the durable events it
- * publishes, with their schemas. It imports nothing from the service's implementation, so
+ * publishes, with their schemas, and its REST routes. It imports nothing from the service's implementation, so
  * depending on it never pulls the service in (see @collab/core contract.ts).
  */
 import { serviceContract } from "@collab/core";
@@ -10,3 +10,5 @@ import { IssuesEvents } from "./events";
 export const Issues = { ...serviceContract("issues"), ...IssuesActions, events: IssuesEvents };
 export * from "./actions";
 export * from "./events";
+export * from "./params/issues";
+export { routes } from "./routes";

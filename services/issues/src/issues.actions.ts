@@ -1,23 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { AccessLevel, action, callerOf, forbidden, notFound, notModified, page, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx, announce } from "@collab/core";
+import { AccessLevel, implement, callerOf, forbidden, notFound, notModified, page, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx, announce } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { z } from "zod";
-import {
-  CloneIssueParams,
-  CreateIssueParams,
-  IssueRefParams,
-  ListIssuesParams,
-  listParamsForTier,
-  MoveIssueParams,
-  ReorderIssueParams,
-  UpdateIssueParams,
-  type ListIssuesParams as ListParams,
-} from "./api/issues.params";
+import { listParamsForTier } from "./api/issues.params";
 import { issueLabels, issues } from "./db/schema";
 import { findIssues, issueConditions, type IssueScope, type ReadableProject, type ResolvedNames } from "./finders/issues.finder";
-import { Issues } from "@collab/issues-contract";
+import { Issues, type CloneIssueParams, type CreateIssueParams, type ListIssuesParams as ListParams, type MoveIssueParams, type UpdateIssueParams } from "@collab/issues-contract";
 import { issueEvent, issuePayload } from "./domain/events";
 import { createIssue, deleteIssue, isSubscribed, labelIdsOf, setSubscription, updateIssue, type IssueInput } from "./domain/issues";
 import { issuesProject, loadIssue } from "./domain/load";
@@ -112,7 +101,7 @@ function tierFilter<T extends { weight?: unknown; epic_id?: unknown; epic_iid?: 
   return out;
 }
 
-type WriteParams = z.output<typeof CreateIssueParams> | z.output<typeof UpdateIssueParams>;
+type WriteParams = CreateIssueParams | UpdateIssueParams;
 
 const namesIteration = (p: WriteParams) => p.iteration_id !== undefined && p.iteration_id !== null;
 const namesEpic = (p: WriteParams) => (p.epic_id ?? p.epic_iid) !== undefined && (p.epic_id ?? p.epic_iid) !== null;
@@ -180,178 +169,177 @@ async function buildInput(
 }
 
 export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  "issues.listProject": action({
-    idempotent: true,
-    input: () => ListIssuesParams,
-    async handler(ctx) {
-      const p = listParamsForTier(ctx.params, kit.config.LICENSE_TIER);
-      const access = await issuesProject(ctx, p.id!);
-      const projects: ReadableProject[] = [{ id: access.project.id, access_level: access.role, issues_access_level: access.project.issues_access_level }];
-      const scope: IssueScope = { caller: callerOf(ctx), projects, defaultScope: "all" };
-      const names = await resolveNames(kit, ctx, p, [access.project.id], scope);
-      const { rows, total } = await findIssues(kit.db, p, scope, names);
-      const items = await presentIssues(kit, ctx, rows, { context: { projectId: access.project.id }, withLabelsDetails: p.with_labels_details, knownProjects: [access.project] });
-      return page(items, total, p);
+  "issues.listProject": implement(
+    Issues.issues.listProject,
+    async (ctx) => {
+        const p = listParamsForTier(ctx.params, kit.config.LICENSE_TIER);
+        const access = await issuesProject(ctx, p.id!);
+        const projects: ReadableProject[] = [{ id: access.project.id, access_level: access.role, issues_access_level: access.project.issues_access_level }];
+        const scope: IssueScope = { caller: callerOf(ctx), projects, defaultScope: "all" };
+        const names = await resolveNames(kit, ctx, p, [access.project.id], scope);
+        const { rows, total } = await findIssues(kit.db, p, scope, names);
+        const items = await presentIssues(kit, ctx, rows, { context: { projectId: access.project.id }, withLabelsDetails: p.with_labels_details, knownProjects: [access.project] });
+        return page(items, total, p);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "issues.listGroup": action({
-    idempotent: true,
-    input: () => ListIssuesParams,
-    async handler(ctx) {
-      const p = listParamsForTier(ctx.params, kit.config.LICENSE_TIER);
-      const group = await groupOf(ctx, p.id!);
-      const readable = await readableProjects(ctx, group.group.id);
-      const projects = p.non_archived ? readable.projects.filter((pr) => !pr.archived) : readable.projects;
-      const scope: IssueScope = { caller: callerOf(ctx), projects, defaultScope: "all" };
-      const names = await resolveNames(kit, ctx, p, projects.map((pr) => pr.id), scope);
-      const { rows, total } = await findIssues(kit.db, p, scope, names);
-      const items = await presentIssues(kit, ctx, rows, { context: { groupPath: group.group.full_path }, withLabelsDetails: p.with_labels_details });
-      return page(items, total, p);
+  "issues.listGroup": implement(
+    Issues.issues.listGroup,
+    async (ctx) => {
+        const p = listParamsForTier(ctx.params, kit.config.LICENSE_TIER);
+        const group = await groupOf(ctx, p.id!);
+        const readable = await readableProjects(ctx, group.group.id);
+        const projects = p.non_archived ? readable.projects.filter((pr) => !pr.archived) : readable.projects;
+        const scope: IssueScope = { caller: callerOf(ctx), projects, defaultScope: "all" };
+        const names = await resolveNames(kit, ctx, p, projects.map((pr) => pr.id), scope);
+        const { rows, total } = await findIssues(kit.db, p, scope, names);
+        const items = await presentIssues(kit, ctx, rows, { context: { groupPath: group.group.full_path }, withLabelsDetails: p.with_labels_details });
+        return page(items, total, p);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "issues.listAll": action({
-    idempotent: true,
-    input: () => ListIssuesParams,
-    async handler(ctx) {
-      const caller = callerOf(ctx);
-      if (!caller && ctx.params.scope !== "all") requireCaller(ctx);
-      const p = listParamsForTier(ctx.params, kit.config.LICENSE_TIER);
-      const readable = await readableProjects(ctx);
-      const projects = readable.all ? null : p.non_archived ? readable.projects.filter((pr) => !pr.archived) : readable.projects;
-      const scope: IssueScope = { caller, projects, defaultScope: "created_by_me" };
-      const names = await resolveNames(kit, ctx, p, projects ? projects.map((pr) => pr.id) : null, scope);
-      const { rows, total } = await findIssues(kit.db, p, scope, names);
-      const items = await presentIssues(kit, ctx, rows, { context: {}, withLabelsDetails: p.with_labels_details });
-      return page(items, total, p);
+  "issues.listAll": implement(
+    Issues.issues.listAll,
+    async (ctx) => {
+        const caller = callerOf(ctx);
+        if (!caller && ctx.params.scope !== "all") requireCaller(ctx);
+        const p = listParamsForTier(ctx.params, kit.config.LICENSE_TIER);
+        const readable = await readableProjects(ctx);
+        const projects = readable.all ? null : p.non_archived ? readable.projects.filter((pr) => !pr.archived) : readable.projects;
+        const scope: IssueScope = { caller, projects, defaultScope: "created_by_me" };
+        const names = await resolveNames(kit, ctx, p, projects ? projects.map((pr) => pr.id) : null, scope);
+        const { rows, total } = await findIssues(kit.db, p, scope, names);
+        const items = await presentIssues(kit, ctx, rows, { context: {}, withLabelsDetails: p.with_labels_details });
+        return page(items, total, p);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "issues.get": action({
-    idempotent: true,
-    input: () => IssueRefParams,
-    async handler(ctx) {
-      const { access, issue } = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
-      const subscribed = await isSubscribed(kit.db, issue.id, callerOf(ctx)?.id);
-      return (await presentIssues(kit, ctx, [issue], { context: { projectId: access.project.id }, knownProjects: [access.project], subscribed }))[0];
+  "issues.get": implement(
+    Issues.issues.get,
+    async (ctx) => {
+        const { access, issue } = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
+        const subscribed = await isSubscribed(kit.db, issue.id, callerOf(ctx)?.id);
+        return (await presentIssues(kit, ctx, [issue], { context: { projectId: access.project.id }, knownProjects: [access.project], subscribed }))[0];
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** GET /issues/:id — by global id, administrators only. */
-  "issues.getById": action({
-    idempotent: true,
-    input: () => z.object({ id: z.coerce.number().int().positive() }),
-    async handler(ctx) {
-      requireAdmin(ctx);
-      const [issue] = await kit.db.select().from(issues).where(eq(issues.id, ctx.params.id));
-      // GitLab's Issue.find: ActiveRecord's "404 Not found".
-      if (!issue) throw recordNotFound();
-      return (await presentIssues(kit, ctx, [issue], { context: { projectId: issue.projectId } }))[0];
+  "issues.getById": implement(
+    Issues.issues.getById,
+    async (ctx) => {
+        requireAdmin(ctx);
+        const [issue] = await kit.db.select().from(issues).where(eq(issues.id, ctx.params.id));
+        // GitLab's Issue.find: ActiveRecord's "404 Not found".
+        if (!issue) throw recordNotFound();
+        return (await presentIssues(kit, ctx, [issue], { context: { projectId: issue.projectId } }))[0];
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "issues.create": action({
-    input: () => CreateIssueParams,
-    async handler(ctx) {
-      const caller = requireCaller(ctx);
-      // The project and the input's assignees, milestone and labels in one call — unless the
-      // params name an epic or iteration, which Planners are refused before anything is checked.
-      const filtered = tierFilter(kit, ctx.params);
-      const refs = inputRefsOf(kit, filtered);
-      const refusable = namesIteration(filtered) || namesEpic(filtered);
-      const request = refusable ? undefined : workItemInputRequest(refs);
-      const access = await issuesProject(ctx, ctx.params.id, request);
-      if (!canCreateIssue(caller, access.role, access.project.visibility)) throw forbidden();
-      assertWritable(access);
-      const admin = access.role >= AccessLevel.PLANNER;
-      // Checked with the project (or nothing to check); otherwise buildInput checks: after refusing
-      // an epic or iteration, or when a namespaces replica that predates issue_input answered.
-      const checked = access.issue_input || (!refusable && request === undefined) ? resolvedWorkItemInput(access.issue_input, refs) : undefined;
-      const { input, known } = await buildInput(kit, ctx, access, ctx.params, admin, access.role >= AccessLevel.OWNER, undefined, checked);
-      // One statement writes the issue, its links and its `opened` event (see issuePayloadSql).
-      const issue = await kit.events.announced(
-        createIssue(kit.db, access.project.id, { id: caller.id, username: caller.username }, { ...input, title: ctx.params.title }, randomUUID()),
-      );
-      // Its links are what was just written: no need to read them back.
-      const created = { ...issue, labelIds: [...new Set(input.labelIds ?? [])], assigneeIds: input.assigneeIds ?? [] };
-      return (await presentIssues(kit, ctx, [created], { context: { projectId: access.project.id }, knownProjects: [access.project], knownRefs: known, subscribed: true }))[0];
+  "issues.create": implement(
+    Issues.issues.create,
+    async (ctx) => {
+        const caller = requireCaller(ctx);
+        // The project and the input's assignees, milestone and labels in one call — unless the
+        // params name an epic or iteration, which Planners are refused before anything is checked.
+        const filtered = tierFilter(kit, ctx.params);
+        const refs = inputRefsOf(kit, filtered);
+        const refusable = namesIteration(filtered) || namesEpic(filtered);
+        const request = refusable ? undefined : workItemInputRequest(refs);
+        const access = await issuesProject(ctx, ctx.params.id, request);
+        if (!canCreateIssue(caller, access.role, access.project.visibility)) throw forbidden();
+        assertWritable(access);
+        const admin = access.role >= AccessLevel.PLANNER;
+        // Checked with the project (or nothing to check); otherwise buildInput checks: after refusing
+        // an epic or iteration, or when a namespaces replica that predates issue_input answered.
+        const checked = access.issue_input || (!refusable && request === undefined) ? resolvedWorkItemInput(access.issue_input, refs) : undefined;
+        const { input, known } = await buildInput(kit, ctx, access, ctx.params, admin, access.role >= AccessLevel.OWNER, undefined, checked);
+        // One statement writes the issue, its links and its `opened` event (see issuePayloadSql).
+        const issue = await kit.events.announced(
+          createIssue(kit.db, access.project.id, { id: caller.id, username: caller.username }, { ...input, title: ctx.params.title }, randomUUID()),
+        );
+        // Its links are what was just written: no need to read them back.
+        const created = { ...issue, labelIds: [...new Set(input.labelIds ?? [])], assigneeIds: input.assigneeIds ?? [] };
+        return (await presentIssues(kit, ctx, [created], { context: { projectId: access.project.id }, knownProjects: [access.project], knownRefs: known, subscribed: true }))[0];
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "issues.update": action({
-    input: () => UpdateIssueParams,
-    async handler(ctx) {
-      const caller = requireCaller(ctx);
-      const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
-      if (!canUpdateIssue(loaded.actor, loaded.issue)) throw forbidden();
-      assertWritable(loaded.access);
-      // updated_at (and created_at) from anyone but administrators and owners is dropped in buildInput.
-      const labelIds = await labelIdsOf(kit.db, loaded.issue.id);
-      const { input, known } = await buildInput(kit, ctx, loaded.access, ctx.params, canAdminIssue(loaded.actor), canSetTimestamps(loaded.actor), { labelIds });
-      const usernames = new Map([...(await userMap(ctx, [...loaded.assigneeIds, ...(input.assigneeIds ?? [])])).values()].map((u) => [u.id, u.username]));
-      const { issue } = await kit.events.transact(
-        (tx) => updateIssue(tx, loaded.issue, input, { actor: { id: caller.id, username: caller.username }, assigneeIds: loaded.assigneeIds, labelIds, usernames }),
-        ({ issue: updated, changes }) => [
-          ...(changes.includes("state") ? [issueEvent(updated.state === "closed" ? Issues.events.issueClosed : Issues.events.issueReopened, updated, caller.id)] : []),
-          ...(changes.some((c) => c !== "state") ? [announce(Issues.events.issueUpdated, { ...issuePayload(updated, caller.id), changes: changes.filter((c) => c !== "state") })] : []),
-        ],
-      );
-      const subscribed = await isSubscribed(kit.db, issue.id, caller.id);
-      return (await presentIssues(kit, ctx, [issue], { context: { projectId: loaded.access.project.id }, knownProjects: [loaded.access.project], knownRefs: known, subscribed }))[0];
+  "issues.update": implement(
+    Issues.issues.update,
+    async (ctx) => {
+        const caller = requireCaller(ctx);
+        const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
+        if (!canUpdateIssue(loaded.actor, loaded.issue)) throw forbidden();
+        assertWritable(loaded.access);
+        // updated_at (and created_at) from anyone but administrators and owners is dropped in buildInput.
+        const labelIds = await labelIdsOf(kit.db, loaded.issue.id);
+        const { input, known } = await buildInput(kit, ctx, loaded.access, ctx.params, canAdminIssue(loaded.actor), canSetTimestamps(loaded.actor), { labelIds });
+        const usernames = new Map([...(await userMap(ctx, [...loaded.assigneeIds, ...(input.assigneeIds ?? [])])).values()].map((u) => [u.id, u.username]));
+        const { issue } = await kit.events.transact(
+          (tx) => updateIssue(tx, loaded.issue, input, { actor: { id: caller.id, username: caller.username }, assigneeIds: loaded.assigneeIds, labelIds, usernames }),
+          ({ issue: updated, changes }) => [
+            ...(changes.includes("state") ? [issueEvent(updated.state === "closed" ? Issues.events.issueClosed : Issues.events.issueReopened, updated, caller.id)] : []),
+            ...(changes.some((c) => c !== "state") ? [announce(Issues.events.issueUpdated, { ...issuePayload(updated, caller.id), changes: changes.filter((c) => c !== "state") })] : []),
+          ],
+        );
+        const subscribed = await isSubscribed(kit.db, issue.id, caller.id);
+        return (await presentIssues(kit, ctx, [issue], { context: { projectId: loaded.access.project.id }, knownProjects: [loaded.access.project], knownRefs: known, subscribed }))[0];
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "issues.delete": action({
-    input: () => IssueRefParams,
-    async handler(ctx) {
-      const caller = requireCaller(ctx);
-      const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid, () => notFound("Issue"));
-      if (!canDestroyIssue(loaded.actor)) throw forbidden();
-      assertWritable(loaded.access);
-      await kit.events.transact(
-        (tx) => deleteIssue(tx, loaded.issue),
-        () => [issueEvent(Issues.events.issueDeleted, loaded.issue, caller.id)],
-      );
-      return null;
+  "issues.delete": implement(
+    Issues.issues.delete,
+    async (ctx) => {
+        const caller = requireCaller(ctx);
+        const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid, () => notFound("Issue"));
+        if (!canDestroyIssue(loaded.actor)) throw forbidden();
+        assertWritable(loaded.access);
+        await kit.events.transact(
+          (tx) => deleteIssue(tx, loaded.issue),
+          () => [issueEvent(Issues.events.issueDeleted, loaded.issue, caller.id)],
+        );
+        return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "issues.reorder": action({
-    input: () => ReorderIssueParams,
-    async handler(ctx) {
-      requireCaller(ctx);
-      const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid, () => notFound("Issue"));
-      if (!canUpdateIssue(loaded.actor, loaded.issue)) throw forbidden();
-      assertWritable(loaded.access);
-      const issue = await reorderIssue(kit.db, loaded.issue, ctx.params.move_after_id, ctx.params.move_before_id);
-      return (await presentIssues(kit, ctx, [issue], { context: { projectId: loaded.access.project.id }, knownProjects: [loaded.access.project] }))[0];
+  "issues.reorder": implement(
+    Issues.issues.reorder,
+    async (ctx) => {
+        requireCaller(ctx);
+        const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid, () => notFound("Issue"));
+        if (!canUpdateIssue(loaded.actor, loaded.issue)) throw forbidden();
+        assertWritable(loaded.access);
+        const issue = await reorderIssue(kit.db, loaded.issue, ctx.params.move_after_id, ctx.params.move_before_id);
+        return (await presentIssues(kit, ctx, [issue], { context: { projectId: loaded.access.project.id }, knownProjects: [loaded.access.project] }))[0];
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "issues.move": action({
-    input: () => MoveIssueParams,
-    handler: (ctx) => copyAcross(kit, ctx, "move"),
-  }),
+  "issues.move": implement(Issues.issues.move, (ctx) => copyAcross(kit, ctx, "move"), { visibility: "published" }),
 
-  "issues.clone": action({
-    input: () => CloneIssueParams,
-    handler: (ctx) => copyAcross(kit, ctx, "clone"),
-  }),
+  "issues.clone": implement(Issues.issues.clone, (ctx) => copyAcross(kit, ctx, "clone"), { visibility: "published" }),
 
-  "issues.subscribe": action({
-    input: () => IssueRefParams.extend({ subscribed: z.boolean() }),
-    async handler(ctx) {
-      const caller = requireCaller(ctx);
-      const { access, issue } = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
-      if (!(await setSubscription(kit.db, issue, caller.id, ctx.params.subscribed))) throw notModified();
-      return (await presentIssues(kit, ctx, [issue], { context: { projectId: access.project.id }, knownProjects: [access.project], subscribed: ctx.params.subscribed }))[0];
+  "issues.subscribe": implement(
+    Issues.issues.subscribe,
+    async (ctx) => {
+        const caller = requireCaller(ctx);
+        const { access, issue } = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
+        if (!(await setSubscription(kit.db, issue, caller.id, ctx.params.subscribed))) throw notModified();
+        return (await presentIssues(kit, ctx, [issue], { context: { projectId: access.project.id }, knownProjects: [access.project], subscribed: ctx.params.subscribed }))[0];
     },
-  }),
+    { visibility: "published" },
+  ),
 });
 
 /** Move and clone: same checks and name matching; move also closes the original. */
-async function copyAcross(kit: ServiceKit, ctx: Ctx<z.output<typeof CloneIssueParams> | z.output<typeof MoveIssueParams>>, mode: "move" | "clone") {
+async function copyAcross(kit: ServiceKit, ctx: Ctx<CloneIssueParams | MoveIssueParams>, mode: "move" | "clone") {
   const caller = requireCaller(ctx);
   const loaded = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
   assertWritable(loaded.access);

@@ -1,5 +1,6 @@
 import { analyticsActions } from "./analytics.actions";
 import { defineService } from "@collab/db";
+import { Issues } from "@collab/issues-contract";
 import { notesActions } from "@collab/notes";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
@@ -17,7 +18,7 @@ export const issuesService: ServiceSchema = defineService({
   name: "issues",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => ({ ...issuesActions(kit), ...analyticsActions(kit), ...notesActions(kit, issueNotes), ...mergeRequestLinksActions(kit) }),
+  actions: (kit) => ({ ...issuesActions(kit), ...analyticsActions(kit), ...notesActions(kit, issueNotes, Issues), ...mergeRequestLinksActions(kit) }),
   eventTables: { outbox, processedEvents },
   consumes: () => namespacesConsumers(),
 });

@@ -3,11 +3,10 @@ import type { ProjectAccess } from "@collab/work-items";
 import type { Db, ServiceKit } from "@collab/db";
 import type { NoteRow, NotesTables } from "./db/tables";
 
-/** The noteable_type stored on notes and answered by the API. */
-export type NoteableType = "Issue" | "MergeRequest";
+import type { NoteablePathParam, NoteableType } from "@collab/notes-contract";
 
-/** The URL param naming the noteable under /projects/:id. */
-export type NoteablePathParam = "issue_iid" | "merge_request_iid";
+// Declared by the notes contract (its params name the noteable's path param).
+export type { NoteablePathParam, NoteableType };
 
 /** What the shared code needs of a noteable row. */
 export interface NoteableRecord {

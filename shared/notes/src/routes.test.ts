@@ -1,3 +1,4 @@
+import { noteContract, unresolvableNoteContract } from "@collab/notes-contract";
 import { isNoteCreatingAction, noteRoutes } from "./routes";
 
 describe("noteRoutes", () => {
@@ -13,9 +14,15 @@ describe("noteRoutes", () => {
     expect(routes).toHaveLength(14);
   });
 
+  test("built from a service's note entries, as by its name", () => {
+    const path = "/projects/:id/merge_requests/:merge_request_iid";
+    expect(noteRoutes(noteContract("merge-requests"), path, { resolvable: true })).toEqual(noteRoutes("merge-requests", path, { resolvable: true }));
+    expect(() => noteRoutes(unresolvableNoteContract("issues"), "/x", { resolvable: true })).toThrow(/discussions.resolve/);
+  });
+
   test("the note-creating actions of any service count for the notes rate limit", () => {
     const creating = noteRoutes("mr", "/x", { resolvable: true }).filter((r) => isNoteCreatingAction(r.action));
     expect(creating.map((r) => r.action).sort()).toEqual(["mr.discussions.create", "mr.discussions.reply", "mr.notes.create"]);
-    expect(isNoteCreatingAction("issues.notes.update")).toBe(false);
+    expect(isNoteCreatingAction(noteContract("issues").notes.update.name)).toBe(false);
   });
 });

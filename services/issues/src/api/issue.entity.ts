@@ -1,5 +1,6 @@
 import { iso, taskCompletion, taskStatus, timeStats, workItemReferences, type UserRef } from "@collab/core";
-import { labelBasic, type LabelDetail, type WorkItemProject } from "@collab/work-items";
+import type { Issue } from "@collab/issues-contract";
+import { labelBasic, type LabelDetail, type MilestoneDetail, type WorkItemProject } from "@collab/work-items";
 import type { IssueRow } from "../db/schema";
 
 export type { LabelDetail, WorkItemProject };
@@ -10,7 +11,7 @@ export interface IssuePresentation {
   projects: Map<number, WorkItemProject>;
   users: Map<number, UserRef>;
   labels: Map<number, LabelDetail>;
-  milestones: Map<number, unknown>;
+  milestones: Map<number, MilestoneDetail>;
   labelIds: Map<number, number[]>;
   assigneeIds: Map<number, number[]>;
   /** Where the request came from, for references.relative: a project id or a group's full path. */
@@ -24,7 +25,7 @@ export interface IssuePresentation {
   mergeRequestsCounts?: Map<number, number>;
 }
 
-export function presentIssue(issue: IssueRow, p: IssuePresentation) {
+export function presentIssue(issue: IssueRow, p: IssuePresentation): Issue {
   const project = p.projects.get(issue.projectId);
   const assignees = (p.assigneeIds.get(issue.id) ?? []).map((id) => p.users.get(id)).filter((u): u is UserRef => u !== undefined);
   const labels = (p.labelIds.get(issue.id) ?? [])

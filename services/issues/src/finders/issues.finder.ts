@@ -2,7 +2,7 @@ import { AccessLevel, featureHidden, offsetOf, type Caller } from "@collab/core"
 import { preparedList, preparedQuery, type Db } from "@collab/db";
 import { bySearch, dateCase, valuesTable } from "@collab/work-items";
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
-import type { ListIssuesParams, NotParams } from "../api/issues.params";
+import type { ListIssuesParams, NotParams } from "@collab/issues-contract";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { issueAssignees, issueLabels, issues, type IssueRow } from "../db/schema";
 

@@ -1,8 +1,8 @@
-import { action, announce, page, requireCaller, type Ctx } from "@collab/core";
+import { announce, implement, page, requireCaller, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { presentDiscussion, presentNote } from "../api/entity";
-import type { NoteParams } from "../api/params";
+import type { NoteEntries } from "@collab/notes-contract";
 import type { NoteRow } from "../db/tables";
 import { deleteNote, replyToDiscussion, updateNote } from "../domain/notes";
 import { assertWritable } from "@collab/work-items";
@@ -12,7 +12,7 @@ import type { LoadedNoteable, NoteableKind } from "../kind";
 import type { NoteableParams, NotesContext } from "./context";
 
 /** …/discussions: threads, their notes, and (resolvable kinds) their resolution. */
-export function discussionActions<L extends LoadedNoteable>(kit: ServiceKit, kind: NoteableKind<L>, P: NoteParams, c: NotesContext<L>): Record<string, ActionSchema> {
+export function discussionActions<L extends LoadedNoteable>(kit: ServiceKit, kind: NoteableKind<L>, entries: NoteEntries, c: NotesContext<L>): Record<string, ActionSchema> {
   /** Resolves or unresolves notes of a thread; each note that changed is announced as updated. */
   async function resolve(ctx: Ctx<unknown>, l: L, notes: NoteRow[], resolved: boolean): Promise<NoteRow[]> {
     assertWritable(l.access);
@@ -33,38 +33,39 @@ export function discussionActions<L extends LoadedNoteable>(kit: ServiceKit, kin
   }
 
   const actions: Record<string, ActionSchema> = {
-    "discussions.list": action({
-      idempotent: true,
-      input: () => P.ListDiscussions,
-      async handler(ctx) {
+    "discussions.list": implement(
+      entries.discussions.list,
+      async (ctx) => {
         const l = await c.load(ctx);
         const { threads, total } = await findDiscussions(kit.db, c.scope(l), ctx.params, c.visibility(l));
         const nc = await c.present(ctx, l, threads.flatMap((t) => t.notes));
         return page(threads.map((t) => presentDiscussion(t.id, t.notes, nc)), total, ctx.params);
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "discussions.get": action({
-      idempotent: true,
-      input: () => P.DiscussionRef,
-      async handler(ctx) {
+    "discussions.get": implement(
+      entries.discussions.get,
+      async (ctx) => {
         const l = await c.load(ctx);
         const thread = await c.thread(l, ctx.params.discussion_id);
         return presentDiscussion(ctx.params.discussion_id, thread, await c.present(ctx, l, thread));
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "discussions.create": action({
-      input: () => P.CreateDiscussion,
-      async handler(ctx) {
+    "discussions.create": implement(
+      entries.discussions.create,
+      async (ctx) => {
         const { l, note } = await c.comment(ctx, "DiscussionNote");
         return presentDiscussion(note.discussionId, [note], await c.present(ctx, l, [note]));
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "discussions.reply": action({
-      input: () => P.Reply,
-      async handler(ctx) {
+    "discussions.reply": implement(
+      entries.discussions.reply,
+      async (ctx) => {
         const l = await c.loadForComment(ctx);
         const caller = l.caller!;
         const thread = await c.thread(l, ctx.params.discussion_id);
@@ -81,22 +82,23 @@ export function discussionActions<L extends LoadedNoteable>(kit: ServiceKit, kin
         );
         return presentNote(note, await c.present(ctx, l, [note]));
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "discussions.getNote": action({
-      idempotent: true,
-      input: () => P.DiscussionNote,
-      async handler(ctx) {
+    "discussions.getNote": implement(
+      entries.discussions.getNote,
+      async (ctx) => {
         const l = await c.load(ctx);
         const note = await c.threadNote(l, ctx.params.discussion_id, ctx.params.note_id);
         return presentNote(note, await c.present(ctx, l, [note]));
       },
-    }),
+      { visibility: "published" },
+    ),
 
     /** Exactly one of body (an edit) or resolved (a resolution of this one note). */
-    "discussions.updateNote": action({
-      input: () => P.UpdateDiscussionNote,
-      async handler(ctx) {
+    "discussions.updateNote": implement(
+      entries.discussions.updateNote,
+      async (ctx) => {
         if (ctx.params.resolved !== undefined) return resolveNote(ctx, ctx.params.resolved);
         const { l, note } = await c.editableThreadNote(ctx, "update");
         const updated = await kit.events.transact(
@@ -105,11 +107,12 @@ export function discussionActions<L extends LoadedNoteable>(kit: ServiceKit, kin
         );
         return presentNote(updated, await c.present(ctx, l, [updated]));
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "discussions.deleteNote": action({
-      input: () => P.DiscussionNote,
-      async handler(ctx) {
+    "discussions.deleteNote": implement(
+      entries.discussions.deleteNote,
+      async (ctx) => {
         const { l, note } = await c.editableThreadNote(ctx, "delete");
         await kit.events.transact(
           (tx) => deleteNote(tx, kind, l.noteable, note),
@@ -117,16 +120,19 @@ export function discussionActions<L extends LoadedNoteable>(kit: ServiceKit, kin
         );
         return null;
       },
-    }),
+      { visibility: "published" },
+    ),
   };
 
   if (!kind.resolvable) return actions;
+  const resolveEntry = entries.discussions.resolve;
+  if (!resolveEntry) throw new Error(`${kind.noteableType}: resolvable threads, but its note contract has no discussions.resolve`);
   return {
     ...actions,
     /** PUT …/discussions/:discussion_id: resolves or unresolves every resolvable note of the thread. */
-    "discussions.resolve": action({
-      input: () => P.ResolveDiscussion,
-      async handler(ctx) {
+    "discussions.resolve": implement(
+      resolveEntry,
+      async (ctx) => {
         requireCaller(ctx);
         const l = await c.load(ctx);
         const thread = await c.thread(l, ctx.params.discussion_id);
@@ -134,6 +140,7 @@ export function discussionActions<L extends LoadedNoteable>(kit: ServiceKit, kin
         const rows = await resolve(ctx, l, thread, ctx.params.resolved);
         return presentDiscussion(ctx.params.discussion_id, rows, await c.present(ctx, l, rows));
       },
-    }),
+      { visibility: "published" },
+    ),
   };
 }

@@ -1,37 +1,37 @@
-import { action, page, recordNotFound } from "@collab/core";
+import { implement, page, recordNotFound } from "@collab/core";
 import { userMap } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { presentStateEvent } from "../api/entity";
-import type { NoteParams } from "../api/params";
+import type { NoteEntries } from "@collab/notes-contract";
 import { findStateEvent, findStateEvents } from "../finders/notes.finder";
 import type { LoadedNoteable } from "../kind";
 import type { NotesContext } from "./context";
 
 /** GET …/resource_state_events[/:resource_state_event_id]. */
-export function stateEventActions<L extends LoadedNoteable>(kit: ServiceKit, P: NoteParams, c: NotesContext<L>): Record<string, ActionSchema> {
+export function stateEventActions<L extends LoadedNoteable>(kit: ServiceKit, entries: NoteEntries, c: NotesContext<L>): Record<string, ActionSchema> {
   return {
-    "stateEvents.list": action({
-      idempotent: true,
-      input: () => P.ListStateEvents,
-      async handler(ctx) {
+    "stateEvents.list": implement(
+      entries.stateEvents.list,
+      async (ctx) => {
         const l = await c.load(ctx);
         const { rows, total } = await findStateEvents(kit.db, c.scope(l), ctx.params);
         const users = await userMap(ctx, rows.map((e) => e.userId));
         return page(rows.map((e) => presentStateEvent(e, users)), total, ctx.params);
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "stateEvents.get": action({
-      idempotent: true,
-      input: () => P.StateEventRef,
-      async handler(ctx) {
+    "stateEvents.get": implement(
+      entries.stateEvents.get,
+      async (ctx) => {
         const l = await c.load(ctx);
         const event = await findStateEvent(kit.db, c.scope(l), ctx.params.resource_state_event_id);
         // GitLab finds it with `.find`: an unknown id is ActiveRecord's RecordNotFound.
         if (!event) throw recordNotFound();
         return presentStateEvent(event, await userMap(ctx, [event.userId]));
       },
-    }),
+      { visibility: "published" },
+    ),
   };
 }

@@ -1,4 +1,5 @@
 import { iso, type UserRef } from "@collab/core";
+import type { Discussion, Note, StateEvent } from "@collab/notes-contract";
 import type { NoteRow, StateEventRow } from "../db/tables";
 
 export interface NoteContext {
@@ -8,7 +9,7 @@ export interface NoteContext {
 }
 
 /** GitLab's Note entity; resolved, resolved_by and resolved_at only for resolvable notes. */
-export const presentNote = (n: NoteRow, c: NoteContext) => ({
+export const presentNote = (n: NoteRow, c: NoteContext): Note => ({
   id: n.id,
   type: n.type,
   body: n.body,
@@ -21,7 +22,8 @@ export const presentNote = (n: NoteRow, c: NoteContext) => ({
   noteable_type: n.noteableType,
   project_id: n.projectId,
   commit_id: n.commitId,
-  position: n.position ?? undefined,
+  // jsonb: an object when a diff note has one (none is written today).
+  position: (n.position as Record<string, unknown> | null) ?? undefined,
   resolvable: n.resolvable,
   ...(n.resolvable
     ? { resolved: n.resolvedAt !== null, resolved_by: n.resolvedById ? (c.users.get(n.resolvedById) ?? null) : null, resolved_at: iso(n.resolvedAt) }
@@ -35,13 +37,13 @@ export const presentNote = (n: NoteRow, c: NoteContext) => ({
 });
 
 /** A thread: its notes oldest first; individual_note for a standalone comment. */
-export const presentDiscussion = (discussionId: string, threadNotes: NoteRow[], c: NoteContext) => ({
+export const presentDiscussion = (discussionId: string, threadNotes: NoteRow[], c: NoteContext): Discussion => ({
   id: discussionId,
   individual_note: threadNotes.length > 0 && threadNotes[0].type === null,
   notes: threadNotes.map((n) => presentNote(n, c)),
 });
 
-export const presentStateEvent = (e: StateEventRow, users: Map<number, UserRef>) => ({
+export const presentStateEvent = (e: StateEventRow, users: Map<number, UserRef>): StateEvent => ({
   id: e.id,
   user: users.get(e.userId) ?? null,
   created_at: iso(e.createdAt),

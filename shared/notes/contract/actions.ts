@@ -1,0 +1,70 @@
+/** The notes, discussions and resource state events actions of a noteable-owning service. */
+import { actionContract, noContent, pageOf } from "@collab/core";
+import { DiscussionSchema, NoteSchema, StateEventSchema } from "./entities";
+import { noteParams, type NoteablePathParam } from "./params";
+
+/** The noteable's iid param of each service that mounts the shared notes. */
+const PATH_PARAMS: Record<string, NoteablePathParam> = { issues: "issue_iid", "merge-requests": "merge_request_iid" };
+
+/**
+ * The contract entries of the shared notes actions of `service` (`<service>.notes.list` …), the
+ * noteable named by `pathParam` in the routes (by default the service's: issue_iid,
+ * merge_request_iid). `discussions.resolve` is for resolvable kinds only (merge requests).
+ */
+export function noteContract(service: string, pathParam?: NoteablePathParam) {
+  const S = service;
+  // Built on first use (the entries' input thunks), so that routes need no known path param.
+  let params: ReturnType<typeof noteParams<NoteablePathParam>> | undefined;
+  const P = () => (params ??= noteParams(pathParam ?? pathParamOf(service)));
+  return {
+    notes: {
+      list: actionContract(`${S}.notes.list`, { input: () => P().ListNotes, output: () => pageOf(NoteSchema), idempotent: true }),
+      get: actionContract(`${S}.notes.get`, { input: () => P().NoteRef, output: () => NoteSchema, idempotent: true }),
+      create: actionContract(`${S}.notes.create`, { input: () => P().CreateNote, output: () => NoteSchema }),
+      update: actionContract(`${S}.notes.update`, { input: () => P().UpdateNote, output: () => NoteSchema }),
+      delete: actionContract(`${S}.notes.delete`, { input: () => P().NoteRef, output: noContent }),
+    },
+    discussions: {
+      list: actionContract(`${S}.discussions.list`, { input: () => P().ListDiscussions, output: () => pageOf(DiscussionSchema), idempotent: true }),
+      get: actionContract(`${S}.discussions.get`, { input: () => P().DiscussionRef, output: () => DiscussionSchema, idempotent: true }),
+      create: actionContract(`${S}.discussions.create`, { input: () => P().CreateDiscussion, output: () => DiscussionSchema }),
+      /** PUT …/discussions/:discussion_id: resolvable kinds only. */
+      resolve: actionContract(`${S}.discussions.resolve`, { input: () => P().ResolveDiscussion, output: () => DiscussionSchema }),
+      reply: actionContract(`${S}.discussions.reply`, { input: () => P().Reply, output: () => NoteSchema }),
+      getNote: actionContract(`${S}.discussions.getNote`, { input: () => P().DiscussionNote, output: () => NoteSchema, idempotent: true }),
+      updateNote: actionContract(`${S}.discussions.updateNote`, { input: () => P().UpdateDiscussionNote, output: () => NoteSchema }),
+      deleteNote: actionContract(`${S}.discussions.deleteNote`, { input: () => P().DiscussionNote, output: noContent }),
+    },
+    stateEvents: {
+      list: actionContract(`${S}.stateEvents.list`, { input: () => P().ListStateEvents, output: () => pageOf(StateEventSchema), idempotent: true }),
+      get: actionContract(`${S}.stateEvents.get`, { input: () => P().StateEventRef, output: () => StateEventSchema, idempotent: true }),
+    },
+  };
+}
+
+function pathParamOf(service: string): NoteablePathParam {
+  const param = PATH_PARAMS[service];
+  if (!param) throw new Error(`noteContract: no noteable path param known for ${service}; pass it`);
+  return param;
+}
+
+/** Every entry of noteContract. */
+export type NoteContract = ReturnType<typeof noteContract>;
+
+/**
+ * The entries a service implements and mounts: all of noteContract, `discussions.resolve` only for
+ * a resolvable kind (the issues contract leaves it out).
+ */
+export interface NoteEntries {
+  notes: NoteContract["notes"];
+  discussions: Omit<NoteContract["discussions"], "resolve"> & { resolve?: NoteContract["discussions"]["resolve"] };
+  stateEvents: NoteContract["stateEvents"];
+}
+
+/** noteContract without `discussions.resolve`, for a kind whose threads are not resolvable. */
+export function unresolvableNoteContract(service: string, pathParam?: NoteablePathParam): NoteEntries {
+  const { notes, discussions: all, stateEvents } = noteContract(service, pathParam);
+  const discussions: NoteEntries["discussions"] = { ...all };
+  delete discussions.resolve;
+  return { notes, discussions, stateEvents };
+}

@@ -1,0 +1,54 @@
+/** The answers of the notes actions, as @collab/notes' api/entity.ts presents them. */
+import { UserRefSchema } from "@collab/accounts-contract";
+import { z } from "zod";
+
+const int = () => z.number().int();
+
+/** GitLab's Note entity; resolved, resolved_by and resolved_at only for resolvable notes. */
+export const NoteSchema = z.object({
+  id: int(),
+  /** null for a standalone comment, DiscussionNote inside a thread, DiffNote on code. */
+  type: z.string().nullable(),
+  body: z.string(),
+  attachment: z.null(),
+  author: UserRefSchema.nullable(),
+  created_at: z.string().nullable(),
+  updated_at: z.string().nullable(),
+  system: z.boolean(),
+  noteable_id: int().nullable(),
+  noteable_type: z.string(),
+  project_id: int(),
+  commit_id: z.string().nullable(),
+  /** A diff note's position as stored (none is written today: the key is then undefined). */
+  position: z.record(z.string(), z.unknown()).optional(),
+  resolvable: z.boolean(),
+  resolved: z.boolean().optional(),
+  resolved_by: UserRefSchema.nullable().optional(),
+  resolved_at: z.string().nullable().optional(),
+  confidential: z.boolean(),
+  internal: z.boolean(),
+  imported: z.boolean(),
+  imported_from: z.literal("none"),
+  noteable_iid: int().nullable(),
+  commands_changes: z.object({}),
+});
+export type Note = z.output<typeof NoteSchema>;
+
+/** A thread: its notes oldest first; individual_note for a standalone comment. */
+export const DiscussionSchema = z.object({
+  id: z.string(),
+  individual_note: z.boolean(),
+  notes: z.array(NoteSchema),
+});
+export type Discussion = z.output<typeof DiscussionSchema>;
+
+/** A resource state event (a close, reopen or merge). */
+export const StateEventSchema = z.object({
+  id: int(),
+  user: UserRefSchema.nullable(),
+  created_at: z.string().nullable(),
+  resource_type: z.enum(["Issue", "MergeRequest"]),
+  resource_id: int().nullable(),
+  state: z.string(),
+});
+export type StateEvent = z.output<typeof StateEventSchema>;
