@@ -15,7 +15,7 @@ export const activityService: ServiceSchema = defineService({
   name: "activity",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => ({ ...eventsActions(kit), ...groupActivityActions(kit) }),
+  actions: (kit) => [eventsActions(kit), groupActivityActions(kit)],
   eventTables: { outbox, processedEvents },
   consumes: () => consumers,
 });

@@ -30,15 +30,15 @@ export const adminService: ServiceSchema = defineService({
   async started(kit) {
     applySettings(settingsMessage(await loadSettings(kit.db)), true);
   },
-  actions: (kit) => ({
-    ...settingsActions(kit),
-    ...broadcastActions(kit),
-    ...serviceAccountsActions(kit),
-    ...experimentsActions(kit),
-    ...storageMovesActions(kit),
-    ...rateLimitsActions(kit),
-    ...deadLettersActions(kit),
-  }),
+  actions: (kit) => [
+    settingsActions(kit),
+    broadcastActions(kit),
+    serviceAccountsActions(kit),
+    experimentsActions(kit),
+    storageMovesActions(kit),
+    rateLimitsActions(kit),
+    deadLettersActions(kit),
+  ],
   workers: (kit) => [
     {
       name: "storage move worker step",

@@ -15,7 +15,7 @@ export const errorTrackingService: ServiceSchema = defineService({
   name: "error-tracking",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => ({ ...settingsActions(kit), ...clientKeysActions(kit), ...collectorActions(kit) }),
+  actions: (kit) => [settingsActions(kit), clientKeysActions(kit), collectorActions(kit)],
   eventTables: { outbox, processedEvents },
   consumes: () => namespacesConsumers(),
 });

@@ -1,6 +1,7 @@
 import { Admin } from "@collab/admin-contract";
 import { addressMatcher, call, currentSettings, tooManyRequests, type Caller, type RouteDef } from "@collab/core";
-import { isNoteCreatingAction } from "@collab/notes/routes";
+import { isNoteCreatingAction } from "@collab/notes-contract";
+import { Issues } from "@collab/issues-contract";
 import type { Context } from "moleculer";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isIP } from "node:net";
@@ -29,7 +30,7 @@ const LIMITS: Limit[] = [
   {
     setting: "issues_create_limit",
     windowSeconds: 60,
-    key: (def, params, caller) => (def.action === "issues.issues.create" && caller ? `issues_create:${String(params.id)}:${caller.id}` : null),
+    key: (def, params, caller) => (def.action === Issues.issues.create.name && caller ? `issues_create:${String(params.id)}:${caller.id}` : null),
   },
   {
     setting: "notes_create_limit",

@@ -1,4 +1,5 @@
 import { notFound, paramError } from "@collab/core";
+import { Issues } from "@collab/issues-contract";
 import type { IncomingMessage } from "node:http";
 import { guardRequest, malformedParam, malformedUrl, MAX_PARAM_DEPTH, MAX_URL_BYTES, notFoundForPathParam, oversizedParams, unsupportedBody } from "./request-guard";
 
@@ -98,7 +99,7 @@ describe("unsupportedBody", () => {
 });
 
 describe("notFoundForPathParam", () => {
-  const route = { method: "GET", path: "/projects/:id/issues/:issue_iid", action: "issues.issues.get" } as const;
+  const route = { method: "GET", path: "/projects/:id/issues/:issue_iid", action: Issues.issues.get.name } as const;
 
   test("an out-of-range integer in the path is an unknown record: 404 naming it", () => {
     expect(notFoundForPathParam(paramError("issue_iid is invalid", ["issue_iid"]), route)?.data).toEqual({ body: { message: "404 Issue Not Found" } });

@@ -36,7 +36,7 @@ export const importExportService: ServiceSchema = defineService({
   name: "import-export",
   migrations: path.join(__dirname, "../drizzle"),
   mixins: [settingsMixin],
-  actions: (kit) => ({ ...importExportActions(kit), ...vulnerabilityExportsActions(kit, () => workerDeps(kit)) }),
+  actions: (kit) => [importExportActions(kit), vulnerabilityExportsActions(kit, () => workerDeps(kit))],
   eventTables: { outbox, processedEvents },
   consumes: () =>
     consumersOf("import-export", [

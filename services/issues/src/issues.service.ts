@@ -18,7 +18,7 @@ export const issuesService: ServiceSchema = defineService({
   name: "issues",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => ({ ...issuesActions(kit), ...analyticsActions(kit), ...notesActions(kit, issueNotes, Issues), ...mergeRequestLinksActions(kit) }),
+  actions: (kit) => [issuesActions(kit), analyticsActions(kit), notesActions(kit, issueNotes, Issues), mergeRequestLinksActions(kit)],
   eventTables: { outbox, processedEvents },
   consumes: () => namespacesConsumers(),
 });

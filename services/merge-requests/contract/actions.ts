@@ -1,10 +1,11 @@
 /**
  * Actions of the merge-requests service: those other services call, and those its routes call
  * (routes.ts), each with the input it validates and the answer it gives, before the gateway turns
- * it into HTTP. The notes, discussions and state events routes are the shared notes code's.
+ * it into HTTP. The notes, discussions and state events entries are the shared notes contract's.
  */
 import { actionContract, noContent, pageOf, replyOf } from "@collab/core";
 import { Issues } from "@collab/issues-contract";
+import { noteContract } from "@collab/notes-contract";
 import { z } from "zod";
 import {
   ApprovalSettingsSchema,
@@ -105,6 +106,8 @@ export const MergeRequestsActions = {
       idempotent: true,
     }),
   },
+  /** Notes, discussions (resolvable threads) and resource state events: the shared notes' (@collab/notes-contract). */
+  ...noteContract("merge-requests", "merge_request_iid"),
   analytics: {
     /** Bus only (activity's group analytics): merge requests created after `since` in these projects (the caller's readable ones). */
     createdSince: actionContract("merge-requests.analytics.createdSince", {

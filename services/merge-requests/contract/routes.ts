@@ -1,9 +1,10 @@
 /**
  * The merge-requests service's own REST routes (the gateway mounts them): merge requests, the
- * issues they close, approvals, approval settings and rules. The notes, discussions and state
- * events routes of merge requests are the shared notes code's (@collab/notes), mounted beside these.
+ * issues they close, approvals, approval settings and rules, and the shared notes routes
+ * (@collab/notes-contract): notes, discussions and state events of merge requests.
  */
 import type { RouteDef } from "@collab/core";
+import { noteRoutes } from "@collab/notes-contract";
 import { MergeRequestsActions as A } from "./actions";
 
 const P = "/projects/:id";
@@ -47,4 +48,6 @@ export const routes: RouteDef[] = [
   { method: "GET", path: `${MR}/closes_issues`, action: A.closingIssues.closesIssues.name, auth: "optional" },
   { method: "GET", path: `${P}/issues/:issue_iid/closed_by`, action: A.closingIssues.closedBy.name, auth: "optional" },
   ...approvalRoutes,
+  // Notes, discussions (resolvable) and state events: the shared notes routes.
+  ...noteRoutes(A, MR, { resolvable: true }),
 ];

@@ -10,6 +10,7 @@ import { namespacesConsumers } from "./namespaces.events";
 import { outbox, processedEvents } from "./db/schema";
 import { mergeRequestNotes } from "./notes.kind";
 import { approvalActions } from "./approvals";
+import { MergeRequests } from "@collab/merge-requests-contract";
 
 /**
  * Merge requests and everything hung on them: notes and discussions, resource state events,
@@ -20,14 +21,15 @@ export const mergeRequestsService: ServiceSchema = defineService({
   name: "merge-requests",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => ({
-    ...mergeRequestsActions(kit),
-    ...closingIssuesActions(kit),
-    ...closingIssueRoutesActions(kit),
-    ...notesActions(kit, mergeRequestNotes),
-    ...approvalActions(kit),
-    ...analyticsActions(kit),
-  }),
+  // A list of action maps: a name in two of them throws at start.
+  actions: (kit) => [
+    mergeRequestsActions(kit),
+    closingIssuesActions(kit),
+    closingIssueRoutesActions(kit),
+    notesActions(kit, mergeRequestNotes, MergeRequests),
+    approvalActions(kit),
+    analyticsActions(kit),
+  ],
   eventTables: { outbox, processedEvents },
   consumes: () => namespacesConsumers(),
 });

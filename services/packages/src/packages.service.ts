@@ -24,16 +24,16 @@ export const packagesService: ServiceSchema = defineService({
   name: "packages",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => ({
-    ...packagesActions(kit),
-    ...genericActions(kit),
-    ...npmActions(kit),
-    ...protectionActions(kit),
-    ...actionsOf("packages", [
+  actions: (kit) => [
+    packagesActions(kit),
+    genericActions(kit),
+    npmActions(kit),
+    protectionActions(kit),
+    actionsOf("packages", [
       /** One destruction pass (the timer runs the same): answers how many packages and files went. */
       implement(Packages.destruction.tick, () => destroyPending(kit.db)),
     ]),
-  }),
+  ],
   eventTables: { outbox, processedEvents },
   consumes: () => serviceConsumers(),
   workers: (kit) => [{ name: "package destruction", everyMs: kit.config.PACKAGES_DESTRUCTION_TICK_MS, run: () => destroyPending(kit.db) }],

@@ -21,7 +21,7 @@ export const runnersService: ServiceSchema = defineService({
   name: "runners",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => ({ ...runnersActions(kit), ...jobsActions(kit), ...schedulesActions(kit), ...protectedEnvironmentsActions(kit), ...vulnerabilitiesActions(kit) }),
+  actions: (kit) => [runnersActions(kit), jobsActions(kit), schedulesActions(kit), protectedEnvironmentsActions(kit), vulnerabilitiesActions(kit)],
   eventTables: { outbox, processedEvents },
   consumes: () => namespacesConsumers(),
   secrets: runnersSecrets,
