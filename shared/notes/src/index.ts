@@ -7,7 +7,6 @@ export * from "./kind";
 export * from "./db/tables";
 export * from "./api/params";
 export * from "./api/entity";
-export * from "./routes";
 export * from "./actions";
 export { addSystemNote, newDiscussionId, SystemNote, type NoteableTarget } from "./domain/system-notes";
 export { recordStateEvent, type RecordedState, type StateEventInput } from "./domain/state-events";
