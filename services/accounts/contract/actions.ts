@@ -41,7 +41,10 @@ import { CreateUserParams, ListUsersParams, SetUserStateParams, SignUpParams, Up
 const id = () => z.number().int();
 const ids = (max: number) => z.array(id()).max(max);
 
-/** Actions of the accounts service other services call (see index.ts), by their names. */
+/**
+ * Actions of the accounts service by their names: those other services call (see index.ts) and
+ * those behind its routes (routes.ts), each with its input and the answer it gives.
+ */
 export const AccountsActions = {
   /** Token → caller, for the gateway. 401 bodies follow GitLab's expired/revoked wording. */
   authenticate: actionContract("accounts.authenticate", {
