@@ -1,163 +1,50 @@
-import { accessTokenListParams, actionContract, pageOf, gArray, gDate, gEnum, gString, paginationParams, UserLimitsAction, type Caller as CoreCaller, type UserRef as CoreUserRef } from "@collab/core";
+import { accessTokenListParams, actionContract, noContent, pageOf, gArray, gDate, gEnum, gString, paginationParams, UserLimitsAction } from "@collab/core";
 import { z } from "zod";
-
-/** Personal access token scopes GitLab knows (the service's routes and token actions take these). */
-export const PAT_SCOPES = [
-  "api",
-  "read_api",
-  "read_user",
-  "read_repository",
-  "write_repository",
-  "read_registry",
-  "write_registry",
-  "sudo",
-  "admin_mode",
-  "create_runner",
-  "manage_runner",
-  "k8s_proxy",
-  "ai_features",
-  "read_service_ping",
-  "self_rotate",
-] as const;
-
-/** GitLab's NotificationSetting levels. */
-export const NOTIFICATION_LEVELS = ["disabled", "participating", "watch", "global", "mention", "custom"] as const;
-export type NotificationLevel = (typeof NOTIFICATION_LEVELS)[number];
-
-/**
- * The email events a `custom` level switches one by one, in GitLab's order. `new_epic` is the
- * Ultimate tier's, and only where epics live: the global setting and groups, never projects.
- */
-export const EMAIL_EVENTS = [
-  "new_note",
-  "new_issue",
-  "reopen_issue",
-  "close_issue",
-  "reassign_issue",
-  "issue_due",
-  "new_merge_request",
-  "push_to_merge_request",
-  "reopen_merge_request",
-  "close_merge_request",
-  "reassign_merge_request",
-  "merge_merge_request",
-  "failed_pipeline",
-  "fixed_pipeline",
-  "success_pipeline",
-  "moved_project",
-  "merge_when_pipeline_succeeds",
-  "new_epic",
-] as const;
-export type EmailEvent = (typeof EMAIL_EVENTS)[number];
-
-/** A page of a list as services answer it (@collab/core `page()`): the gateway renders the headers. */
+import { PAT_SCOPES } from "./params/constants";
+import {
+  AccessTokenSchema,
+  AccessTokenWithSecretSchema,
+  AuthenticationSchema,
+  CallerSchema,
+  DeployTokenAuthenticationSchema,
+  DeployTokenSchema,
+  DeployTokenWithSecretSchema,
+  EffectiveNotificationLevelSchema,
+  GlobalNotificationSettingSchema,
+  MemberDetailsSchema,
+  MessageSchema,
+  NotificationSettingSchema,
+  ResourceTokenSchema,
+  ResourceTokenWithSecretSchema,
+  SamlMemberIdentitySchema,
+  SamlSettingsSchema,
+  ScimIdentitySchema,
+  ScimTokenSchema,
+  ScimUserListSchema,
+  ScimUserSchema,
+  ServiceAccountSchema,
+  ServiceAccountSummarySchema,
+  UserProfileSchema,
+  UserPublicSchema,
+  UserRefSchema,
+  UserSchema,
+  UserWithAdminSchema,
+  VerifiedEmailOwnerSchema,
+} from "./entities";
+import { CreateDeployTokenParams, DeployTokenParams, ListAllDeployTokensParams, ListDeployTokensParams } from "./params/deploy-tokens";
+import { SourceSettingParams, UpdateGlobalSettingParams, UpdateSourceSettingParams } from "./params/notification-settings";
+import { CreateResourceTokenParams, ListResourceTokensParams, ResourceTokenParams, RotateResourceTokenParams, SelfRotateResourceTokenParams } from "./params/resource-tokens";
+import { SamlGroupParams, ScimCreateParams, ScimIdentityParams, ScimListParams, ScimPatchParams, ScimReplaceParams, ScimUserParams, UpdateSamlParams, UpdateScimIdentityParams } from "./params/scim";
+import { CreateOwnTokenParams, CreateTokenParams, ListTokensParams, RotateSelfTokenParams, TokenIdParams } from "./params/tokens";
+import { CreateUserParams, ListUsersParams, SetUserStateParams, SignUpParams, UpdateUserParams, UserIdParams } from "./params/users";
 
 const id = () => z.number().int();
-
-/** Who calls (ctx.meta.caller, @collab/core Caller): what authentication answers. */
-export const CallerSchema = z.object({
-  id: id(),
-  username: z.string(),
-  admin: z.boolean(),
-  external: z.boolean().optional(),
-  bot: z.boolean().optional(),
-  deployToken: z.object({ id: id(), projectId: id().nullable(), groupId: id().nullable(), scopes: z.array(z.string()) }).optional(),
-  job: z.object({ id: id(), projectId: id(), pipelineId: id() }).optional(),
-});
-export type Caller = z.output<typeof CallerSchema>;
-
-/** A personal (or impersonation) access token's token: a personal access token and its user. */
-export const AuthenticationSchema = z.object({ caller: CallerSchema, scopes: z.array(z.string()), tokenId: id() });
-export type Authentication = z.output<typeof AuthenticationSchema>;
-
-/** A deploy token as a caller (id 0, `deployToken` set), with its scopes. */
-export const DeployTokenAuthenticationSchema = z.object({ caller: CallerSchema, scopes: z.array(z.string()), deployTokenId: id() });
-export type DeployTokenAuthentication = z.output<typeof DeployTokenAuthenticationSchema>;
-
-/** GitLab's UserBasic, as other services' presenters embed it (@collab/core UserRef). */
-export const UserRefSchema = z.object({
-  id: id(),
-  username: z.string(),
-  name: z.string(),
-  state: z.string(),
-  locked: z.boolean(),
-  avatar_url: z.string().nullable(),
-  web_url: z.string(),
-});
-export type UserRef = z.output<typeof UserRefSchema>;
-
-/** What namespaces needs of members for seats, billable members and invitations. */
-export const MemberDetailsSchema = z.object({
-  id: id(),
-  username: z.string(),
-  name: z.string(),
-  state: z.string(),
-  /** A person: not a bot, service account or other internal user. */
-  human: z.boolean(),
-  email: z.string(),
-  public_email: z.string().nullable(),
-  confirmed: z.boolean(),
-  last_activity_on: z.string().nullable(),
-  created_at: z.string(),
-});
-export type MemberDetails = z.output<typeof MemberDetailsSchema>;
-
-/** A user whose confirmed primary address is one of those asked (lower case). */
-export const VerifiedEmailOwnerSchema = z.object({ id: id(), username: z.string(), email: z.string() });
-export type VerifiedEmailOwner = z.output<typeof VerifiedEmailOwnerSchema>;
-
-/** Whether a user's profile (and so their activity) is open to others. */
-export const UserProfileSchema = z.object({ id: id(), username: z.string(), state: z.string(), private_profile: z.boolean() });
-export type UserProfile = z.output<typeof UserProfileSchema>;
-
-/** A member's group_saml_identity (SCIM identity in a group with SAML SSO enabled). */
-export const SamlMemberIdentitySchema = z.object({ group_id: id(), user_id: id(), extern_uid: z.string(), saml_provider_id: id() });
-export type SamlMemberIdentity = z.output<typeof SamlMemberIdentitySchema>;
-
-/** The notification level that applies to a user on a project or group, and what decided it. */
-export const EffectiveNotificationLevelSchema = z.object({
-  user_id: id(),
-  level: z.enum(NOTIFICATION_LEVELS),
-  source: z.enum(["global", "group", "project"]),
-  /** The group or project id; null for the global setting. */
-  source_id: id().nullable(),
-  /** Every event switch of the deciding setting (they matter when the level is `custom`). */
-  events: z.partialRecord(z.enum(EMAIL_EVENTS), z.boolean()),
-  /** The address mail goes to. */
-  notification_email: z.string(),
-});
-export type EffectiveNotificationLevel = z.output<typeof EffectiveNotificationLevelSchema>;
-
-/** Entities::ServiceAccount. */
-export const ServiceAccountSchema = z.object({ id: id(), username: z.string(), name: z.string(), email: z.string() });
-export type ServiceAccount = z.output<typeof ServiceAccountSchema>;
-
-/** A service account in the list. */
-export const ServiceAccountSummarySchema = z.object({ id: id(), username: z.string(), name: z.string() });
-
-/** Entities::PersonalAccessToken. */
-export const AccessTokenSchema = z.object({
-  id: id(),
-  name: z.string(),
-  description: z.string().nullable(),
-  revoked: z.boolean(),
-  created_at: z.string().nullable(),
-  scopes: z.array(z.string()),
-  user_id: id(),
-  last_used_at: z.string().nullable(),
-  active: z.boolean(),
-  expires_at: z.string().nullable(),
-  impersonation: z.literal(true).optional(),
-});
-export type AccessToken = z.output<typeof AccessTokenSchema>;
-
-/** Entities::PersonalAccessTokenWithToken: only a create or rotate answer carries the secret. */
-export const AccessTokenWithSecretSchema = AccessTokenSchema.extend({ token: z.string() });
-export type AccessTokenWithSecret = z.output<typeof AccessTokenWithSecretSchema>;
-
 const ids = (max: number) => z.array(id()).max(max);
 
-/** Actions of the accounts service other services call (see index.ts), by their names. */
+/**
+ * Actions of the accounts service by their names: those other services call (see index.ts) and
+ * those behind its routes (routes.ts), each with its input and the answer it gives.
+ */
 export const AccountsActions = {
   /** Token → caller, for the gateway. 401 bodies follow GitLab's expired/revoked wording. */
   authenticate: actionContract("accounts.authenticate", {
@@ -240,6 +127,146 @@ export const AccountsActions = {
       input: () => z.object({ ref: z.union([z.string(), z.number()]) }),
       output: () => UserProfileSchema.nullable(),
       idempotent: true,
+    }),
+
+    /** GET /users: administrators see UserWithAdmin, others (anonymous callers by username only) UserBasic. */
+    list: actionContract("accounts.users.list", {
+      input: () => ListUsersParams,
+      output: () => pageOf(z.union([UserWithAdminSchema, UserRefSchema])),
+      idempotent: true,
+    }),
+
+    /** GET /users/:id: UserWithAdmin for administrators, User for others. */
+    get: actionContract("accounts.users.get", {
+      input: () => UserIdParams,
+      output: () => z.union([UserWithAdminSchema, UserSchema]),
+      idempotent: true,
+    }),
+
+    /** GET /user: the caller, UserWithAdmin for administrators, UserPublic for others. */
+    current: actionContract("accounts.users.current", {
+      input: () => z.object({}),
+      output: () => z.union([UserWithAdminSchema, UserPublicSchema]),
+      idempotent: true,
+    }),
+
+    create: actionContract("accounts.users.create", {
+      input: () => CreateUserParams,
+      output: () => UserWithAdminSchema,
+    }),
+
+    update: actionContract("accounts.users.update", {
+      input: () => UpdateUserParams,
+      output: () => UserWithAdminSchema,
+    }),
+
+    delete: actionContract("accounts.users.delete", {
+      input: () => UserIdParams,
+      output: () => noContent(),
+    }),
+
+    /** Users::ApproveService: 201 {"message": "Success"}. */
+    approve: actionContract("accounts.users.approve", {
+      input: () => UserIdParams,
+      output: () => MessageSchema,
+    }),
+
+    /** Users::RejectService: the pending user goes, 200 {"message": "Success"}. */
+    reject: actionContract("accounts.users.reject", {
+      input: () => UserIdParams,
+      output: () => MessageSchema,
+    }),
+
+    /** block / unblock / deactivate / activate: 201 `true`, also when nothing changes. */
+    setState: actionContract("accounts.users.setState", {
+      input: () => SetUserStateParams,
+      output: () => z.literal(true),
+    }),
+  },
+
+  registrations: {
+    /** POST /users outside /api/v4 (the sign-up form): 201 with the user as GET /user shows it. */
+    create: actionContract("accounts.registrations.create", {
+      input: () => SignUpParams,
+      output: () => UserPublicSchema,
+    }),
+  },
+
+  /** Personal access tokens (API::PersonalAccessTokens and the users API's token routes). */
+  tokens: {
+    /** POST /users/:user_id/personal_access_tokens (administrators). */
+    create: actionContract("accounts.tokens.create", {
+      input: () => CreateTokenParams,
+      output: () => AccessTokenWithSecretSchema,
+    }),
+
+    /** POST /user/personal_access_tokens: the caller's own, narrow scopes only. */
+    createOwn: actionContract("accounts.tokens.createOwn", {
+      input: () => CreateOwnTokenParams,
+      output: () => AccessTokenWithSecretSchema,
+    }),
+
+    list: actionContract("accounts.tokens.list", {
+      input: () => ListTokensParams,
+      output: () => pageOf(AccessTokenSchema),
+      idempotent: true,
+    }),
+
+    /** One token, `self` the token in use. */
+    get: actionContract("accounts.tokens.get", {
+      input: () => TokenIdParams,
+      output: () => AccessTokenSchema,
+      idempotent: true,
+    }),
+
+    /** 204. */
+    revoke: actionContract("accounts.tokens.revoke", {
+      input: () => TokenIdParams,
+      output: () => noContent(),
+    }),
+
+    /** POST /personal_access_tokens/self/rotate: 200 with the successor. */
+    rotateSelf: actionContract("accounts.tokens.rotateSelf", {
+      input: () => RotateSelfTokenParams,
+      output: () => AccessTokenWithSecretSchema,
+    }),
+  },
+
+  /** Project and group access tokens (API::ResourceAccessTokens); the routes fix `source`. */
+  resourceTokens: {
+    list: actionContract("accounts.resourceTokens.list", {
+      input: () => ListResourceTokensParams,
+      output: () => pageOf(ResourceTokenSchema),
+      idempotent: true,
+    }),
+
+    get: actionContract("accounts.resourceTokens.get", {
+      input: () => ResourceTokenParams,
+      output: () => ResourceTokenSchema,
+      idempotent: true,
+    }),
+
+    create: actionContract("accounts.resourceTokens.create", {
+      input: () => CreateResourceTokenParams,
+      output: () => ResourceTokenWithSecretSchema,
+    }),
+
+    /** 204: the token and its bot go. */
+    revoke: actionContract("accounts.resourceTokens.revoke", {
+      input: () => ResourceTokenParams,
+      output: () => noContent(),
+    }),
+
+    /** POST …/:token_id/rotate: 200 with the successor. */
+    rotate: actionContract("accounts.resourceTokens.rotate", {
+      input: () => RotateResourceTokenParams,
+      output: () => ResourceTokenWithSecretSchema,
+    }),
+
+    /** POST …/access_tokens/self/rotate: a bot's own token, 200 with the successor. */
+    rotateSelf: actionContract("accounts.resourceTokens.rotateSelf", {
+      input: () => SelfRotateResourceTokenParams,
+      output: () => ResourceTokenWithSecretSchema,
     }),
   },
 
@@ -330,6 +357,38 @@ export const AccountsActions = {
       input: () => z.object({ token: z.string().min(1), username: z.string().optional() }),
       output: () => DeployTokenAuthenticationSchema,
     }),
+
+    /** GET /deploy_tokens: every deploy token of the instance (administrators). */
+    listAll: actionContract("accounts.deployTokens.listAll", {
+      input: () => ListAllDeployTokensParams,
+      output: () => pageOf(DeployTokenSchema),
+      idempotent: true,
+    }),
+
+    /** A project's or group's deploy tokens; the routes fix `source`. */
+    list: actionContract("accounts.deployTokens.list", {
+      input: () => ListDeployTokensParams,
+      output: () => pageOf(DeployTokenSchema),
+      idempotent: true,
+    }),
+
+    get: actionContract("accounts.deployTokens.get", {
+      input: () => DeployTokenParams,
+      output: () => DeployTokenSchema,
+      idempotent: true,
+    }),
+
+    /** 201 with the secret. */
+    create: actionContract("accounts.deployTokens.create", {
+      input: () => CreateDeployTokenParams,
+      output: () => DeployTokenWithSecretSchema,
+    }),
+
+    /** 204. */
+    delete: actionContract("accounts.deployTokens.delete", {
+      input: () => DeployTokenParams,
+      output: () => noContent(),
+    }),
   },
 
   saml: {
@@ -342,6 +401,20 @@ export const AccountsActions = {
       output: () => z.array(SamlMemberIdentitySchema),
       idempotent: true,
     }),
+
+    /** A top-level group's SAML SSO settings (its Owners). */
+    settings: {
+      get: actionContract("accounts.saml.settings.get", {
+        input: () => SamlGroupParams,
+        output: () => SamlSettingsSchema,
+        idempotent: true,
+      }),
+
+      update: actionContract("accounts.saml.settings.update", {
+        input: () => UpdateSamlParams,
+        output: () => SamlSettingsSchema,
+      }),
+    },
   },
 
   scim: {
@@ -350,6 +423,79 @@ export const AccountsActions = {
       input: () => z.object({ token: z.string().min(1) }),
       output: () => z.object({ group_id: id().nullable() }),
     }),
+
+    /** POST /groups/:id/scim/token: 201 with a new token, replacing the group's previous one. */
+    token: {
+      create: actionContract("accounts.scim.token.create", {
+        input: () => SamlGroupParams,
+        output: () => ScimTokenSchema,
+      }),
+    },
+
+    /** The SCIM identities API of a group (API::ProviderIdentity for `scim`), under /api/v4. */
+    identities: {
+      list: actionContract("accounts.scim.identities.list", {
+        input: () => SamlGroupParams,
+        output: () => z.array(ScimIdentitySchema),
+        idempotent: true,
+      }),
+
+      get: actionContract("accounts.scim.identities.get", {
+        input: () => ScimIdentityParams,
+        output: () => ScimIdentitySchema,
+        idempotent: true,
+      }),
+
+      update: actionContract("accounts.scim.identities.update", {
+        input: () => UpdateScimIdentityParams,
+        output: () => ScimIdentitySchema,
+      }),
+
+      /** 204. */
+      delete: actionContract("accounts.scim.identities.delete", {
+        input: () => ScimIdentityParams,
+        output: () => noContent(),
+      }),
+    },
+
+    /** The SCIM 2.0 API (API::Scim::GroupScim) outside /api/v4, answering application/scim+json. */
+    users: {
+      list: actionContract("accounts.scim.users.list", {
+        input: () => ScimListParams,
+        output: () => ScimUserListSchema,
+        idempotent: true,
+      }),
+
+      get: actionContract("accounts.scim.users.get", {
+        input: () => ScimUserParams,
+        output: () => ScimUserSchema,
+        idempotent: true,
+      }),
+
+      /** 201 with the user. */
+      create: actionContract("accounts.scim.users.create", {
+        input: () => ScimCreateParams,
+        output: () => ScimUserSchema,
+      }),
+
+      /** SCIM PatchOp: 204. */
+      update: actionContract("accounts.scim.users.update", {
+        input: () => ScimPatchParams,
+        output: () => noContent(),
+      }),
+
+      /** PUT: 200 with the user. */
+      replace: actionContract("accounts.scim.users.replace", {
+        input: () => ScimReplaceParams,
+        output: () => ScimUserSchema,
+      }),
+
+      /** Deprovisioning: 204. */
+      delete: actionContract("accounts.scim.users.delete", {
+        input: () => ScimUserParams,
+        output: () => noContent(),
+      }),
+    },
   },
 
   notifications: {
@@ -369,11 +515,34 @@ export const AccountsActions = {
       output: () => z.array(EffectiveNotificationLevelSchema),
       idempotent: true,
     }),
+
+    /** The caller's global notification settings (GET and PUT /notification_settings). */
+    global: {
+      get: actionContract("accounts.notifications.global.get", {
+        input: () => z.object({}),
+        output: () => GlobalNotificationSettingSchema,
+        idempotent: true,
+      }),
+
+      update: actionContract("accounts.notifications.global.update", {
+        input: () => UpdateGlobalSettingParams,
+        output: () => GlobalNotificationSettingSchema,
+      }),
+    },
+
+    /** The caller's settings on a group or project; the routes fix `source`. */
+    source: {
+      get: actionContract("accounts.notifications.source.get", {
+        input: () => SourceSettingParams,
+        output: () => NotificationSettingSchema,
+        idempotent: true,
+      }),
+
+      update: actionContract("accounts.notifications.source.update", {
+        input: () => UpdateSourceSettingParams,
+        output: () => NotificationSettingSchema,
+      }),
+    },
   },
 };
 
-/** The contract's shapes are @collab/core's own (a drift here fails tsc). */
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Assert<T extends true> = T;
-type _CallerIsCoreCaller = Assert<Same<Caller, CoreCaller>>;
-type _UserRefIsCoreUserRef = Assert<Same<UserRef, CoreUserRef>>;

@@ -1,12 +1,9 @@
-import { action, actionsOf, ApiError, broadcast, badRequest, gDate, gId, gString, forbidden, notAllowed, notFound, page, recordNotFound, requireAdmin, requireCaller, callerOf, unauthorized } from "@collab/core";
+import { actionsOf, ApiError, broadcast, badRequest, forbidden, implement, notAllowed, notFound, page, recordNotFound, requireAdmin, requireCaller, callerOf, unauthorized } from "@collab/core";
 import { defineService, type ServiceKit } from "@collab/db";
 import type { ActionSchema, ServiceSchema } from "moleculer";
 import path from "node:path";
-import { z } from "zod";
 import { presentToken, presentTokenWithSecret } from "./api/token.entity";
-import { CreateOwnTokenParams, CreateTokenParams, ListTokensParams, TokenIdParams } from "./api/tokens.params";
 import { presentUser, presentUserBasic, presentUserPublic, presentUserWithAdmin } from "./api/user.entity";
-import { CreateUserParams, ListUsersParams, UpdateUserParams, UserIdParams } from "./api/users.params";
 import { outbox, processedEvents, type UserRow } from "./db/schema";
 import { bootstrapRoot } from "./domain/bootstrap";
 import { createToken, mintToken, revokeToken, rotateToken } from "./domain/tokens";
@@ -36,10 +33,9 @@ async function loadUser(kit: ServiceKit, ref: string | number): Promise<UserRow>
 
 /** The users' and personal access tokens' API (routes.ts). */
 const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  "users.list": action({
-    idempotent: true,
-    input: () => ListUsersParams,
-    async handler(ctx) {
+  "users.list": implement(
+    Accounts.users.list,
+    async (ctx) => {
       const caller = callerOf(ctx);
       // Anonymous callers may only look a user up by username, never list the instance.
       if (!caller && !ctx.params.username) throw forbidden("Not authorized to access /api/v4/users");
@@ -48,42 +44,45 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       const present = admin ? presentUserWithAdmin : presentUserBasic;
       return page(rows.map((u) => present(u, kit.baseUrl)), total, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "users.get": action({
-    idempotent: true,
-    input: () => UserIdParams,
-    async handler(ctx) {
+  "users.get": implement(
+    Accounts.users.get,
+    async (ctx) => {
       const caller = callerOf(ctx);
       if (!caller) throw forbidden("Not authorized!");
       const user = await loadUser(kit, ctx.params.id);
       return caller.admin ? presentUserWithAdmin(user, kit.baseUrl) : presentUser(user, kit.baseUrl);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "users.current": action({
-    idempotent: true,
-    async handler(ctx) {
+  "users.current": implement(
+    Accounts.users.current,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const user = await loadUser(kit, caller.id);
       return caller.admin ? presentUserWithAdmin(user, kit.baseUrl) : presentUserPublic(user, kit.baseUrl);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "users.create": action({
-    input: () => CreateUserParams,
-    async handler(ctx) {
+  "users.create": implement(
+    Accounts.users.create,
+    async (ctx) => {
       const admin = requireAdmin(ctx);
       const user = await kit.events.transact((tx) => createUser(tx, ctx.params, { createdById: admin.id }), (u) => [userCreated(u)]);
       // In one process the personal namespace exists when the API answers, as before events were durable.
       await kit.events.flush();
       return presentUserWithAdmin(user, kit.baseUrl);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "users.update": action({
-    input: () => UpdateUserParams,
-    async handler(ctx) {
+  "users.update": implement(
+    Accounts.users.update,
+    async (ctx) => {
       requireAdmin(ctx);
       const { id, ...changes } = ctx.params;
       const before = await loadUser(kit, id);
@@ -92,11 +91,12 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       await kit.events.flush();
       return presentUserWithAdmin(user, kit.baseUrl);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "users.delete": action({
-    input: () => UserIdParams,
-    async handler(ctx) {
+  "users.delete": implement(
+    Accounts.users.delete,
+    async (ctx) => {
       const admin = requireAdmin(ctx);
       const user = await loadUser(kit, ctx.params.id);
       if (user.id === admin.id) throw forbidden("You cannot delete yourself");
@@ -104,36 +104,28 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       await kit.events.flush();
       return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /**
    * POST /users outside /api/v4 (Devise's registrations#create behind GitLab's sign-up form):
    * `user[...]` form fields or {"user": {...}}; no authentication. 201 with the user as GET /user
    * shows it; see domain/registrations.ts for the settings it obeys.
    */
-  "registrations.create": action({
-    input: () =>
-      z.object({
-        user: z.object({
-          name: gString().optional(),
-          first_name: gString().optional(),
-          last_name: gString().optional(),
-          username: gString().optional(),
-          email: gString().optional(),
-          password: gString().optional(),
-        }),
-      }),
-    async handler(ctx) {
+  "registrations.create": implement(
+    Accounts.registrations.create,
+    async (ctx) => {
       const user = await kit.events.transact((tx) => signUp(tx, ctx.params.user), (u) => [userCreated(u)]);
       await kit.events.flush();
       return presentUserPublic(user, kit.baseUrl);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** Users::ApproveService: 201 {"message": "Success"} (the users API renders the service's answer). */
-  "users.approve": action({
-    input: () => UserIdParams,
-    async handler(ctx) {
+  "users.approve": implement(
+    Accounts.users.approve,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const user = await loadUser(kit, ctx.params.id);
       if (!caller.admin) throw new ApiError(403, { message: "You are not allowed to approve a user" }, "FORBIDDEN");
@@ -141,12 +133,13 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       broadcast(ctx, Accounts.events.userChanged, { userId: user.id });
       return { message: "Success" };
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** Users::RejectService: deletes the pending user, 200 {"message": "Success"}. */
-  "users.reject": action({
-    input: () => UserIdParams,
-    async handler(ctx) {
+  "users.reject": implement(
+    Accounts.users.reject,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const user = await loadUser(kit, ctx.params.id);
       if (!caller.admin) throw new ApiError(403, { message: "You are not allowed to reject a user" }, "FORBIDDEN");
@@ -154,45 +147,48 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       await kit.events.flush();
       return { message: "Success" };
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** block / unblock / deactivate / activate: 201 `true`, GitLab's answer (also when nothing changes). */
-  "users.setState": action({
-    input: () => z.object({ id: gId(), event: z.enum(["block", "unblock", "deactivate", "activate"]) }),
-    async handler(ctx) {
+  "users.setState": implement(
+    Accounts.users.setState,
+    async (ctx) => {
       const admin = requireAdmin(ctx);
       const user = await loadUser(kit, ctx.params.id);
       if (await changeState(kit.db, user, ctx.params.event, admin.id)) broadcast(ctx, Accounts.events.userChanged, { userId: user.id });
-      return true;
+      return true as const;
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "tokens.create": action({
-    input: () => CreateTokenParams,
-    async handler(ctx) {
+  "tokens.create": implement(
+    Accounts.tokens.create,
+    async (ctx) => {
       requireAdmin(ctx);
       const user = await loadUser(kit, ctx.params.user_id);
       return mintToken(kit.db, user.id, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "tokens.createOwn": action({
-    input: () => CreateOwnTokenParams,
-    async handler(ctx) {
+  "tokens.createOwn": implement(
+    Accounts.tokens.createOwn,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const { row, token } = await createToken(kit.db, { userId: caller.id, ...ctx.params, expiresAt: ctx.params.expires_at });
       return presentTokenWithSecret(row, token);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /**
    * Administrators see every token, or one user's (404 for an unknown user); others only their own
    * non-impersonation tokens, and asking for somebody else's is GitLab's 401.
    */
-  "tokens.list": action({
-    idempotent: true,
-    input: () => ListTokensParams,
-    async handler(ctx) {
+  "tokens.list": implement(
+    Accounts.tokens.list,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const { user_id } = ctx.params;
       if (caller.admin && user_id !== undefined && !(await findUserByIdOrUsername(kit.db, user_id))) throw notFound();
@@ -201,13 +197,13 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       const { rows, total } = await findTokens(kit.db, { ...ctx.params, ...filter });
       return page(rows.map(presentToken), total, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** One token: `self` is the token in use (whoever Sudo names); others' tokens are hidden from non-admins. */
-  "tokens.get": action({
-    idempotent: true,
-    input: () => TokenIdParams,
-    async handler(ctx) {
+  "tokens.get": implement(
+    Accounts.tokens.get,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const { id } = ctx.params;
       const self = id === "self";
@@ -215,12 +211,13 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       if (!token || (!self && !caller.admin && token.userId !== caller.id)) throw notFound();
       return presentToken(token);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** 204; an unknown id is ActiveRecord's 404, somebody else's token (non-admins) RevokeService's 400. */
-  "tokens.revoke": action({
-    input: () => TokenIdParams,
-    async handler(ctx) {
+  "tokens.revoke": implement(
+    Accounts.tokens.revoke,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const { id } = ctx.params;
       const self = id === "self";
@@ -231,16 +228,17 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       broadcast(ctx, Accounts.events.tokenRevoked, { tokenId: token.id });
       return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /**
    * POST /personal_access_tokens/self/rotate (scopes api or self_rotate): the token in use is
    * revoked and its successor answered, 200, for any user's token, bots' included. Only a
    * personal access token rotates itself (405 otherwise).
    */
-  "tokens.rotateSelf": action({
-    input: () => z.object({ expires_at: gDate().optional() }),
-    async handler(ctx) {
+  "tokens.rotateSelf": implement(
+    Accounts.tokens.rotateSelf,
+    async (ctx) => {
       requireCaller(ctx);
       const token = await findTokenById(kit.db, ctx.meta.tokenId);
       if (!token) throw notAllowed();
@@ -248,7 +246,8 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       broadcast(ctx, Accounts.events.tokenRevoked, { tokenId: token.id });
       return presentTokenWithSecret(row, secret);
     },
-  }),
+    { visibility: "published" },
+  ),
 });
 
 export const accountsService: ServiceSchema = defineService({

@@ -1,9 +1,8 @@
 import { Accounts } from "@collab/accounts-contract";
-import { AccessLevel, action, broadcast, badRequestMessage, forbidden, implement, page, recordNotFound, requireAdmin, requireCaller, type Ctx, type ImplementedAction } from "@collab/core";
+import { AccessLevel, broadcast, badRequestMessage, forbidden, implement, page, recordNotFound, requireAdmin, requireCaller, type Ctx, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { presentDeployToken, presentDeployTokenWithSecret } from "./api/deploy-token.entity";
-import { CreateDeployTokenParams, DeployTokenParams, ListAllDeployTokensParams, ListDeployTokensParams } from "./api/deploy-tokens.params";
 import { authenticateDeployToken, createDeployToken, deleteDeployToken, deployTokenErrors, findDeployToken, toSentence, type Holder } from "./domain/deploy-tokens";
 import { loadResource, type ResourceType } from "./domain/resources";
 import { findDeployTokens } from "./finders/deploy-tokens.finder";
@@ -34,46 +33,46 @@ async function authorizedHolder(ctx: Ctx<unknown>, source: "projects" | "groups"
  */
 export const deployTokensActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   /** GET /deploy_tokens: administrators; self-managed and dedicated only (nobody holds the role on hosted). */
-  "deployTokens.listAll": action({
-    idempotent: true,
-    input: () => ListAllDeployTokensParams,
-    async handler(ctx) {
+  "deployTokens.listAll": implement(
+    Accounts.deployTokens.listAll,
+    async (ctx) => {
       requireAdmin(ctx);
       if (kit.config.OFFERING === "hosted") throw forbidden();
       const { rows, total } = await findDeployTokens(kit.db, "all", ctx.params);
       return page(rows.map(presentDeployToken), total, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "deployTokens.list": action({
-    idempotent: true,
-    input: () => ListDeployTokensParams,
-    async handler(ctx) {
+  "deployTokens.list": implement(
+    Accounts.deployTokens.list,
+    async (ctx) => {
       requireCaller(ctx);
       const { source, id, ...p } = ctx.params;
       const holder = await authorizedHolder(ctx, source, id, "read");
       const { rows, total } = await findDeployTokens(kit.db, holder, p);
       return page(rows.map(presentDeployToken), total, p);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** One token of the project or group: ActiveRecord's "404 Not found" otherwise. */
-  "deployTokens.get": action({
-    idempotent: true,
-    input: () => DeployTokenParams,
-    async handler(ctx) {
+  "deployTokens.get": implement(
+    Accounts.deployTokens.get,
+    async (ctx) => {
       requireCaller(ctx);
       const holder = await authorizedHolder(ctx, ctx.params.source, ctx.params.id, "read");
       const row = await findDeployToken(kit.db, holder, ctx.params.token_id);
       if (!row) throw recordNotFound();
       return presentDeployToken(row);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** 201 with the secret; the model's errors as one sentence, 400 {"message": "…"} (render_api_error!). */
-  "deployTokens.create": action({
-    input: () => CreateDeployTokenParams,
-    async handler(ctx) {
+  "deployTokens.create": implement(
+    Accounts.deployTokens.create,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const { source, id, name, scopes, expires_at, username } = ctx.params;
       const holder = await authorizedHolder(ctx, source, id, "write");
@@ -83,19 +82,21 @@ export const deployTokensActions = (kit: ServiceKit): Record<string, ActionSchem
       const { row, token } = await createDeployToken(kit.db, holder, { name, scopes, expiresAt: expires_at, username: given, creatorId: caller.id });
       return presentDeployTokenWithSecret(row, token);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** 204; the token is deleted, and refused at once by every gateway. */
-  "deployTokens.delete": action({
-    input: () => DeployTokenParams,
-    async handler(ctx) {
+  "deployTokens.delete": implement(
+    Accounts.deployTokens.delete,
+    async (ctx) => {
       requireCaller(ctx);
       const holder = await authorizedHolder(ctx, ctx.params.source, ctx.params.id, "write");
       if (!(await deleteDeployToken(kit.db, holder, ctx.params.token_id))) throw recordNotFound();
       await broadcast(ctx, Accounts.events.tokenRevoked, { deployTokenId: ctx.params.token_id });
       return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 });
 
 /** Bus only: the gateway's lookup of a `Deploy-Token` header or HTTP Basic credentials (username given). */

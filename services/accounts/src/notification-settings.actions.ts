@@ -1,10 +1,10 @@
 import { Accounts } from "@collab/accounts-contract";
-import { action, implement, notFound, requireCaller, type ImplementedAction } from "@collab/core";
+import { implement, notFound, requireCaller, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { eq, inArray } from "drizzle-orm";
 import type { ServiceSchema } from "moleculer";
 import { presentGlobalNotificationSetting, presentNotificationSetting } from "./api/notification-setting.entity";
-import { changesFor, SourceSettingParams, UpdateGlobalSettingParams, UpdateSourceSettingParams } from "./api/notification-settings.params";
+import { changesFor } from "./api/notification-settings.params";
 import { users } from "./db/schema";
 import { emailEventsFor, resolveEffective, settingOf, type EmailEvent } from "./domain/notification-levels";
 import { notificationEmailOf, updateSetting } from "./domain/notification-settings";
@@ -27,18 +27,19 @@ async function emailOwner(kit: ServiceKit, userId: number) {
  * Settings on a removed group or project go in namespaces.events.ts, a user's with the user.
  */
 export const notificationSettingsActions = (kit: ServiceKit): Actions => ({
-  "notifications.global.get": action({
-    idempotent: true,
-    async handler(ctx) {
+  "notifications.global.get": implement(
+    Accounts.notifications.global.get,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const [row, user] = await Promise.all([findSetting(kit.db, caller.id, { type: "global" }), emailOwner(kit, caller.id)]);
       return presentGlobalNotificationSetting(settingOf(row, "global"), notificationEmailOf(user, row?.notificationEmail), kit.config.LICENSE_TIER);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "notifications.global.update": action({
-    input: () => UpdateGlobalSettingParams,
-    async handler(ctx) {
+  "notifications.global.update": implement(
+    Accounts.notifications.global.update,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const tier = kit.config.LICENSE_TIER;
       const changes = changesFor(ctx.params, "global", tier);
@@ -46,29 +47,31 @@ export const notificationSettingsActions = (kit: ServiceKit): Actions => ({
       const user = await emailOwner(kit, caller.id);
       return presentGlobalNotificationSetting(settingOf(row, "global"), notificationEmailOf(user, row.notificationEmail), tier);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "notifications.source.get": action({
-    idempotent: true,
-    input: () => SourceSettingParams,
-    async handler(ctx) {
+  "notifications.source.get": implement(
+    Accounts.notifications.source.get,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const source = await authorizeSource(ctx, ctx.params.source, ctx.params.id);
       const row = await findSetting(kit.db, caller.id, source);
       return presentNotificationSetting(settingOf(row, source.type), source.type, kit.config.LICENSE_TIER);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "notifications.source.update": action({
-    input: () => UpdateSourceSettingParams,
-    async handler(ctx) {
+  "notifications.source.update": implement(
+    Accounts.notifications.source.update,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const source = await authorizeSource(ctx, ctx.params.source, ctx.params.id);
       const tier = kit.config.LICENSE_TIER;
       const row = await updateSetting(kit.db, caller.id, source, changesFor(ctx.params, source.type, tier));
       return presentNotificationSetting(settingOf(row, source.type), source.type, tier);
     },
-  }),
+    { visibility: "published" },
+  ),
 });
 
 /**

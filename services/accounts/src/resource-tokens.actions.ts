@@ -1,9 +1,8 @@
 import { Accounts } from "@collab/accounts-contract";
-import { AccessLevel, action, broadcast, badRequest, notAllowed, notFound, page, requireCaller, unauthorized, type Ctx } from "@collab/core";
+import { AccessLevel, broadcast, badRequest, implement, notAllowed, notFound, page, requireCaller, unauthorized, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { presentResourceToken, presentResourceTokenWithSecret } from "./api/resource-token.entity";
-import { CreateResourceTokenParams, ListResourceTokensParams, ResourceTokenParams, RotateResourceTokenParams, SelfRotateResourceTokenParams } from "./api/resource-tokens.params";
 import type { TokenRow, UserRow } from "./db/schema";
 import {
   assertMayGrantLevel,
@@ -60,10 +59,9 @@ export const resourceTokensActions = (kit: ServiceKit): Record<string, ActionSch
 
   return {
     /** Lists the resource's bots' tokens (access_token_params filters); 401 below the managing role, as GitLab. */
-    "resourceTokens.list": action({
-      idempotent: true,
-      input: () => ListResourceTokensParams,
-      async handler(ctx) {
+    "resourceTokens.list": implement(
+      Accounts.resourceTokens.list,
+      async (ctx) => {
         requireCaller(ctx);
         const { source, id, ...p } = ctx.params;
         const resource = await loadResource(ctx, typeOf(source), id);
@@ -72,12 +70,12 @@ export const resourceTokensActions = (kit: ServiceKit): Record<string, ActionSch
         const levels = await botAccessLevels(ctx, resource, rows.map((r) => r.userId));
         return page(rows.map((r) => presentResourceToken(r, levels.get(r.userId) ?? null, resource)), total, p);
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "resourceTokens.get": action({
-      idempotent: true,
-      input: () => ResourceTokenParams,
-      async handler(ctx) {
+    "resourceTokens.get": implement(
+      Accounts.resourceTokens.get,
+      async (ctx) => {
         requireCaller(ctx);
         const resource = await loadResource(ctx, typeOf(ctx.params.source), ctx.params.id);
         if (!mayManage(resource)) throw unauthorized();
@@ -85,7 +83,8 @@ export const resourceTokensActions = (kit: ServiceKit): Record<string, ActionSch
         if (!found) throw tokenNotFound(resource.type);
         return presentResourceToken(found.token, await levelOf(ctx, resource, found.bot.id), resource);
       },
-    }),
+      { visibility: "published" },
+    ),
 
     /**
      * ResourceAccessTokens::CreateService: refusals are 400 bad requests, in GitLab's order (the
@@ -93,9 +92,9 @@ export const resourceTokensActions = (kit: ServiceKit): Record<string, ActionSch
      * bot's membership through namespaces. Should that fail, the bot goes again (GitLab's
      * delete_failed_user) and the failure is the answer.
      */
-    "resourceTokens.create": action({
-      input: () => CreateResourceTokenParams,
-      async handler(ctx) {
+    "resourceTokens.create": implement(
+      Accounts.resourceTokens.create,
+      async (ctx) => {
         const caller = requireCaller(ctx);
         const p = ctx.params;
         const resource = await loadResource(ctx, typeOf(p.source), p.id);
@@ -120,15 +119,16 @@ export const resourceTokensActions = (kit: ServiceKit): Record<string, ActionSch
         }
         return presentResourceTokenWithSecret(row, token, p.access_level, resource);
       },
-    }),
+      { visibility: "published" },
+    ),
 
     /**
      * DELETE: 204. An unknown token is `404 <type> Access Token Not Found` whoever asks (GitLab looks
      * it up first); then ResourceAccessTokens::RevokeService's 400s. The bot goes with its tokens.
      */
-    "resourceTokens.revoke": action({
-      input: () => ResourceTokenParams,
-      async handler(ctx) {
+    "resourceTokens.revoke": implement(
+      Accounts.resourceTokens.revoke,
+      async (ctx) => {
         const caller = requireCaller(ctx);
         const resource = await loadResource(ctx, typeOf(ctx.params.source), ctx.params.id);
         const found = await findResourceToken(kit, resource, ctx.params.token_id);
@@ -141,16 +141,17 @@ export const resourceTokensActions = (kit: ServiceKit): Record<string, ActionSch
         await removeBot(ctx, found.token, found.bot.id);
         return null;
       },
-    }),
+      { visibility: "published" },
+    ),
 
     /**
      * POST …/:token_id/rotate: 200 with the successor. A token the caller may not manage (or none)
      * is 401, or 404 for administrators; then PersonalAccessTokens::RotateService's 400s, with the
      * resource check that the caller holds the token's level.
      */
-    "resourceTokens.rotate": action({
-      input: () => RotateResourceTokenParams,
-      async handler(ctx) {
+    "resourceTokens.rotate": implement(
+      Accounts.resourceTokens.rotate,
+      async (ctx) => {
         const caller = requireCaller(ctx);
         const resource = await loadResource(ctx, typeOf(ctx.params.source), ctx.params.id);
         const found = mayManage(resource) ? await findResourceToken(kit, resource, ctx.params.token_id) : undefined;
@@ -163,15 +164,16 @@ export const resourceTokensActions = (kit: ServiceKit): Record<string, ActionSch
         await announceRevocation(ctx, [found.token.id]);
         return presentResourceTokenWithSecret(row, token, level, resource);
       },
-    }),
+      { visibility: "published" },
+    ),
 
     /**
      * POST …/access_tokens/self/rotate: a bot rotates the token it is using, which must be one of
      * this resource's (401 otherwise); anything but a bot's personal access token is 405.
      */
-    "resourceTokens.rotateSelf": action({
-      input: () => SelfRotateResourceTokenParams,
-      async handler(ctx) {
+    "resourceTokens.rotateSelf": implement(
+      Accounts.resourceTokens.rotateSelf,
+      async (ctx) => {
         const caller = requireCaller(ctx);
         const tokenId = ctx.meta.tokenId;
         if (tokenId === undefined || !isResourceBot(await findUser(kit.db, caller.id))) throw notAllowed();
@@ -183,6 +185,7 @@ export const resourceTokensActions = (kit: ServiceKit): Record<string, ActionSch
         await announceRevocation(ctx, [found.token.id]);
         return presentResourceTokenWithSecret(row, token, await levelOf(ctx, resource, caller.id), resource);
       },
-    }),
+      { visibility: "published" },
+    ),
   };
 };

@@ -1,5 +1,5 @@
 import { formatIssues } from "@collab/core";
-import { CreateDeployTokenParams, ListDeployTokensParams } from "./deploy-tokens.params";
+import { CreateDeployTokenParams, ListDeployTokensParams } from "@collab/accounts-contract";
 
 const errorOf = (input: Record<string, unknown>) => {
   const r = CreateDeployTokenParams.safeParse(input);

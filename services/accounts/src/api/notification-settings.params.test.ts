@@ -1,5 +1,6 @@
 import { formatIssues } from "@collab/core";
-import { changesFor, SourceSettingParams, UpdateGlobalSettingParams, UpdateSourceSettingParams } from "./notification-settings.params";
+import { SourceSettingParams, UpdateGlobalSettingParams, UpdateSourceSettingParams } from "@collab/accounts-contract";
+import { changesFor } from "./notification-settings.params";
 
 /** The 400 body's message Grape would give, or the parsed params. */
 function parse(schema: typeof UpdateGlobalSettingParams | typeof UpdateSourceSettingParams, input: Record<string, unknown>) {

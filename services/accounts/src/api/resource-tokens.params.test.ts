@@ -1,5 +1,5 @@
 import { formatIssues } from "@collab/core";
-import { CreateResourceTokenParams, ListResourceTokensParams } from "./resource-tokens.params";
+import { CreateResourceTokenParams, ListResourceTokensParams } from "@collab/accounts-contract";
 
 const errorOf = (input: Record<string, unknown>) => {
   const r = CreateResourceTokenParams.safeParse(input);

@@ -1,3 +1,4 @@
+import type { User, UserPublic, UserWithAdmin } from "@collab/accounts-contract";
 import { iso, presentUserRef, type UserRef } from "@collab/core";
 import type { UserRow } from "../db/schema";
 
@@ -5,9 +6,9 @@ import type { UserRow } from "../db/schema";
 export const presentUserBasic = (u: UserRow, baseUrl: string): UserRef =>
   presentUserRef({ id: u.id, username: u.username, name: u.name, state: u.state }, baseUrl);
 
-export const presentUser = (u: UserRow, baseUrl: string) => ({
+export const presentUser = (u: UserRow, baseUrl: string): User => ({
   ...presentUserBasic(u, baseUrl),
-  created_at: iso(u.createdAt),
+  created_at: u.createdAt.toISOString(),
   bio: u.bio,
   location: u.location,
   public_email: u.publicEmail,
@@ -26,7 +27,7 @@ export const presentUser = (u: UserRow, baseUrl: string) => ({
   local_time: null,
 });
 
-export const presentUserPublic = (u: UserRow, baseUrl: string) => ({
+export const presentUserPublic = (u: UserRow, baseUrl: string): UserPublic => ({
   ...presentUser(u, baseUrl),
   last_sign_in_at: null,
   confirmed_at: iso(u.confirmedAt),
@@ -46,7 +47,7 @@ export const presentUserPublic = (u: UserRow, baseUrl: string) => ({
   preferred_language: "en",
 });
 
-export const presentUserWithAdmin = (u: UserRow, baseUrl: string) => ({
+export const presentUserWithAdmin = (u: UserRow, baseUrl: string): UserWithAdmin => ({
   ...presentUserPublic(u, baseUrl),
   is_admin: u.admin,
   note: u.note,

@@ -1,8 +1,7 @@
-import type { DeployTokenAuthentication } from "@collab/accounts-contract";
+import { DEPLOY_TOKEN_SCOPES, type DeployTokenAuthentication } from "@collab/accounts-contract";
 import { invalidToken, unauthorized } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, inArray } from "drizzle-orm";
-import { DEPLOY_TOKEN_SCOPES } from "../api/scopes";
 import { deployTokens, type DeployTokenRow } from "../db/schema";
 import { digestToken, generateToken } from "./tokens";
 

@@ -1,5 +1,5 @@
 import { call, type Ctx } from "@collab/core";
-import type { SourceKind } from "../api/notification-settings.params";
+import type { NotificationSourceKind as SourceKind } from "@collab/accounts-contract";
 import type { SettingSource } from "./notification-levels";
 import { Namespaces } from "@collab/namespaces-contract";
 

@@ -1,7 +1,7 @@
 import { ApiError, currentSettings, errorBodyOf, unprocessable, type SettingsSnapshot } from "@collab/core";
 import type { Db } from "@collab/db";
 import { sql } from "drizzle-orm";
-import type { CreateUserParams } from "../api/users.params";
+import type { CreateUserParams } from "@collab/accounts-contract";
 import { users, type UserRow } from "../db/schema";
 import { createUser, EMAIL, MAXIMUM_PASSWORD_LENGTH, minimumPasswordLength, PENDING_APPROVAL, USERNAME_FORMAT_MESSAGE, usernameFormatValid } from "./users";
 

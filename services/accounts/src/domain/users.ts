@@ -2,7 +2,7 @@ import { ApiError, conflict, currentSettings, forbidden, validationFailed } from
 import type { Db } from "@collab/db";
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import type { CreateUserParams, UpdateUserParams } from "../api/users.params";
+import type { CreateUserParams, UpdateUserParams } from "@collab/accounts-contract";
 import { users, type UserRow } from "../db/schema";
 import { hashPassword } from "./passwords";
 

@@ -1,7 +1,7 @@
 import { offsetOf } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, asc, count, eq, gt, isNull, or, type SQL } from "drizzle-orm";
-import type { ListDeployTokensFilters } from "../api/deploy-tokens.params";
+import type { ListDeployTokensFilters } from "@collab/accounts-contract";
 import { deployTokens as dt, type DeployTokenRow } from "../db/schema";
 import type { Holder } from "../domain/deploy-tokens";
 

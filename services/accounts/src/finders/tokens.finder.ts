@@ -1,7 +1,7 @@
 import { MAX_INT, offsetOf } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, asc, count, desc, eq, gte, ilike, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import type { ListTokensParams } from "../api/tokens.params";
+import type { ListTokensParams } from "@collab/accounts-contract";
 import { personalAccessTokens as pat, users, type TokenRow } from "../db/schema";
 
 /** Filters and sorts some token lists take beyond ListTokensParams (access_token_params). */

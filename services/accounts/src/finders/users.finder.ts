@@ -1,7 +1,7 @@
 import { offsetOf, recordId } from "@collab/core";
 import { preparedQuery, type Db } from "@collab/db";
 import { and, asc, count, desc, eq, ilike, gte, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
-import type { ListUsersParams } from "../api/users.params";
+import type { ListUsersParams } from "@collab/accounts-contract";
 import { users, type UserRow } from "../db/schema";
 
 /** States hidden from non-administrators' user lists (User::FORBIDDEN_SEARCH_STATES). */

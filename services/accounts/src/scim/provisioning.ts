@@ -1,7 +1,7 @@
 import { call, errorBodyOf, type Ctx } from "@collab/core";
 import type { Db, ServiceKit } from "@collab/db";
 import { sql } from "drizzle-orm";
-import type { CreateUserParams } from "../api/users.params";
+import type { CreateUserParams } from "@collab/accounts-contract";
 import { users, type UserRow } from "../db/schema";
 import type { SamlProviderRow, ScimIdentityRow } from "../db/saml.schema";
 import { userCreated } from "../domain/personal-namespaces";

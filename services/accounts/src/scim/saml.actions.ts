@@ -1,5 +1,5 @@
 import { Accounts } from "@collab/accounts-contract";
-import { action, badRequestMessage, implement, notFound, type Ctx, type ImplementedAction } from "@collab/core";
+import { badRequestMessage, implement, notFound, type Ctx, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { requireSamlTier, samlAvailable } from "./availability";
@@ -7,7 +7,6 @@ import { ownedGroup, requireTopLevel, type GroupSummary } from "./groups";
 import { changeExternUid, deleteIdentity, findIdentity, groupIdentities, IdentityRejected, identitiesOf } from "./identities";
 import { enabledSamlProvider, findSamlProvider, saveSamlProvider } from "./saml-providers";
 import { presentIdentity, presentSamlSettings, presentScimToken, scimApiUrl, ssoNotEnabled } from "./scim.entity";
-import { GroupParams, IdentityParams, UpdateIdentityParams, UpdateSamlParams } from "./scim.params";
 import { hasScimToken, mintScimToken } from "./scim-tokens";
 
 /**
@@ -41,61 +40,63 @@ async function settingsOf(kit: ServiceKit, group: GroupSummary) {
 }
 
 export const samlActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  "saml.settings.get": action({
-    idempotent: true,
-    input: () => GroupParams,
-    async handler(ctx) {
+  "saml.settings.get": implement(
+    Accounts.saml.settings.get,
+    async (ctx) => {
       const group = await ownerGroup(kit, ctx, ctx.params.id);
       requireTopLevel(group);
       return settingsOf(kit, group);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** Creates or changes the settings; 400 {"message": {field: [...]}} for what SamlProvider refuses. */
-  "saml.settings.update": action({
-    input: () => UpdateSamlParams,
-    async handler(ctx) {
+  "saml.settings.update": implement(
+    Accounts.saml.settings.update,
+    async (ctx) => {
       const { id, ...changes } = ctx.params;
       const group = await ownerGroup(kit, ctx, id);
       requireTopLevel(group);
       await saveSamlProvider(kit.db, group.id, changes);
       return settingsOf(kit, group);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** 201 `{scim_api_url, scim_token}`: a new token, replacing the group's previous one, shown this once. */
-  "scim.token.create": action({
-    input: () => GroupParams,
-    async handler(ctx) {
+  "scim.token.create": implement(
+    Accounts.scim.token.create,
+    async (ctx) => {
       const group = await ownerGroup(kit, ctx, ctx.params.id);
       requireTopLevel(group);
       const token = await mintScimToken(kit.db, group.id);
       return presentScimToken(scimApiUrl(kit.baseUrl, group.full_path), token);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "scim.identities.list": action({
-    idempotent: true,
-    input: () => GroupParams,
-    async handler(ctx) {
+  "scim.identities.list": implement(
+    Accounts.scim.identities.list,
+    async (ctx) => {
       const group = await scimEnabledGroup(kit, ctx, ctx.params.id);
       return (await groupIdentities(kit.db, group.id)).map(presentIdentity);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "scim.identities.get": action({
-    idempotent: true,
-    input: () => IdentityParams,
-    async handler(ctx) {
+  "scim.identities.get": implement(
+    Accounts.scim.identities.get,
+    async (ctx) => {
       const group = await scimEnabledGroup(kit, ctx, ctx.params.id);
       return presentIdentity(await identityOf(kit, group, ctx.params.uid));
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** 200 with the identity; a taken extern_uid is 400 {"message": "Extern uid has already been taken"}. */
-  "scim.identities.update": action({
-    input: () => UpdateIdentityParams,
-    async handler(ctx) {
+  "scim.identities.update": implement(
+    Accounts.scim.identities.update,
+    async (ctx) => {
       const group = await scimEnabledGroup(kit, ctx, ctx.params.id);
       const identity = await identityOf(kit, group, ctx.params.uid);
       try {
@@ -105,17 +106,19 @@ export const samlActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
         throw err;
       }
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** 204: the identity goes (the user's membership stays, as in GitLab). */
-  "scim.identities.delete": action({
-    input: () => IdentityParams,
-    async handler(ctx) {
+  "scim.identities.delete": implement(
+    Accounts.scim.identities.delete,
+    async (ctx) => {
       const group = await scimEnabledGroup(kit, ctx, ctx.params.id);
       await deleteIdentity(kit.db, (await identityOf(kit, group, ctx.params.uid)).id);
       return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 
 });
 

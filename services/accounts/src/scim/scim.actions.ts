@@ -1,5 +1,5 @@
 import { Accounts } from "@collab/accounts-contract";
-import { action, implement, unauthorized, type Ctx, type ImplementedAction } from "@collab/core";
+import { implement, unauthorized, type Ctx, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { requireSamlTier } from "./availability";
@@ -9,7 +9,7 @@ import { deprovision, provisionUser, ProvisioningFailed, updateScimUser, type Sc
 import { enabledSamlProvider } from "./saml-providers";
 import { presentScimList, presentScimUser, scimConflict, scimFailure, scimNotFound } from "./scim.entity";
 import { parseScimFilter, UnsupportedFilter } from "./scim-filter";
-import { patchAttributes, postAttributes, ScimCreateParams, ScimListParams, ScimPatchParams, ScimReplaceParams, ScimUserParams, scimPagination } from "./scim.params";
+import { patchAttributes, postAttributes, scimPagination } from "./scim.params";
 import { groupOfScimToken } from "./scim-tokens";
 
 /**
@@ -43,10 +43,9 @@ async function scimUser(kit: ServiceKit, scope: ScimScope, id: string) {
 
 export const scimActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
 
-  "scim.users.list": action({
-    idempotent: true,
-    input: () => ScimListParams,
-    async handler(ctx) {
+  "scim.users.list": implement(
+    Accounts.scim.users.list,
+    async (ctx) => {
       const scope = await scimScope(kit, ctx, ctx.params.group_path);
       let filter;
       try {
@@ -64,22 +63,23 @@ export const scimActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
         page.startIndex,
       );
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "scim.users.get": action({
-    idempotent: true,
-    input: () => ScimUserParams,
-    async handler(ctx) {
+  "scim.users.get": implement(
+    Accounts.scim.users.get,
+    async (ctx) => {
       const scope = await scimScope(kit, ctx, ctx.params.group_path);
       const { identity, user } = await scimUser(kit, scope, ctx.params.id);
       return presentScimUser(identity, user);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** 201 with the user; 409 when something is taken, 412 otherwise, both "Error saving user with …: reason". */
-  "scim.users.create": action({
-    input: () => ScimCreateParams,
-    async handler(ctx) {
+  "scim.users.create": implement(
+    Accounts.scim.users.create,
+    async (ctx) => {
       const scope = await scimScope(kit, ctx, ctx.params.group_path);
       try {
         const { identity, user } = await provisionUser(kit, ctx, scope, postAttributes(ctx.params));
@@ -90,24 +90,26 @@ export const scimActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
         throw err.status === "conflict" ? scimConflict(detail) : scimFailure(detail);
       }
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** SCIM PatchOp: 204; 412 "Error updating <name> with …" when the change cannot be made. */
-  "scim.users.update": action({
-    input: () => ScimPatchParams,
-    async handler(ctx) {
+  "scim.users.update": implement(
+    Accounts.scim.users.update,
+    async (ctx) => {
       const scope = await scimScope(kit, ctx, ctx.params.group_path);
       const { identity, user } = await scimUser(kit, scope, ctx.params.id);
       if (!(await updateScimUser(ctx, kit, scope, identity, patchAttributes(ctx.params.Operations))))
         throw scimFailure(`Error updating ${user.name} with ${describe(ctx.params)}`);
       return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** PUT (not in GitLab's group API): the same changes as PATCH from the whole resource; 200 with it. */
-  "scim.users.replace": action({
-    input: () => ScimReplaceParams,
-    async handler(ctx) {
+  "scim.users.replace": implement(
+    Accounts.scim.users.replace,
+    async (ctx) => {
       const scope = await scimScope(kit, ctx, ctx.params.group_path);
       const { identity, user } = await scimUser(kit, scope, ctx.params.id);
       const attrs = postAttributes(ctx.params);
@@ -115,19 +117,21 @@ export const scimActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       const current = (await identityWithUserById(kit.db, identity.id)) ?? { identity, user };
       return presentScimUser(current.identity, current.user);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** Deprovisioning: 204; the group's last Owner stays (412). The identity is kept, inactive. */
-  "scim.users.delete": action({
-    input: () => ScimUserParams,
-    async handler(ctx) {
+  "scim.users.delete": implement(
+    Accounts.scim.users.delete,
+    async (ctx) => {
       const scope = await scimScope(kit, ctx, ctx.params.group_path);
       const { identity, user } = await scimUser(kit, scope, ctx.params.id);
       if (!(await deprovision(ctx, kit, scope, identity)))
         throw scimFailure(`Could not remove ${user.name} from ${scope.group.name}. Cannot remove last group owner.`);
       return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 });
 
 /** Bus only: the gateway's question for `auth: "scim"` routes: whose SCIM token is this? `{ group_id }`, null if nobody's. */

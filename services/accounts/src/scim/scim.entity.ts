@@ -1,3 +1,4 @@
+import type { SamlSettings, ScimIdentity, ScimToken, ScimUser, ScimUserList } from "@collab/accounts-contract";
 import { ApiError, badRequest } from "@collab/core";
 import type { UserRow } from "../db/schema";
 import type { SamlProviderRow, ScimIdentityRow } from "../db/saml.schema";
@@ -13,7 +14,7 @@ const firstName = (name: string) => (name.trim() === "" ? null : name.split(/\s+
 const lastName = (name: string) => (name.trim() === "" ? null : name.split(/\s+/).filter(Boolean).slice(1).join(" "));
 
 /** Entities::Scim::User: the identity's extern_uid is the resource id. */
-export const presentScimUser = (identity: Pick<ScimIdentityRow, "externUid" | "active">, user: Pick<UserRow, "email" | "name" | "username">) => ({
+export const presentScimUser = (identity: Pick<ScimIdentityRow, "externUid" | "active">, user: Pick<UserRow, "email" | "name" | "username">): ScimUser => ({
   schemas: [SCIM_USER_SCHEMA],
   id: identity.externUid,
   active: identity.active,
@@ -24,7 +25,7 @@ export const presentScimUser = (identity: Pick<ScimIdentityRow, "externUid" | "a
 });
 
 /** Entities::Scim::Users, a ListResponse. */
-export const presentScimList = (resources: unknown[], total: number, itemsPerPage: number, startIndex: number) => ({
+export const presentScimList = (resources: ScimUser[], total: number, itemsPerPage: number, startIndex: number): ScimUserList => ({
   schemas: [SCIM_LIST_SCHEMA],
   totalResults: total,
   itemsPerPage,
@@ -42,13 +43,13 @@ export const scimConflict = (detail: string) => scimError(409, detail);
 export const scimFailure = (detail: string) => scimError(412, detail);
 
 /** Entities::IdentityDetail of a SCIM identity (the SCIM identities API). */
-export const presentIdentity = (i: Pick<ScimIdentityRow, "externUid" | "userId" | "active">) => ({ extern_uid: i.externUid, user_id: i.userId, active: i.active });
+export const presentIdentity = (i: Pick<ScimIdentityRow, "externUid" | "userId" | "active">): ScimIdentity => ({ extern_uid: i.externUid, user_id: i.userId, active: i.active });
 
 /** 400 {"message":"400 Bad request"}: what GitLab's provider identity API answers a group without SAML. */
 export const ssoNotEnabled = () => badRequest();
 
 /** A top-level group's SAML SSO and SCIM settings (defaults until saved once). */
-export const presentSamlSettings = (groupId: number, p: SamlProviderRow | undefined, scim: { enabled: boolean; apiUrl: string }) => ({
+export const presentSamlSettings = (groupId: number, p: SamlProviderRow | undefined, scim: { enabled: boolean; apiUrl: string }): SamlSettings => ({
   id: p?.id ?? null,
   group_id: groupId,
   enabled: p?.enabled ?? false,
@@ -61,7 +62,7 @@ export const presentSamlSettings = (groupId: number, p: SamlProviderRow | undefi
 });
 
 /** ScimOauthAccessTokenEntity: the token appears in this answer only. */
-export const presentScimToken = (apiUrl: string, token: string) => ({ scim_api_url: apiUrl, scim_token: token });
+export const presentScimToken = (apiUrl: string, token: string): ScimToken => ({ scim_api_url: apiUrl, scim_token: token });
 
 /** The SCIM API base of a group, as ScimOauthAccessTokenEntity builds it. */
 export const scimApiUrl = (baseUrl: string, fullPath: string) => `${baseUrl}/api/scim/v2/groups/${fullPath}`;

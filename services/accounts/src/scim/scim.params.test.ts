@@ -1,4 +1,5 @@
-import { castValue, patchAttributes, postAttributes, ScimCreateParams, ScimPatchParams, scimPagination, UpdateSamlParams } from "./scim.params";
+import { ScimCreateParams, ScimPatchParams, UpdateSamlParams } from "@collab/accounts-contract";
+import { castValue, patchAttributes, postAttributes, scimPagination } from "./scim.params";
 
 describe("postAttributes (ParamsParser#post_params)", () => {
   const okta = {

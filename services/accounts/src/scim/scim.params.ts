@@ -1,62 +1,16 @@
-import { atLeastOneOf, gBool, gInt, gString, MAX_INT } from "@collab/core";
-import { z } from "zod";
+import { MAX_INT } from "@collab/core";
+import type { ScimCreateParams } from "@collab/accounts-contract";
+import type { z } from "zod";
 
 /**
- * Params of the SAML/SCIM routes, and the SCIM request bodies read as GitLab's
+ * The SCIM request bodies (params in @collab/accounts-contract) read as GitLab's
  * Gitlab::Scim::ParamsParser reads them (AttributeTransform's mapping of SCIM attributes to
  * GitLab's: id/externalId → extern_uid, userName → username, displayName/name.formatted → name,
  * the work (or primary) email → email, active → active).
  */
 
-/** A group in a /api/v4 path: id or URL-encoded full path. */
-const groupRef = () => gString().refine((s) => s.length > 0, { error: "is invalid" });
-
-/** A SCIM string attribute: null counts as absent, numbers as their text. */
-const scimText = () => gString().nullish();
-
-/** The SCIM User attributes GitLab reads; any other attribute is ignored. */
-const ScimUserAttributes = {
-  id: scimText(),
-  externalId: scimText(),
-  userName: scimText(),
-  displayName: scimText(),
-  name: z.object({ formatted: scimText(), givenName: scimText(), familyName: scimText() }).nullish(),
-  emails: z.array(z.object({ value: scimText(), type: scimText(), primary: z.unknown().optional() })).nullish(),
-  active: z.union([z.boolean(), z.string()]).nullish(),
-};
-
-const GroupPath = { group_path: gString() };
-/** `/Users/:id`: the id is the identity's extern_uid. */
-const UserPath = { ...GroupPath, id: gString() };
-
-export const ScimListParams = z.object({ ...GroupPath, filter: gString().optional(), startIndex: z.unknown().optional(), count: z.unknown().optional() });
-export const ScimUserParams = z.object(UserPath);
-export const ScimCreateParams = z.object({ ...ScimUserAttributes, ...GroupPath });
-export const ScimPatchParams = z.object({
-  ...UserPath,
-  Operations: z.array(z.object({ op: gString(), path: scimText(), value: z.unknown().optional() })).nullish(),
-});
-/** PUT: the whole resource; its `id` is the path's (the path wins over the body). */
-export const ScimReplaceParams = z.object({ ...ScimUserAttributes, ...UserPath });
-
-export const GroupParams = z.object({ id: groupRef() });
-export const IdentityParams = z.object({ id: groupRef(), uid: gString() });
-export const UpdateIdentityParams = IdentityParams.extend({ extern_uid: gString() });
-
 /** SamlProvider#default_membership_role: Gitlab::Access levels, minimal access included. */
 export const MEMBERSHIP_ROLES = [5, 10, 15, 20, 30, 40, 50] as const;
-
-const SAML_FIELDS = ["enabled", "sso_url", "certificate_fingerprint", "enforced_sso", "default_membership_role"] as const;
-export const UpdateSamlParams = z
-  .object({
-    id: groupRef(),
-    enabled: gBool().optional(),
-    sso_url: gString().optional(),
-    certificate_fingerprint: gString().optional(),
-    enforced_sso: gBool().optional(),
-    default_membership_role: gInt().optional(),
-  })
-  .superRefine(atLeastOneOf(...SAML_FIELDS));
 
 /** What a SCIM request says about a user, in GitLab's names. */
 export interface ScimAttributes {

@@ -1,8 +1,6 @@
 import { gDate, gEnum, gId, gString, gArray, gBool, paginationParams, gDateTime } from "@collab/core";
 import { z } from "zod";
-import { PAT_SCOPES } from "./scopes";
-
-export { PAT_SCOPES };
+import { PAT_SCOPES } from "./constants";
 
 export const CreateTokenParams = z.object({
   user_id: gId(),
@@ -30,3 +28,6 @@ export const ListTokensParams = z.object({
 export type ListTokensParams = z.output<typeof ListTokensParams>;
 
 export const TokenIdParams = z.object({ id: z.union([z.literal("self"), gId()]) });
+
+/** POST /personal_access_tokens/self/rotate. */
+export const RotateSelfTokenParams = z.object({ expires_at: gDate().optional() });

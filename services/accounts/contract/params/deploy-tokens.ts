@@ -1,6 +1,6 @@
 import { gArray, gBool, gDateTime, gEnum, gId, gString, paginationParams } from "@collab/core";
 import { z } from "zod";
-import { DEPLOY_TOKEN_SCOPES } from "./scopes";
+import { DEPLOY_TOKEN_SCOPES } from "./constants";
 
 const filters = { ...paginationParams, active: gBool().optional() };
 /** Routes fix `source` (projects, groups). */

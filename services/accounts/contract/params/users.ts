@@ -69,3 +69,21 @@ export const ListUsersParams = z.object({
   sort: gEnum(["asc", "desc"] as const).optional(),
 });
 export type ListUsersParams = z.output<typeof ListUsersParams>;
+
+/** POST /users/:id/{block,unblock,deactivate,activate}: the route fixes the event. */
+export const SetUserStateParams = z.object({ id: gId(), event: z.enum(["block", "unblock", "deactivate", "activate"]) });
+
+/**
+ * POST /users outside /api/v4 (Devise's registrations#create behind GitLab's sign-up form):
+ * `user[...]` form fields or {"user": {...}}.
+ */
+export const SignUpParams = z.object({
+  user: z.object({
+    name: gString().optional(),
+    first_name: gString().optional(),
+    last_name: gString().optional(),
+    username: gString().optional(),
+    email: gString().optional(),
+    password: gString().optional(),
+  }),
+});

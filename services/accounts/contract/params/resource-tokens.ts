@@ -1,7 +1,7 @@
 import { accessTokenListParams, gArray, gDate, gEnum, gId, gInt, gString } from "@collab/core";
 import { z } from "zod";
-import { RESOURCE_TOKEN_SCOPES } from "./scopes";
-import { CreateTokenParams } from "./tokens.params";
+import { RESOURCE_TOKEN_SCOPES } from "./constants";
+import { CreateTokenParams } from "./tokens";
 
 /** Routes fix `source` (projects, groups), as the members routes do. */
 const resource = { source: gEnum(["projects", "groups"] as const), id: gString().refine((s) => s.trim() !== "", { error: "is invalid" }) };
