@@ -1,3 +1,4 @@
+import { Accounts } from "@collab/accounts-contract";
 import { badRequest, notFound, notModified } from "@collab/core";
 import { Errors } from "moleculer";
 import ApiGateway from "moleculer-web";
@@ -23,13 +24,13 @@ describe("toHttpError", () => {
   });
 
   test("a service without a live node is 503; a timeout is 503 too, and worth logging", () => {
-    expect(toHttpError(new Errors.ServiceNotAvailableError({ action: "accounts.users.list" }))).toEqual({
+    expect(toHttpError(new Errors.ServiceNotAvailableError({ action: Accounts.users.list.name }))).toEqual({
       status: 503,
       body: { message: "503 Service Unavailable" },
       internal: false,
     });
     expect(toHttpError(new web.ServiceUnavailableError())).toMatchObject({ status: 503, body: { message: "503 Service Unavailable" } });
-    expect(toHttpError(new Errors.RequestTimeoutError({ action: "accounts.users.list", nodeID: "n1" }))).toEqual({
+    expect(toHttpError(new Errors.RequestTimeoutError({ action: Accounts.users.list.name, nodeID: "n1" }))).toEqual({
       status: 503,
       body: { message: "503 Service Unavailable" },
       internal: true,

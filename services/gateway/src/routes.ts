@@ -1,6 +1,6 @@
 import type { RouteDef } from "@collab/core";
 import { Gateway } from "./contracts";
-import { routes as accounts, webRoutes as accountsWeb } from "@collab/accounts/routes";
+import { routes as accounts, webRoutes as accountsWeb } from "@collab/accounts-contract";
 import { routes as admin } from "@collab/admin-contract";
 import { routes as namespaces, webRoutes as namespacesWeb } from "@collab/namespaces/routes";
 import { routes as issues } from "@collab/issues-contract";

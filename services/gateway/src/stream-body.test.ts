@@ -36,7 +36,7 @@ beforeAll(async () => {
   process.env.PORT = "0";
   process.env.MAX_UPLOAD_BYTES = String(4 * 1024 * 1024);
   broker = new ServiceBroker({ logger: false });
-  broker.createService(createGatewayService(routes, [], []));
+  broker.createService(createGatewayService(routes, [], new Map()));
   broker.createService({
     name: "uploads",
     actions: {
