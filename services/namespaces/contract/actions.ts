@@ -1,12 +1,42 @@
-import { actionContract, gBool, gDateTime, gId, gInt, MEMBER_ACCESS_LEVELS, pageOf, type OutputOf } from "@collab/core";
-import { AddMemberParams, ListMembersParams } from "./params/members";
-import { CreateGroupParams } from "./params/groups";
+import { actionContract, gBool, gDateTime, gId, gInt, MEMBER_ACCESS_LEVELS, noContent, pageOf, replyOf, type OutputOf } from "@collab/core";
 import { z } from "zod";
+import {
+  BillableMemberSchema,
+  BillableMembershipSchema,
+  BranchSchema,
+  CreatedCommitSchema,
+  GroupDetailSchema,
+  GroupSchema,
+  InvitationSchema,
+  InvitedMemberSchema,
+  LabelBasicSchema,
+  LabelDetailSchema,
+  LabelSchema,
+  MemberSchema,
+  MilestoneSchema,
+  ProjectIdentitySchema,
+  ProjectListItemSchema,
+  ProjectSchema,
+  ProtectedBranchSchema,
+  RefSchema,
+  TagSchema,
+} from "./entities";
+import { CreateCommitParams } from "./params/commits";
+import { DeleteGroupParams, DeleteProjectParams } from "./params/deletion";
+import { CreateGroupParams, GroupRefParams, ListGroupsParams, ListSubgroupsParams, UpdateGroupParams } from "./params/groups";
+import { CreateInvitationsParams, InvitationParams, InviteTokenParams, ListInvitationsParams, UpdateInvitationParams } from "./params/invitations";
+import { CreateLabelParams, DeleteLabelParams, GetLabelParams, ListLabelsParams, UpdateLabelParams } from "./params/labels";
+import { AddMemberParams, BillableMemberParams, BillableMembersParams, ListMembersParams, MemberParams, RemoveMemberParams, UpdateMemberParams } from "./params/members";
+import { CreateMilestoneParams, ListMilestonesParams, MilestoneRefParams, UpdateMilestoneParams } from "./params/milestones";
+import { CreateProjectParams, ListGroupProjectsParams, ListProjectsParams, ProjectRefParams, UpdateProjectParams } from "./params/projects";
+import { ListProtectedBranchesParams, ProtectBranchParams, ProtectedBranchParams, UpdateProtectedBranchParams } from "./params/protected-branches";
+import { CreateBranchParams, CreateTagParams, ListRefsParams, RefParams } from "./params/refs";
 
 /**
- * Actions of the namespaces service other services call over the bus (its HTTP routes are not
- * here: the gateway reaches those through routes.ts). Each entry: the full name, the input the
- * action validates, the answer it gives, and whether a caller may retry it.
+ * Actions of the namespaces service: those other services call over the bus and those behind its
+ * HTTP routes (routes.ts names them). Each entry: the full name, the input the action validates,
+ * the answer it gives (before the gateway turns an envelope into HTTP), and whether a caller may
+ * retry it.
  */
 
 const ids = (max = 1000) => z.array(z.number().int()).max(max);
@@ -54,36 +84,6 @@ export const WorkItemInputSchema = z.object({
 });
 export type WorkItemInputRequest = z.input<typeof WorkItemInputSchema>;
 
-/** LabelBasic: what issues and merge requests embed with `with_labels_details`. */
-export const LabelBasicSchema = z.object({
-  id: z.number(),
-  name: z.string(),
-  color: z.string(),
-  text_color: z.string(),
-  description: z.string().nullable(),
-  description_html: z.string().nullable(),
-});
-
-/** LabelBasic with the label's priority (project labels; null for group labels), for ordering only. */
-export const LabelDetailSchema = LabelBasicSchema.extend({ priority: z.number().nullable() });
-
-/** Entities::Milestone: project_id for a project's milestone, group_id for a group's. */
-export const MilestoneSchema = z.object({
-  id: z.number(),
-  iid: z.number(),
-  project_id: z.number().optional(),
-  group_id: z.number().nullable().optional(),
-  title: z.string(),
-  description: z.string().nullable(),
-  state: z.string(),
-  created_at: time(),
-  updated_at: time(),
-  due_date: z.string().nullable(),
-  start_date: z.string().nullable(),
-  expired: z.boolean(),
-  web_url: z.string(),
-});
-
 const accessOfUser = () => z.object({ access_level: z.number(), can_read: z.boolean() });
 
 /** What namespaces answers to a work item write's input (only the parts asked for). */
@@ -91,17 +91,6 @@ export const WorkItemInputAnswerSchema = z.object({
   assignee_levels: byId(accessOfUser()).optional(),
   milestone: MilestoneSchema.nullable().optional(),
   labels: z.object({ labels: z.array(LabelDetailSchema).nullable(), add_labels: z.array(LabelDetailSchema), remove_labels: z.array(LabelDetailSchema) }).optional(),
-});
-
-/** A project's identity, as GitLab's ProjectIdentity entity presents it. */
-export const ProjectIdentitySchema = z.object({
-  id: z.number(),
-  description: z.string().nullable(),
-  name: z.string(),
-  name_with_namespace: z.string(),
-  path: z.string(),
-  path_with_namespace: z.string(),
-  created_at: time(),
 });
 
 /** Everything another service needs to know about a project to authorize and present it. */
@@ -131,72 +120,8 @@ const ProjectAccessSchema = z.object({
   role: z.number(),
 });
 
-/** The group as the group API presents it. */
-export const GroupSchema = z.object({
-  id: z.number(),
-  web_url: z.string(),
-  name: z.string(),
-  path: z.string(),
-  description: z.string(),
-  visibility: z.string(),
-  share_with_group_lock: z.boolean(),
-  require_two_factor_authentication: z.boolean(),
-  two_factor_grace_period: z.number(),
-  project_creation_level: z.string(),
-  auto_devops_enabled: z.boolean().nullable(),
-  subgroup_creation_level: z.string(),
-  emails_disabled: z.boolean(),
-  emails_enabled: z.boolean(),
-  mentions_disabled: z.boolean(),
-  lfs_enabled: z.boolean(),
-  default_branch: z.string().nullable(),
-  default_branch_protection: z.number(),
-  default_branch_protection_defaults: z.object({
-    allowed_to_push: z.array(z.object({ access_level: z.number() })),
-    allow_force_push: z.boolean(),
-    allowed_to_merge: z.array(z.object({ access_level: z.number() })),
-  }),
-  avatar_url: z.null(),
-  request_access_enabled: z.boolean(),
-  full_name: z.string(),
-  full_path: z.string(),
-  created_at: time(),
-  parent_id: z.number().nullable(),
-  organization_id: z.number(),
-  shared_runners_setting: z.string(),
-  ldap_cn: z.null(),
-  ldap_access: z.null(),
-  wiki_access_level: z.string(),
-  marked_for_deletion_on: z.string().nullable(),
-  repository_storage: z.string(),
-});
-
-const accessLevelEntry = () =>
-  z.object({
-    id: z.null(),
-    access_level: z.number(),
-    access_level_description: z.string(),
-    deploy_key_id: z.null(),
-    user_id: z.null(),
-    group_id: z.null(),
-  });
-
-/** GitLab's ProtectedBranch entity. */
-export const ProtectedBranchSchema = z.object({
-  id: z.number(),
-  name: z.string(),
-  push_access_levels: z.array(accessLevelEntry()),
-  merge_access_levels: z.array(accessLevelEntry()),
-  unprotect_access_levels: z.array(accessLevelEntry()),
-  allow_force_push: z.boolean(),
-  code_owner_approval_required: z.boolean(),
-  inherited: z.boolean(),
-});
-
 const storageKind = () => z.enum(["project", "group"]);
 
-/** A member as the members API answers (the fields callers rely on; the entity has more). */
-const MemberSchema = z.looseObject({ id: z.number().int().nullable(), username: z.string().nullable(), access_level: z.number().int() });
 
 export const NamespacesActions = {
   access: {
@@ -239,11 +164,31 @@ export const NamespacesActions = {
   },
 
   groups: {
-    /** POST /groups, also asked over the bus (a group import creates its group as the caller). */
+    /** GET /groups: the groups the caller may see. */
+    list: actionContract("namespaces.groups.list", { input: () => ListGroupsParams, output: () => pageOf(GroupSchema), idempotent: true }),
+    /** GET /groups/:id/subgroups: the group's direct subgroups the caller may see. */
+    subgroups: actionContract("namespaces.groups.subgroups", { input: () => ListSubgroupsParams, output: () => pageOf(GroupSchema), idempotent: true }),
+    /** GET /groups/:id/descendant_groups: every subgroup below the group the caller may see. */
+    descendants: actionContract("namespaces.groups.descendants", { input: () => ListSubgroupsParams, output: () => pageOf(GroupSchema), idempotent: true }),
+    /** GET /groups/:id: GroupDetail, or the plain group with `with_projects=false`. */
+    get: actionContract("namespaces.groups.get", {
+      input: () => GroupRefParams.extend({ with_projects: z.stringbool().optional() }),
+      output: () => z.union([GroupDetailSchema, GroupSchema]),
+      idempotent: true,
+    }),
+    /** POST /groups, also asked over the bus (a group import creates its group as the caller): GroupDetail. */
     create: actionContract("namespaces.groups.create", {
       input: () => CreateGroupParams,
-      output: () => z.looseObject({ id: z.number().int(), full_path: z.string() }),
+      output: () => GroupDetailSchema,
     }),
+    /** PUT /groups/:id (Owners): GroupDetail. */
+    update: actionContract("namespaces.groups.update", { input: () => UpdateGroupParams, output: () => GroupDetailSchema }),
+    /** GET /groups/:id/projects: the group's projects (and its subgroups' with `include_subgroups`). */
+    projects: actionContract("namespaces.groups.projects", { input: () => ListGroupProjectsParams, output: () => pageOf(ProjectListItemSchema), idempotent: true }),
+    /** DELETE /groups/:id (Owners): 202, whether marked for adjourned deletion or removed. */
+    delete: actionContract("namespaces.groups.delete", { input: () => DeleteGroupParams, output: () => replyOf(z.object({ message: z.string() })) }),
+    /** POST /groups/:id/restore (Premium): the group unmarked, as GroupDetail. */
+    restore: actionContract("namespaces.groups.restore", { input: () => GroupRefParams, output: () => GroupDetailSchema }),
     /** Members added after `since` to the group or its subgroups (project memberships not counted). */
     newMembersCount: actionContract("namespaces.groups.newMembersCount", {
       input: () => z.object({ group_id: z.number().int(), since: z.coerce.date() }),
@@ -363,6 +308,18 @@ export const NamespacesActions = {
   },
 
   projects: {
+    /** GET /projects: the projects the caller may see (BasicProjectDetails with `simple`). */
+    list: actionContract("namespaces.projects.list", { input: () => ListProjectsParams, output: () => pageOf(ProjectListItemSchema), idempotent: true }),
+    /** GET /projects/:id: the project with the caller's permissions. */
+    get: actionContract("namespaces.projects.get", { input: () => ProjectRefParams, output: () => ProjectSchema, idempotent: true }),
+    /** POST /projects: in the caller's personal namespace or a group they may create projects in. */
+    create: actionContract("namespaces.projects.create", { input: () => CreateProjectParams, output: () => ProjectSchema }),
+    /** PUT /projects/:id (Maintainers; visibility: Owners). */
+    update: actionContract("namespaces.projects.update", { input: () => UpdateProjectParams, output: () => ProjectSchema }),
+    /** DELETE /projects/:id (Owners): 202, whether marked for adjourned deletion or removed. */
+    delete: actionContract("namespaces.projects.delete", { input: () => DeleteProjectParams, output: () => replyOf(z.object({ message: z.string() })) }),
+    /** POST /projects/:id/restore (Premium): the project unmarked. */
+    restore: actionContract("namespaces.projects.restore", { input: () => ProjectRefParams, output: () => ProjectSchema }),
     /** Summaries of these projects, readable or not: callers have already authorized the rows. */
     summaries: actionContract("namespaces.projects.summaries", {
       input: () => z.object({ ids: ids() }),
@@ -441,11 +398,7 @@ export const NamespacesActions = {
   },
 
   members: {
-    /**
-     * GET /:source/:id/members(/all), also asked over the bus (accounts reads its bots' levels).
-     * The answer's entity lists the fields callers rely on; the full GitLab Member entity comes with
-     * the route contracts.
-     */
+    /** GET /:source/:id/members(/all), also asked over the bus (accounts reads its bots' levels). */
     list: actionContract("namespaces.members.list", {
       input: () => ListMembersParams.extend({ inherited: gBool().default(false) }),
       output: () => pageOf(MemberSchema),
@@ -457,13 +410,83 @@ export const NamespacesActions = {
      */
     add: actionContract("namespaces.members.add", {
       input: () => AddMemberParams,
-      output: () => z.union([MemberSchema, z.looseObject({ status: z.string() }), z.object({ message: z.record(z.string(), z.string()) })]),
+      output: () =>
+        z.union([
+          MemberSchema,
+          // Several users: Members::CreateService's answer, its errors in one sentence.
+          z.object({ status: z.string(), message: z.string().optional(), queued_users: z.record(z.string(), z.string()).optional() }),
+          z.object({ message: z.record(z.string(), z.string()) }),
+        ]),
     }),
+    /** GET /:source/:id/members(/all)/:user_id. */
+    get: actionContract("namespaces.members.get", {
+      input: () => MemberParams.extend({ inherited: gBool().default(false) }),
+      output: () => MemberSchema,
+      idempotent: true,
+    }),
+    /** PUT /:source/:id/members/:user_id. */
+    update: actionContract("namespaces.members.update", { input: () => UpdateMemberParams, output: () => MemberSchema }),
+    /** DELETE /:source/:id/members/:user_id (204). */
+    remove: actionContract("namespaces.members.remove", { input: () => RemoveMemberParams, output: () => noContent() }),
     /** Direct members (Guest and up, not expired) of each group: `{ [group_id]: user_id[] }`. */
     groupUserIds: actionContract("namespaces.members.groupUserIds", {
       input: () => z.object({ group_ids: ids() }),
       output: () => byId(z.array(z.number())),
       idempotent: true,
+    }),
+  },
+
+  billableMembers: {
+    /** GET /groups/:id/billable_members (Premium, Owners of a top-level group). */
+    list: actionContract("namespaces.billableMembers.list", { input: () => BillableMembersParams, output: () => pageOf(BillableMemberSchema), idempotent: true }),
+    /** GET /groups/:id/billable_members/:user_id/memberships: the user's direct memberships in the hierarchy. */
+    memberships: actionContract("namespaces.billableMembers.memberships", {
+      input: () => BillableMemberParams,
+      output: () => pageOf(BillableMembershipSchema),
+      idempotent: true,
+    }),
+    /** DELETE /groups/:id/billable_members/:user_id: every membership of the user in the hierarchy (204). */
+    remove: actionContract("namespaces.billableMembers.remove", { input: () => BillableMemberParams.pick({ id: true, user_id: true }), output: () => noContent() }),
+  },
+
+  invitations: {
+    /** POST /:source/:id/invitations: GitLab's {status, message: {key: reason}} (message a sentence for a blank or too long list). */
+    create: actionContract("namespaces.invitations.create", {
+      input: () => CreateInvitationsParams,
+      output: () =>
+        z.object({
+          status: z.string(),
+          message: z.union([z.string(), z.record(z.string(), z.string())]).optional(),
+          queued_users: z.record(z.string(), z.string()).optional(),
+        }),
+    }),
+    /** GET /:source/:id/invitations. */
+    list: actionContract("namespaces.invitations.list", { input: () => ListInvitationsParams, output: () => pageOf(InvitationSchema), idempotent: true }),
+    /** PUT /:source/:id/invitations/:email: the invitation as an invited member. */
+    update: actionContract("namespaces.invitations.update", { input: () => UpdateInvitationParams, output: () => InvitedMemberSchema }),
+    /** DELETE /:source/:id/invitations/:email (204). */
+    remove: actionContract("namespaces.invitations.remove", { input: () => InvitationParams, output: () => noContent() }),
+    /** GET /-/invites/:token: the invitation its mail links to, for whoever holds the token. */
+    show: actionContract("namespaces.invitations.show", {
+      input: () => InviteTokenParams,
+      output: () =>
+        z.object({
+          invite_email: z.string(),
+          access_level: z.number(),
+          role: z.string(),
+          expires_at: z.string().nullable(),
+          source_type: z.enum(["project", "group"]),
+          source_name: z.string(),
+          source_web_url: z.string(),
+          created_by_name: z.string().nullable(),
+          accept_url: z.string(),
+        }),
+      idempotent: true,
+    }),
+    /** POST /-/invites/:token/accept: the invited user becomes a member. */
+    accept: actionContract("namespaces.invitations.accept", {
+      input: () => InviteTokenParams,
+      output: () => z.object({ message: z.string(), source_type: z.enum(["project", "group"]), source_web_url: z.string(), access_level: z.number() }),
     }),
   },
 
@@ -501,6 +524,16 @@ export const NamespacesActions = {
   },
 
   labels: {
+    /** GET /:source/:id/labels. */
+    list: actionContract("namespaces.labels.list", { input: () => ListLabelsParams, output: () => pageOf(LabelSchema), idempotent: true }),
+    /** GET /:source/:id/labels/:label_id (an id or a title). */
+    get: actionContract("namespaces.labels.get", { input: () => GetLabelParams, output: () => LabelSchema, idempotent: true }),
+    /** POST /:source/:id/labels. */
+    create: actionContract("namespaces.labels.create", { input: () => CreateLabelParams, output: () => LabelSchema }),
+    /** PUT /:source/:id/labels(/:label_id). */
+    update: actionContract("namespaces.labels.update", { input: () => UpdateLabelParams, output: () => LabelSchema }),
+    /** DELETE /:source/:id/labels(/:label_id) (204). */
+    delete: actionContract("namespaces.labels.delete", { input: () => DeleteLabelParams, output: () => noContent() }),
     /** Labels by exact name as the project sees them, as LabelBasic sorted by title; `create_missing` creates unknown ones. */
     resolveForProject: actionContract("namespaces.labels.resolveForProject", {
       input: () => z.object({ project_id: z.number().int(), names: z.array(z.string()).max(1000), create_missing: z.boolean().default(false) }),
@@ -521,6 +554,16 @@ export const NamespacesActions = {
   },
 
   milestones: {
+    /** GET /:source/:id/milestones. */
+    list: actionContract("namespaces.milestones.list", { input: () => ListMilestonesParams, output: () => pageOf(MilestoneSchema), idempotent: true }),
+    /** GET /:source/:id/milestones/:milestone_id. */
+    get: actionContract("namespaces.milestones.get", { input: () => MilestoneRefParams, output: () => MilestoneSchema, idempotent: true }),
+    /** POST /:source/:id/milestones. */
+    create: actionContract("namespaces.milestones.create", { input: () => CreateMilestoneParams, output: () => MilestoneSchema }),
+    /** PUT /:source/:id/milestones/:milestone_id. */
+    update: actionContract("namespaces.milestones.update", { input: () => UpdateMilestoneParams, output: () => MilestoneSchema }),
+    /** DELETE /:source/:id/milestones/:milestone_id (204). */
+    delete: actionContract("namespaces.milestones.delete", { input: () => MilestoneRefParams, output: () => noContent() }),
     /** Milestone entities (as issues embed them) for these ids; unknown ids are skipped. */
     byIds: actionContract("namespaces.milestones.byIds", {
       input: () => z.object({ ids: ids() }),
@@ -545,6 +588,16 @@ export const NamespacesActions = {
   },
 
   refs: {
+    /** GET /projects/:id/repository/branches | tags (the route fixes `kind`). */
+    list: actionContract("namespaces.refs.list", { input: () => ListRefsParams, output: () => pageOf(RefSchema), idempotent: true }),
+    /** GET /projects/:id/repository/branches/:branch | tags/:tag_name. */
+    get: actionContract("namespaces.refs.get", { input: () => RefParams, output: () => RefSchema, idempotent: true }),
+    /** POST /projects/:id/repository/branches (Developers). */
+    createBranch: actionContract("namespaces.refs.createBranch", { input: () => CreateBranchParams, output: () => BranchSchema }),
+    /** POST /projects/:id/repository/tags (Developers). */
+    createTag: actionContract("namespaces.refs.createTag", { input: () => CreateTagParams, output: () => TagSchema }),
+    /** DELETE /projects/:id/repository/branches/:branch | tags/:tag_name (204). */
+    delete: actionContract("namespaces.refs.delete", { input: () => RefParams, output: () => noContent() }),
     /** A short or full ref of a project: ok (with its kind, name and sha), missing, or ambiguous. */
     resolve: actionContract("namespaces.refs.resolve", {
       input: () => z.object({ project_id: z.number().int(), ref: z.string() }),
@@ -582,7 +635,22 @@ export const NamespacesActions = {
     }),
   },
 
+  commits: {
+    /** POST /projects/:id/repository/commits: Developers, Maintainers on the default branch. */
+    create: actionContract("namespaces.commits.create", { input: () => CreateCommitParams, output: () => CreatedCommitSchema }),
+  },
+
   protectedBranches: {
+    /** GET /projects/:id/protected_branches (Maintainers). */
+    list: actionContract("namespaces.protectedBranches.list", { input: () => ListProtectedBranchesParams, output: () => pageOf(ProtectedBranchSchema), idempotent: true }),
+    /** GET /projects/:id/protected_branches/:name. */
+    get: actionContract("namespaces.protectedBranches.get", { input: () => ProtectedBranchParams, output: () => ProtectedBranchSchema, idempotent: true }),
+    /** POST /projects/:id/protected_branches. */
+    create: actionContract("namespaces.protectedBranches.create", { input: () => ProtectBranchParams, output: () => ProtectedBranchSchema }),
+    /** PATCH /projects/:id/protected_branches/:name. */
+    update: actionContract("namespaces.protectedBranches.update", { input: () => UpdateProtectedBranchParams, output: () => ProtectedBranchSchema }),
+    /** DELETE /projects/:id/protected_branches/:name (204). */
+    delete: actionContract("namespaces.protectedBranches.delete", { input: () => ProtectedBranchParams, output: () => noContent() }),
     /** The minimum access level that may merge into a branch (30 when unprotected; 61 for "No one"). */
     mergeAccessLevel: actionContract("namespaces.protectedBranches.mergeAccessLevel", {
       input: () => z.object({ project_id: z.number().int(), branch: z.string() }),

@@ -1,16 +1,13 @@
-import { AccessLevel, accepted, action, requireCaller, actionsOf, implement, broadcast, gDateTime } from "@collab/core";
+import { AccessLevel, accepted, requireCaller, actionsOf, implement, broadcast } from "@collab/core";
 import { Namespaces } from "@collab/namespaces-contract";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { presentGroupWithProjects } from "../groups/group-detail";
-import { GroupRefParams } from "../groups/groups.params";
 import { requireRole } from "../members/access";
 import { readableGroup, readableProject } from "../members/authorize";
 import { presentProject, projectFullPath } from "../projects/project.entity";
-import { ProjectRefParams } from "../projects/projects.params";
 import { projectDeleted, removalEvents } from "../shared/events";
 import { userRefs } from "../shared/users";
-import { DeleteGroupParams, DeleteProjectParams } from "./deletion.params";
 import { adjournedDeletionAvailable, assertPermanentRemoval, markGroupForDeletion, markProjectForDeletion, restoreGroup, restoreProject, routeNotFound, utcDay } from "./deletion";
 import { purgeDeletions } from "./purge.worker";
 import { deleteGroup, deleteProject } from "./removal";
@@ -21,9 +18,9 @@ export const deletionActions = (kit: ServiceKit): Record<string, ActionSchema> =
    * With adjourned deletion (Premium) the group is marked and removed by the purge later;
    * `permanently_remove` with the group's `full_path` removes a marked group at once.
    */
-  "groups.delete": action({
-    input: () => DeleteGroupParams,
-    async handler(ctx) {
+  "groups.delete": implement(
+    Namespaces.groups.delete,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const g = await readableGroup(kit.db, ctx, ctx.params.id);
       requireRole(g.role, AccessLevel.OWNER);
@@ -38,23 +35,25 @@ export const deletionActions = (kit: ServiceKit): Record<string, ActionSchema> =
       await broadcast(ctx, Namespaces.events.membersChanged, { groupId: g.group.id });
       return accepted();
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "groups.restore": action({
-    input: () => GroupRefParams,
-    async handler(ctx) {
+  "groups.restore": implement(
+    Namespaces.groups.restore,
+    async (ctx) => {
       if (!adjournedDeletionAvailable(kit.config)) throw routeNotFound();
       const g = await readableGroup(kit.db, ctx, ctx.params.id);
       requireRole(g.role, AccessLevel.OWNER);
       const group = await restoreGroup(kit.db, g.group);
       return presentGroupWithProjects(kit, ctx, group);
     },
-  }),
+    { visibility: "published" },
+  ),
 
   /** Like groups.delete: marked with adjourned deletion, or removed at once (Free tier, `permanently_remove`). */
-  "projects.delete": action({
-    input: () => DeleteProjectParams,
-    async handler(ctx) {
+  "projects.delete": implement(
+    Namespaces.projects.delete,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const p = await readableProject(kit.db, ctx, ctx.params.id);
       requireRole(p.role, AccessLevel.OWNER);
@@ -71,11 +70,12 @@ export const deletionActions = (kit: ServiceKit): Record<string, ActionSchema> =
       );
       return accepted();
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "projects.restore": action({
-    input: () => ProjectRefParams,
-    async handler(ctx) {
+  "projects.restore": implement(
+    Namespaces.projects.restore,
+    async (ctx) => {
       if (!adjournedDeletionAvailable(kit.config)) throw routeNotFound();
       const p = await readableProject(kit.db, ctx, ctx.params.id);
       requireRole(p.role, AccessLevel.OWNER);
@@ -83,7 +83,8 @@ export const deletionActions = (kit: ServiceKit): Record<string, ActionSchema> =
       const owners = await userRefs(ctx, p.namespace.kind === "user" ? [p.namespace.ownerId] : []);
       return presentProject(project, p.namespace, kit.baseUrl, { owner: owners.get(p.namespace.ownerId ?? -1) ?? null });
     },
-  }),
+    { visibility: "published" },
+  ),
 });
 
 /** The bus actions (namespaces' contract) of deletion. */

@@ -3,7 +3,7 @@ import type { ServiceKit } from "@collab/db";
 import type { NamespaceRow } from "../db/schema";
 import { presentProjects } from "../projects/present-projects";
 import { findProjects } from "../projects/projects.finder";
-import { ListProjectsParams } from "../projects/projects.params";
+import { ListProjectsParams } from "@collab/namespaces-contract";
 import { presentGroupDetail } from "./group.entity";
 
 /** GroupDetail with the group's own projects, as PUT /groups/:id and POST /groups/:id/restore answer. */

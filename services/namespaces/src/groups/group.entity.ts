@@ -1,5 +1,6 @@
 import { iso } from "@collab/core";
 import type { NamespaceRow } from "../db/schema";
+import type { presentProject } from "../projects/project.entity";
 import { namespaceWebUrl } from "../shared/namespace.entity";
 
 export const presentGroup = (g: NamespaceRow, baseUrl: string) => ({
@@ -42,7 +43,7 @@ export const presentGroup = (g: NamespaceRow, baseUrl: string) => ({
 });
 
 /** GET /groups/:id adds the group's own projects (GroupDetail). */
-export const presentGroupDetail = (g: NamespaceRow, projects: unknown[], baseUrl: string) => ({
+export const presentGroupDetail = (g: NamespaceRow, projects: ReturnType<typeof presentProject>[], baseUrl: string) => ({
   ...presentGroup(g, baseUrl),
   projects,
   shared_projects: [],

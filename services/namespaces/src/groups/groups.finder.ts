@@ -1,7 +1,7 @@
 import { AccessLevel, offsetOf, type Caller } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, asc, count, desc, eq, ilike, isNull, notInArray, or, sql, type SQL } from "drizzle-orm";
-import type { ListGroupsParams } from "./groups.params";
+import type { ListGroupsParams } from "@collab/namespaces-contract";
 import { namespaces, type NamespaceRow } from "../db/schema";
 import { groupsVisibleTo } from "../members/access";
 

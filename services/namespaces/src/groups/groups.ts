@@ -1,7 +1,7 @@
 import { AccessLevel, badRequestMessage, forbidden, validationFailed, visibilityLevel, type Caller, type Visibility } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
-import type { CreateGroupParams, UpdateGroupParams } from "./groups.params";
+import type { CreateGroupParams, UpdateGroupParams } from "@collab/namespaces-contract";
 import { members, namespaces, projects, type NamespaceRow } from "../db/schema";
 import { nameErrors, pathErrors, rubyInspect } from "../shared/paths";
 

@@ -1,5 +1,5 @@
 import { Accounts } from "@collab/accounts-contract";
-import { accessLevelName, action, ApiError, call, notFound, page, requireCaller, type Ctx } from "@collab/core";
+import { accessLevelName, ApiError, call, notFound, page, requireCaller, type Ctx, broadcast, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { requireRole } from "../members/access";
@@ -7,17 +7,14 @@ import { createMembers, type Outcome } from "../members/creator";
 import { invitationAnswer, resolveInvitees } from "../members/invitees";
 import { presentInvitedMember } from "../members/member.entity";
 import { promotionsQueued } from "../members/members.actions";
-import { splitList } from "../members/members.params";
+import { splitList, Namespaces, emailList } from "@collab/namespaces-contract";
 import { memberLevelValid } from "../members/seats";
 import { manageMembersRole, memberSource, type ResolvedSource } from "../members/source";
-import { broadcast } from "@collab/core";
-import { Namespaces } from "@collab/namespaces-contract";
 import { userRefs } from "../shared/users";
 import { presentInvitation } from "./invitation.entity";
 import { invitationMail, invitationUrl, mailerOf } from "./invitation.mail";
 import { acceptInvitations, removeInvitation, sourceLabel, updateInvitation } from "./invitations";
 import { findInvitation, findInvitationByDigest, findInvitations } from "./invitations.finder";
-import { CreateInvitationsParams, emailList, InvitationParams, InviteTokenParams, ListInvitationsParams, UpdateInvitationParams } from "./invitations.params";
 import { inviteTokenDigest } from "./invite-token";
 
 /** Members::CreateService::DEFAULT_INVITE_LIMIT: more invitees in one request is an error. */
@@ -45,9 +42,9 @@ export const invitationsActions = (kit: ServiceKit): Record<string, ActionSchema
 
   return {
     /** POST /:source/invitations (Members::InviteService): addresses and/or user ids at one level. */
-    "invitations.create": action({
-      input: () => CreateInvitationsParams,
-      async handler(ctx) {
+    "invitations.create": implement(
+      Namespaces.invitations.create,
+      async (ctx) => {
         const caller = requireCaller(ctx);
         const src = await managedSource(kit, ctx);
         const p = { ...ctx.params, member_role_id: kit.config.LICENSE_TIER === "ultimate" ? ctx.params.member_role_id : undefined };
@@ -68,12 +65,12 @@ export const invitationsActions = (kit: ServiceKit): Record<string, ActionSchema
         await sendInvitationMails(ctx, src, caller.id, outcomes, p.access_level);
         return invitationAnswer(outcomes, errors);
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "invitations.list": action({
-      idempotent: true,
-      input: () => ListInvitationsParams,
-      async handler(ctx) {
+    "invitations.list": implement(
+      Namespaces.invitations.list,
+      async (ctx) => {
         const src = await managedSource(kit, ctx);
         const { rows, total } = await findInvitations(kit.db, src.source, ctx.params);
         const refs = await userRefs(ctx, rows.map((r) => r.createdById));
@@ -83,11 +80,12 @@ export const invitationsActions = (kit: ServiceKit): Record<string, ActionSchema
           ctx.params,
         );
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "invitations.update": action({
-      input: () => UpdateInvitationParams,
-      async handler(ctx) {
+    "invitations.update": implement(
+      Namespaces.invitations.update,
+      async (ctx) => {
         const caller = requireCaller(ctx);
         const src = await managedSource(kit, ctx);
         const invite = await findInvitation(kit.db, src.source, ctx.params.email);
@@ -97,11 +95,12 @@ export const invitationsActions = (kit: ServiceKit): Record<string, ActionSchema
         const createdBy = row.createdById ? ((await userRefs(ctx, [row.createdById])).get(row.createdById) ?? null) : null;
         return presentInvitedMember({ ...row, inviteEmail: row.inviteEmail }, createdBy);
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "invitations.remove": action({
-      input: () => InvitationParams,
-      async handler(ctx) {
+    "invitations.remove": implement(
+      Namespaces.invitations.remove,
+      async (ctx) => {
         const caller = requireCaller(ctx);
         const src = await managedSource(kit, ctx);
         const invite = await findInvitation(kit.db, src.source, ctx.params.email);
@@ -109,13 +108,13 @@ export const invitationsActions = (kit: ServiceKit): Record<string, ActionSchema
         await removeInvitation(kit.db, { id: caller.id, role: src.role }, invite);
         return null;
       },
-    }),
+      { visibility: "published" },
+    ),
 
     /** GET /-/invites/:token: the invitation its mail links to, for whoever holds the token. */
-    "invitations.show": action({
-      idempotent: true,
-      input: () => InviteTokenParams,
-      async handler(ctx) {
+    "invitations.show": implement(
+      Namespaces.invitations.show,
+      async (ctx) => {
         const invite = await findInvitationByDigest(kit.db, inviteTokenDigest(ctx.params.token));
         const label = invite ? await sourceLabel(kit.db, kit.baseUrl, invite) : undefined;
         if (!invite || !label) throw notFound("Invitation");
@@ -132,15 +131,16 @@ export const invitationsActions = (kit: ServiceKit): Record<string, ActionSchema
           accept_url: `${invitationUrl(kit.baseUrl, ctx.params.token)}/accept`,
         };
       },
-    }),
+      { visibility: "published" },
+    ),
 
     /**
      * POST /-/invites/:token/accept: the signed-in user whose address is the invited one becomes a
      * member (InvitesController#accept); anyone else is refused.
      */
-    "invitations.accept": action({
-      input: () => InviteTokenParams,
-      async handler(ctx) {
+    "invitations.accept": implement(
+      Namespaces.invitations.accept,
+      async (ctx) => {
         const caller = requireCaller(ctx);
         const invite = await findInvitationByDigest(kit.db, inviteTokenDigest(ctx.params.token));
         const label = invite ? await sourceLabel(kit.db, kit.baseUrl, invite) : undefined;
@@ -159,6 +159,7 @@ export const invitationsActions = (kit: ServiceKit): Record<string, ActionSchema
           access_level: accepted.accessLevel,
         };
       },
-    }),
+      { visibility: "published" },
+    ),
   };
 };

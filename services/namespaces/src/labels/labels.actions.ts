@@ -1,4 +1,4 @@
-import { action, callerOf, notFound, page, requireCaller, type Ctx } from "@collab/core";
+import { callerOf, notFound, page, requireCaller, type Ctx, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { descendantNamespaceIds } from "../groups/groups.finder";
@@ -7,7 +7,7 @@ import { visibleProjectIdsIn, visibleSelfAndDescendantGroupIds } from "../shared
 import { parentOf, projectGroupIds, requireManage, type Parent } from "../shared/labels-milestones-parent";
 import { NO_COUNTS, presentLabel } from "./label.entity";
 import { findLabelByRef, findLabels, type LabelScope } from "./labels.finder";
-import { CreateLabelParams, DeleteLabelParams, GetLabelParams, labelRefOf, ListLabelsParams, UpdateLabelParams } from "./labels.params";
+import { labelRefOf, Namespaces } from "@collab/namespaces-contract";
 import { availableLabelScope, createLabel, deleteLabel, ownLabelScope, updateLabel, type LabelContainer } from "./labels";
 
 const labelContainer = (p: Parent): LabelContainer =>
@@ -30,10 +30,9 @@ const labelView = (p: Parent) => (p.kind === "project" ? "project" : "group");
 
 /** Labels of a project or a group, as the labels API answers them. */
 export const labelsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  "labels.list": action({
-    idempotent: true,
-    input: () => ListLabelsParams,
-    async handler(ctx) {
+  "labels.list": implement(
+    Namespaces.labels.list,
+    async (ctx) => {
       const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
       const scope = await labelScopeFor(kit, ctx, p, ctx.params);
       const { rows, total } = await findLabels(kit.db, scope, { search: ctx.params.search }, ctx.params);
@@ -43,33 +42,35 @@ export const labelsActions = (kit: ServiceKit): Record<string, ActionSchema> => 
         ctx.params,
       );
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "labels.get": action({
-    idempotent: true,
-    input: () => GetLabelParams,
-    async handler(ctx) {
+  "labels.get": implement(
+    Namespaces.labels.get,
+    async (ctx) => {
       const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
       const label = await findLabelByRef(kit.db, await labelScopeFor(kit, ctx, p, ctx.params), ctx.params.label_id);
       if (!label) throw notFound("Label");
       return presentLabel(label, labelView(p));
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "labels.create": action({
-    input: () => CreateLabelParams,
-    async handler(ctx) {
+  "labels.create": implement(
+    Namespaces.labels.create,
+    async (ctx) => {
       requireCaller(ctx);
       const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
       requireManage(p);
       const label = await createLabel(kit.db, labelContainer(p), ctx.params);
       return presentLabel(label, labelView(p));
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "labels.update": action({
-    input: () => UpdateLabelParams,
-    async handler(ctx) {
+  "labels.update": implement(
+    Namespaces.labels.update,
+    async (ctx) => {
       requireCaller(ctx);
       const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
       requireManage(p);
@@ -78,11 +79,12 @@ export const labelsActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       if (!label) throw notFound("Label");
       return presentLabel(await updateLabel(kit.db, container, label, ctx.params), labelView(p));
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "labels.delete": action({
-    input: () => DeleteLabelParams,
-    async handler(ctx) {
+  "labels.delete": implement(
+    Namespaces.labels.delete,
+    async (ctx) => {
       requireCaller(ctx);
       const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
       // GitLab looks the label up before authorizing the deletion.
@@ -95,5 +97,6 @@ export const labelsActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       );
       return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 });

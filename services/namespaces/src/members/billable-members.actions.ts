@@ -1,9 +1,8 @@
 import { Accounts } from "@collab/accounts-contract";
-import { AccessLevel, action, badRequest, call, callerOf, notFound, page, recordNotFound, type Ctx } from "@collab/core";
+import { AccessLevel, badRequest, call, callerOf, notFound, page, recordNotFound, type Ctx, broadcast, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { routeNotFound } from "../deletion/deletion";
-import { broadcast } from "@collab/core";
 import { Namespaces } from "@collab/namespaces-contract";
 import { userRefs } from "../shared/users";
 import { readableGroup } from "./authorize";
@@ -18,7 +17,6 @@ import {
   userHierarchyMemberships,
   type BillableMember,
 } from "./billable-members.finder";
-import { BillableMemberParams, BillableMembersParams } from "./members.params";
 
 /**
  * Billable members of a top-level group (EE, Premium and Ultimate): who takes a seat there, their
@@ -49,10 +47,9 @@ export const billableMembersActions = (kit: ServiceKit): Record<string, ActionSc
   }
 
   return {
-    "billableMembers.list": action({
-      idempotent: true,
-      input: () => BillableMembersParams,
-      async handler(ctx) {
+    "billableMembers.list": implement(
+      Namespaces.billableMembers.list,
+      async (ctx) => {
         const group = await topLevelGroup(ctx, "subgroup-first");
         let list = await billableMembers(ctx, group.id);
         if (ctx.params.search) {
@@ -69,12 +66,12 @@ export const billableMembersActions = (kit: ServiceKit): Record<string, ActionSc
           ctx.params,
         );
       },
-    }),
+      { visibility: "published" },
+    ),
 
-    "billableMembers.memberships": action({
-      idempotent: true,
-      input: () => BillableMemberParams,
-      async handler(ctx) {
+    "billableMembers.memberships": implement(
+      Namespaces.billableMembers.memberships,
+      async (ctx) => {
         const group = await topLevelGroup(ctx, "permission-first");
         if (!(await userRefs(ctx, [ctx.params.user_id])).has(ctx.params.user_id)) throw recordNotFound();
         const billable = await billableMembers(ctx, group.id);
@@ -82,15 +79,16 @@ export const billableMembersActions = (kit: ServiceKit): Record<string, ActionSc
         const memberships = await userHierarchyMemberships(kit.db, group.id, ctx.params.user_id);
         return page(pageOf(memberships, ctx.params).map((m) => presentBillableMembership(m, kit.baseUrl)), memberships.length, ctx.params);
       },
-    }),
+      { visibility: "published" },
+    ),
 
     /**
      * Members::ScheduleDeletionService, carried out at once: every membership of the user in the
      * hierarchy goes in one transaction. A group's only Owner stays (it would be left ownerless).
      */
-    "billableMembers.remove": action({
-      input: () => BillableMemberParams.pick({ id: true, user_id: true }),
-      async handler(ctx) {
+    "billableMembers.remove": implement(
+      Namespaces.billableMembers.remove,
+      async (ctx) => {
         const group = await topLevelGroup(ctx, "subgroup-first", { subgroup: "Must be a root namespace", permission: "User not authorized" });
         const billable = await billableMembers(ctx, group.id);
         if (!billable.some((m) => m.userId === ctx.params.user_id)) throw notFound("User");
@@ -100,6 +98,7 @@ export const billableMembersActions = (kit: ServiceKit): Record<string, ActionSc
         broadcast(ctx, Namespaces.events.membersChanged, { userId: ctx.params.user_id });
         return null;
       },
-    }),
+      { visibility: "published" },
+    ),
   };
 };

@@ -1,7 +1,7 @@
 import { AccessLevel, offsetOf, type Config } from "@collab/core";
 import type { Db } from "@collab/db";
 import { sql, type SQL } from "drizzle-orm";
-import type { BillableSort } from "./members.params";
+import type { BillableSort } from "@collab/namespaces-contract";
 import { billableLevel, seatHolder, type MemberDetails } from "./seats";
 
 /** Memberships anywhere in a top-level group's hierarchy: the group, its subgroups, their projects. */

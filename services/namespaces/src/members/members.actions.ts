@@ -1,9 +1,8 @@
 import { Accounts } from "@collab/accounts-contract";
-import { action, call, conflict, implement, currentSettings, gBool, notFound, page, recordNotFound, requireCaller, validationFailed, type Ctx, type UserRef } from "@collab/core";
+import { call, conflict, implement, currentSettings, notFound, page, recordNotFound, requireCaller, validationFailed, type Ctx, type UserRef, broadcast } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import { broadcast } from "@collab/core";
-import { Namespaces } from "@collab/namespaces-contract";
+import { Namespaces, splitList } from "@collab/namespaces-contract";
 import { memberEvent } from "../shared/events";
 import { userRefs, userRefsByUsername } from "../shared/users";
 import { requireRole } from "./access";
@@ -11,7 +10,6 @@ import { createMembers, MEMBER_ERRORS, toSentence, type Outcome } from "./creato
 import { resolveInvitees } from "./invitees";
 import { groupSamlIdentities, identitySlot, presentInvitedMember, presentMember } from "./member.entity";
 import { findMember, findMembers, highestLevels, memberUserIds, type ListedMember } from "./members.finder";
-import { AddMemberParams, ListMembersParams, MemberParams, RemoveMemberParams, splitList, UpdateMemberParams } from "./members.params";
 import { addMember, assertMayGrant, directMembership, EXPIRES_IN_PAST, inPast, promotionNeedsApproval, queuePromotion, removeMember, updateMember, type Actor } from "./members";
 import { ACCESS_LEVEL_NOT_IN_LIST, memberLevelValid, usingSeat } from "./seats";
 import { manageMembersRole, memberSource, type ResolvedSource } from "./source";
@@ -107,10 +105,9 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
     { visibility: "published" },
   ),
 
-  "members.get": action({
-    idempotent: true,
-    input: () => MemberParams.extend({ inherited: gBool().default(false) }),
-    async handler(ctx) {
+  "members.get": implement(
+    Namespaces.members.get,
+    async (ctx) => {
       const { source } = await memberSource(kit, ctx, ctx.params.source, ctx.params.id);
       const member = await findMember(kit.db, source, ctx.params.user_id, ctx.params.inherited);
       const [presented] = member ? await presentMembers(kit, ctx, [{ ...member, inviteEmail: null }]) : [];
@@ -118,7 +115,8 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       if (!presented) throw recordNotFound();
       return presented;
     },
-  }),
+    { visibility: "published" },
+  ),
 
   // Also asked over the bus (accounts makes its bots members), hence a contract entry.
   "members.add": implement(
@@ -168,9 +166,9 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
     { visibility: "published" },
   ),
 
-  "members.update": action({
-    input: () => UpdateMemberParams,
-    async handler(ctx) {
+  "members.update": implement(
+    Namespaces.members.update,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const src = await memberSource(kit, ctx, ctx.params.source, ctx.params.id);
       requireRole(src.role, manageMembersRole(ctx.params.source));
@@ -180,11 +178,12 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       broadcast(ctx, Namespaces.events.membersChanged, { userId: member.userId });
       return (await presentMembers(kit, ctx, [{ ...member, inviteEmail: null }]))[0];
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "members.remove": action({
-    input: () => RemoveMemberParams,
-    async handler(ctx) {
+  "members.remove": implement(
+    Namespaces.members.remove,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const { source, role } = await memberSource(kit, ctx, ctx.params.source, ctx.params.id);
       if (caller.id !== ctx.params.user_id) requireRole(role, manageMembersRole(ctx.params.source));
@@ -195,5 +194,6 @@ export const membersActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       broadcast(ctx, Namespaces.events.membersChanged, { userId: ctx.params.user_id });
       return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 });

@@ -1,6 +1,6 @@
-import { AddMemberParams, BillableMembersParams, splitList } from "./members.params";
+import { AddMemberParams, BillableMembersParams, splitList } from "@collab/namespaces-contract";
 import { toSentence } from "./creator";
-import { emailList } from "../invitations/invitations.params";
+import { emailList } from "@collab/namespaces-contract";
 
 describe("members params", () => {
   test("user_id and username lists split on commas, blanks and repeats dropped", () => {

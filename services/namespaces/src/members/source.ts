@@ -4,7 +4,7 @@ import { projectWebUrl } from "../projects/project.entity";
 import { namespaceWebUrl } from "../shared/namespace.entity";
 import { readableGroup, readableProject } from "./authorize";
 import type { MemberSource } from "./members.finder";
-import type { SourceKind } from "./members.params";
+import type { SourceKind } from "@collab/namespaces-contract";
 
 /** The group or project a members or invitations route addresses, with the caller's role on it. */
 export interface ResolvedSource {

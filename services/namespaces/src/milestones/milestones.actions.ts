@@ -1,4 +1,4 @@
-import { action, callerOf, page, recordNotFound, requireCaller } from "@collab/core";
+import { callerOf, page, recordNotFound, requireCaller, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { descendantNamespaceIds } from "../groups/groups.finder";
@@ -8,7 +8,6 @@ import { visibleProjectIdsIn, visibleSelfAndDescendantGroupIds } from "../shared
 import { parentOf, projectGroupIds, requireManage, type Parent } from "../shared/labels-milestones-parent";
 import { presentMilestones } from "./milestone.entity";
 import { findMilestoneInScope, findMilestones, type MilestoneScope } from "./milestones.finder";
-import { CreateMilestoneParams, ListMilestonesParams, MilestoneRefParams, UpdateMilestoneParams } from "./milestones.params";
 import { createMilestone, deleteMilestone, updateMilestone, type MilestoneContainer } from "./milestones";
 
 const milestoneContainer = (p: Parent): MilestoneContainer =>
@@ -19,10 +18,9 @@ const ownMilestoneScope = (p: Parent): MilestoneScope => (p.kind === "project" ?
 
 /** Milestones of a project or a group, as the milestones API answers them. */
 export const milestonesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  "milestones.list": action({
-    idempotent: true,
-    input: () => ListMilestonesParams,
-    async handler(ctx) {
+  "milestones.list": implement(
+    Namespaces.milestones.list,
+    async (ctx) => {
       const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
       const ancestors = ctx.params.include_ancestors ?? ctx.params.include_parent_milestones ?? false;
       let scope: MilestoneScope;
@@ -50,22 +48,23 @@ export const milestonesActions = (kit: ServiceKit): Record<string, ActionSchema>
       );
       return page(presentMilestones(rows, kit.baseUrl), total, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "milestones.get": action({
-    idempotent: true,
-    input: () => MilestoneRefParams,
-    async handler(ctx) {
+  "milestones.get": implement(
+    Namespaces.milestones.get,
+    async (ctx) => {
       const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
       const found = await findMilestoneInScope(kit.db, ownMilestoneScope(p), ctx.params.milestone_id);
       if (!found) throw recordNotFound();
       return presentMilestones([found], kit.baseUrl)[0];
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "milestones.create": action({
-    input: () => CreateMilestoneParams,
-    async handler(ctx) {
+  "milestones.create": implement(
+    Namespaces.milestones.create,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
       requireManage(p);
@@ -75,11 +74,12 @@ export const milestonesActions = (kit: ServiceKit): Record<string, ActionSchema>
       );
       return presentMilestones([{ milestone, ...p.paths }], kit.baseUrl)[0];
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "milestones.update": action({
-    input: () => UpdateMilestoneParams,
-    async handler(ctx) {
+  "milestones.update": implement(
+    Namespaces.milestones.update,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
       requireManage(p);
@@ -92,11 +92,12 @@ export const milestonesActions = (kit: ServiceKit): Record<string, ActionSchema>
       );
       return presentMilestones([{ milestone, ...p.paths }], kit.baseUrl)[0];
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "milestones.delete": action({
-    input: () => MilestoneRefParams,
-    async handler(ctx) {
+  "milestones.delete": implement(
+    Namespaces.milestones.delete,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const p = await parentOf(kit, ctx, ctx.params.source, ctx.params.id);
       requireManage(p);
@@ -109,5 +110,6 @@ export const milestonesActions = (kit: ServiceKit): Record<string, ActionSchema>
       );
       return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 });

@@ -1,6 +1,5 @@
-import { announce } from "@collab/core";
+import { announce, AccessLevel, callerOf, currentSettings, notFound, page, requireCaller, userLimits, implement } from "@collab/core";
 import { Namespaces } from "@collab/namespaces-contract";
-import { AccessLevel, action, callerOf, currentSettings, notFound, page, requireCaller, userLimits } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import type { NamespaceRow } from "../db/schema";
@@ -15,24 +14,22 @@ import { ensureUserNamespace, findUserNamespace, personalProjectsCount } from ".
 import { presentProjects } from "./present-projects";
 import { presentProject } from "./project.entity";
 import { findProjects } from "./projects.finder";
-import { CreateProjectParams, ListProjectsParams, ProjectRefParams, UpdateProjectParams } from "./projects.params";
 import { createProject, personalProjectsLimitReached, updateProject } from "./projects";
 
 /** The projects API: lists, one project, creation and settings. */
 export const projectsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  "projects.list": action({
-    idempotent: true,
-    input: () => ListProjectsParams,
-    async handler(ctx) {
+  "projects.list": implement(
+    Namespaces.projects.list,
+    async (ctx) => {
       const { rows, total } = await findProjects(kit.db, callerOf(ctx), withTierFilters(kit, ctx.params));
       return page(await presentProjects(kit, ctx, rows, ctx.params.simple), total, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "projects.get": action({
-    idempotent: true,
-    input: () => ProjectRefParams,
-    async handler(ctx) {
+  "projects.get": implement(
+    Namespaces.projects.get,
+    async (ctx) => {
       const p = await readableProject(kit.db, ctx, ctx.params.id);
       const [owners] = await Promise.all([userRefs(ctx, p.namespace.kind === "user" ? [p.namespace.ownerId] : [])]);
       const level = (l: number | null) => (l === null ? null : { access_level: l, notification_level: 3 });
@@ -41,11 +38,12 @@ export const projectsActions = (kit: ServiceKit): Record<string, ActionSchema> =
         permissions: { project_access: level(p.access.projectLevel), group_access: level(p.access.groupLevel) },
       });
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "projects.create": action({
-    input: () => CreateProjectParams,
-    async handler(ctx) {
+  "projects.create": implement(
+    Namespaces.projects.create,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       let ns: NamespaceRow;
       if (ctx.params.namespace_id === undefined) {
@@ -78,11 +76,12 @@ export const projectsActions = (kit: ServiceKit): Record<string, ActionSchema> =
       const owners = await userRefs(ctx, ns.kind === "user" ? [ns.ownerId] : []);
       return presentProject(project, ns, kit.baseUrl, { owner: owners.get(ns.ownerId ?? -1) ?? null });
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "projects.update": action({
-    input: () => UpdateProjectParams,
-    async handler(ctx) {
+  "projects.update": implement(
+    Namespaces.projects.update,
+    async (ctx) => {
       const { id, ...changes } = ctx.params;
       const p = await readableProject(kit.db, ctx, id);
       requireRole(p.role, AccessLevel.MAINTAINER);
@@ -94,5 +93,6 @@ export const projectsActions = (kit: ServiceKit): Record<string, ActionSchema> =
       const owners = await userRefs(ctx, p.namespace.kind === "user" ? [p.namespace.ownerId] : []);
       return presentProject(project, p.namespace, kit.baseUrl, { owner: owners.get(p.namespace.ownerId ?? -1) ?? null });
     },
-  }),
+    { visibility: "published" },
+  ),
 });

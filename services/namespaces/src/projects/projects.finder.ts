@@ -1,7 +1,7 @@
 import { AccessLevel, offsetOf, type Caller } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, sql, type SQL } from "drizzle-orm";
-import type { ListProjectsParams } from "./projects.params";
+import type { ListProjectsParams } from "@collab/namespaces-contract";
 import { namespaces, projects, type NamespaceRow, type ProjectRow } from "../db/schema";
 import { projectsVisibleTo } from "../members/access";
 

@@ -1,7 +1,7 @@
 import { AccessLevel, ApiError, validationFailed, visibilityLevel, type Caller, type Visibility } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
-import type { CreateProjectParams, UpdateProjectParams } from "./projects.params";
+import type { CreateProjectParams, UpdateProjectParams } from "@collab/namespaces-contract";
 import { members, projects, type NamespaceRow, type ProjectRow } from "../db/schema";
 import { nameErrors, pathErrors, pathFromName } from "../shared/paths";
 

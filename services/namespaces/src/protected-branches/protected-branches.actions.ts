@@ -1,4 +1,4 @@
-import { AccessLevel, action, forbidden, page, recordNotFound, type Ctx, actionsOf, implement } from "@collab/core";
+import { AccessLevel, forbidden, page, recordNotFound, type Ctx, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { Namespaces } from "@collab/namespaces-contract";
@@ -6,7 +6,6 @@ import { readableProject, type ReadableProject } from "../members/authorize";
 import { findProject } from "../shared/lookup";
 import { branchMatches } from "./matching";
 import { presentProtectedBranch } from "./protected-branch.entity";
-import { ListProtectedBranchesParams, ProtectBranchParams, ProtectedBranchParams, UpdateProtectedBranchParams } from "./protected-branches.params";
 import {
   byIdsOfProject,
   ensureDefaultProtection,
@@ -38,52 +37,55 @@ async function existing(kit: ServiceKit, projectId: number, name: string) {
 
 /** Protected branches (GitLab's API) and what other services ask of them over the bus. */
 export const protectedBranchesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  "protectedBranches.list": action({
-    idempotent: true,
-    input: () => ListProtectedBranchesParams,
-    async handler(ctx) {
+  "protectedBranches.list": implement(
+    Namespaces.protectedBranches.list,
+    async (ctx) => {
       const p = await administeredProject(kit, ctx, ctx.params.id);
       const rows = await listProtectedBranches(kit.db, p.project.id, ctx.params.search);
       const start = (ctx.params.page - 1) * ctx.params.per_page;
       return page(rows.slice(start, start + ctx.params.per_page).map(presentProtectedBranch), rows.length, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "protectedBranches.get": action({
-    idempotent: true,
-    input: () => ProtectedBranchParams,
-    async handler(ctx) {
+  "protectedBranches.get": implement(
+    Namespaces.protectedBranches.get,
+    async (ctx) => {
       const p = await administeredProject(kit, ctx, ctx.params.id);
       return presentProtectedBranch(await existing(kit, p.project.id, ctx.params.name));
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "protectedBranches.create": action({
-    input: () => ProtectBranchParams,
-    async handler(ctx) {
+  "protectedBranches.create": implement(
+    Namespaces.protectedBranches.create,
+    async (ctx) => {
       const p = await administeredProject(kit, ctx, ctx.params.id);
       return presentProtectedBranch(await protectBranch(kit.db, p.project.id, ctx.params));
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "protectedBranches.update": action({
-    input: () => UpdateProtectedBranchParams,
-    async handler(ctx) {
+  "protectedBranches.update": implement(
+    Namespaces.protectedBranches.update,
+    async (ctx) => {
       const p = await administeredProject(kit, ctx, ctx.params.id);
       const row = await existing(kit, p.project.id, ctx.params.name);
       return presentProtectedBranch(await updateProtectedBranch(kit.db, row, ctx.params));
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "protectedBranches.delete": action({
-    input: () => ProtectedBranchParams,
-    async handler(ctx) {
+  "protectedBranches.delete": implement(
+    Namespaces.protectedBranches.delete,
+    async (ctx) => {
       const p = await administeredProject(kit, ctx, ctx.params.id);
       const row = await existing(kit, p.project.id, ctx.params.name);
       await unprotectBranch(kit.db, row.id);
       return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 });
 
 /** The bus actions (namespaces' contract) of protectedBranches. */

@@ -2,7 +2,7 @@ import { conflict, isUniqueViolation } from "@collab/core";
 import { preparedQuery, type Db } from "@collab/db";
 import { and, asc, eq, ilike, inArray, sql } from "drizzle-orm";
 import { protectedBranchDefaults, protectedBranches, type ProjectRow, type ProtectedBranchRow } from "../db/schema";
-import type { ProtectBranchInput } from "./protected-branches.params";
+import type { ProtectBranchInput } from "@collab/namespaces-contract";
 
 /**
  * GitLab's default branch protection (fully protected: Maintainers push and merge): applied the

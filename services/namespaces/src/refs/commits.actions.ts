@@ -1,4 +1,4 @@
-import { AccessLevel, action, forbidden, notFound, requireCaller, type Ctx, type UserRef, actionsOf, implement, call } from "@collab/core";
+import { AccessLevel, forbidden, notFound, requireCaller, actionsOf, implement, call } from "@collab/core";
 import { Accounts } from "@collab/accounts-contract";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
@@ -9,7 +9,6 @@ import { requiredAccessLevel } from "../protected-branches/merge-access";
 import { branchPushed } from "../shared/events";
 import { findProject } from "../shared/lookup";
 import { branchHeads, commitToBranch, mergeBranches, type Push } from "./commits";
-import { CreateCommitParams } from "./commits.params";
 import { presentCommit } from "./refs.entity";
 import { ensureDefaultBranch } from "./refs";
 
@@ -19,9 +18,9 @@ const noreply = (kit: ServiceKit, username: string) => `${username}@noreply.${ne
 /** Commits without trees: the "push" that moves branch heads, and what merge requests ask of the repository. */
 export const commitsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   /** POST /projects/:id/repository/commits: Developer up, Maintainer on the default branch. */
-  "commits.create": action({
-    input: () => CreateCommitParams,
-    async handler(ctx) {
+  "commits.create": implement(
+    Namespaces.commits.create,
+    async (ctx) => {
       const caller = requireCaller(ctx);
       const p = await readableProject(kit.db, ctx, ctx.params.id);
       if (p.project.visibility === "private" && p.role < AccessLevel.REPORTER) throw notFound("Project");
@@ -42,7 +41,8 @@ export const commitsActions = (kit: ServiceKit): Record<string, ActionSchema> =>
         last_pipeline: null,
       };
     },
-  }),
+    { visibility: "published" },
+  ),
 });
 
 /** The bus actions (namespaces' contract) of commits. */

@@ -1,4 +1,4 @@
-import { requireCaller, AccessLevel, action, badRequestMessage, forbidden, notFound, page, type Ctx, actionsOf, implement } from "@collab/core";
+import { requireCaller, AccessLevel, badRequestMessage, forbidden, notFound, page, type Ctx, actionsOf, implement } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { refPushed } from "../shared/events";
 import type { ActionSchema } from "moleculer";
@@ -10,11 +10,10 @@ import type { BranchProtection } from "../protected-branches/matching";
 import { ensureDefaultProtection, protectionsOf } from "../protected-branches/protected-branches";
 import { presentBranch, presentTag } from "./refs.entity";
 import { findRef, listRefs, resolveRef, type RefWithCommit } from "./refs.finder";
-import { CreateBranchParams, CreateTagParams, ListRefsParams, RefParams } from "./refs.params";
 import { createBranch, createTag, deleteRef, ensureDefaultBranch } from "./refs";
 
 /** The project's repository as the caller may read it: private code needs Reporter, as GitLab's download_code. */
-async function repository(kit: ServiceKit, ctx: Ctx<unknown>, ref: string): Promise<ReadableProject & { protections: BranchProtection[] }> {
+async function repository(kit: ServiceKit, ctx: Ctx<unknown>, ref: string): Promise<Repository> {
   const p = await readableProject(kit.db, ctx, ref);
   if (p.project.visibility === "private" && p.role < AccessLevel.REPORTER) throw forbidden();
   await ensureDefaultBranch(kit.db, p.project);
@@ -22,42 +21,44 @@ async function repository(kit: ServiceKit, ctx: Ctx<unknown>, ref: string): Prom
   return { ...p, protections: await protectionsOf(kit.db, [p.project.id]) };
 }
 
-function present(kit: ServiceKit, p: ReadableProject & { protections: BranchProtection[] }, r: RefWithCommit) {
-  const url = projectWebUrl(p.project, p.namespace, kit.baseUrl);
-  return r.ref.kind === "branch"
-    ? presentBranch(r.ref, r.commit, { projectWebUrl: url, defaultBranch: p.project.defaultBranch, role: p.role, protections: p.protections })
-    : presentTag(r.ref, r.commit, url);
-}
+type Repository = ReadableProject & { protections: BranchProtection[] };
+
+const branchOf = (kit: ServiceKit, p: Repository, r: RefWithCommit) =>
+  presentBranch(r.ref, r.commit, { projectWebUrl: projectWebUrl(p.project, p.namespace, kit.baseUrl), defaultBranch: p.project.defaultBranch, role: p.role, protections: p.protections });
+
+const tagOf = (kit: ServiceKit, p: Repository, r: RefWithCommit) => presentTag(r.ref, r.commit, projectWebUrl(p.project, p.namespace, kit.baseUrl));
+
+const present = (kit: ServiceKit, p: Repository, r: RefWithCommit) => (r.ref.kind === "branch" ? branchOf(kit, p, r) : tagOf(kit, p, r));
 
 const missing = (kind: "branch" | "tag") => notFound(kind === "branch" ? "Branch" : "Tag");
 
 /** Branches and tags of a project's repository, and ref resolution for other services. */
 export const refsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  "refs.list": action({
-    idempotent: true,
-    input: () => ListRefsParams,
-    async handler(ctx) {
+  "refs.list": implement(
+    Namespaces.refs.list,
+    async (ctx) => {
       const p = await repository(kit, ctx, ctx.params.id);
       const rows = await listRefs(kit.db, p.project.id, ctx.params.kind, ctx.params.search);
       const start = (ctx.params.page - 1) * ctx.params.per_page;
       return page(rows.slice(start, start + ctx.params.per_page).map((r) => present(kit, p, r)), rows.length, ctx.params);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "refs.get": action({
-    idempotent: true,
-    input: () => RefParams,
-    async handler(ctx) {
+  "refs.get": implement(
+    Namespaces.refs.get,
+    async (ctx) => {
       const p = await repository(kit, ctx, ctx.params.id);
       const r = await findRef(kit.db, p.project.id, ctx.params.kind, ctx.params.name);
       if (!r) throw missing(ctx.params.kind);
       return present(kit, p, r);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "refs.createBranch": action({
-    input: () => CreateBranchParams,
-    async handler(ctx) {
+  "refs.createBranch": implement(
+    Namespaces.refs.createBranch,
+    async (ctx) => {
       const p = await repository(kit, ctx, ctx.params.id);
       if (p.role < AccessLevel.DEVELOPER) throw forbidden();
       const caller = requireCaller(ctx);
@@ -65,13 +66,14 @@ export const refsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
         (tx) => createBranch(tx, p.project.id, ctx.params.branch, ctx.params.ref),
         (r) => [refPushed(p.project.id, r.ref, caller.id, "created", r.commit?.message ?? "")],
       );
-      return present(kit, p, created);
+      return branchOf(kit, p, created);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "refs.createTag": action({
-    input: () => CreateTagParams,
-    async handler(ctx) {
+  "refs.createTag": implement(
+    Namespaces.refs.createTag,
+    async (ctx) => {
       const p = await repository(kit, ctx, ctx.params.id);
       if (p.role < AccessLevel.DEVELOPER) throw forbidden();
       const caller = requireCaller(ctx);
@@ -79,13 +81,14 @@ export const refsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
         (tx) => createTag(tx, p.project.id, ctx.params.tag_name, ctx.params.ref, ctx.params.message),
         (r) => [refPushed(p.project.id, r.ref, caller.id, "created", r.commit?.message ?? "")],
       );
-      return present(kit, p, created);
+      return tagOf(kit, p, created);
     },
-  }),
+    { visibility: "published" },
+  ),
 
-  "refs.delete": action({
-    input: () => RefParams,
-    async handler(ctx) {
+  "refs.delete": implement(
+    Namespaces.refs.delete,
+    async (ctx) => {
       const p = await repository(kit, ctx, ctx.params.id);
       if (p.role < AccessLevel.DEVELOPER) throw forbidden();
       const r = await findRef(kit.db, p.project.id, ctx.params.kind, ctx.params.name);
@@ -98,7 +101,8 @@ export const refsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       );
       return null;
     },
-  }),
+    { visibility: "published" },
+  ),
 });
 
 /** The bus actions (namespaces' contract) of refs. */

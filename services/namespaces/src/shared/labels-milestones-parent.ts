@@ -1,11 +1,11 @@
 import { AccessLevel, forbidden, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { NamespaceRow } from "../db/schema";
-import type { LabelSource } from "../labels/labels.params";
+import type { LabelSource } from "@collab/namespaces-contract";
 import { requireRole } from "../members/access";
 import { readableGroup, readableProject } from "../members/authorize";
 import type { MilestoneContainerPaths } from "../milestones/milestone.entity";
-import type { MilestoneSource } from "../milestones/milestones.params";
+import type { MilestoneSource } from "@collab/namespaces-contract";
 
 /** A project or group as a label/milestone parent, with the caller's role on it. */
 export interface Parent {

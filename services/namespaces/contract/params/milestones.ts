@@ -1,6 +1,6 @@
 import { gBool, gDate, gDateTime, gEnum, gInt, gIntArray, gString, mutuallyExclusive, paginationParams } from "@collab/core";
 import { z } from "zod";
-import { LABEL_SOURCES } from "../labels/labels.params";
+import { LABEL_SOURCES } from "./labels";
 
 export const MILESTONE_SOURCES = LABEL_SOURCES;
 export type MilestoneSource = (typeof MILESTONE_SOURCES)[number];

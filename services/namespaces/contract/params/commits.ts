@@ -1,6 +1,6 @@
 import { gBool, gString } from "@collab/core";
 import { z } from "zod";
-import { projectRef } from "../projects/projects.params";
+import { projectRef } from "./projects";
 
 const nonBlank = () => gString().refine((s) => s.trim().length > 0, { error: "is empty" });
 

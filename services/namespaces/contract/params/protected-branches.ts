@@ -1,6 +1,6 @@
 import { gBool, gInt, gString, paginationParams } from "@collab/core";
 import { z } from "zod";
-import { projectRef } from "../projects/projects.params";
+import { projectRef } from "./projects";
 
 /** Levels a push or merge entry may name: No one, Developers + Maintainers, Maintainers, Admins. */
 const level = () => gInt().refine((n) => [0, 30, 40, 60].includes(n), { error: "does not have a valid value" });

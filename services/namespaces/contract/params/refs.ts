@@ -1,6 +1,6 @@
 import { gString, paginationParams } from "@collab/core";
 import { z } from "zod";
-import { projectRef } from "../projects/projects.params";
+import { projectRef } from "./projects";
 
 const name = () => gString().refine((s) => s.length > 0, { error: "is empty" });
 const kind = () => z.enum(["branch", "tag"]);

@@ -1,6 +1,6 @@
 import { atLeastOneOf, gDateTime, gEnum, gInt, gString, MEMBER_ACCESS_LEVELS, paginationParams } from "@collab/core";
 import { z } from "zod";
-import { SOURCES } from "../members/members.params";
+import { SOURCES } from "./members";
 
 const source = { source: gEnum(SOURCES), id: gString() };
 
