@@ -2,7 +2,7 @@ import type { RouteDef } from "@collab/core";
 import { Gateway } from "./contracts";
 import { routes as accounts, webRoutes as accountsWeb } from "@collab/accounts-contract";
 import { routes as admin } from "@collab/admin-contract";
-import { routes as namespaces, webRoutes as namespacesWeb } from "@collab/namespaces/routes";
+import { routes as namespaces, webRoutes as namespacesWeb } from "@collab/namespaces-contract";
 import { routes as issues } from "@collab/issues-contract";
 import { routes as mergeRequests } from "@collab/merge-requests-contract";
 import { routes as runners } from "@collab/runners-contract";

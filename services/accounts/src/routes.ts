@@ -1,2 +1,0 @@
-/** The route table lives in the contract (@collab/accounts-contract): re-exported for the gateway. */
-export { routes, webRoutes } from "@collab/accounts-contract";

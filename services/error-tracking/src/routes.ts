@@ -1,1 +1,0 @@
-export { routes } from "@collab/error-tracking-contract";

@@ -1,1 +1,0 @@
-export { routes } from "@collab/packages-contract";
