@@ -2,11 +2,12 @@ import { isNoteCreatingAction, noteContract, noteRoutes, unresolvableNoteContrac
 
 const MR = "/projects/:id/merge_requests/:merge_request_iid";
 
+// A service of no contract ("widgets"): the notes entries are built for any service that mounts them.
 describe("noteRoutes", () => {
   test("mounts the service's note entries under its noteable path", () => {
-    const routes = noteRoutes(noteContract("merge-requests"), MR, { resolvable: true });
-    expect(routes.every((r) => r.path.startsWith(`${MR}/`) && r.action.startsWith("merge-requests."))).toBe(true);
-    expect(routes).toContainEqual({ method: "PUT", path: `${MR}/discussions/:discussion_id`, action: "merge-requests.discussions.resolve" });
+    const routes = noteRoutes(noteContract("widgets", "merge_request_iid"), MR, { resolvable: true });
+    expect(routes.every((r) => r.path.startsWith(`${MR}/`) && r.action.startsWith("widgets."))).toBe(true);
+    expect(routes).toContainEqual({ method: "PUT", path: `${MR}/discussions/:discussion_id`, action: "widgets.discussions.resolve" });
     expect(routes).toHaveLength(15);
   });
 
@@ -18,8 +19,8 @@ describe("noteRoutes", () => {
   });
 
   test("the note-creating actions of any service count for the notes rate limit", () => {
-    const creating = noteRoutes(noteContract("merge-requests"), "/x", { resolvable: true }).filter((r) => isNoteCreatingAction(r.action));
-    expect(creating.map((r) => r.action).sort()).toEqual(["merge-requests.discussions.create", "merge-requests.discussions.reply", "merge-requests.notes.create"]);
+    const creating = noteRoutes(noteContract("widgets", "merge_request_iid"), "/x", { resolvable: true }).filter((r) => isNoteCreatingAction(r.action));
+    expect(creating.map((r) => r.action).sort()).toEqual(["widgets.discussions.create", "widgets.discussions.reply", "widgets.notes.create"]);
     expect(isNoteCreatingAction(noteContract("issues").notes.update.name)).toBe(false);
   });
 });
