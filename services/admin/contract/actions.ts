@@ -104,7 +104,7 @@ export type SnippetStorageMove = z.output<typeof SnippetStorageMoveSchema>;
 export type GroupStorageMove = z.output<typeof GroupStorageMoveSchema>;
 
 /** `accepted()`: 202 {"message": "202 Accepted"}. */
-const acceptedReply = () => replyOf(z.object({ message: z.string() }));
+const acceptedReply = () => replyOf(z.object({ message: z.string() }), 202);
 
 /** The six storage-move operations of one container type, as GitLab mounts them (admins only). */
 const storageMovesOf = <M extends z.ZodType>(type: "project" | "snippet" | "group", move: () => M) => ({

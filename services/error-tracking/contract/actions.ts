@@ -28,7 +28,7 @@ export const ClientKeySchema = z.object({
 export type ClientKeyEntity = z.output<typeof ClientKeySchema>;
 
 /** The collector's answer: 200 with an empty object, whatever was submitted (some SDKs need exactly that). */
-const CollectorReceivedSchema = replyOf(z.object({}).strict());
+const CollectorReceivedSchema = replyOf(z.object({}).strict(), 200);
 
 export const ErrorTrackingActions = {
   settings: {
@@ -45,7 +45,7 @@ export const ErrorTrackingActions = {
     /** POST /projects/:id/error_tracking/client_keys: the new key, 201. */
     create: actionContract("error-tracking.clientKeys.create", { input: () => CreateClientKeyParams, output: () => ClientKeySchema }),
     /** DELETE /projects/:id/error_tracking/client_keys/:key_id: the deleted key, 200 (as GitLab). */
-    delete: actionContract("error-tracking.clientKeys.delete", { input: () => DeleteClientKeyParams, output: () => replyOf(ClientKeySchema) }),
+    delete: actionContract("error-tracking.clientKeys.delete", { input: () => DeleteClientKeyParams, output: () => replyOf(ClientKeySchema, 200) }),
   },
   collector: {
     /** POST /error_tracking/collector/api/:id/envelope: a Sentry envelope (its error events stored). */

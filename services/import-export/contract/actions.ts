@@ -35,11 +35,11 @@ export type VulnerabilityExportEntity = z.output<typeof VulnerabilityExportSchem
 export const ImportExportActions = {
   groups: {
     /** POST /groups/:id/export: queues the caller's export; 202. */
-    export: actionContract("import-export.groups.export", { input: () => GroupRefParams, output: () => replyOf(AcceptedSchema) }),
+    export: actionContract("import-export.groups.export", { input: () => GroupRefParams, output: () => replyOf(AcceptedSchema, 202) }),
     /** GET /groups/:id/export/download: the caller's finished archive (application/gzip). */
     download: actionContract("import-export.groups.download", { input: () => GroupRefParams, output: () => fileOf() }),
     /** POST /groups/import (multipart): creates the group and queues the import; 202. */
-    import: actionContract("import-export.groups.import", { input: () => ImportParams, output: () => replyOf(AcceptedSchema) }),
+    import: actionContract("import-export.groups.import", { input: () => ImportParams, output: () => replyOf(AcceptedSchema, 202) }),
   },
   worker: {
     /** Bus only: one step of the group import/export worker now (tests tick deterministically): the jobs it ran. */
@@ -52,22 +52,22 @@ export const ImportExportActions = {
     /** POST /security/projects/:id/vulnerability_exports: the export, 201. */
     createForProject: actionContract("import-export.vulnerabilityExports.createForProject", {
       input: () => ProjectExportParams,
-      output: () => replyOf(VulnerabilityExportSchema),
+      output: () => replyOf(VulnerabilityExportSchema, 201),
     }),
     /** POST /security/groups/:id/vulnerability_exports: the export, 201. */
     createForGroup: actionContract("import-export.vulnerabilityExports.createForGroup", {
       input: () => GroupExportParams,
-      output: () => replyOf(VulnerabilityExportSchema),
+      output: () => replyOf(VulnerabilityExportSchema, 201),
     }),
     /** POST /security/vulnerability_exports: the instance export, 201. */
     createForInstance: actionContract("import-export.vulnerabilityExports.createForInstance", {
       input: () => InstanceExportParams,
-      output: () => replyOf(VulnerabilityExportSchema),
+      output: () => replyOf(VulnerabilityExportSchema, 201),
     }),
     /** GET /security/vulnerability_exports/:id: the export, 200 once finished or failed, else 202. */
     get: actionContract("import-export.vulnerabilityExports.get", {
       input: () => ExportIdParams,
-      output: () => z.union([VulnerabilityExportSchema, replyOf(VulnerabilityExportSchema)]),
+      output: () => z.union([VulnerabilityExportSchema, replyOf(VulnerabilityExportSchema, 202)]),
     }),
     /** GET /security/vulnerability_exports/:id/download: the CSV (text/csv). */
     download: actionContract("import-export.vulnerabilityExports.download", { input: () => ExportIdParams, output: () => fileOf() }),

@@ -65,7 +65,7 @@ export const MergeRequestsActions = {
     /** POST …/unapprove: 201 with the approvals object. */
     unapprove: actionContract("merge-requests.approvals.unapprove", { input: () => ApprovalMergeRequestRefParams, output: () => ApprovalsSchema }),
     /** PUT …/reset_approvals: 202 Accepted. */
-    reset: actionContract("merge-requests.approvals.reset", { input: () => ApprovalMergeRequestRefParams, output: () => replyOf(z.object({ message: z.string() })) }),
+    reset: actionContract("merge-requests.approvals.reset", { input: () => ApprovalMergeRequestRefParams, output: () => replyOf(z.object({ message: z.string() }), 202) }),
   },
   approvalSettings: {
     /** GET /projects/:id/approvals (Premium+). */

@@ -186,7 +186,7 @@ export const NamespacesActions = {
     /** GET /groups/:id/projects: the group's projects (and its subgroups' with `include_subgroups`). */
     projects: actionContract("namespaces.groups.projects", { input: () => ListGroupProjectsParams, output: () => pageOf(ProjectListItemSchema), idempotent: true }),
     /** DELETE /groups/:id (Owners): 202, whether marked for adjourned deletion or removed. */
-    delete: actionContract("namespaces.groups.delete", { input: () => DeleteGroupParams, output: () => replyOf(z.object({ message: z.string() })) }),
+    delete: actionContract("namespaces.groups.delete", { input: () => DeleteGroupParams, output: () => replyOf(z.object({ message: z.string() }), 202) }),
     /** POST /groups/:id/restore (Premium): the group unmarked, as GroupDetail. */
     restore: actionContract("namespaces.groups.restore", { input: () => GroupRefParams, output: () => GroupDetailSchema }),
     /** Members added after `since` to the group or its subgroups (project memberships not counted). */
@@ -317,7 +317,7 @@ export const NamespacesActions = {
     /** PUT /projects/:id (Maintainers; visibility: Owners). */
     update: actionContract("namespaces.projects.update", { input: () => UpdateProjectParams, output: () => ProjectSchema }),
     /** DELETE /projects/:id (Owners): 202, whether marked for adjourned deletion or removed. */
-    delete: actionContract("namespaces.projects.delete", { input: () => DeleteProjectParams, output: () => replyOf(z.object({ message: z.string() })) }),
+    delete: actionContract("namespaces.projects.delete", { input: () => DeleteProjectParams, output: () => replyOf(z.object({ message: z.string() }), 202) }),
     /** POST /projects/:id/restore (Premium): the project unmarked. */
     restore: actionContract("namespaces.projects.restore", { input: () => ProjectRefParams, output: () => ProjectSchema }),
     /** Summaries of these projects, readable or not: callers have already authorized the rows. */

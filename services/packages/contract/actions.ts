@@ -52,13 +52,13 @@ export const PackagesActions = {
   },
   generic: {
     /** PUT …/generic/:package_name/:package_version/*file_name: 201 `{"message":"201 Created"}`, or the file record with select=package_file. */
-    upload: actionContract("packages.generic.upload", { input: () => GenericUpload, output: () => z.union([PackageFileSchema, replyOf(MessageSchema)]) }),
+    upload: actionContract("packages.generic.upload", { input: () => GenericUpload, output: () => z.union([PackageFileSchema, replyOf(MessageSchema, 201)]) }),
     /** GET …/generic/:package_name/:package_version/*file_name: the file's bytes. */
     download: actionContract("packages.generic.download", { input: () => GenericFileRef, output: () => fileOf(), idempotent: true }),
   },
   npm: {
     /** PUT …/npm/:package_name: `npm publish` answers the package; `npm deprecate` 200 `{"message":"200 OK"}`. */
-    publish: actionContract("packages.npm.publish", { input: () => NpmPublish, output: () => z.union([NpmPublishedSchema, replyOf(MessageSchema)]) }),
+    publish: actionContract("packages.npm.publish", { input: () => NpmPublish, output: () => z.union([NpmPublishedSchema, replyOf(MessageSchema, 200)]) }),
     /** GET …/npm/:package_name: the package document `npm install` reads. */
     metadata: actionContract("packages.npm.metadata", { input: () => NpmPackageRef, output: () => NpmPackageDocumentSchema, idempotent: true }),
     /** GET …/npm/*package_name/-/*file_name: a tarball's bytes. */

@@ -268,7 +268,7 @@ export const RunnersActions = {
   },
   jobs: {
     /** POST /jobs/request: a runner takes the oldest pending job it may run, with the job's token; 204 when none. */
-    request: actionContract("runners.jobs.request", { input: () => RequestJobParams, output: () => z.union([PickedJobSchema, replyOf(z.null())]) }),
+    request: actionContract("runners.jobs.request", { input: () => RequestJobParams, output: () => z.union([PickedJobSchema, replyOf(z.null(), 204)]) }),
     /** PUT /jobs/:id: the job's runner reports its final state with the job token. */
     update: actionContract("runners.jobs.update", { input: () => UpdateJobParams, output: () => JobStatus() }),
     /**
@@ -286,7 +286,7 @@ export const RunnersActions = {
     }),
     artifacts: {
       /** POST /jobs/:id/artifacts (runner API, the job's own token): 201 with the body "201". */
-      upload: actionContract("runners.jobs.artifacts.upload", { input: () => UploadArtifactParams, output: () => replyOf(z.string()) }),
+      upload: actionContract("runners.jobs.artifacts.upload", { input: () => UploadArtifactParams, output: () => replyOf(z.string(), 201) }),
     },
   },
   pipelines: {
@@ -309,7 +309,7 @@ export const RunnersActions = {
     /** PUT …/:pipeline_schedule_id. */
     update: actionContract("runners.schedules.update", { input: () => UpdateScheduleParams, output: () => ScheduleDetailsSchema }),
     /** POST …/take_ownership: 201 with the schedule now owned by the caller; 200 when it already was. */
-    takeOwnership: actionContract("runners.schedules.takeOwnership", { input: () => ScheduleParams, output: () => z.union([ScheduleDetailsSchema, replyOf(ScheduleDetailsSchema)]) }),
+    takeOwnership: actionContract("runners.schedules.takeOwnership", { input: () => ScheduleParams, output: () => z.union([ScheduleDetailsSchema, replyOf(ScheduleDetailsSchema, 200)]) }),
     /** DELETE …/:pipeline_schedule_id. */
     delete: actionContract("runners.schedules.delete", { input: () => ScheduleParams, output: () => noContent() }),
     /** POST …/play: runs the schedule now, 201 {"message":"201 Created"}. */
@@ -320,7 +320,7 @@ export const RunnersActions = {
       /** PUT …/variables/:key. */
       update: actionContract("runners.schedules.variables.update", { input: () => UpdateVariableParams, output: () => ScheduleVariableSchema }),
       /** DELETE …/variables/:key: 202 with the deleted variable. */
-      delete: actionContract("runners.schedules.variables.delete", { input: () => VariableParams, output: () => replyOf(ScheduleVariableSchema) }),
+      delete: actionContract("runners.schedules.variables.delete", { input: () => VariableParams, output: () => replyOf(ScheduleVariableSchema, 202) }),
     },
   },
   scheduler: {

@@ -255,7 +255,8 @@ export const pageOf = <T extends z.ZodType>(item: T) =>
  * default. With `status`, that very one (documented as such in OpenAPI).
  */
 export const replyOf = <T extends z.ZodType>(body: T, status?: number) =>
-  z.object({ $reply: z.literal(true), status: status === undefined ? z.number().int() : z.literal(status), body });
+  // Checked against the literal at run time; typed as a number, as reply() builds it.
+  z.object({ $reply: z.literal(true), status: (status === undefined ? z.number().int() : z.literal(status)) as z.ZodNumber, body });
 
 /** A keyset page (`cursorPage(items, next)`, reply.ts): the items, the next page's query or null. */
 export const cursorPageOf = <T extends z.ZodType>(item: T) => z.object({ $cursorPage: z.literal(true), items: z.array(item), next: z.record(z.string(), z.string()).nullable() });
