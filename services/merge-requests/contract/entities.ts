@@ -32,15 +32,7 @@ export const MergeRequestSimpleSchema = z.object({
 });
 
 /** GitLab's MergeRequestBasic: a merge request as lists present it. */
-export const MergeRequestBasicSchema = z.object({
-  id: int(),
-  iid: int(),
-  project_id: int(),
-  title: z.string(),
-  description: z.string().nullable(),
-  state: z.string(),
-  created_at: time(),
-  updated_at: time(),
+export const MergeRequestBasicSchema = MergeRequestSimpleSchema.extend({
   merged_by: UserRefSchema.nullable(),
   merge_user: UserRefSchema.nullable(),
   merged_at: time().nullable(),
@@ -79,7 +71,6 @@ export const MergeRequestBasicSchema = z.object({
   allow_maintainer_to_push: z.boolean(),
   reference: z.string(),
   references: z.object({ short: z.string(), relative: z.string(), full: z.string() }),
-  web_url: z.string(),
   time_stats: z.object({ time_estimate: int(), total_time_spent: int(), human_time_estimate: z.string().nullable(), human_total_time_spent: z.string().nullable() }),
   squash: z.boolean(),
   squash_on_merge: z.boolean(),

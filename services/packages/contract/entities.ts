@@ -3,23 +3,13 @@
  * (src/api/package.entity.ts, src/npm.actions.ts). Timestamps are ISO strings already.
  */
 import { UserRefSchema } from "@collab/accounts-contract";
+import { PipelineBasicSchema } from "@collab/runners-contract";
 import { z } from "zod";
 
 const id = () => z.number().int();
 
-/** GitLab's PipelineBasic: what both pipeline presentations share. */
-const pipelineBasic = {
-  id: id(),
-  iid: id(),
-  project_id: id(),
-  sha: z.string(),
-  ref: z.string(),
-  status: z.string(),
-  source: z.string(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  web_url: z.string(),
-};
+/** GitLab's PipelineBasic, as runners presents it: what both pipeline presentations share. */
+const pipelineBasic = PipelineBasicSchema.shape;
 
 /** The pipeline reference embedded in packages and files: PipelineBasic with the user's name and avatar only. */
 export const PackagePipelineRefSchema = z.object({
