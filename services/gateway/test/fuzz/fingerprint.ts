@@ -19,11 +19,12 @@ export const VOLATILE = {
 
 /**
  * The columns import/export workers write on their timer (distributed mode runs them), seconds
- * after the request that queued the job answered: a refused request must not be blamed for a job
+ * after the request that queued the job answered (a finished export also expires a week later
+ * again): a refused request must not be blamed for a job
  * an accepted one queued. A job's row (its id and what it was asked) still counts.
  */
 function jobColumns(): string[] {
-  const worker = ["state", "status", "attempts", "retries", "archive", "archive_size", "file", "file_size", "filename", "error_message", "progress", "statistics", "updated_at", "started_at", "finished_at"];
+  const worker = ["state", "status", "attempts", "retries", "archive", "archive_size", "file", "file_size", "filename", "error_message", "progress", "statistics", "updated_at", "started_at", "finished_at", "expires_at"];
   const tables = ["import_export.group_exports", "import_export.group_imports", "import_export.vulnerability_exports"];
   return tables.flatMap((t) => worker.map((c) => `${t}.${c}`));
 }
