@@ -1,15 +1,15 @@
-import { Accounts } from "@collab/accounts-contract";
-import { Activity } from "@collab/activity-contract";
-import { Admin } from "@collab/admin-contract";
-import { actionContract, actionEntriesOf, type ActionContract } from "@collab/core";
-import { ErrorTracking } from "@collab/error-tracking-contract";
-import { ImportExport } from "@collab/import-export-contract";
-import { Integrations } from "@collab/integrations-contract";
-import { Issues } from "@collab/issues-contract";
-import { MergeRequests } from "@collab/merge-requests-contract";
-import { Namespaces } from "@collab/namespaces-contract";
-import { Packages } from "@collab/packages-contract";
-import { Runners } from "@collab/runners-contract";
+import * as accounts from "@collab/accounts-contract";
+import * as activity from "@collab/activity-contract";
+import * as admin from "@collab/admin-contract";
+import { actionContract, actionEntriesOf, type ActionContract, type RouteDef } from "@collab/core";
+import * as errorTracking from "@collab/error-tracking-contract";
+import * as importExport from "@collab/import-export-contract";
+import * as integrations from "@collab/integrations-contract";
+import * as issues from "@collab/issues-contract";
+import * as mergeRequests from "@collab/merge-requests-contract";
+import * as namespaces from "@collab/namespaces-contract";
+import * as packages from "@collab/packages-contract";
+import * as runners from "@collab/runners-contract";
 import { z } from "zod";
 
 /** GitLab's Metadata API document (GET /metadata, and the deprecated /version). */
@@ -26,8 +26,35 @@ export const Gateway = {
   metadata: actionContract("gateway.metadata", { input: () => z.object({}), output: () => MetadataSchema, idempotent: true }),
 };
 
-/** Every service's contract: what the gateway mounts and documents, without any service's code. */
-export const SERVICE_CONTRACTS: readonly object[] = [Gateway, Accounts, Namespaces, Issues, MergeRequests, Admin, Runners, ImportExport, ErrorTracking, Integrations, Activity, Packages];
+/** A service as the gateway mounts it: its contract (the entries) and its route tables. */
+export interface MountedService {
+  contract: object;
+  /** Under /api/v4. */
+  routes: readonly RouteDef[];
+  /** Outside /api/v4 (paths from the server root). */
+  webRoutes?: readonly RouteDef[];
+}
+
+/**
+ * Every domain service the gateway mounts, from its contract package alone (no service's code), in
+ * mounting order, as GitLab's api.rb mounts its resources. Adding a service is one line here.
+ */
+export const MOUNTED_SERVICES: readonly MountedService[] = [
+  { contract: accounts.Accounts, routes: accounts.routes, webRoutes: accounts.webRoutes },
+  { contract: namespaces.Namespaces, routes: namespaces.routes, webRoutes: namespaces.webRoutes },
+  { contract: issues.Issues, routes: issues.routes },
+  { contract: mergeRequests.MergeRequests, routes: mergeRequests.routes },
+  { contract: admin.Admin, routes: admin.routes },
+  { contract: runners.Runners, routes: runners.routes },
+  { contract: importExport.ImportExport, routes: importExport.routes },
+  { contract: errorTracking.ErrorTracking, routes: errorTracking.routes },
+  { contract: integrations.Integrations, routes: integrations.routes },
+  { contract: activity.Activity, routes: activity.routes },
+  { contract: packages.Packages, routes: packages.routes },
+];
+
+/** Every contract the gateway knows: its own and each mounted service's. */
+export const SERVICE_CONTRACTS: readonly object[] = [Gateway, ...MOUNTED_SERVICES.map((s) => s.contract)];
 
 /** Action name → its contract entry, over every contract. */
 export function contractActions(contracts: readonly object[] = SERVICE_CONTRACTS): Map<string, ActionContract> {

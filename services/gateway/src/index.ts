@@ -2,4 +2,4 @@ export { createGatewayService, API_VERSION } from "./gateway.service";
 export { mountedRoutes, mountedWebRoutes } from "./routes";
 export { REQUIRED_SERVICES, answerProbe } from "./health";
 export { buildOpenApi, pathParamsOf, wireSchema, type DocumentedAction } from "./openapi";
-export { contractActions, Gateway, SERVICE_CONTRACTS } from "./contracts";
+export { contractActions, Gateway, MOUNTED_SERVICES, SERVICE_CONTRACTS, type MountedService } from "./contracts";

@@ -5,7 +5,6 @@
  */
 export * from "./kind";
 export * from "./db/tables";
-export * from "./api/params";
 export * from "./api/entity";
 export * from "./actions";
 export { addSystemNote, newDiscussionId, SystemNote, type NoteableTarget } from "./domain/system-notes";

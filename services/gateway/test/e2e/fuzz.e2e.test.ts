@@ -2,8 +2,8 @@ import type { TestApp } from "@collab/testing";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { contractActions } from "../../src/contracts";
 import { mountedRoutes, mountedWebRoutes } from "../../src/routes";
-import { domainSchemas } from "@collab/standalone/services";
 import { startApp } from "@collab/standalone/test/app";
 import { discoverRoutes, type RouteParams } from "../fuzz/discover";
 import { Fuzzer, SEED, type Failure, type RouteStats, type Target } from "../fuzz/fuzzer";
@@ -53,8 +53,8 @@ process.env.STORAGE_MOVE_TICK_MS ??= "0";
 process.env.IMPORT_EXPORT_TICK_MS ??= "0";
 process.env.DELETION_PURGE_INTERVAL_MS ??= "0";
 
-const schemas = domainSchemas();
-const ROUTES: RouteParams[] = [...discoverRoutes(mountedRoutes, schemas), ...discoverRoutes(mountedWebRoutes, schemas, { web: true })];
+const actions = contractActions();
+const ROUTES: RouteParams[] = [...discoverRoutes(mountedRoutes, actions), ...discoverRoutes(mountedWebRoutes, actions, { web: true })];
 const BUDGET = Number(process.env.FUZZ_BUDGET ?? (process.env.TEST_GATEWAY_URL ? 8000 : 20000));
 const TARGETS = ROUTES.reduce((n, r) => n + r.pathParams.length + r.inputParams.length + (r.route.method === "GET" ? 0 : 1), 0);
 /** No route takes more than this share of the budget (application settings has ~300 params). */

@@ -1,23 +1,10 @@
 /**
  * Parameter discovery for the route-table fuzz test: which names a route takes, from its path
- * (`:id`, `:issue_iid`…) and from the zod input schema of its action (found by name among the
- * domain service schemas), with a rough kind per name to build a valid baseline value.
+ * (`:id`, `:issue_iid`…) and from the zod input schema of its action's contract entry, with a
+ * rough kind per name to build a valid baseline value.
  */
 import type { RouteDef } from "@collab/core";
-import type { ServiceSchema } from "moleculer";
-import { pathParamsOf } from "../../src/openapi";
-
-/** action name → its input thunk, over the service schemas the test app runs. */
-function actionInputs(schemas: ServiceSchema[]): Map<string, (() => unknown) | undefined> {
-  const out = new Map<string, (() => unknown) | undefined>();
-  for (const s of schemas) {
-    for (const [key, def] of Object.entries(s.actions ?? {})) {
-      const thunk = def && typeof def === "object" ? (def as { input?: unknown }).input : undefined;
-      out.set(`${s.name}.${key}`, typeof thunk === "function" ? (thunk as () => unknown) : undefined);
-    }
-  }
-  return out;
-}
+import { pathParamsOf, type DocumentedAction } from "../../src/openapi";
 
 export type ParamKind = "string" | "int" | "bool" | "date" | "datetime" | "array" | "object" | "enum" | "unknown";
 
@@ -149,11 +136,10 @@ export function inputParamsOf(schema: unknown): ParamInfo[] | null {
 }
 
 /** Path params and input params of every route. */
-export function discoverRoutes(routes: RouteDef[], schemas: ServiceSchema[], opts: { web?: boolean } = {}): RouteParams[] {
-  const inputs = actionInputs(schemas);
+export function discoverRoutes(routes: RouteDef[], actions: ReadonlyMap<string, DocumentedAction>, opts: { web?: boolean } = {}): RouteParams[] {
   return routes.map((route) => {
     const pathParams = pathParamsOf(route.path);
-    const thunk = inputs.get(route.action);
+    const thunk = actions.get(route.action)?.input;
     let params: ParamInfo[] | null = null;
     if (thunk) {
       try {

@@ -2,7 +2,7 @@ import { AccessLevel, forbidden, notFound, requireCaller, type Ctx, announce, ty
 import { userMap } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import type { NoteContext } from "../api/entity";
-import type { NewCommentParams } from "../api/params";
+import type { NewCommentParams } from "@collab/notes-contract";
 import type { NoteRow } from "../db/tables";
 import { createNote } from "../domain/notes";
 import { assertWritable } from "@collab/work-items";

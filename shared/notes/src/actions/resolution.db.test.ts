@@ -9,6 +9,7 @@ import { mayResolve } from "../domain/resolution";
 import { noteEventContracts } from "@collab/core";
 import type { LoadedNoteable, NoteableKind } from "../kind";
 import { notesActions } from "./index";
+import { noteContract, unresolvableNoteContract } from "@collab/notes-contract";
 
 /**
  * The resolution endpoints through the shared actions, with a resolvable kind of the test's own
@@ -59,8 +60,8 @@ beforeAll(async () => {
   // These tests are about resolution rules: the events the actions announce are not kept.
   const events: EventBus = { publish: async () => undefined, flush: async () => undefined, transact: (change) => database.db.transaction(change), announced: (write) => write };
   const kit = { db: database.db, events } as ServiceKit;
-  mr = notesActions(kit, kindOf(true));
-  issue = notesActions(kit, kindOf(false));
+  mr = notesActions(kit, kindOf(true), noteContract("test", "merge_request_iid"));
+  issue = notesActions(kit, kindOf(false), unresolvableNoteContract("test", "issue_iid"));
 }, 120_000);
 
 afterAll(() => dispose?.());

@@ -1,4 +1,4 @@
-import { noteParams } from "./params";
+import { noteParams } from "@collab/notes-contract";
 
 describe("noteParams", () => {
   const issue = noteParams("issue_iid");

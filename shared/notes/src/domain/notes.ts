@@ -1,7 +1,7 @@
 import { badRequest, badRequestMessage } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq } from "drizzle-orm";
-import { MAX_NOTE_LENGTH } from "../api/params";
+import { MAX_NOTE_LENGTH } from "@collab/notes-contract";
 import type { NoteRow } from "../db/tables";
 import type { NoteableKind, NoteableRecord } from "../kind";
 import { isResolvableNote, isThreadResolved } from "./resolution";

@@ -2,7 +2,7 @@ import { offsetOf } from "@collab/core";
 import { pageTotal, preparedByShape, totalColumn, type Db } from "@collab/db";
 import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { getTableConfig } from "drizzle-orm/pg-core";
-import type { ListNotesFilters } from "../api/params";
+import type { ListNotesFilters } from "@collab/notes-contract";
 import type { NoteRow, NotesTables, StateEventRow } from "../db/tables";
 import type { NoteableType } from "../kind";
 import { stateEventColumn } from "../domain/conversation";
