@@ -455,7 +455,7 @@ async function main() {
   process.env.EXTERNAL_URL = EXTERNAL_URL; // topology.js passes it on
   log("starting the distributed topology (scripts/topology.js)");
   if (config.cpuProf) process.env.TOPOLOGY_NODE_ARGS = `--cpu-prof --cpu-prof-dir=${path.join(RESULTS, "profiles")}`;
-  const topology = await startTopology({ databaseServer: pg.url });
+  const topology = await startTopology({ databaseServer: pg.url, gateways: 1 });
   cleanups.push(() => topology.stop());
   const processes = topology.nodes.reduce((m, n) => ((m[n.service] = (m[n.service] ?? 0) + 1), m), {});
   log(`topology: nats-server, ${Object.entries(processes).map(([s, n]) => (n > 1 ? `${s} ×${n}` : s)).join(", ")}`);

@@ -35,6 +35,7 @@ module.exports = async function setup() {
   }
   globalThis.__COLLAB_TOPOLOGY__ = topology;
   process.env.TEST_GATEWAY_URL = topology.gatewayUrl;
+  process.env.TEST_GATEWAY_URLS = topology.gatewayUrls.join(",");
   process.env.TEST_TRANSPORTER = topology.transporter;
   // The test workers join the bus as a client: its NATS user and the service key (bus-auth).
   Object.assign(process.env, topology.client);

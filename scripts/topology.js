@@ -219,7 +219,11 @@ function startProcess(svc, replica, env, logDir) {
  * (fault tests freeze their connections); the answer's databaseUrl stays direct. `env`: more
  * environment for every process.
  */
-async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER, databaseProxy = false, env: extraEnv = {} } = {}) {
+/**
+ * `gateways`: gateway replicas, each on its own port (two by default: the identity each holds
+ * must be flushed on both, see identity-at-the-edge.dist.test.ts); `gatewayUrl` is the first's.
+ */
+async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER, databaseProxy = false, env: extraEnv = {}, gateways = 2 } = {}) {
   if (!databaseServer) throw new Error("TEST_DATABASE_SERVER (a PostgreSQL server URL) is required");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "collab-topology-"));
   const users = natsUsers();
@@ -260,7 +264,7 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
     n.port = await freePort();
     const env =
       n.service === "gateway"
-        ? { ...common, NODE_ID: "gateway-1", PORT: String(n.port), HOST: "127.0.0.1", NATS_USER: "gateway", NATS_PASSWORD: users.gateway, CALLER_SIGNING_KEY: keys.caller.private }
+        ? { ...common, NODE_ID: `gateway-${n.replica}`, PORT: String(n.port), HOST: "127.0.0.1", NATS_USER: "gateway", NATS_PASSWORD: users.gateway, CALLER_SIGNING_KEY: keys.caller.private }
         : { ...common, NODE_ID: `${n.service}-${n.replica}`, HEALTH_PORT: String(n.port), NATS_USER: n.service, NATS_PASSWORD: users[n.service] };
     n.exited = undefined;
     n.env = env;
@@ -291,9 +295,13 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
       nodes.push(n);
     }
   }
-  const gateway = { service: "gateway", replica: 1 };
-  await launch(gateway);
-  nodes.push(gateway);
+  const gatewayNodes = [];
+  for (let i = 1; i <= gateways; i++) {
+    const gateway = { service: "gateway", replica: i };
+    await launch(gateway);
+    nodes.push(gateway);
+    gatewayNodes.push(gateway);
+  }
   try {
     for (const n of nodes) await ready(n);
   } catch (err) {
@@ -328,9 +336,10 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
     if (!process.env.KEEP_TOPOLOGY_LOGS) fs.rmSync(dir, { recursive: true, force: true });
   }
 
-  const gatewayUrl = `http://127.0.0.1:${gateway.port}`;
+  const gatewayUrls = gatewayNodes.map((g) => `http://127.0.0.1:${g.port}`);
   return {
-    gatewayUrl,
+    gatewayUrl: gatewayUrls[0],
+    gatewayUrls,
     transporter: nats.url,
     databaseUrl: database.url,
     databaseProxyControl: proxy?.controlUrl,
@@ -360,7 +369,7 @@ if (require.main === module) {
     return startTopology();
   })()
     .then((t) => {
-      console.log(JSON.stringify({ gatewayUrl: t.gatewayUrl, transporter: t.transporter, logDir: t.logDir, nodes: t.nodes }, null, 2));
+      console.log(JSON.stringify({ gatewayUrls: t.gatewayUrls, transporter: t.transporter, logDir: t.logDir, nodes: t.nodes }, null, 2));
       const bye = () => t.stop().then(() => database?.stop()).then(() => process.exit(0));
       process.once("SIGINT", bye);
       process.once("SIGTERM", bye);

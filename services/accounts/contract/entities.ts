@@ -19,7 +19,8 @@ export const CallerSchema = z.object({
 export type Caller = z.output<typeof CallerSchema>;
 
 /** A personal (or impersonation) access token's token: a personal access token and its user. */
-export const AuthenticationSchema = z.object({ caller: CallerSchema, scopes: z.array(z.string()), tokenId: id() });
+/** A personal (or resource) token's caller; `expiresAt` (its expiry date, UTC) bounds how long a gateway may hold it. */
+export const AuthenticationSchema = z.object({ caller: CallerSchema, scopes: z.array(z.string()), tokenId: id(), expiresAt: z.string().nullable() });
 export type Authentication = z.output<typeof AuthenticationSchema>;
 
 /** A deploy token as a caller (id 0, `deployToken` set), with its scopes. */

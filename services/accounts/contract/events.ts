@@ -1,4 +1,4 @@
-import { broadcastContract, eventContract } from "@collab/core";
+import { eventContract } from "@collab/core";
 import { z } from "zod";
 
 const id = z.number().int().positive();
@@ -14,15 +14,10 @@ const User = () =>
     confirmed: z.boolean(),
   });
 
-/** Durable events the accounts service publishes (see index.ts), and its broadcasts. */
+/** Durable events the accounts service publishes (see index.ts). */
 export const AccountsEvents = {
   userCreated: eventContract("accounts.user.created", User),
   /** The username, name or e-mail address (or its confirmation) changed. */
   userUpdated: eventContract("accounts.user.updated", User),
   userDeleted: eventContract("accounts.user.deleted", () => z.object({ userId: id })),
-
-  /** Broadcast (not durable): `{ tokenId }` for a personal (or project/group) access token, `{ deployTokenId }` for a deploy token. */
-  tokenRevoked: broadcastContract("accounts.token.revoked", () => z.union([z.object({ tokenId: id }), z.object({ deployTokenId: id })])),
-  /** Broadcast (not durable): a user's account changed (state, profile). */
-  userChanged: broadcastContract("accounts.user.changed", () => z.object({ userId: id })),
 };

@@ -1,4 +1,4 @@
-import { actionsOf, ApiError, broadcast, badRequest, forbidden, implement, notAllowed, notFound, page, recordNotFound, requireAdmin, requireCaller, callerOf, unauthorized } from "@collab/core";
+import { actionsOf, ApiError, badRequest, forbidden, implement, notAllowed, notFound, page, recordNotFound, requireAdmin, requireCaller, callerOf, unauthorized } from "@collab/core";
 import { defineService, type ServiceKit } from "@collab/db";
 import type { ActionSchema, ServiceSchema } from "moleculer";
 import path from "node:path";
@@ -23,6 +23,7 @@ import { approvalIdentityActions } from "./approval-identity.actions";
 import { profileActions } from "./profile.actions";
 import { usersBusActions } from "./users.bus.actions";
 import { settingsMixin } from "@collab/core";
+import { flushingIdentities } from "./identity-flush";
 import { Accounts } from "@collab/accounts-contract";
 
 async function loadUser(kit: ServiceKit, ref: string | number): Promise<UserRow> {
@@ -87,7 +88,6 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       const { id, ...changes } = ctx.params;
       const before = await loadUser(kit, id);
       const user = await kit.events.transact((tx) => updateUser(tx, before, changes, namespacePathCheck(ctx, before.id)), (u) => userUpdated(before, u));
-      broadcast(ctx, Accounts.events.userChanged, { userId: user.id });
       await kit.events.flush();
       return presentUserWithAdmin(user, kit.baseUrl);
     },
@@ -130,7 +130,6 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       const user = await loadUser(kit, ctx.params.id);
       if (!caller.admin) throw new ApiError(403, { message: "You are not allowed to approve a user" }, "FORBIDDEN");
       await approveUser(kit.db, user);
-      broadcast(ctx, Accounts.events.userChanged, { userId: user.id });
       return { message: "Success" };
     },
     { visibility: "published" },
@@ -156,7 +155,7 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
     async (ctx) => {
       const admin = requireAdmin(ctx);
       const user = await loadUser(kit, ctx.params.id);
-      if (await changeState(kit.db, user, ctx.params.event, admin.id)) broadcast(ctx, Accounts.events.userChanged, { userId: user.id });
+      await changeState(kit.db, user, ctx.params.event, admin.id);
       return true as const;
     },
     { visibility: "published" },
@@ -225,7 +224,6 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       if (!token) throw recordNotFound();
       if (!self && !caller.admin && token.userId !== caller.id) throw badRequest("Not permitted to revoke");
       await revokeToken(kit.db, token.id);
-      broadcast(ctx, Accounts.events.tokenRevoked, { tokenId: token.id });
       return null;
     },
     { visibility: "published" },
@@ -243,7 +241,6 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       const token = await findTokenById(kit.db, ctx.meta.tokenId);
       if (!token) throw notAllowed();
       const { row, token: secret } = await rotateToken(kit.db, token, ctx.params.expires_at);
-      broadcast(ctx, Accounts.events.tokenRevoked, { tokenId: token.id });
       return presentTokenWithSecret(row, secret);
     },
     { visibility: "published" },
@@ -263,7 +260,7 @@ export const accountsService: ServiceSchema = defineService({
   },
   eventTables: { outbox, processedEvents },
   consumes: (kit) => namespacesConsumers(kit),
-  actions: (kit) => [
+  actions: (kit) => flushingIdentities([
     resourceTokensActions(kit),
     deployTokensActions(kit),
     samlActions(kit),
@@ -281,5 +278,5 @@ export const accountsService: ServiceSchema = defineService({
       ...approvalIdentityActions(kit),
       ...profileActions(kit),
     ]),
-  ],
+  ]),
 });

@@ -1,5 +1,5 @@
 import { Accounts } from "@collab/accounts-contract";
-import { AccessLevel, broadcast, badRequestMessage, forbidden, implement, page, recordNotFound, requireAdmin, requireCaller, type Ctx, type ImplementedAction } from "@collab/core";
+import { AccessLevel, badRequestMessage, forbidden, implement, page, recordNotFound, requireAdmin, requireCaller, type Ctx, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { presentDeployToken, presentDeployTokenWithSecret } from "./api/deploy-token.entity";
@@ -27,9 +27,8 @@ async function authorizedHolder(ctx: Ctx<unknown>, source: "projects" | "groups"
 }
 
 /**
- * Deploy tokens (GitLab's API::DeployTokens); their authentication, for the gateway, below. Deleting
- * one (or its project or group) broadcasts Accounts.events.tokenRevoked with `deployTokenId`, so every
- * gateway replica forgets it at once.
+ * Deploy tokens (GitLab's API::DeployTokens); their authentication, for the gateway, below (asked
+ * on every request: gateways hold no deploy token).
  */
 export const deployTokensActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   /** GET /deploy_tokens: administrators; self-managed and dedicated only (nobody holds the role on hosted). */
@@ -92,7 +91,6 @@ export const deployTokensActions = (kit: ServiceKit): Record<string, ActionSchem
       requireCaller(ctx);
       const holder = await authorizedHolder(ctx, ctx.params.source, ctx.params.id, "write");
       if (!(await deleteDeployToken(kit.db, holder, ctx.params.token_id))) throw recordNotFound();
-      await broadcast(ctx, Accounts.events.tokenRevoked, { deployTokenId: ctx.params.token_id });
       return null;
     },
     { visibility: "published" },

@@ -1,5 +1,4 @@
-import { broadcast } from "@collab/core";
-import { Accounts } from "@collab/accounts-contract";
+import { flushIdentityEverywhere } from "@collab/core";
 import { Namespaces } from "@collab/namespaces-contract";
 import { consumersOf, on, type AfterCommit, type Subscriptions, type Db, type ServiceKit } from "@collab/db";
 import { removeDeployTokensOf } from "./domain/deploy-tokens";
@@ -14,19 +13,17 @@ import type { ResourceType } from "./domain/resources";
  * access tokens' bots (and so their tokens), its deploy tokens and every user's notification
  * settings on it with it; a removed group also its SAML settings, SCIM token and SCIM identities.
  * Durable events, applied once each in the transaction that records them; the bots' deletions go
- * out as durable events too, the deploy-token revocations are broadcast to every gateway.
+ * out as durable events too, and every gateway forgets the callers it held once they are committed.
  */
 export const namespacesConsumers = (kit: ServiceKit): Subscriptions => {
   async function removeFor(tx: Db, type: ResourceType, ids: number[], afterCommit: AfterCommit): Promise<number> {
     const botIds = await removeBotsOf(tx, type, ids);
-    const deployTokenIds = await removeDeployTokensOf(tx, type, ids);
+    const deployTokens = await removeDeployTokensOf(tx, type, ids);
     const settings = await removeSourceSettings(tx, type, ids);
     // The bots' deletions are durable events of their own, committed with this transaction.
     await kit.events.publishIn(tx, usersDeleted(botIds));
-    afterCommit(async () => {
-      for (const deployTokenId of deployTokenIds) await broadcast(kit.broker, Accounts.events.tokenRevoked, { deployTokenId });
-    });
-    return botIds.length + deployTokenIds.length + settings;
+    if (botIds.length) afterCommit(() => flushIdentityEverywhere(kit.broker, "resource bots removed").then(() => undefined));
+    return botIds.length + deployTokens.length + settings;
   }
   return consumersOf("accounts", [
     on(Namespaces.events.projectDeleted, (p, tx, _event, afterCommit) => removeFor(tx, "project", [p.projectId], afterCommit)),

@@ -1,5 +1,5 @@
 import { Accounts } from "@collab/accounts-contract";
-import { AccessLevel, broadcast, badRequest, implement, notAllowed, notFound, page, requireCaller, unauthorized, type Ctx } from "@collab/core";
+import { AccessLevel, badRequest, implement, notAllowed, notFound, page, requireCaller, unauthorized, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { presentResourceToken, presentResourceTokenWithSecret } from "./api/resource-token.entity";
@@ -45,16 +45,10 @@ async function levelOf(ctx: Ctx<unknown>, resource: Resource, botId: number): Pr
  * the caller's role, and the bot's membership is made through the members API's own action.
  */
 export const resourceTokensActions = (kit: ServiceKit): Record<string, ActionSchema> => {
-  /** Revocation reaches every gateway replica at once, by token id. */
-  async function announceRevocation(ctx: Ctx<unknown>, tokenIds: number[]) {
-    for (const tokenId of tokenIds) await broadcast(ctx, Accounts.events.tokenRevoked, { tokenId });
-  }
-
   /** A token revoked with its bot: the bot's deletion is a durable event (namespaces drops its memberships). */
   async function removeBot(ctx: Ctx<unknown>, token: TokenRow, botId: number) {
-    const tokenIds = await kit.events.transact((tx) => revokeAndRemoveBot(tx, token), () => usersDeleted([botId]));
+    await kit.events.transact((tx) => revokeAndRemoveBot(tx, token), () => usersDeleted([botId]));
     await kit.events.flush();
-    await announceRevocation(ctx, tokenIds);
   }
 
   return {
@@ -161,7 +155,6 @@ export const resourceTokensActions = (kit: ServiceKit): Record<string, ActionSch
         if (!caller.admin && (level ?? 0) > resource.role) throw badRequest("Not eligible to rotate tokens with permissions not held by the user");
         if (ctx.params.expires_at !== undefined) resourceTokenExpiry(ctx.params.expires_at);
         const { row, token } = await rotateToken(kit.db, found.token, ctx.params.expires_at);
-        await announceRevocation(ctx, [found.token.id]);
         return presentResourceTokenWithSecret(row, token, level, resource);
       },
       { visibility: "published" },
@@ -182,7 +175,6 @@ export const resourceTokensActions = (kit: ServiceKit): Record<string, ActionSch
         if (!found || found.bot.id !== caller.id) throw unauthorized();
         if (ctx.params.expires_at !== undefined) resourceTokenExpiry(ctx.params.expires_at);
         const { row, token } = await rotateToken(kit.db, found.token, ctx.params.expires_at);
-        await announceRevocation(ctx, [found.token.id]);
         return presentResourceTokenWithSecret(row, token, await levelOf(ctx, resource, caller.id), resource);
       },
       { visibility: "published" },

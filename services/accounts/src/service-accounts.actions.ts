@@ -1,5 +1,5 @@
 import { Accounts, type ServiceAccount } from "@collab/accounts-contract";
-import { broadcast, badRequestMessage, errorBodyOf, implement, notFound, page, recordNotFound, type ImplementedAction } from "@collab/core";
+import { badRequestMessage, errorBodyOf, implement, notFound, page, recordNotFound, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { and, asc, count, desc, eq, type SQL } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
@@ -114,7 +114,6 @@ export const serviceAccountsActions = (kit: ServiceKit): ImplementedAction[] => 
     } catch (err) {
       throw asUpdateError(err);
     }
-    broadcast(ctx, Accounts.events.userChanged, { userId: user.id });
     await kit.events.flush();
     return presentServiceAccount(updated);
   }),
@@ -135,7 +134,6 @@ export const serviceAccountsActions = (kit: ServiceKit): ImplementedAction[] => 
     const user = await loadServiceAccount(kit, ctx.params.user_id, ctx.params.group_id);
     const token = await loadToken(kit, user, ctx.params.token_id);
     const { row, token: secret } = await rotateToken(kit.db, token, ctx.params.expires_at);
-    broadcast(ctx, Accounts.events.tokenRevoked, { tokenId: token.id });
     return presentTokenWithSecret(row, secret);
   }),
 
@@ -144,7 +142,6 @@ export const serviceAccountsActions = (kit: ServiceKit): ImplementedAction[] => 
     const user = await loadServiceAccount(kit, ctx.params.user_id, ctx.params.group_id);
     const token = await loadToken(kit, user, ctx.params.token_id, "Personal Access Token");
     await revokeToken(kit.db, token.id);
-    broadcast(ctx, Accounts.events.tokenRevoked, { tokenId: token.id });
     return null;
   }),
 

@@ -1,12 +1,17 @@
 import { Accounts } from "@collab/accounts-contract";
-import { errorBodyOf, invalidToken, type Caller, type RouteDef } from "@collab/core";
+import { errorBodyOf, IdentityCache, invalidToken, type Caller, type RouteDef } from "@collab/core";
 import { Runners } from "@collab/runners-contract";
 import type { Context } from "moleculer";
 import type { IncomingMessage } from "node:http";
-import { acceptableScopes, authenticateRequest, credentialOf, bearerFrom, checkScopes, deployTokenFrom, scimGroupOf, withoutSecrets, type Authentication } from "./auth";
+import { acceptableScopes, authenticateRequest, credentialOf, bearerFrom, checkScopes, deployTokenFrom, scimGroupOf, withoutSecrets, type Authentication, type CachedIdentity } from "./auth";
 
 const caller = (id: number, admin = false): Caller => ({ id, username: `user${id}`, admin });
-const auth = (userId: number, tokenId: number, scopes = ["api"], admin = false): Authentication => ({ caller: caller(userId, admin), scopes, tokenId });
+const auth = (userId: number, tokenId: number, scopes = ["api"], admin = false, expiresAt: string | null = null): Authentication & { tokenId: number; expiresAt: string | null } => ({
+  caller: caller(userId, admin),
+  scopes,
+  tokenId,
+  expiresAt,
+});
 const req = (headers: Record<string, string> = {}) => ({ headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])) }) as IncomingMessage;
 const route = (method: RouteDef["method"], extra: Partial<RouteDef> = {}): RouteDef => ({ method, path: "/x", action: "svc.x", ...extra });
 
@@ -124,7 +129,7 @@ describe("authenticateRequest", () => {
     expect(calls).toEqual([]);
   });
 
-  test("a token is resolved by accounts on every request: a revocation counts from the next one", async () => {
+  test("without a cache a token is resolved by accounts on every request", async () => {
     let revoked = false;
     const { ctx, calls } = fakeCtx({
       [Accounts.authenticate.name]: () => {
@@ -136,6 +141,66 @@ describe("authenticateRequest", () => {
     revoked = true;
     await expect(authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {})).rejects.toThrow("revoked");
     expect(calls).toEqual(Array(3).fill([Accounts.authenticate.name, { token: "t" }]));
+  });
+
+  describe("with the gateway's identity cache", () => {
+    const ok = (answer: () => CachedIdentity) => fakeCtx({ [Accounts.authenticate.name]: answer });
+
+    test("a token is asked of accounts once, then held until a flush", async () => {
+      const cache = new IdentityCache<CachedIdentity>();
+      const { ctx, calls } = ok(() => auth(2, 10));
+      for (let i = 0; i < 3; i++) expect(await authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {}, cache)).toEqual(auth(2, 10));
+      expect(calls).toHaveLength(1);
+      cache.flush();
+      await authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {}, cache);
+      expect(calls).toHaveLength(2);
+    });
+
+    test("a held caller's scopes are still checked per route", async () => {
+      const cache = new IdentityCache<CachedIdentity>();
+      const { ctx } = ok(() => auth(2, 10, ["read_api"]));
+      expect(await authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {}, cache)).toEqual(auth(2, 10, ["read_api"]));
+      expect((await failure(() => authenticateRequest(ctx, route("POST"), req({ "PRIVATE-TOKEN": "t" }), {}, cache)))?.status).toBe(403);
+    });
+
+    test("a refused token is never held: accounts is asked every time", async () => {
+      const cache = new IdentityCache<CachedIdentity>();
+      const { ctx, calls } = fakeCtx({ [Accounts.authenticate.name]: () => Promise.reject(invalidToken("Token was revoked.")) });
+      for (let i = 0; i < 2; i++) expect((await failure(() => authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {}, cache)))?.status).toBe(401);
+      expect(calls).toHaveLength(2);
+      expect(cache.size).toBe(0);
+    });
+
+    test("an answer that was in flight when a flush came is not held", async () => {
+      const cache = new IdentityCache<CachedIdentity>();
+      const { ctx, calls } = ok(() => {
+        cache.flush(); // the flush lands while accounts answers
+        return auth(2, 10);
+      });
+      await authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {}, cache);
+      expect(cache.size).toBe(0);
+      await authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {}, cache);
+      expect(calls).toHaveLength(2);
+    });
+
+    test("a token expiring today is not held past midnight UTC; an expired date is not held at all", async () => {
+      const cache = new IdentityCache<CachedIdentity>();
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      const { ctx, calls } = ok(() => auth(2, 10, ["api"], false, yesterday));
+      await authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {}, cache);
+      await authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {}, cache);
+      expect(calls).toHaveLength(2);
+    });
+
+    test("tokens are held by digest, never by their secret", async () => {
+      const cache = new IdentityCache<CachedIdentity>();
+      const keys: string[] = [];
+      const spy = jest.spyOn(cache, "set").mockImplementation((key) => (keys.push(key), true));
+      await authenticateRequest(ok(() => auth(2, 10)).ctx, route("GET"), req({ "PRIVATE-TOKEN": "glpat-secret" }), {}, cache);
+      spy.mockRestore();
+      expect(keys).toHaveLength(1);
+      expect(keys[0]).not.toContain("glpat-secret");
+    });
   });
 
   test("accounts' refusal reaches the caller unchanged", async () => {

@@ -1,8 +1,9 @@
 import { Accounts } from "@collab/accounts-contract";
-import { call, insufficientScope, unauthorized, forbidden, type Caller, type RouteDef } from "@collab/core";
+import { call, insufficientScope, unauthorized, forbidden, type Caller, type IdentityCache, type RouteDef } from "@collab/core";
 import { Runners } from "@collab/runners-contract";
 import type { Context } from "moleculer";
 import type { IncomingMessage } from "node:http";
+import { createHash } from "node:crypto";
 
 export interface Authentication {
   caller: Caller;
@@ -11,6 +12,29 @@ export interface Authentication {
   tokenId?: number;
   /** The deploy token used (the caller then carries `deployToken`). */
   deployTokenId?: number;
+}
+
+/** What the gateway holds per personal token: accounts' answer (see IdentityCache in @collab/core). */
+export type CachedIdentity = Authentication & { tokenId: number };
+export type IdentityCacheOf = IdentityCache<CachedIdentity>;
+
+/** A token's expiry date (UTC, as accounts keeps it) as the instant it stops working. */
+const expiryInstant = (date: string | null) => (date === null ? Infinity : Date.parse(`${date}T00:00:00Z`));
+
+/**
+ * The caller of a personal token: from the gateway's cache, else asked of accounts and held until
+ * a flush, the 30 s backstop or the token's expiry, whichever comes first. Only successes are held:
+ * a refused token is asked again every time. Keyed by the token's digest, never the secret.
+ */
+async function personalTokenIdentity(ctx: Context, token: string, cache: IdentityCacheOf | undefined): Promise<Authentication> {
+  if (!cache) return call(ctx, Accounts.authenticate, { token });
+  const key = createHash("sha256").update(token).digest("base64");
+  const held = cache.get(key);
+  if (held) return held;
+  const generation = cache.generation();
+  const auth = await call(ctx, Accounts.authenticate, { token });
+  cache.set(key, auth, generation, expiryInstant(auth.expiresAt));
+  return auth;
 }
 
 /** Deploy token credentials: the `Deploy-Token` header's secret, or HTTP Basic's username and secret. */
@@ -139,6 +163,7 @@ export async function authenticateRequest(
   route: RouteDef,
   req: IncomingMessage,
   params: Record<string, unknown>,
+  identities?: IdentityCacheOf,
 ): Promise<Authentication | null> {
   const credential = credentialOf(req, params, route);
   const sudo = (req.headers.sudo as string | undefined) ?? (typeof params.sudo === "string" || typeof params.sudo === "number" ? String(params.sudo) : undefined);
@@ -148,9 +173,9 @@ export async function authenticateRequest(
     if (route.auth === "optional" && sudo === undefined) return null;
     throw unauthorized();
   }
-  // Looked up on every request, never cached: a revoked token, a blocked user or a lowered scope
-  // takes effect on the very next request, on every gateway replica.
-  const auth: Authentication = await call(ctx, Accounts.authenticate, { token: credential.token });
+  // Held at the edge, flushed on every gateway before any change that affects it answers: a revoked
+  // token, a blocked user or a lowered scope takes effect on the very next request, on every replica.
+  const auth = await personalTokenIdentity(ctx, credential.token, identities);
   checkScopes(route, auth.scopes);
   if (sudo === undefined || sudo === "") return auth;
   if (!auth.caller.admin) throw forbidden("Must be admin to use sudo");

@@ -1,10 +1,10 @@
-import { defaultStatus, implement, isCursorPage, isPage, type RawBody, isReply, isStream, loadConfig, settingsMixin, signCaller, splitList, type Caller, type FileMeta, type RouteDef } from "@collab/core";
+import { defaultStatus, IdentityCache, IdentityHolders, implement, isCursorPage, isPage, type RawBody, isReply, isStream, loadConfig, settingsMixin, signCaller, splitList, type Caller, type FileMeta, type RouteDef } from "@collab/core";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import type { Server } from "node:http";
 import ApiGateway from "moleculer-web";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex, Readable } from "node:stream";
-import { authenticateRequest, scimGroupOf, withoutSecrets } from "./auth";
+import { authenticateRequest, scimGroupOf, withoutSecrets, type CachedIdentity } from "./auth";
 import { answerProbe, servicesOf } from "./health";
 import { errorHeaders, toHttpError } from "./http-errors";
 import { cursorLink, paginationHeaders } from "./pagination";
@@ -94,7 +94,7 @@ const STRIPPED_PARAMS = ["private_token", "access_token", "job_token", "sudo"];
  * is the SCIM token of; the others authenticate as /api/v4 does (401 without a token), e.g.
  * accepting an invitation (the signed-in user of GitLab's web session is a token here).
  */
-function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>, maxParamBytes: number) {
+function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>, maxParamBytes: number, identities: IdentityCache<CachedIdentity>) {
   const byPath = new Map<string, RouteDef[]>();
   for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   return [...byPath].map(([path, defs]) => ({
@@ -104,7 +104,7 @@ function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>, max
     async onBeforeCall(ctx: Context, _route: unknown, req: Req) {
       guardRequest(req, req.$params, { maxParamBytes });
       const def = req.$alias?.routeDef;
-      const auth = def && def.auth !== "optional" && def.auth !== "scim" ? await authenticateRequest(ctx, def, req, req.$params) : null;
+      const auth = def && def.auth !== "optional" && def.auth !== "scim" ? await authenticateRequest(ctx, def, req, req.$params, identities) : null;
       for (const key of STRIPPED_PARAMS) delete req.$params[key];
       (ctx.meta as Record<string, unknown>).caller = auth?.caller ?? null;
       if (auth) (ctx.meta as Record<string, unknown>).tokenId = auth.tokenId;
@@ -164,6 +164,8 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
   const clientIp = clientIpResolver(splitList(config.TRUSTED_PROXIES));
   const serveApiDocs = createApiDocs(buildOpenApi({ routes, webRoutes, actions, version: API_VERSION.version }));
   const requiredServices = servicesOf(routes);
+  // Token → caller, flushed by accounts on every gateway before a change to either answers.
+  const identities = new IdentityCache<CachedIdentity>();
   const metadata = {
     ...API_VERSION,
     kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null },
@@ -188,7 +190,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
       const def = req.$alias?.routeDef;
       if (!def) return;
       guardRequest(req, req.$params, { def, maxParamBytes: config.MAX_BODY_BYTES });
-      const auth = await authenticateRequest(ctx, def, req, req.$params);
+      const auth = await authenticateRequest(ctx, def, req, req.$params, identities);
       for (const key of STRIPPED_PARAMS) delete req.$params[key];
       if (def.params) Object.assign(req.$params, def.params);
       // Only a multipart file part is a file: any other value of the name (JSON, query, a
@@ -222,7 +224,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
         apiRouteBlock("api-raw", routes.filter((r) => r.rawBody), [rawBodyReader(config.MAX_BODY_BYTES)]),
         // Routes streaming their body to the action (RouteDef.streamBody): nothing reads it here.
         apiRouteBlock("api-stream", routes.filter((r) => r.streamBody), [uploadLimit(config.MAX_UPLOAD_BYTES)], config.UPLOAD_TIMEOUT_MS),
-        ...webRouteBlocks(webRoutes, { mappingPolicy: "restrict", mergeParams: true, logging: false, bodyParsers: false, use: parsers, callOptions: { timeout: config.REQUEST_TIMEOUT_MS } }, config.MAX_BODY_BYTES),
+        ...webRouteBlocks(webRoutes, { mappingPolicy: "restrict", mergeParams: true, logging: false, bodyParsers: false, use: parsers, callOptions: { timeout: config.REQUEST_TIMEOUT_MS } }, config.MAX_BODY_BYTES, identities),
       ],
   };
 
@@ -234,6 +236,8 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
       // GitLab answers the deprecated /version with the same metadata document as /metadata.
       version: implement(Gateway.version, () => metadata, { visibility: "published" }),
       metadata: implement(Gateway.metadata, () => metadata, { visibility: "published" }),
+      // Accounts calls this on every gateway node, and waits, before a change to a token or a user answers.
+      "identity.flush": implement(IdentityHolders.flush, () => ({ flushed: identities.flush() })),
     },
     methods: {
       /** Turns a service's plain answer into HTTP: status defaults, Page headers, Reply statuses. */

@@ -119,7 +119,7 @@ export async function authenticateToken(db: Db, token: string): Promise<Authenti
       .update(personalAccessTokens)
       .set({ lastUsedAt: new Date() })
       .where(and(eq(personalAccessTokens.id, hit.token.id)));
-  return { caller: callerFromUser(hit.user), scopes: hit.token.scopes, tokenId: hit.token.id };
+  return { caller: callerFromUser(hit.user), scopes: hit.token.scopes, tokenId: hit.token.id, expiresAt: hit.token.expiresAt };
 }
 
 export function assertCanSignIn(user: Pick<UserRow, "state">) {
