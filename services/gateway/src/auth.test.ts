@@ -1,5 +1,5 @@
 import { Accounts } from "@collab/accounts-contract";
-import { errorBodyOf, IdentityCache, invalidToken, type Caller, type RouteDef } from "@collab/core";
+import { errorBodyOf, FlushableCache, invalidToken, type Caller, type RouteDef } from "@collab/core";
 import { Runners } from "@collab/runners-contract";
 import type { Context } from "moleculer";
 import type { IncomingMessage } from "node:http";
@@ -147,7 +147,7 @@ describe("authenticateRequest", () => {
     const ok = (answer: () => CachedIdentity) => fakeCtx({ [Accounts.authenticate.name]: answer });
 
     test("a token is asked of accounts once, then held until a flush", async () => {
-      const cache = new IdentityCache<CachedIdentity>();
+      const cache = new FlushableCache<CachedIdentity>();
       const { ctx, calls } = ok(() => auth(2, 10));
       for (let i = 0; i < 3; i++) expect(await authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {}, cache)).toEqual(auth(2, 10));
       expect(calls).toHaveLength(1);
@@ -157,14 +157,14 @@ describe("authenticateRequest", () => {
     });
 
     test("a held caller's scopes are still checked per route", async () => {
-      const cache = new IdentityCache<CachedIdentity>();
+      const cache = new FlushableCache<CachedIdentity>();
       const { ctx } = ok(() => auth(2, 10, ["read_api"]));
       expect(await authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {}, cache)).toEqual(auth(2, 10, ["read_api"]));
       expect((await failure(() => authenticateRequest(ctx, route("POST"), req({ "PRIVATE-TOKEN": "t" }), {}, cache)))?.status).toBe(403);
     });
 
     test("a refused token is never held: accounts is asked every time", async () => {
-      const cache = new IdentityCache<CachedIdentity>();
+      const cache = new FlushableCache<CachedIdentity>();
       const { ctx, calls } = fakeCtx({ [Accounts.authenticate.name]: () => Promise.reject(invalidToken("Token was revoked.")) });
       for (let i = 0; i < 2; i++) expect((await failure(() => authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {}, cache)))?.status).toBe(401);
       expect(calls).toHaveLength(2);
@@ -172,7 +172,7 @@ describe("authenticateRequest", () => {
     });
 
     test("an answer that was in flight when a flush came is not held", async () => {
-      const cache = new IdentityCache<CachedIdentity>();
+      const cache = new FlushableCache<CachedIdentity>();
       const { ctx, calls } = ok(() => {
         cache.flush(); // the flush lands while accounts answers
         return auth(2, 10);
@@ -184,7 +184,7 @@ describe("authenticateRequest", () => {
     });
 
     test("a token expiring today is not held past midnight UTC; an expired date is not held at all", async () => {
-      const cache = new IdentityCache<CachedIdentity>();
+      const cache = new FlushableCache<CachedIdentity>();
       const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
       const { ctx, calls } = ok(() => auth(2, 10, ["api"], false, yesterday));
       await authenticateRequest(ctx, route("GET"), req({ "PRIVATE-TOKEN": "t" }), {}, cache);
@@ -193,7 +193,7 @@ describe("authenticateRequest", () => {
     });
 
     test("tokens are held by digest, never by their secret", async () => {
-      const cache = new IdentityCache<CachedIdentity>();
+      const cache = new FlushableCache<CachedIdentity>();
       const keys: string[] = [];
       const spy = jest.spyOn(cache, "set").mockImplementation((key) => (keys.push(key), true));
       await authenticateRequest(ok(() => auth(2, 10)).ctx, route("GET"), req({ "PRIVATE-TOKEN": "glpat-secret" }), {}, cache);

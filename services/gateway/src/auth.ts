@@ -1,5 +1,5 @@
 import { Accounts } from "@collab/accounts-contract";
-import { call, insufficientScope, unauthorized, forbidden, type Caller, type IdentityCache, type RouteDef } from "@collab/core";
+import { call, insufficientScope, unauthorized, forbidden, type Caller, type FlushableCache, type RouteDef } from "@collab/core";
 import { Runners } from "@collab/runners-contract";
 import type { Context } from "moleculer";
 import type { IncomingMessage } from "node:http";
@@ -14,9 +14,9 @@ export interface Authentication {
   deployTokenId?: number;
 }
 
-/** What the gateway holds per personal token: accounts' answer (see IdentityCache in @collab/core). */
+/** What the gateway holds per personal token: accounts' answer (see FlushableCache in @collab/core). */
 export type CachedIdentity = Authentication & { tokenId: number };
-export type IdentityCacheOf = IdentityCache<CachedIdentity>;
+export type IdentityCache = FlushableCache<CachedIdentity>;
 
 /** A token's expiry date (UTC, as accounts keeps it) as the instant it stops working. */
 const expiryInstant = (date: string | null) => (date === null ? Infinity : Date.parse(`${date}T00:00:00Z`));
@@ -26,7 +26,7 @@ const expiryInstant = (date: string | null) => (date === null ? Infinity : Date.
  * a flush, the 30 s backstop or the token's expiry, whichever comes first. Only successes are held:
  * a refused token is asked again every time. Keyed by the token's digest, never the secret.
  */
-async function personalTokenIdentity(ctx: Context, token: string, cache: IdentityCacheOf | undefined): Promise<Authentication> {
+async function personalTokenIdentity(ctx: Context, token: string, cache: IdentityCache | undefined): Promise<Authentication> {
   if (!cache) return call(ctx, Accounts.authenticate, { token });
   const key = createHash("sha256").update(token).digest("base64");
   const held = cache.get(key);
@@ -163,7 +163,7 @@ export async function authenticateRequest(
   route: RouteDef,
   req: IncomingMessage,
   params: Record<string, unknown>,
-  identities?: IdentityCacheOf,
+  identities?: IdentityCache,
 ): Promise<Authentication | null> {
   const credential = credentialOf(req, params, route);
   const sudo = (req.headers.sudo as string | undefined) ?? (typeof params.sudo === "string" || typeof params.sudo === "number" ? String(params.sudo) : undefined);

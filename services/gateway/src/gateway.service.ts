@@ -1,4 +1,4 @@
-import { defaultStatus, IdentityCache, IdentityHolders, implement, isCursorPage, isPage, type RawBody, isReply, isStream, loadConfig, settingsMixin, signCaller, splitList, type Caller, type FileMeta, type RouteDef } from "@collab/core";
+import { defaultStatus, FlushableCache, IdentityHolders, implement, isCursorPage, isPage, type RawBody, isReply, isStream, loadConfig, settingsMixin, signCaller, splitList, type Caller, type FileMeta, type RouteDef } from "@collab/core";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import type { Server } from "node:http";
 import ApiGateway from "moleculer-web";
@@ -94,7 +94,7 @@ const STRIPPED_PARAMS = ["private_token", "access_token", "job_token", "sudo"];
  * is the SCIM token of; the others authenticate as /api/v4 does (401 without a token), e.g.
  * accepting an invitation (the signed-in user of GitLab's web session is a token here).
  */
-function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>, maxParamBytes: number, identities: IdentityCache<CachedIdentity>) {
+function webRouteBlocks(routes: RouteDef[], common: Record<string, unknown>, maxParamBytes: number, identities: FlushableCache<CachedIdentity>) {
   const byPath = new Map<string, RouteDef[]>();
   for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   return [...byPath].map(([path, defs]) => ({
@@ -165,7 +165,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
   const serveApiDocs = createApiDocs(buildOpenApi({ routes, webRoutes, actions, version: API_VERSION.version }));
   const requiredServices = servicesOf(routes);
   // Token → caller, flushed by accounts on every gateway before a change to either answers.
-  const identities = new IdentityCache<CachedIdentity>();
+  const identities = new FlushableCache<CachedIdentity>();
   const metadata = {
     ...API_VERSION,
     kas: { enabled: false, externalUrl: null, externalK8sProxyUrl: null, version: null },

@@ -1,5 +1,5 @@
 /** Actions of the issues service other services call (see index.ts). */
-import { actionContract, noContent, pageOf } from "@collab/core";
+import { actionContract, flushContract, noContent, pageOf } from "@collab/core";
 import { UserRefSchema } from "@collab/accounts-contract";
 import { LabelBasicSchema, MilestoneSchema } from "@collab/namespaces-contract";
 import { unresolvableNoteContract } from "@collab/notes-contract";
@@ -79,6 +79,8 @@ export const IssueSchema = z.object({
 export type Issue = z.output<typeof IssueSchema>;
 
 export const IssuesActions = {
+  /** Bus only: namespaces empties this node's held project access (see @collab/work-items, projects.ts). */
+  accessCache: { flush: flushContract("issues.accessCache.flush") },
   /** The issues API's routes (routes.ts). */
   issues: {
     /** GET /issues: the caller's issues (scope), across the projects they may read. */

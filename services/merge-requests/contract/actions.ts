@@ -3,7 +3,7 @@
  * (routes.ts), each with the input it validates and the answer it gives, before the gateway turns
  * it into HTTP. The notes, discussions and state events entries are the shared notes contract's.
  */
-import { actionContract, noContent, pageOf, replyOf } from "@collab/core";
+import { actionContract, noContent, pageOf, replyOf, flushContract } from "@collab/core";
 import { Issues } from "@collab/issues-contract";
 import { noteContract } from "@collab/notes-contract";
 import { z } from "zod";
@@ -37,6 +37,8 @@ import { CreateMergeRequestParams, ListMergeRequestsParams, MergeParams, MergeRe
 const int = () => z.number().int();
 
 export const MergeRequestsActions = {
+  /** Bus only: namespaces empties this node's held project access (see @collab/work-items, projects.ts). */
+  accessCache: { flush: flushContract("merge-requests.accessCache.flush") },
   mergeRequests: {
     /** GET /merge_requests: the caller's (created_by_me unless scope says otherwise), or all readable with scope=all. */
     listAll: actionContract("merge-requests.mergeRequests.listAll", { input: () => ListMergeRequestsParams, output: () => pageOf(MergeRequestListItemSchema), idempotent: true }),

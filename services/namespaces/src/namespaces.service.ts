@@ -1,4 +1,5 @@
-import { mergeActions, settingsMixin } from "@collab/core";
+import { settingsMixin } from "@collab/core";
+import { flushingAccess, flushingAccessAfterEvents } from "./members/access-flush";
 import { defineService } from "@collab/db";
 import { outbox, processedEvents } from "./db/schema";
 import type { ServiceSchema } from "moleculer";
@@ -37,9 +38,9 @@ export const namespacesService: ServiceSchema = defineService({
   mixins: [settingsMixin],
   workers: (kit) => [purgeWorker(kit)],
   eventTables: { outbox, processedEvents },
-  consumes: (kit) => accountsConsumers(kit),
+  consumes: (kit) => flushingAccessAfterEvents(kit, accountsConsumers(kit)),
   actions: (kit) =>
-    mergeActions("namespaces", [
+    flushingAccess([
       groupsActions(kit),
       activityAnalyticsActions(kit),
       groupTreeActions(kit),

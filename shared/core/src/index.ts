@@ -24,4 +24,4 @@ export * from "./text";
 export * from "./secrets";
 export * from "./log-scrub";
 export * from "./logging";
-export * from "./identity-cache";
+export * from "./flushed-caches";

@@ -1,7 +1,45 @@
-import { call, errorBodyOf, forbidden, type Ctx } from "@collab/core";
+import { ACCESS_CACHE_FLUSH, call, callerOf, errorBodyOf, FlushableCache, flushContract, forbidden, implement, type Ctx, type ImplementedAction } from "@collab/core";
 import { Namespaces, type ProjectAccess, type ProjectSummary, type WorkItemInputAnswer, type WorkItemInputRequest } from "@collab/namespaces-contract";
 
 /** Projects as the work-item services ask namespaces for them: one call per request or page. */
+
+/**
+ * access.project answers held in this process, by caller and project reference: namespaces flushes
+ * every holder (`<service>.accessCache.flush` on every node) and waits for each before a change that
+ * may alter an answer (a member, a project, a group, a deletion) answers; entries also go after
+ * 30 s. Only readable answers are held (a 404 is asked again), and only for users and anonymous
+ * callers (deploy and job tokens reach projects their own way). Off until a service of this
+ * process registers its flush action (`accessCacheHolder`): a process nobody can flush holds nothing.
+ */
+const heldAccess = new FlushableCache<ProjectAccess>();
+let holding = false;
+
+/** Implements a service's access-cache flush (`<service>.accessCache.flush`, see its contract), and so turns the cache on in this process. */
+export function accessCacheHolder(entry: ReturnType<typeof flushContract>): ImplementedAction {
+  if (!entry.name.endsWith(`.${ACCESS_CACHE_FLUSH}`)) throw new Error(`${entry.name}: an access-cache flush is <service>.${ACCESS_CACHE_FLUSH}`);
+  holding = true;
+  return implement(entry, () => ({ flushed: heldAccess.flush() }));
+}
+
+/** Who the held answer is for: everything of the caller that access.project decides on. */
+function holderKey(ctx: Ctx<unknown>): string | null {
+  const caller = callerOf(ctx);
+  if (!caller) return "-";
+  if (caller.deployToken || caller.job) return null;
+  return `${caller.id}:${caller.admin ? 1 : 0}:${caller.external ? 1 : 0}:${caller.bot ? 1 : 0}`;
+}
+
+async function projectAccess(ctx: Ctx<unknown>, ref: string | number): Promise<ProjectAccess> {
+  const who = holding ? holderKey(ctx) : null;
+  if (who === null) return call(ctx, Namespaces.access.project, { project: ref });
+  const key = `${who}|${typeof ref === "number" ? ref : `p:${ref}`}`;
+  const held = heldAccess.get(key);
+  if (held) return held;
+  const generation = heldAccess.generation();
+  const answer = await call(ctx, Namespaces.access.project, { project: ref });
+  heldAccess.set(key, Object.freeze(answer), generation);
+  return answer;
+}
 
 /**
  * The project as the caller may read it (404 otherwise). With `issueInput`, an issue write's
@@ -9,7 +47,7 @@ import { Namespaces, type ProjectAccess, type ProjectSummary, type WorkItemInput
  * when the caller may reach the issues): one authorization per request.
  */
 export function authorizeProject(ctx: Ctx<unknown>, ref: string | number, issueInput?: WorkItemInputRequest): Promise<ProjectAccess & { issue_input?: WorkItemInputAnswer }> {
-  return issueInput ? call(ctx, Namespaces.workItems.authorizeIssueWrite, { project: ref, issue_input: issueInput }) : call(ctx, Namespaces.access.project, { project: ref });
+  return issueInput ? call(ctx, Namespaces.workItems.authorizeIssueWrite, { project: ref, issue_input: issueInput }) : projectAccess(ctx, ref);
 }
 
 /**
@@ -28,7 +66,7 @@ export async function visibleProjectOrNull(ctx: Ctx<unknown>, id: number): Promi
 /** A project by path as the caller sees it, or null when hidden or unknown (closing references to it are skipped). */
 export async function visibleProjectId(ctx: Ctx<unknown>, path: string): Promise<number | null> {
   try {
-    const access = await call(ctx, Namespaces.access.project, { project: path });
+    const access = await projectAccess(ctx, path);
     return access.project.id;
   } catch (err) {
     if (errorBodyOf(err)?.status === 404 || errorBodyOf(err)?.status === 403) return null;

@@ -1,6 +1,6 @@
 import { currentSettings } from "@collab/core";
 import type { ServiceKit, Worker } from "@collab/db";
-import { broadcast } from "@collab/core";
+import { broadcast, flushAccessEverywhere } from "@collab/core";
 import { Namespaces } from "@collab/namespaces-contract";
 import { removalEvents } from "../shared/events";
 import { purgeDue } from "./deletion";
@@ -12,6 +12,7 @@ import { purgeDue } from "./deletion";
 export async function purgeDeletions(kit: ServiceKit, now: Date) {
   const { groupIds, projectIds } = await kit.events.transact((tx) => purgeDue(tx, now, currentSettings().deletion_adjourned_period), removalEvents);
   for (const groupId of groupIds) await broadcast(kit.broker, Namespaces.events.membersChanged, { groupId });
+  if (groupIds.length || projectIds.length) await flushAccessEverywhere(kit.broker, "adjourned deletion purge");
   return { group_ids: groupIds, project_ids: projectIds };
 }
 

@@ -1,9 +1,9 @@
 import type { ServiceBroker } from "moleculer";
-import { flushIdentityEverywhere, IdentityCache, IdentityHolders } from "./identity-cache";
+import { flushEverywhere, flushIdentityEverywhere, FlushableCache, IdentityHolders } from "./flushed-caches";
 
-describe("IdentityCache", () => {
+describe("FlushableCache", () => {
   test("holds an entry for at most its maximum age", () => {
-    const cache = new IdentityCache<string>(30_000);
+    const cache = new FlushableCache<string>(30_000);
     cache.set("k", "v", cache.generation(), Infinity, 1_000);
     expect(cache.get("k", 30_999)).toBe("v");
     expect(cache.get("k", 31_000)).toBeUndefined();
@@ -11,7 +11,7 @@ describe("IdentityCache", () => {
   });
 
   test("holds an entry no longer than the expiry it is given, and not at all when that has passed", () => {
-    const cache = new IdentityCache<string>(30_000);
+    const cache = new FlushableCache<string>(30_000);
     cache.set("k", "v", cache.generation(), 5_000, 1_000);
     expect(cache.get("k", 4_999)).toBe("v");
     expect(cache.get("k", 5_000)).toBeUndefined();
@@ -19,7 +19,7 @@ describe("IdentityCache", () => {
   });
 
   test("a flush forgets every entry and refuses answers looked up before it", () => {
-    const cache = new IdentityCache<string>();
+    const cache = new FlushableCache<string>();
     const before = cache.generation();
     cache.set("a", "1", before);
     cache.set("b", "2", before);
@@ -30,7 +30,7 @@ describe("IdentityCache", () => {
   });
 
   test("when full, the oldest entries go first", () => {
-    const cache = new IdentityCache<number>(30_000, 3);
+    const cache = new FlushableCache<number>(30_000, 3);
     for (let i = 0; i < 5; i++) cache.set(`k${i}`, i, cache.generation());
     expect(cache.size).toBe(3);
     expect(cache.get("k0")).toBeUndefined();
@@ -60,7 +60,7 @@ describe("flushIdentityEverywhere", () => {
       ],
       async () => ({ flushed: 1 }),
     );
-    expect((await flushIdentityEverywhere(broker, "test")).sort()).toEqual(["gw-1", "gw-2"]);
+    expect((await flushIdentityEverywhere(broker, "test")).sort()).toEqual(["gateway.identity.flush@gw-1", "gateway.identity.flush@gw-2"]);
     expect(calls.map((c) => c.nodeID).sort()).toEqual(["gw-1", "gw-2"]);
   });
 
@@ -75,12 +75,33 @@ describe("flushIdentityEverywhere", () => {
         return { flushed: 0 };
       },
     );
-    expect(await flushIdentityEverywhere(broker, "test")).toEqual(["gw-1"]);
+    expect(await flushIdentityEverywhere(broker, "test")).toEqual(["gateway.identity.flush@gw-1"]);
     expect(errors).toHaveLength(1);
   });
 
   test("no gateway on the bus: nothing to wait for", async () => {
     const broker = { registry: { getActionEndpoints: () => undefined }, logger: { error: jest.fn() }, call: jest.fn() } as unknown as ServiceBroker;
     expect(await flushIdentityEverywhere(broker, "test")).toEqual([]);
+  });
+});
+
+describe("flushEverywhere by suffix", () => {
+  test("calls every action ending with the suffix, on each of its nodes", async () => {
+    const endpoints: Record<string, { id: string; isAvailable: boolean }[]> = {
+      "issues.accessCache.flush": [
+        { id: "issues-1", isAvailable: true },
+        { id: "issues-2", isAvailable: true },
+      ],
+      "merge-requests.accessCache.flush": [{ id: "mr-1", isAvailable: true }],
+      "issues.list": [{ id: "issues-1", isAvailable: true }],
+    };
+    const calls: string[] = [];
+    const broker = {
+      registry: { getActionList: () => Object.keys(endpoints).map((name) => ({ name })), getActionEndpoints: (name: string) => ({ endpoints: endpoints[name] }) },
+      logger: { error: jest.fn() },
+      call: async (action: string, _p: unknown, opts: { nodeID: string }) => (calls.push(`${action}@${opts.nodeID}`), { flushed: 0 }),
+    } as unknown as ServiceBroker;
+    await flushEverywhere(broker, { suffix: "accessCache.flush" }, "test");
+    expect(calls.sort()).toEqual(["issues.accessCache.flush@issues-1", "issues.accessCache.flush@issues-2", "merge-requests.accessCache.flush@mr-1"]);
   });
 });

@@ -3,15 +3,16 @@ import { apiClient, type TestApp } from "@collab/testing";
 import { startApp } from "@collab/standalone/test/app";
 
 /**
- * Distributed pass only: two gateway replicas, each holding token → caller in memory. A change
- * that affects a caller is flushed on both before it answers, so the very next request through
- * either replica sees it: a revoked token (401), a blocked user (403). Permissions are not held at
- * the edge: a removed member loses the project on the next request through either replica.
+ * Distributed pass only. Two gateway replicas each hold token → caller in memory, and the two
+ * issues replicas (and merge-requests) hold what namespaces answered about a caller's access to a
+ * project. A change that affects either is flushed on every holder before it answers, so the very
+ * next request through any replica sees it: a revoked token (401), a blocked user (403), a removed
+ * member (404).
  */
 let app: TestApp;
 let gateways: string[];
 beforeAll(async () => {
-  app = await startApp("identity-at-the-edge");
+  app = await startApp("held-caches");
   gateways = (process.env.TEST_GATEWAY_URLS ?? "").split(",").filter(Boolean);
 });
 afterAll(() => app.stop());
@@ -67,12 +68,41 @@ test("a user made admin is an admin on the next request through both replicas", 
   expect(await adminOnly()).toEqual([true, true]);
 });
 
-test("a removed member loses a private project on the next request through both replicas", async () => {
-  const dave = await userWithToken("dave");
+/** A private project with `user` as a Developer; `issues` its issue list's path. */
+async function privateProjectWith(user: { id: number }) {
   const project = await root().post("/projects", { json: { name: "Secret", visibility: "private" } });
   expect(project.status).toBe(201);
-  expect((await root().post(`/projects/${project.body.id}/members`, { json: { user_id: dave.id, access_level: 30 } })).status).toBe(201);
-  expect(await statuses(dave.token, `/projects/${project.body.id}`)).toEqual([200, 200]);
-  expect((await apiClient(gateways[1], app.rootToken).delete(`/projects/${project.body.id}/members/${dave.id}`)).status).toBe(204);
-  expect(await statuses(dave.token, `/projects/${project.body.id}`)).toEqual([404, 404]);
+  expect((await root().post(`/projects/${project.body.id}/members`, { json: { user_id: user.id, access_level: 30 } })).status).toBe(201);
+  return { id: project.body.id as number, issues: `/projects/${project.body.id}/issues` };
+}
+
+/** Every issues replica answers: enough requests through both gateways that both replicas served some. */
+const issueListStatuses = async (token: string, path: string) => [...new Set((await Promise.all(Array.from({ length: 4 }, () => statuses(token, path)))).flat())];
+
+test("a member's access is held by the issues replicas: a membership removed behind namespaces' back is still served", async () => {
+  const erin = await userWithToken("erin");
+  const project = await privateProjectWith(erin);
+  expect(await issueListStatuses(erin.token, project.issues)).toEqual([200]);
+  await app.database.db.execute(sql`DELETE FROM namespaces.members WHERE user_id = ${erin.id} AND source_type = 'Project' AND source_id = ${project.id}`);
+  expect(await issueListStatuses(erin.token, project.issues)).toEqual([200]);
+  // Namespaces itself (not a holder) already answers from the database.
+  expect(await statuses(erin.token, `/projects/${project.id}`)).toEqual([404, 404]);
+});
+
+test("a removed member loses a private project's issues on the next request, through every replica", async () => {
+  const dave = await userWithToken("dave");
+  const project = await privateProjectWith(dave);
+  expect(await issueListStatuses(dave.token, project.issues)).toEqual([200]);
+  expect((await apiClient(gateways[1], app.rootToken).delete(`/projects/${project.id}/members/${dave.id}`)).status).toBe(204);
+  expect(await issueListStatuses(dave.token, project.issues)).toEqual([404]);
+  expect(await statuses(dave.token, `/projects/${project.id}`)).toEqual([404, 404]);
+});
+
+test("a member added back is let in on the next request (a refusal is never held)", async () => {
+  const fay = await userWithToken("fay");
+  const project = await privateProjectWith(fay);
+  expect((await root().delete(`/projects/${project.id}/members/${fay.id}`)).status).toBe(204);
+  expect(await issueListStatuses(fay.token, project.issues)).toEqual([404]);
+  expect((await root().post(`/projects/${project.id}/members`, { json: { user_id: fay.id, access_level: 30 } })).status).toBe(201);
+  expect(await issueListStatuses(fay.token, project.issues)).toEqual([200]);
 });
