@@ -17,7 +17,7 @@ const User = () =>
 /** Durable events the accounts service publishes (see index.ts). */
 export const AccountsEvents = {
   userCreated: eventContract("accounts.user.created", User),
-  /** The username, name or e-mail address (or its confirmation) changed. */
+  /** The username, name, e-mail address (or its confirmation) or state (blocked, active, deactivated…) changed. */
   userUpdated: eventContract("accounts.user.updated", User),
   userDeleted: eventContract("accounts.user.deleted", () => z.object({ userId: id })),
 };

@@ -9,7 +9,7 @@ import { bootstrapRoot } from "./domain/bootstrap";
 import { createToken, mintToken, revokeToken, rotateToken } from "./domain/tokens";
 import { signUp } from "./domain/registrations";
 import { approveUser, changeState, createUser, deleteUser, rejectUser, updateUser } from "./domain/users";
-import { namespacePathCheck, userCreated, usersDeleted, userUpdated } from "./domain/personal-namespaces";
+import { namespacePathCheck, userCreated, usersDeleted, userStateChanged, userUpdated } from "./domain/personal-namespaces";
 import { findTokens, findTokenById } from "./finders/tokens.finder";
 import { findUserByIdOrUsername, findUsers } from "./finders/users.finder";
 import { serviceAccountsActions } from "./service-accounts.actions";
@@ -129,7 +129,7 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
       const caller = requireCaller(ctx);
       const user = await loadUser(kit, ctx.params.id);
       if (!caller.admin) throw new ApiError(403, { message: "You are not allowed to approve a user" }, "FORBIDDEN");
-      await approveUser(kit.db, user);
+      await kit.events.transact((tx) => approveUser(tx, user), () => userStateChanged({ ...user, state: "active" }));
       return { message: "Success" };
     },
     { visibility: "published" },
@@ -155,7 +155,7 @@ const usersActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
     async (ctx) => {
       const admin = requireAdmin(ctx);
       const user = await loadUser(kit, ctx.params.id);
-      await changeState(kit.db, user, ctx.params.event, admin.id);
+      await kit.events.transact((tx) => changeState(tx, user, ctx.params.event, admin.id), (next) => (next === null ? [] : userStateChanged({ ...user, state: next })));
       return true as const;
     },
     { visibility: "published" },

@@ -81,6 +81,8 @@ export type Issue = z.output<typeof IssueSchema>;
 export const IssuesActions = {
   /** Bus only: namespaces empties this node's held project access (see @collab/work-items, projects.ts). */
   accessCache: { flush: flushContract("issues.accessCache.flush") },
+  /** Bus only: this node's held user refs are emptied (accounts' user events, see @collab/work-items, users.ts). */
+  userRefs: { flush: flushContract("issues.userRefs.flush") },
   /** The issues API's routes (routes.ts). */
   issues: {
     /** GET /issues: the caller's issues (scope), across the projects they may read. */

@@ -39,6 +39,8 @@ const int = () => z.number().int();
 export const MergeRequestsActions = {
   /** Bus only: namespaces empties this node's held project access (see @collab/work-items, projects.ts). */
   accessCache: { flush: flushContract("merge-requests.accessCache.flush") },
+  /** Bus only: this node's held user refs are emptied (accounts' user events, see @collab/work-items, users.ts). */
+  userRefs: { flush: flushContract("merge-requests.userRefs.flush") },
   mergeRequests: {
     /** GET /merge_requests: the caller's (created_by_me unless scope says otherwise), or all readable with scope=all. */
     listAll: actionContract("merge-requests.mergeRequests.listAll", { input: () => ListMergeRequestsParams, output: () => pageOf(MergeRequestListItemSchema), idempotent: true }),

@@ -1,13 +1,17 @@
 import { pickFields } from "@collab/core";
 import { consumersOf, on, type Subscriptions } from "@collab/db";
 import { Namespaces } from "@collab/namespaces-contract";
+import { userRefsFollowing } from "@collab/work-items";
+import type { ServiceBroker } from "moleculer";
 import { followPush, removeProjectData, unlinkDeletedLabels, unsetDeletedMilestones } from "./domain/cleanup";
 
 const DELETED = /^0+$/;
 
 /** Durable events of the namespaces service this service applies (once each, in the transaction that records them). */
-export const namespacesConsumers = (): Subscriptions =>
+export const namespacesConsumers = (broker: () => ServiceBroker): Subscriptions =>
   consumersOf("merge-requests", [
+    // Accounts' user events: the user refs this service holds are emptied (display data).
+    ...userRefsFollowing(broker),
     on(Namespaces.events.labelDeleted, pickFields("labelIds"), (p, tx) => unlinkDeletedLabels(tx, p.labelIds)),
     on(Namespaces.events.milestoneDeleted, pickFields("milestoneIds", "userId"), (p, tx) => unsetDeletedMilestones(tx, p.milestoneIds, p.userId)),
     on(Namespaces.events.projectDeleted, (p, tx) => removeProjectData(tx, p.projectId)),

@@ -88,12 +88,12 @@ describe("flushIdentityEverywhere", () => {
 describe("flushEverywhere by suffix", () => {
   test("calls every action ending with the suffix, on each of its nodes", async () => {
     const endpoints: Record<string, { id: string; isAvailable: boolean }[]> = {
-      "issues.accessCache.flush": [
+      "demo.accessCache.flush": [
         { id: "issues-1", isAvailable: true },
         { id: "issues-2", isAvailable: true },
       ],
-      "merge-requests.accessCache.flush": [{ id: "mr-1", isAvailable: true }],
-      "issues.list": [{ id: "issues-1", isAvailable: true }],
+      "other.accessCache.flush": [{ id: "mr-1", isAvailable: true }],
+      "demo.list": [{ id: "issues-1", isAvailable: true }],
     };
     const calls: string[] = [];
     const broker = {
@@ -102,6 +102,6 @@ describe("flushEverywhere by suffix", () => {
       call: async (action: string, _p: unknown, opts: { nodeID: string }) => (calls.push(`${action}@${opts.nodeID}`), { flushed: 0 }),
     } as unknown as ServiceBroker;
     await flushEverywhere(broker, { suffix: "accessCache.flush" }, "test");
-    expect(calls.sort()).toEqual(["issues.accessCache.flush@issues-1", "issues.accessCache.flush@issues-2", "merge-requests.accessCache.flush@mr-1"]);
+    expect(calls.sort()).toEqual(["demo.accessCache.flush@issues-1", "demo.accessCache.flush@issues-2", "other.accessCache.flush@mr-1"]);
   });
 });

@@ -12,6 +12,8 @@ import { actionContract, call, type ActionContract, type ImplementedAction } fro
  * - Identity at the edge: the gateway holds token → caller; accounts flushes (IdentityHolders).
  * - Project access: the work-item services hold namespaces' access.project answers; namespaces
  *   flushes every `<service>.accessCache.flush` (see @collab/work-items).
+ * - User refs (display data): the work-item services hold accounts' user refs; each empties them
+ *   when it applies accounts' durable user events (see @collab/work-items, users.ts).
  */
 
 /** The backstop: nothing is held longer than this, flushed or not. */
@@ -132,6 +134,12 @@ export const ACCESS_CACHE_FLUSH = "accessCache.flush";
 
 /** Flushes every held project access, in every service and on every node (see @collab/work-items). */
 export const flushAccessEverywhere = (via: Via, reason: string) => flushEverywhere(via, { suffix: ACCESS_CACHE_FLUSH }, reason);
+
+/** Holders of accounts' user refs (display data) each implement `<service>.userRefs.flush`. */
+export const USER_REFS_FLUSH = "userRefs.flush";
+
+/** Empties every held user ref, in every service and on every node (see @collab/work-items). */
+export const flushUserRefsEverywhere = (via: Via, reason: string) => flushEverywhere(via, { suffix: USER_REFS_FLUSH }, reason);
 
 type Actions = NonNullable<ServiceSchema["actions"]>;
 

@@ -32,6 +32,9 @@ export const userCreated = (user: UserRow): Announcement => announce(Accounts.ev
 
 export const usersDeleted = (ids: readonly number[]): Announcement[] => ids.map((userId) => announce(Accounts.events.userDeleted, { userId }));
 
+/** `accounts.user.updated` for a new state (blocked, active, deactivated…): how the user is shown elsewhere changed. */
+export const userStateChanged = (after: UserRow): Announcement[] => [announce(Accounts.events.userUpdated, userEventPayload(after))];
+
 /** `accounts.user.updated` when the username, name or e-mail address (or its confirmation) changed. */
 export const userUpdated = (before: UserRow, after: UserRow): Announcement[] =>
   movesNamespace(before, after) || changesEmail(before, after) ? [announce(Accounts.events.userUpdated, userEventPayload(after))] : [];
