@@ -57,6 +57,11 @@ async function main() {
       method: "POST",
       body: JSON.stringify({ title: `Counted ${i}`, description: "- [ ] one", labels: "bug,priority::2", assignee_ids: [m.assigneeId], milestone_id: m.milestoneId }),
     }),
+    // Closes and reopens one issue in turn: every request changes its state (an even number of them per mode).
+    "PUT /projects/:id/issues/:iid?state_event=…": (i) => ({
+      path: `/api/v4/projects/${m.projectId}/issues/${m.notesIid}?state_event=${i % 2 ? "reopen" : "close"}`,
+      method: "PUT",
+    }),
   };
   let k = 0;
   for (const [label, request] of Object.entries(scenarios)) {

@@ -8,7 +8,7 @@ import { issueLabels, issues } from "./db/schema";
 import { findIssues, issueConditions, type IssueScope, type ReadableProject, type ResolvedNames } from "./finders/issues.finder";
 import { Issues, type CloneIssueParams, type CreateIssueParams, type ListIssuesParams as ListParams, type MoveIssueParams, type UpdateIssueParams } from "@collab/issues-contract";
 import { issueEvent, issuePayload } from "./domain/events";
-import { createIssue, deleteIssue, isSubscribed, labelIdsOf, setSubscription, updateIssue, type IssueInput } from "./domain/issues";
+import { createIssue, deleteIssue, isSubscribed, setSubscription, updateIssue, type IssueInput } from "./domain/issues";
 import { issuesProject, loadIssue } from "./domain/load";
 import { cloneIssue, moveIssue } from "./domain/move";
 import { canAdminIssue, canCreateIssue, canDestroyIssue, canSetTimestamps, canUpdateIssue } from "./domain/permissions";
@@ -277,10 +277,10 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
         if (!canUpdateIssue(loaded.actor, loaded.issue)) throw forbidden();
         assertWritable(loaded.access);
         // updated_at (and created_at) from anyone but administrators and owners is dropped in buildInput.
-        const labelIds = await labelIdsOf(kit.db, loaded.issue.id);
+        const labelIds = loaded.labelIds;
         const { input, known } = await buildInput(kit, ctx, loaded.access, ctx.params, canAdminIssue(loaded.actor), canSetTimestamps(loaded.actor), { labelIds });
         const usernames = new Map([...(await userMap(ctx, [...loaded.assigneeIds, ...(input.assigneeIds ?? [])])).values()].map((u) => [u.id, u.username]));
-        const { issue } = await kit.events.transact(
+        const { issue, changes } = await kit.events.transact(
           (tx) => updateIssue(tx, loaded.issue, input, { actor: { id: caller.id, username: caller.username }, assigneeIds: loaded.assigneeIds, labelIds, usernames }),
           ({ issue: updated, changes }) => [
             ...(changes.includes("state") ? [issueEvent(updated.state === "closed" ? Issues.events.issueClosed : Issues.events.issueReopened, updated, caller.id)] : []),
@@ -288,7 +288,9 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
           ],
         );
         const subscribed = await isSubscribed(kit.db, issue.id, caller.id);
-        return (await presentIssues(kit, ctx, [issue], { context: { projectId: loaded.access.project.id }, knownProjects: [loaded.access.project], knownRefs: known, subscribed }))[0];
+        // Links the write left alone are the ones loaded with the issue: presented without reading them again.
+        const row = changes.includes("labels") || changes.includes("assignees") ? issue : { ...issue, labelIds: loaded.labelIds, assigneeIds: loaded.assigneeIds };
+        return (await presentIssues(kit, ctx, [row], { context: { projectId: loaded.access.project.id }, knownProjects: [loaded.access.project], knownRefs: known, subscribed }))[0];
     },
     { visibility: "published" },
   ),

@@ -289,7 +289,3 @@ export async function isSubscribed(db: Db, issueId: number, userId: number | und
   return row?.subscribed ?? false;
 }
 
-export async function labelIdsOf(db: Db, issueId: number): Promise<number[]> {
-  return (await db.select({ id: issueLabels.labelId }).from(issueLabels).where(eq(issueLabels.issueId, issueId))).map((r) => r.id);
-}
-

@@ -1,7 +1,7 @@
 import { callerOf, featureHidden, notFound, recordNotFound, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import type { IssueRow } from "../db/schema";
-import { findIssueWithAssignees } from "../finders/issues.finder";
+import { findIssueWithLinks } from "../finders/issues.finder";
 import { canReadIssue, type IssueActor } from "./permissions";
 import { authorizeProject, type ProjectAccess, type WorkItemInputAnswer, type WorkItemInputRequest } from "@collab/work-items";
 
@@ -10,6 +10,7 @@ export interface LoadedIssue {
   issue: IssueRow;
   actor: IssueActor;
   assigneeIds: number[];
+  labelIds: number[];
 }
 
 /**
@@ -25,11 +26,11 @@ export async function issuesProject(ctx: Ctx<unknown>, ref: string | number, inp
 /** An issue the caller may read; 404 "Not found" for missing and hidden alike. */
 export async function loadIssue(kit: ServiceKit, ctx: Ctx<unknown>, projectRef: string | number, iid: number, missing = recordNotFound): Promise<LoadedIssue> {
   const access = await issuesProject(ctx, projectRef);
-  const found = await findIssueWithAssignees(kit.db, access.project.id, iid);
+  const found = await findIssueWithLinks(kit.db, access.project.id, iid);
   if (!found) throw missing();
-  const { issue, assigneeIds } = found;
+  const { issue, assigneeIds, labelIds } = found;
   const caller = callerOf(ctx);
   const actor: IssueActor = { caller, role: access.role, assigned: caller !== null && assigneeIds.includes(caller.id) };
   if (!canReadIssue(actor, issue)) throw missing();
-  return { access, issue, actor, assigneeIds };
+  return { access, issue, actor, assigneeIds, labelIds };
 }

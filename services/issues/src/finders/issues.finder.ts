@@ -324,18 +324,21 @@ export async function issueLinks(db: Db, issueIds: number[]) {
   return { labelIds: group(labelRows, (r) => r.labelId), assigneeIds: group(assigneeRows, (r) => r.userId) };
 }
 
-const issueWithAssigneesByIid = preparedQuery((db: Db) =>
+const issueWithLinksByIid = preparedQuery((db: Db) =>
   db
-    .select({ ...getTableColumns(issues), assigneeIds: linkColumns.assigneeIds })
+    .select({ ...getTableColumns(issues), ...linkColumns })
     .from(issues)
     .where(and(eq(issues.projectId, sql.placeholder("projectId")), eq(issues.iid, sql.placeholder("iid"))))
-    .prepare("issues_issue_with_assignees_by_iid"),
+    .prepare("issues_issue_with_links_by_iid"),
 );
 
-/** An issue by iid with its assignee ids (who may read or edit it depends on them): one statement. */
-export async function findIssueWithAssignees(db: Db, projectId: number, iid: number): Promise<{ issue: IssueRow; assigneeIds: number[] } | undefined> {
-  const [row] = await issueWithAssigneesByIid(db, { projectId, iid });
+/**
+ * An issue by iid with its assignee ids (who may read or edit it depends on them) and label ids
+ * (what a write changes and a presenter shows): one statement.
+ */
+export async function findIssueWithLinks(db: Db, projectId: number, iid: number): Promise<{ issue: IssueRow; assigneeIds: number[]; labelIds: number[] } | undefined> {
+  const [row] = await issueWithLinksByIid(db, { projectId, iid });
   if (!row) return undefined;
-  const { assigneeIds, ...issue } = row;
-  return { issue, assigneeIds };
+  const { assigneeIds, labelIds, ...issue } = row;
+  return { issue, assigneeIds, labelIds };
 }
