@@ -83,6 +83,8 @@ export const IssuesActions = {
   accessCache: { flush: flushContract("issues.accessCache.flush") },
   /** Bus only: this node's held user refs are emptied (accounts' user events, see @collab/work-items, users.ts). */
   userRefs: { flush: flushContract("issues.userRefs.flush") },
+  /** Bus only: this node's held labels and milestones are emptied (namespaces' events, see @collab/work-items, page-refs.ts). */
+  workItemRefs: { flush: flushContract("issues.workItemRefs.flush") },
   /** The issues API's routes (routes.ts). */
   issues: {
     /** GET /issues: the caller's issues (scope), across the projects they may read. */

@@ -1,5 +1,5 @@
 import { actionsOf } from "@collab/core";
-import { accessCacheHolder, userRefsHolder } from "@collab/work-items";
+import { accessCacheHolder, userRefsHolder, workItemRefsHolder } from "@collab/work-items";
 import { analyticsActions } from "./analytics.actions";
 import { defineService } from "@collab/db";
 import { Issues } from "@collab/issues-contract";
@@ -20,7 +20,7 @@ export const issuesService: ServiceSchema = defineService({
   name: "issues",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => [issuesActions(kit), analyticsActions(kit), notesActions(kit, issueNotes, Issues), mergeRequestLinksActions(kit), actionsOf("issues", [accessCacheHolder(Issues.accessCache.flush), userRefsHolder(Issues.userRefs.flush)])],
+  actions: (kit) => [issuesActions(kit), analyticsActions(kit), notesActions(kit, issueNotes, Issues), mergeRequestLinksActions(kit), actionsOf("issues", [accessCacheHolder(Issues.accessCache.flush), userRefsHolder(Issues.userRefs.flush), workItemRefsHolder(Issues.workItemRefs.flush)])],
   eventTables: { outbox, processedEvents },
   consumes: (kit) => namespacesConsumers(() => kit.broker),
 });

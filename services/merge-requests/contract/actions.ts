@@ -41,6 +41,8 @@ export const MergeRequestsActions = {
   accessCache: { flush: flushContract("merge-requests.accessCache.flush") },
   /** Bus only: this node's held user refs are emptied (accounts' user events, see @collab/work-items, users.ts). */
   userRefs: { flush: flushContract("merge-requests.userRefs.flush") },
+  /** Bus only: this node's held labels and milestones are emptied (namespaces' events, see @collab/work-items, page-refs.ts). */
+  workItemRefs: { flush: flushContract("merge-requests.workItemRefs.flush") },
   mergeRequests: {
     /** GET /merge_requests: the caller's (created_by_me unless scope says otherwise), or all readable with scope=all. */
     listAll: actionContract("merge-requests.mergeRequests.listAll", { input: () => ListMergeRequestsParams, output: () => pageOf(MergeRequestListItemSchema), idempotent: true }),

@@ -1,5 +1,5 @@
 import { actionsOf } from "@collab/core";
-import { accessCacheHolder, userRefsHolder } from "@collab/work-items";
+import { accessCacheHolder, userRefsHolder, workItemRefsHolder } from "@collab/work-items";
 import { analyticsActions } from "./analytics.actions";
 import { defineService } from "@collab/db";
 import { notesActions } from "@collab/notes";
@@ -25,7 +25,7 @@ export const mergeRequestsService: ServiceSchema = defineService({
   dependencies: ["accounts", "namespaces"],
   // A list of action maps: a name in two of them throws at start.
   actions: (kit) => [
-    actionsOf("merge-requests", [accessCacheHolder(MergeRequests.accessCache.flush), userRefsHolder(MergeRequests.userRefs.flush)]),
+    actionsOf("merge-requests", [accessCacheHolder(MergeRequests.accessCache.flush), userRefsHolder(MergeRequests.userRefs.flush), workItemRefsHolder(MergeRequests.workItemRefs.flush)]),
     mergeRequestsActions(kit),
     closingIssuesActions(kit),
     closingIssueRoutesActions(kit),

@@ -31,7 +31,11 @@ export const NamespacesEvents = {
   groupDeleted: eventContract("namespaces.group.deleted", () => z.object({ groupIds: z.array(id).max(100_000) })),
   /** Issues and merge requests drop the label links (a group's label may be on issues of any project below it). */
   labelDeleted: eventContract("namespaces.label.deleted", () => z.object({ labelIds: z.array(id).max(10_000), projectId: id.nullable(), groupId: id.nullable() })),
+  /** A label's title, colour, description or priority changed (services showing labels empty what they hold). */
+  labelUpdated: eventContract("namespaces.label.updated", () => z.object({ labelIds: z.array(id).max(10_000) })),
   milestoneCreated: eventContract("namespaces.milestone.created", Milestone),
+  /** A milestone's title, description or dates changed (its state has milestoneClosed / milestoneReopened). */
+  milestoneUpdated: eventContract("namespaces.milestone.updated", Milestone),
   milestoneClosed: eventContract("namespaces.milestone.closed", Milestone),
   milestoneReopened: eventContract("namespaces.milestone.reopened", Milestone),
   /** `userId` deleted it: the issues that lose the milestone are updated by them, as in GitLab. */

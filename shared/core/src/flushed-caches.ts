@@ -12,8 +12,9 @@ import { actionContract, call, type ActionContract, type ImplementedAction } fro
  * - Identity at the edge: the gateway holds token → caller; accounts flushes (IdentityHolders).
  * - Project access: the work-item services hold namespaces' access.project answers; namespaces
  *   flushes every `<service>.accessCache.flush` (see @collab/work-items).
- * - User refs (display data): the work-item services hold accounts' user refs; each empties them
- *   when it applies accounts' durable user events (see @collab/work-items, users.ts).
+ * - User refs, labels and milestones (display data): the work-item services hold them; each
+ *   empties them when it applies their owner's durable events (@collab/work-items, users.ts and
+ *   page-refs.ts).
  */
 
 /** The backstop: nothing is held longer than this, flushed or not. */
@@ -140,6 +141,12 @@ export const USER_REFS_FLUSH = "userRefs.flush";
 
 /** Empties every held user ref, in every service and on every node (see @collab/work-items). */
 export const flushUserRefsEverywhere = (via: Via, reason: string) => flushEverywhere(via, { suffix: USER_REFS_FLUSH }, reason);
+
+/** Holders of namespaces' labels and milestones (display data) each implement `<service>.workItemRefs.flush`. */
+export const WORK_ITEM_REFS_FLUSH = "workItemRefs.flush";
+
+/** Empties every held label and milestone, in every service and on every node (see @collab/work-items). */
+export const flushWorkItemRefsEverywhere = (via: Via, reason: string) => flushEverywhere(via, { suffix: WORK_ITEM_REFS_FLUSH }, reason);
 
 type Actions = NonNullable<ServiceSchema["actions"]>;
 

@@ -1,5 +1,5 @@
 import { Accounts } from "@collab/accounts-contract";
-import { broadcast, call, CachesClear, createBroker, flushAccessEverywhere, flushIdentityEverywhere, flushUserRefsEverywhere, loadConfig, readPrivateKey, Signer, type Caller } from "@collab/core";
+import { broadcast, call, CachesClear, createBroker, flushAccessEverywhere, flushIdentityEverywhere, flushUserRefsEverywhere, flushWorkItemRefsEverywhere, loadConfig, readPrivateKey, Signer, type Caller } from "@collab/core";
 import { createScratchDatabase, openDatabase, settleOutboxes, testDatabaseServer, truncateAll, type Database } from "@collab/db";
 import type { ServiceBroker, ServiceSchema } from "moleculer";
 import type { AddressInfo } from "node:net";
@@ -33,6 +33,7 @@ async function resetter(database: Database, broker: ServiceBroker) {
   await flushIdentityEverywhere(broker, "test reset");
   await flushAccessEverywhere(broker, "test reset");
   await flushUserRefsEverywhere(broker, "test reset");
+  await flushWorkItemRefsEverywhere(broker, "test reset");
   await broadcast(broker, CachesClear, {});
   // A round trip to every node after the broadcast: each has handled the (synchronous) clear before
   // it answers, since one connection's messages reach it in order. Closes the window in which the

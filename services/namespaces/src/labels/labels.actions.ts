@@ -2,7 +2,7 @@ import { callerOf, notFound, page, requireCaller, type Ctx, implement } from "@c
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
 import { descendantNamespaceIds } from "../groups/groups.finder";
-import { labelDeleted } from "../shared/events";
+import { labelDeleted, labelUpdated } from "../shared/events";
 import { visibleProjectIdsIn, visibleSelfAndDescendantGroupIds } from "../shared/hierarchy.finder";
 import { parentOf, projectGroupIds, requireManage, type Parent } from "../shared/labels-milestones-parent";
 import { NO_COUNTS, presentLabel } from "./label.entity";
@@ -77,7 +77,8 @@ export const labelsActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       const container = labelContainer(p);
       const label = await findLabelByRef(kit.db, ownLabelScope(container), labelRefOf(ctx.params));
       if (!label) throw notFound("Label");
-      return presentLabel(await updateLabel(kit.db, container, label, ctx.params), labelView(p));
+      const updated = await kit.events.transact((tx) => updateLabel(tx, container, label, ctx.params), (row) => (row === label ? [] : [labelUpdated(row)]));
+      return presentLabel(updated, labelView(p));
     },
     { visibility: "published" },
   ),

@@ -4,11 +4,16 @@ import type { ActionSchema } from "moleculer";
 import { descendantNamespaceIds } from "../groups/groups.finder";
 import { Namespaces } from "@collab/namespaces-contract";
 import { milestoneDeleted, milestoneEvent } from "../shared/events";
+import type { MilestoneRow } from "../db/schema";
 import { visibleProjectIdsIn, visibleSelfAndDescendantGroupIds } from "../shared/hierarchy.finder";
 import { parentOf, projectGroupIds, requireManage, type Parent } from "../shared/labels-milestones-parent";
 import { presentMilestones } from "./milestone.entity";
 import { findMilestoneInScope, findMilestones, type MilestoneScope } from "./milestones.finder";
 import { createMilestone, deleteMilestone, updateMilestone, type MilestoneContainer } from "./milestones";
+
+/** Whether an update changed how the milestone is shown beyond its state (title, description, dates). */
+const shownChanged = (before: MilestoneRow, after: MilestoneRow) =>
+  before.title !== after.title || before.description !== after.description || before.dueDate !== after.dueDate || before.startDate !== after.startDate;
 
 const milestoneContainer = (p: Parent): MilestoneContainer =>
   p.kind === "project" ? { kind: "project", id: p.id, parentGroupId: p.namespace.kind === "group" ? p.namespace.id : null } : { kind: "group", id: p.id };
@@ -88,7 +93,10 @@ export const milestonesActions = (kit: ServiceKit): Record<string, ActionSchema>
       const before = found.milestone.state;
       const milestone = await kit.events.transact(
         (tx) => updateMilestone(tx, milestoneContainer(p), found.milestone, ctx.params),
-        (m) => (m.state === before ? [] : [milestoneEvent(m.state === "closed" ? Namespaces.events.milestoneClosed : Namespaces.events.milestoneReopened, m, caller.id)]),
+        (m) => [
+          ...(m.state === before ? [] : [milestoneEvent(m.state === "closed" ? Namespaces.events.milestoneClosed : Namespaces.events.milestoneReopened, m, caller.id)]),
+          ...(shownChanged(found.milestone, m) ? [milestoneEvent(Namespaces.events.milestoneUpdated, m, caller.id)] : []),
+        ],
       );
       return presentMilestones([{ milestone, ...p.paths }], kit.baseUrl)[0];
     },

@@ -32,13 +32,16 @@ export const refPushed = (projectId: number, ref: { kind: string; name: string; 
 
 type MilestoneFacts = { id: number; iid: number; title: string; projectId: number | null; groupId: number | null };
 
-/** A milestone created, closed or reopened. */
-export const milestoneEvent = (event: typeof E.milestoneCreated | typeof E.milestoneClosed | typeof E.milestoneReopened, m: MilestoneFacts, userId: number): Announcement =>
+/** A milestone created, updated, closed or reopened. */
+export const milestoneEvent = (event: typeof E.milestoneCreated | typeof E.milestoneUpdated | typeof E.milestoneClosed | typeof E.milestoneReopened, m: MilestoneFacts, userId: number): Announcement =>
   announce(event, { id: m.id, iid: m.iid, title: m.title, projectId: m.projectId, groupId: m.groupId, userId });
 
 /** A milestone deleted by `userId`: the issues that lose it are updated by them, as in GitLab. */
 export const milestoneDeleted = (m: MilestoneFacts, userId: number): Announcement =>
   announce(E.milestoneDeleted, { milestoneIds: [m.id], projectId: m.projectId, groupId: m.groupId, userId, milestones: [{ id: m.id, iid: m.iid, title: m.title }] });
+
+/** A label's title, colour, description or priority changed. */
+export const labelUpdated = (l: { id: number }): Announcement => announce(E.labelUpdated, { labelIds: [l.id] });
 
 /** A label deleted: issues and merge requests drop its links. */
 export const labelDeleted = (l: { id: number; projectId: number | null; groupId: number | null }): Announcement =>

@@ -3,14 +3,15 @@ import { startApp } from "@collab/standalone/test/app";
 
 /**
  * Users as issues and merge requests show them (author, assignees, note authors) are accounts'
- * display data, held by those services once asked and emptied when they apply accounts' durable
- * user events. A renamed, blocked or reactivated user shows as they are now within the time the
- * event takes to arrive, which each test measures (in-process and over NATS alike).
+ * display data, labels and milestones namespaces'; those services hold them once asked and empty
+ * them when they apply the owner's durable events. A renamed, blocked or reactivated user, a
+ * renamed or recoloured label, a retitled or closed milestone shows as it is now within the time
+ * the event takes to arrive, which each test measures (in-process and over NATS alike).
  */
 let app: TestApp;
 let root: ApiClient;
 beforeAll(async () => {
-  app = await startApp("held-user-refs");
+  app = await startApp("held-display-data");
 });
 afterAll(() => app.stop());
 beforeEach(async () => {
@@ -59,4 +60,22 @@ test("a blocked user shows as blocked, and as active again once unblocked", asyn
   console.info(`user block reached the issues list in ${await millisUntil(state, "blocked")} ms`);
   ok(await root.post(`/users/${author.id}/unblock`), 201, "unblock");
   await millisUntil(state, "active");
+});
+
+test("a renamed label and a retitled milestone show as they are now once the events arrive", async () => {
+  const { author, project } = await issueAndMergeRequestBy("carol");
+  const label = ok(await root.post(`/projects/${project.id}/labels`, { json: { name: "bug", color: "#ff0000" } }), 201, "label").body;
+  const milestone = ok(await root.post(`/projects/${project.id}/milestones`, { json: { title: "v1" } }), 201, "milestone").body;
+  ok(await author.api.post(`/projects/${project.id}/issues`, { json: { title: "Labelled", labels: "bug", milestone_id: milestone.id } }), 201, "issue");
+  const shown = async () => {
+    const [issue] = (await root.get(`/projects/${project.id}/issues`, { query: { labels: "Any", with_labels_details: true } })).body;
+    return [issue?.labels[0]?.name, issue?.labels[0]?.color, issue?.milestone?.title, issue?.milestone?.state];
+  };
+  expect(await shown()).toEqual(["bug", "#ff0000", "v1", "active"]); // now held
+  ok(await root.put(`/projects/${project.id}/labels/${label.id}`, { json: { new_name: "defect", color: "#00ff00" } }), 200, "label update");
+  console.info(`label rename reached the issues list in ${await millisUntil(shown, ["defect", "#00ff00", "v1", "active"])} ms`);
+  ok(await root.put(`/projects/${project.id}/milestones/${milestone.id}`, { json: { title: "v1.0" } }), 200, "milestone update");
+  console.info(`milestone retitle reached the issues list in ${await millisUntil(shown, ["defect", "#00ff00", "v1.0", "active"])} ms`);
+  ok(await root.put(`/projects/${project.id}/milestones/${milestone.id}`, { json: { state_event: "close" } }), 200, "milestone close");
+  await millisUntil(shown, ["defect", "#00ff00", "v1.0", "closed"]);
 });
