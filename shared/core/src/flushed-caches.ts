@@ -1,6 +1,6 @@
 import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
 import { z } from "zod";
-import { actionContract, call, type ActionContract, type ImplementedAction } from "./contract";
+import { actionContract, call, implement, type ActionContract, type ImplementedAction } from "./contract";
 
 /**
  * Caches of identity and permissions, held in memory where they are used, and safe because of how
@@ -92,6 +92,27 @@ export class FlushableCache<V> {
   get size(): number {
     return this.entries.size;
   }
+}
+
+/**
+ * A cache a process holds only once one of its services implements its flush action
+ * (`<service>.<suffix>`): a process nobody can flush holds nothing (`held` stays false).
+ */
+export function processCache<V>(suffix: string) {
+  const cache = new FlushableCache<V>();
+  let held = false;
+  return {
+    cache,
+    get held() {
+      return held;
+    },
+    /** Implements a service's flush of this cache (its contract entry), and so turns holding on in this process. */
+    holder(entry: ReturnType<typeof flushContract>): ImplementedAction {
+      if (!entry.name.endsWith(`.${suffix}`)) throw new Error(`${entry.name}: a flush of this cache is <service>.${suffix}`);
+      held = true;
+      return implement(entry, () => ({ flushed: cache.flush() }));
+    },
+  };
 }
 
 type Via = Context | ServiceBroker;

@@ -1,4 +1,4 @@
-import { call, FlushableCache, flushContract, flushWorkItemRefsEverywhere, implement, WORK_ITEM_REFS_FLUSH, type Ctx, type ImplementedAction } from "@collab/core";
+import { call, flushWorkItemRefsEverywhere, processCache, WORK_ITEM_REFS_FLUSH, type Ctx } from "@collab/core";
 import { on, type EventHandler, type Subscription } from "@collab/db";
 import { Namespaces, type LabelDetail, type MilestoneDetail } from "@collab/namespaces-contract";
 import type { ServiceBroker } from "moleculer";
@@ -12,15 +12,11 @@ import type { ServiceBroker } from "moleculer";
  * bounds a milestone's `expired` turning at midnight). Off until a service of this process
  * implements its flush (`workItemRefsHolder`).
  */
-const heldRefs = new FlushableCache<LabelDetail | MilestoneDetail>();
-let holding = false;
+const refs = processCache<LabelDetail | MilestoneDetail>(WORK_ITEM_REFS_FLUSH);
+const heldRefs = refs.cache;
 
 /** Implements a service's label-and-milestone flush (`<service>.workItemRefs.flush`), and so turns holding on in this process. */
-export function workItemRefsHolder(entry: ReturnType<typeof flushContract>): ImplementedAction {
-  if (!entry.name.endsWith(`.${WORK_ITEM_REFS_FLUSH}`)) throw new Error(`${entry.name}: a label-and-milestone flush is <service>.${WORK_ITEM_REFS_FLUSH}`);
-  holding = true;
-  return implement(entry, () => ({ flushed: heldRefs.flush() }));
-}
+export const workItemRefsHolder = refs.holder;
 
 /**
  * Empties every holder once the consumer's transaction has committed: the flush a holding
@@ -50,6 +46,7 @@ export async function labelAndMilestoneMaps(
   labelIds: Iterable<number>,
   milestoneIds: Iterable<number | null>,
 ): Promise<{ labels: Map<number, LabelDetail>; milestones: Map<number, MilestoneDetail> }> {
+  const holding = refs.held;
   const labels = new Map<number, LabelDetail>();
   const milestones = new Map<number, MilestoneDetail>();
   const label_ids: number[] = [];

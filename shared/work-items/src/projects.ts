@@ -1,4 +1,4 @@
-import { ACCESS_CACHE_FLUSH, call, callerOf, errorBodyOf, FlushableCache, flushContract, forbidden, implement, type Ctx, type ImplementedAction } from "@collab/core";
+import { ACCESS_CACHE_FLUSH, call, callerOf, errorBodyOf, forbidden, processCache, type Ctx } from "@collab/core";
 import { Namespaces, type ProjectAccess, type ProjectSummary, type WorkItemInputAnswer, type WorkItemInputRequest } from "@collab/namespaces-contract";
 
 /** Projects as the work-item services ask namespaces for them: one call per request or page. */
@@ -11,15 +11,11 @@ import { Namespaces, type ProjectAccess, type ProjectSummary, type WorkItemInput
  * callers (deploy and job tokens reach projects their own way). Off until a service of this
  * process registers its flush action (`accessCacheHolder`): a process nobody can flush holds nothing.
  */
-const heldAccess = new FlushableCache<ProjectAccess>();
-let holding = false;
+const access = processCache<ProjectAccess>(ACCESS_CACHE_FLUSH);
+const heldAccess = access.cache;
 
 /** Implements a service's access-cache flush (`<service>.accessCache.flush`, see its contract), and so turns the cache on in this process. */
-export function accessCacheHolder(entry: ReturnType<typeof flushContract>): ImplementedAction {
-  if (!entry.name.endsWith(`.${ACCESS_CACHE_FLUSH}`)) throw new Error(`${entry.name}: an access-cache flush is <service>.${ACCESS_CACHE_FLUSH}`);
-  holding = true;
-  return implement(entry, () => ({ flushed: heldAccess.flush() }));
-}
+export const accessCacheHolder = access.holder;
 
 /** Who the held answer is for: everything of the caller that access.project decides on. */
 function holderKey(ctx: Ctx<unknown>): string | null {
@@ -30,7 +26,7 @@ function holderKey(ctx: Ctx<unknown>): string | null {
 }
 
 async function projectAccess(ctx: Ctx<unknown>, ref: string | number): Promise<ProjectAccess> {
-  const who = holding ? holderKey(ctx) : null;
+  const who = access.held ? holderKey(ctx) : null;
   if (who === null) return call(ctx, Namespaces.access.project, { project: ref });
   const key = `${who}|${typeof ref === "number" ? ref : `p:${ref}`}`;
   const held = heldAccess.get(key);

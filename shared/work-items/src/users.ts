@@ -1,4 +1,4 @@
-import { call, FlushableCache, flushContract, flushUserRefsEverywhere, implement, USER_REFS_FLUSH, type Ctx, type ImplementedAction, type UserRef } from "@collab/core";
+import { call, flushUserRefsEverywhere, processCache, USER_REFS_FLUSH, type Ctx, type UserRef } from "@collab/core";
 import { Accounts } from "@collab/accounts-contract";
 import { on, type Subscription } from "@collab/db";
 import type { ServiceBroker } from "moleculer";
@@ -12,15 +12,11 @@ import type { ServiceBroker } from "moleculer";
  * missed a flush while unreachable). Never used for who may do what: only for how a user is shown.
  * Off until a service of this process implements its flush (`userRefsHolder`).
  */
-const heldRefs = new FlushableCache<UserRef>();
-let holding = false;
+const refs = processCache<UserRef>(USER_REFS_FLUSH);
+const heldRefs = refs.cache;
 
 /** Implements a service's user-refs flush (`<service>.userRefs.flush`), and so turns holding on in this process. */
-export function userRefsHolder(entry: ReturnType<typeof flushContract>): ImplementedAction {
-  if (!entry.name.endsWith(`.${USER_REFS_FLUSH}`)) throw new Error(`${entry.name}: a user-refs flush is <service>.${USER_REFS_FLUSH}`);
-  holding = true;
-  return implement(entry, () => ({ flushed: heldRefs.flush() }));
-}
+export const userRefsHolder = refs.holder;
 
 /**
  * The accounts events that change a user ref, for a holding service's consumers: each empties every
@@ -38,7 +34,7 @@ export function userRefsFollowing(broker: () => ServiceBroker): Subscription[] {
 export async function userMap(ctx: Ctx<unknown>, ids: Iterable<number | null | undefined>): Promise<Map<number, UserRef>> {
   const unique = [...new Set([...ids].filter((i): i is number => typeof i === "number"))];
   if (!unique.length) return new Map();
-  if (!holding) return new Map((await call(ctx, Accounts.users.refs, { ids: unique })).map((u) => [u.id, u]));
+  if (!refs.held) return new Map((await call(ctx, Accounts.users.refs, { ids: unique })).map((u) => [u.id, u]));
   const out = new Map<number, UserRef>();
   const missing: number[] = [];
   for (const id of unique) {
