@@ -10,7 +10,7 @@ const e2e = base.projects.find((p) => p.displayName === "e2e");
 module.exports = {
   ...e2e,
   displayName: "distributed",
-  testMatch: [...e2e.testMatch, "<rootDir>/services/*/test/**/*.dist.test.ts"],
+  testMatch: [...e2e.testMatch, "<rootDir>/services/*/test/**/*.dist.test.ts", "<rootDir>/apps/*/test/**/*.dist.test.ts"],
   globalSetup: "<rootDir>/scripts/jest-distributed-setup.js",
   globalTeardown: "<rootDir>/scripts/jest-distributed-teardown.js",
   // *.embedded.e2e.test.ts need the services in the test's own process: another licence tier

@@ -11,7 +11,7 @@
 //     iid, links, subscriptions and outbox event in one more (one commit);
 //   - every statement is named (prepared once per connection).
 //
-//   DATABASE_URL=postgres://… PORT=3000 EXTERNAL_URL=http://collab.test node bench/baseline-server.js
+//   DATABASE_URL=postgres://… PORT=3000 EXTERNAL_URL=http://collab.test [WORKERS=2] node bench/baseline-server.js
 //
 // Only what the benchmark sends is handled; anything else is a 404.
 "use strict";
@@ -782,8 +782,29 @@ const server = http.createServer((req, res) => {
   );
 });
 server.keepAliveTimeout = 65_000;
-server.listen(PORT, HOST, () => process.stdout.write(`baseline listening on http://${HOST}:${server.address().port}\n`));
 
-const stop = () => server.close(() => pool.end().then(() => process.exit(0)));
-process.once("SIGTERM", stop);
-process.once("SIGINT", stop);
+// WORKERS > 1: that many processes answer on the port (node:cluster hands each new connection to
+// the next), each with its own pool — the benchmark measures the baseline at 1 and at one per core.
+const cluster = require("node:cluster");
+const WORKERS = Number(process.env.WORKERS || 1);
+if (cluster.isPrimary && WORKERS > 1) {
+  for (let i = 0; i < WORKERS; i++) cluster.fork();
+  let stopping = false;
+  let exited = 0;
+  cluster.on("exit", () => {
+    if (!stopping) process.exit(1); // a baseline worker does not die: a broken measurement
+    if (++exited === WORKERS) process.exit(0);
+  });
+  const stopAll = () => {
+    stopping = true;
+    for (const w of Object.values(cluster.workers)) w.process.kill("SIGTERM");
+  };
+  process.once("SIGTERM", stopAll);
+  process.once("SIGINT", stopAll);
+  process.stdout.write(`baseline: ${WORKERS} workers on port ${PORT}\n`);
+} else {
+  server.listen(PORT, HOST, () => process.stdout.write(`baseline listening on http://${HOST}:${server.address().port}\n`));
+  const stop = () => server.close(() => pool.end().then(() => process.exit(0)));
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", cluster.isWorker ? () => undefined : stop); // a worker stops when its primary says
+}

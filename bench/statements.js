@@ -4,6 +4,7 @@
 // (`npm run build` first) on a throw-away PostgreSQL server with the benchmark's dataset.
 //
 //   STATEMENTS_REQUESTS=50 (requests per scenario)   STATEMENTS_TOP=12 (statements listed)
+//   STATEMENTS_CONNECTIONS=1 (more: the requests sent that many at a time, as under load)
 "use strict";
 const path = require("node:path");
 const { spawn } = require("node:child_process");
@@ -14,6 +15,25 @@ const { seed } = require("./seed");
 const ROOT = path.join(__dirname, "..");
 const N = Number(process.env.STATEMENTS_REQUESTS ?? 50);
 const TOP = Number(process.env.STATEMENTS_TOP ?? 12);
+/** More than 1: the requests are sent over this many connections at once (autocannon), as under load. */
+const CONNECTIONS = Number(process.env.STATEMENTS_CONNECTIONS ?? 1);
+
+/** `amount` requests over CONNECTIONS connections; every answer must be a 2xx. */
+async function underLoad(url, headers, request, amount) {
+  const autocannon = require("autocannon");
+  let k = 0;
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    amount,
+    requests: [{ setupRequest: (req) => {
+      const r = request(k++);
+      return { ...req, path: r.path, method: r.method ?? "GET", body: r.body, headers: { ...headers, ...(r.body ? { "Content-Type": "application/json" } : {}) } };
+    } }],
+  });
+  if (result.non2xx || result.errors) throw new Error(`${result.non2xx} non-2xx answers, ${result.errors} errors under load`);
+  await new Promise((r) => setTimeout(r, 300)); // the events of the last writes
+}
 const ROOT_TOKEN = "glpat-root-token-for-tests-0001";
 
 async function serve(script, env) {
@@ -75,14 +95,15 @@ async function main() {
       for (let i = 0; i < 5; i++) await send(); // warm: prepared statements, first-use lookups
       await new Promise((r) => setTimeout(r, 300));
       await db.query("SELECT pg_stat_statements_reset()");
-      for (let i = 0; i < N; i++) await send();
+      if (CONNECTIONS > 1) await underLoad(server.url, headers, request, N);
+      else for (let i = 0; i < N; i++) await send();
       const { rows } = await db.query(
-        `SELECT calls, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS query FROM pg_stat_statements
+        `SELECT calls, mean_exec_time, left(regexp_replace(query, '\\s+', ' ', 'g'), 100) AS query FROM pg_stat_statements
          WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC, query`,
       );
       const total = rows.reduce((s, r) => s + Number(r.calls), 0);
-      process.stdout.write(`\n${label} — ${mode}: ${(total / N).toFixed(1)} statements per request (${N} requests; background workers included)\n`);
-      for (const r of rows.slice(0, TOP)) process.stdout.write(`  ${(r.calls / N).toFixed(2).padStart(6)}  ${r.query}\n`);
+      process.stdout.write(`\n${label} — ${mode}: ${(total / N).toFixed(1)} statements per request (${N} requests; background workers included): calls per request, mean execution time\n`);
+      for (const r of rows.slice(0, TOP)) process.stdout.write(`  ${(r.calls / N).toFixed(2).padStart(6)} ${Number(r.mean_exec_time).toFixed(3).padStart(7)} ms  ${r.query}\n`);
     }
   }
   await db.end();

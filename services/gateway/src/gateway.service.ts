@@ -1,4 +1,4 @@
-import { defaultStatus, FlushableCache, IdentityHolders, implement, isCursorPage, isPage, type RawBody, isReply, isStream, loadConfig, settingsMixin, signCaller, splitList, type Caller, type FileMeta, type RouteDef } from "@collab/core";
+import { defaultStatus, FlushableCache, IdentityHolders, implement, isCursorPage, isPage, type RawBody, isReply, isStream, loadConfig, requestsHeld, settingsMixin, signCaller, splitList, type Caller, type FileMeta, type RouteDef } from "@collab/core";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import type { Server } from "node:http";
 import ApiGateway from "moleculer-web";
@@ -315,7 +315,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
       server.keepAliveTimeout = 65_000;
       server.headersTimeout = 66_000;
       server.on("clientError", answerClientError);
-      server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+      const onRequest = (req: IncomingMessage, res: ServerResponse) => {
         const started = process.hrtime.bigint();
         res.setHeader("X-Frame-Options", "SAMEORIGIN");
         res.setHeader("X-Content-Type-Options", "nosniff");
@@ -341,6 +341,12 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
           return;
         }
         handler(req, res);
+      };
+      // A worker not yet known to its siblings holds what arrives (request-gate.ts).
+      server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+        const held = requestsHeld();
+        if (held) void held.then(() => onRequest(req, res));
+        else onRequest(req, res);
       });
     },
   };

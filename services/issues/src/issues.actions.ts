@@ -264,7 +264,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
         );
         // Its links are what was just written: no need to read them back.
         const created = { ...issue, labelIds: [...new Set(input.labelIds ?? [])], assigneeIds: input.assigneeIds ?? [] };
-        return (await presentIssues(kit, ctx, [created], { context: { projectId: access.project.id }, knownProjects: [access.project], knownRefs: known, subscribed: true }))[0];
+        return (await presentIssues(kit, ctx, [created], { context: { projectId: access.project.id }, knownProjects: [access.project], knownRefs: known, subscribed: true, created: true }))[0];
     },
     { visibility: "published" },
   ),

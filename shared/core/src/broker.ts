@@ -12,6 +12,8 @@ export interface BrokerSetup {
   services: ServiceSchema[];
   config?: Config;
   nodeID?: string;
+  /** A transporter of the caller's (the single-node workers' bus); otherwise TRANSPORTER's. */
+  transporter?: BrokerOptions["transporter"];
 }
 
 /**
@@ -36,13 +38,13 @@ export function transporterOption(url: string, config?: Config): BrokerOptions["
   return { type: "NATS", options: { servers, maxReconnectAttempts: -1, ...(config ? natsConnectionOptions(config) : {}) } } as BrokerOptions["transporter"];
 }
 
-export function createBroker({ services, config = loadConfig(), nodeID }: BrokerSetup): ServiceBroker {
+export function createBroker({ services, config = loadConfig(), nodeID, transporter }: BrokerSetup): ServiceBroker {
   // First of the middlewares: who calls is settled before anything else looks at a request.
   const busAuth = busAuthMiddleware(config);
   const broker = new ServiceBroker({
     namespace: config.NAMESPACE,
     nodeID: nodeID ?? config.NODE_ID,
-    transporter: transporterOption(config.TRANSPORTER, config),
+    transporter: transporter ?? transporterOption(config.TRANSPORTER, config),
     serializer: "JSON",
     requestTimeout: config.REQUEST_TIMEOUT_MS,
     // A service waiting for the services it depends on checks the local registry this often (the

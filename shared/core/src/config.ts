@@ -80,6 +80,12 @@ export const ConfigSchema = z.object({
   DATABASE_URL: z.string().optional(),
   /** Folder of the embedded PostgreSQL (cluster, password, log) when DATABASE_URL is unset. */
   EMBEDDED_PG_DIR: z.string().default("./data/postgres"),
+  /**
+   * `npm start` (apps/standalone): how many worker processes answer on PORT, each with every
+   * service, sharing the database (and the embedded PostgreSQL, started once). 0: one per CPU
+   * core; 1: the API in the one process.
+   */
+  WORKERS: z.coerce.number().int().min(0).max(256).default(0),
   /** Loopback port of the embedded PostgreSQL; 0: a free one at every start. */
   EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Where versions before the embedded PostgreSQL kept their PGlite data: imported at the first start. */
@@ -116,8 +122,15 @@ export const ConfigSchema = z.object({
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   /** Prometheus metrics port of a process (/metrics); 0 disables the reporter. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(0),
-  /** How often the runners service looks for due pipeline schedules; 0 disables the timer. */
+  /** How often a service's outbox relay looks for events other processes (or a crash) left; 0 disables the timer. */
   EVENTS_RELAY_INTERVAL_MS: z.coerce.number().int().min(0).default(1_000),
+  /**
+   * How long the relay waits after a write of its own process before it hands the events over,
+   * so that the writes of those milliseconds go out in one pass (one claim, one transaction per
+   * consumer service, one delete) instead of one pass each; 0: at once.
+   */
+  EVENTS_RELAY_LINGER_MS: z.coerce.number().int().min(0).max(1_000).default(10),
+  /** How often the runners service looks for due pipeline schedules; 0 disables the timer. */
   SCHEDULER_INTERVAL_MS: z.coerce.number().int().min(0).default(5_000),
   /** How often the namespaces service purges groups and projects whose adjourned deletion is due; 0 disables the timer. */
   DELETION_PURGE_INTERVAL_MS: z.coerce.number().int().min(0).default(60_000),

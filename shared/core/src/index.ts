@@ -25,3 +25,5 @@ export * from "./secrets";
 export * from "./log-scrub";
 export * from "./logging";
 export * from "./flushed-caches";
+export * from "./worker-bus";
+export * from "./request-gate";

@@ -113,7 +113,7 @@ export function defineService(def: ServiceDefinition): ServiceSchema {
         await kit.database.migrate({ folder: def.migrations, table: `__migrations_${def.name}` });
       }
       if (tables) {
-        relay = startRelay(kit, tables, config.EVENTS_RELAY_INTERVAL_MS);
+        relay = startRelay(kit, tables, config.EVENTS_RELAY_INTERVAL_MS, config.EVENTS_RELAY_LINGER_MS);
         kit.events = relay;
         const applyBatch = (events: import("./events/envelope").EventEnvelope[]) => applyEvents(kit, tables, consumers, events);
         for (const name of Object.keys(consumers)) registerLocalConsumer(kit.broker, def.name, name, applyBatch);

@@ -14,6 +14,12 @@ export interface PresentOptions {
   /** Labels and milestones already looked up (a write's input checks): only the others are asked for. */
   knownRefs?: KnownRefs;
   subscribed?: boolean;
+  /**
+   * Issues this request has just created: no merge request closes them yet (as in GitLab, whose
+   * closing links are made when a merge request is saved, for issues that exist then), so
+   * merge_requests_count is 0 without asking.
+   */
+  created?: boolean;
 }
 
 export interface KnownRefs {
@@ -36,7 +42,7 @@ export async function presentIssues(kit: ServiceKit, ctx: Ctx<unknown>, rows: (I
     userMap(ctx, rows.flatMap((r) => [r.authorId, r.closedById, ...(assigneeIds.get(r.id) ?? [])])),
     knownOrAsked(ctx, [...labelIds.values()].flat(), rows.map((r) => r.milestoneId), o.knownRefs ?? NO_KNOWN_REFS),
     projectMap(ctx, missingProjects),
-    mergeRequestCounts(ctx, rows),
+    o.created ? new Map<number, number>() : mergeRequestCounts(ctx, rows),
   ]);
   const projects = new Map<number, WorkItemProject>([...asked, ...known]);
   const presentation: IssuePresentation = {

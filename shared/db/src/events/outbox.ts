@@ -65,7 +65,7 @@ type OutboxRow = EventTables["outbox"]["$inferSelect"];
 
 const envelopeOf = (row: OutboxRow): EventEnvelope => ({ id: row.eventId, name: row.name, occurredAt: row.occurredAt.toISOString(), payload: row.payload });
 
-export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number): Relay {
+export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number, lingerMs = 0): Relay {
   const { outbox, processedEvents } = tables;
   const broker = kit.broker as ChannelsBroker;
   let stopped = false;
@@ -161,6 +161,21 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
   // once. A running pass started after the last write of this process: waiting for it is enough.
   const flush = (): Promise<void> => (pending ? schedule() : (running ?? Promise.resolve()));
 
+  /**
+   * After a write of this process: a pass lingerMs later, which takes every event written
+   * meanwhile (under load one pass carries many, each consumer service applying them in one
+   * transaction). flush() does not wait for it.
+   */
+  let lingering: NodeJS.Timeout | undefined;
+  const handOverSoon = () => {
+    if (lingerMs <= 0) return void flush();
+    if (lingering || stopped) return;
+    lingering = setTimeout(() => {
+      lingering = undefined;
+      void flush();
+    }, lingerMs);
+  };
+
   const timer = everyMs > 0 ? setInterval(() => void schedule(), everyMs) : undefined;
   timer?.unref();
   void schedule();
@@ -180,7 +195,7 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
       });
       if (announced) pending = true;
       // Not awaited: the answer does not wait on the consumers, in one process as across processes.
-      void flush();
+      handOverSoon();
       return result;
     },
     async publishIn(tx, announcements) {
@@ -191,12 +206,13 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
     async announced(write) {
       const result = await write;
       pending = true;
-      void flush();
+      handOverSoon();
       return result;
     },
     async stop() {
       stopped = true;
       if (timer) clearInterval(timer);
+      if (lingering) clearTimeout(lingering);
       await running?.catch(() => undefined);
     },
   };
