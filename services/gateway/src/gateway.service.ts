@@ -1,4 +1,4 @@
-import { defaultStatus, FlushableCache, IdentityHolders, implement, isCursorPage, isPage, type RawBody, isReply, isStream, loadConfig, requestsHeld, settingsMixin, signCaller, splitList, type Caller, type FileMeta, type RouteDef } from "@collab/core";
+import { defaultStatus, FlushableCache, IdentityHolders, implement, isCursorPage, isJsonPage, isPage, type RawBody, isReply, isStream, loadConfig, requestsHeld, settingsMixin, signCaller, splitList, type Caller, type FileMeta, type RouteDef } from "@collab/core";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import type { Server } from "node:http";
 import ApiGateway from "moleculer-web";
@@ -262,6 +262,13 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
         } else if (isPage(data)) {
           const url = new URL(req.originalUrl ?? req.url ?? "/", this.baseUrlFor(req));
           for (const [k, v] of Object.entries(paginationHeaders(data, url))) res.setHeader(k, v);
+          if (isJsonPage(data)) {
+            // Serialised by the service that answered (pageAsJsonMiddleware): written as it came.
+            res.statusCode = status;
+            res.setHeader("Content-Type", def?.contentType ?? "application/json");
+            res.end(data.itemsJson);
+            return;
+          }
           body = data.items;
         }
         res.statusCode = status;

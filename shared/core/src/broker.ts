@@ -7,6 +7,7 @@ import { OutputCheckMiddleware, UniqueActionNamesMiddleware } from "./contract";
 import { DataExceptionMiddleware } from "./data-errors";
 import { ZodInputMiddleware } from "./input";
 import { logDestination, pinoOptions } from "./logging";
+import { pageAsJsonMiddleware } from "./page-as-json";
 
 export interface BrokerSetup {
   services: ServiceSchema[];
@@ -74,7 +75,8 @@ export function createBroker({ services, config = loadConfig(), nodeID, transpor
       ZodInputMiddleware,
       ...(config.CHECK_ACTION_OUTPUTS ? [OutputCheckMiddleware] : []),
       DataExceptionMiddleware,
-      ...(config.TRANSPORTER ? [eventChannels(config.TRANSPORTER, natsConnectionOptions(config))] : []),
+      // Outside the output check (a later middleware wraps the earlier ones): it checks the objects.
+      ...(config.TRANSPORTER ? [pageAsJsonMiddleware(), eventChannels(config.TRANSPORTER, natsConnectionOptions(config))] : []),
     ],
     metrics: config.METRICS_PORT
       ? {

@@ -27,3 +27,4 @@ export * from "./logging";
 export * from "./flushed-caches";
 export * from "./worker-bus";
 export * from "./request-gate";
+export * from "./page-as-json";

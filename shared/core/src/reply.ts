@@ -18,6 +18,21 @@ export interface Reply<T> {
   body: T;
 }
 
+/**
+ * A Page on its way to a gateway in another process (pageAsJsonMiddleware): the items already as
+ * their JSON text, which the gateway writes out as it is instead of parsing the packet's items
+ * into objects and serialising them again.
+ */
+export interface JsonPage {
+  $page: true;
+  itemsJson: string;
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+export const isJsonPage = (v: unknown): v is JsonPage => isPage(v) && typeof (v as unknown as JsonPage).itemsJson === "string";
+
 export const page = <T>(items: T[], total: number, p: { page: number; per_page: number }): Page<T> => ({
   $page: true,
   items,
