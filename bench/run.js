@@ -71,8 +71,19 @@ const config = {
   cpuProf: process.env.BENCH_CPU_PROF === "1",
 };
 /** The baseline at one process and at one per core: ratios take the faster (issue 29). */
-const BASELINES = ["baseline", "baseline-workers"];
-config.modes = [...BASELINES, ...config.modes.filter((m) => !BASELINES.includes(m))]; // ratios need them
+/**
+ * The baseline at one process and at one per core, on each deployment's database: `baseline` and
+ * `baseline-workers` beside the single node (its idle relays deliver their events, as it delivers
+ * its own), `baseline-topology` and `baseline-workers-topology` beside the distributed topology
+ * (its relays and consumers deliver them). Ratios take the faster of a deployment's two.
+ */
+const NODE_BASELINES = ["baseline", "baseline-workers"];
+const TOPOLOGY_BASELINES = ["baseline-topology", "baseline-workers-topology"];
+const BASELINES = [...NODE_BASELINES, ...TOPOLOGY_BASELINES];
+config.modes = config.modes.filter((m) => !BASELINES.includes(m));
+config.modes = [...NODE_BASELINES, ...(config.modes.includes("distributed") ? TOPOLOGY_BASELINES : []), ...config.modes]; // ratios need them
+/** The baselines a mode is compared with. */
+const baselinesOf = (mode) => (mode === "distributed" || TOPOLOGY_BASELINES.includes(mode) ? TOPOLOGY_BASELINES : NODE_BASELINES);
 const durationFor = (conns) => config.durations[Math.min(config.connections.indexOf(conns), config.durations.length - 1)];
 
 const log = (msg) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
@@ -148,6 +159,21 @@ async function startSingle(databaseUrl, rootToken) {
 }
 
 /** The baseline with `workers` processes (node:cluster; 1: one process), as the mode `name`. */
+/** A database of its own for the single node and the baselines, beside the topology's. */
+async function singleNodeDatabase(serverUrl) {
+  const { Client } = require("pg");
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query("CREATE DATABASE bench_single_node");
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = "/bench_single_node";
+  return url.toString();
+}
+
 async function startBaseline(databaseUrl, name = "baseline", workers = 1) {
   const port = await freePort();
   const p = startNode(name, path.join(__dirname, "baseline-server.js"), serviceEnv({ DATABASE_URL: databaseUrl, PORT: String(port), WORKERS: String(workers) }), cpuProfArgs(name));
@@ -200,7 +226,10 @@ function shape(v) {
   return v === null ? "null" : typeof v;
 }
 
-/** Every mode answers the reads with the seeded totals; same database ⇒ same bytes as the baseline. */
+/**
+ * Every mode answers the reads with the seeded totals, and a mode on a baseline's database the
+ * same bytes as that baseline (embedded, with data of its own: the same JSON shape).
+ */
 async function checkModes(servers, manifests) {
   const checks = {};
   const fetchText = async (url, token) => {
@@ -208,22 +237,25 @@ async function checkModes(servers, manifests) {
     return { status: res.status, total: res.headers.get("x-total"), body: await res.text() };
   };
   const token = (mode) => manifests[mode].users[0].token;
-  const base = await Promise.all(readPaths(manifests.baseline).map((p) => fetchText(servers.baseline.url + p, token("baseline"))));
+  const answers = {};
+  const answersOf = (mode) => (answers[mode] ??= Promise.all(readPaths(manifests[mode]).map((p) => fetchText(servers[mode].url + p, token(mode)))));
   for (const mode of Object.keys(servers)) {
     const m = manifests[mode];
-    const got = await Promise.all(readPaths(m).map((p) => fetchText(servers[mode].url + p, token(mode))));
+    const got = await answersOf(mode);
     const expected = [String(m.mainIssues), String(m.counts.issues), String(m.notesOnHeavyIssue), String(m.mergeRequests)];
     got.forEach((g, i) => {
       if (g.status !== 200 || g.total !== expected[i]) throw new Error(`${mode}: GET ${readPaths(m)[i]} answered ${g.status} X-Total ${g.total}, expected 200 X-Total ${expected[i]}`);
     });
-    const sameData = m === manifests.baseline;
+    const reference = baselinesOf(mode)[0];
+    const base = await answersOf(reference);
+    const sameData = m === manifests[reference];
     const same = got.map((g, i) => (sameData ? g.body === base[i].body : JSON.stringify(shape(JSON.parse(g.body))) === JSON.stringify(shape(JSON.parse(base[i].body)))));
     checks[mode] = {
-      comparison: sameData ? "byte-identical bodies" : "same JSON shape (own data)",
+      comparison: sameData ? `byte-identical to ${reference}` : "same JSON shape (own data)",
       ok: same.every(Boolean),
       bytes: got.map((g) => g.body.length),
     };
-    if (!checks[mode].ok) log(`WARNING: ${mode} answers differ from the baseline (${same.map((s, i) => `${readPaths(m)[i]}: ${s ? "same" : "DIFFERENT"}`).join("; ")})`);
+    if (!checks[mode].ok) log(`WARNING: ${mode} answers differ from ${reference}'s (${same.map((s, i) => `${readPaths(m)[i]}: ${s ? "same" : "DIFFERENT"}`).join("; ")})`);
   }
   return checks;
 }
@@ -417,7 +449,7 @@ function aggregate(raw) {
     cpu: meanCpu(c.runs),
   }));
   for (const row of rows) {
-    const base = referenceOf(rows, row.scenario, row.connections);
+    const base = referenceOf(rows, row.scenario, row.connections, row.mode);
     row.ratio_to_baseline = base && base.rps > 0 ? row.rps / base.rps : null;
   }
   const order = (r) => [config.scenarios.indexOf(r.scenario), config.connections.indexOf(r.connections), config.modes.indexOf(r.mode)];
@@ -431,8 +463,8 @@ function aggregate(raw) {
  * The baseline a cell is compared with: the faster of the baseline's worker counts (one process,
  * one per core) on the same scenario and connection count, measured in the same run.
  */
-function referenceOf(rows, scenario, connections) {
-  const bases = rows.filter((b) => BASELINES.includes(b.mode) && b.scenario === scenario && b.connections === connections);
+function referenceOf(rows, scenario, connections, mode) {
+  const bases = rows.filter((b) => baselinesOf(mode).includes(b.mode) && b.scenario === scenario && b.connections === connections);
   return bases.reduce((best, b) => (!best || b.rps > best.rps ? b : best), undefined);
 }
 
@@ -483,21 +515,21 @@ function targets(rows) {
   for (const [mode, ceiling] of Object.entries(CPU_CEILINGS))
     for (const scenario of CPU_SCENARIOS) {
       const c = cell(scenario, mode);
-      const base = c && referenceOf(rows, c.scenario, 32);
+      const base = c && referenceOf(rows, c.scenario, 32, mode);
       if (c?.cpu?.total && base?.cpu?.total) {
         const ratio = c.cpu.total / base.cpu.total;
         out.push(`${mode} ${LABELS[c.scenario]} @32: CPU ${c.cpu.total} ms/request, ${ratio.toFixed(2)}× the baseline's (target ≤ ${ceiling}×): ${ratio <= ceiling ? "MET" : "MISSED"}`);
       }
     }
   for (const c of rows.filter((r) => r.connections === 32 && !BASELINES.includes(r.mode) && r.mode !== "embedded")) {
-    const base = referenceOf(rows, c.scenario, 32);
+    const base = referenceOf(rows, c.scenario, 32, c.mode);
     if (base) out.push(`${c.mode} ${LABELS[c.scenario]} @32: p99 ${c.p99} ms vs ${base.mode} ${base.p99} ms (target ≤ 2×): ${c.p99 <= 2 * base.p99 ? "MET" : "MISSED"}`);
   }
   // The npm start path against the single process on the same requests, and its tail latency.
   for (const c of rows.filter((r) => r.mode === "embedded" && r.scenario.startsWith("GET"))) {
     const at = (mode) => rows.find((r) => r.scenario === c.scenario && r.mode === mode && r.connections === c.connections);
     const single = at("single");
-    const base = referenceOf(rows, c.scenario, c.connections);
+    const base = referenceOf(rows, c.scenario, c.connections, "embedded");
     if (single) out.push(`embedded ${LABELS[c.scenario]} @${c.connections}: ${(c.rps / single.rps).toFixed(2)} of single (target ≥ 0.8): ${c.rps >= 0.8 * single.rps ? "MET" : "MISSED"}`);
     if (base) out.push(`embedded ${LABELS[c.scenario]} @${c.connections}: p99 ${c.p99} ms vs baseline ${base.p99} ms (target ≤ 2×): ${c.p99 <= 2 * base.p99 ? "MET" : "MISSED"}`);
   }
@@ -545,22 +577,44 @@ async function main() {
   if (config.modes.includes("distributed"))
     servers.distributed = { url: topology.gatewayUrl, pids: { "nats-server": topology.natsPid, ...Object.fromEntries(topology.nodes.map((n) => [`${n.service}-${n.replica}`, n.pid])) } };
     if (config.cpuProf) log(`distributed profiles (CPU.<date>.<pid>.…): ${topology.nodes.map((n) => `${n.service}-${n.replica} ${n.pid}`).join(", ")}`);
+  // Two deployments of the API never share a database: the topology has its own, and the single
+  // node and the baselines another (same server), seeded alike (the same instant: same answers).
+  // On one database each deployment's relays would deliver the other's events while it is measured.
   const { Client } = require("pg");
-  const client = new Client({ connectionString: topology.databaseUrl });
-  await client.connect();
+  const seeded = async (url) => {
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      return await seed(client, { now: seedNow });
+    } finally {
+      await client.end();
+    }
+  };
+  const seedNow = Date.now(); // both databases seeded as of the same instant
   let t = Date.now();
-  const manifest = await seed(client);
-  await client.end();
-  log(`seeded PostgreSQL in ${Date.now() - t} ms: ${JSON.stringify(manifest.counts)}`);
-  servers.baseline = await startBaseline(topology.databaseUrl);
-  cleanups.push(servers.baseline.stop);
-  servers["baseline-workers"] = await startBaseline(topology.databaseUrl, "baseline-workers", os.cpus().length);
-  cleanups.push(servers["baseline-workers"].stop);
-  if (config.modes.includes("single")) {
-    servers.single = await startSingle(topology.databaseUrl, ROOT_TOKEN);
-    cleanups.push(servers.single.stop);
+  const manifest = await seeded(topology.databaseUrl);
+  log(`seeded the topology's database in ${Date.now() - t} ms: ${JSON.stringify(manifest.counts)}`);
+  const nodeDatabase = await singleNodeDatabase(pg.url);
+  // The single node migrates its database and creates root; then it is seeded.
+  servers.single = await startSingle(nodeDatabase, ROOT_TOKEN);
+  cleanups.push(servers.single.stop);
+  t = Date.now();
+  const nodeManifest = await seeded(nodeDatabase);
+  log(`seeded the single node's database in ${Date.now() - t} ms`);
+  for (const [name, databaseUrl, workers] of [
+    ["baseline", nodeDatabase, 1],
+    ["baseline-workers", nodeDatabase, os.cpus().length],
+    ...(config.modes.includes("distributed") ? [["baseline-topology", topology.databaseUrl, 1], ["baseline-workers-topology", topology.databaseUrl, os.cpus().length]] : []),
+  ]) {
+    servers[name] = await startBaseline(databaseUrl, name, workers);
+    cleanups.push(servers[name].stop);
   }
-  for (const m of [...BASELINES, "single", "distributed"]) manifests[m] = manifest;
+  if (!config.modes.includes("single")) {
+    await servers.single.stop();
+    delete servers.single;
+  }
+  for (const m of [...NODE_BASELINES, "single"]) manifests[m] = nodeManifest;
+  for (const m of [...TOPOLOGY_BASELINES, "distributed"]) manifests[m] = manifest;
   if (config.modes.includes("embedded")) {
     t = Date.now();
     log("starting the embedded mode (start, stop, seed, start)");

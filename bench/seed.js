@@ -117,7 +117,8 @@ async function seed(db, options = {}) {
   const o = { ...DEFAULTS, ...options };
   const r = prng(0xc011ab);
   const q = async (text, params) => (await db.query(text, params)).rows;
-  const now = Date.now();
+  // options.now: the same instant for two databases seeded alike (their answers are then byte for byte the same).
+  const now = o.now ?? Date.now();
   const [root] = await q("SELECT id FROM accounts.users WHERE username = 'root'");
   if (!root) throw new Error("root is missing: start the services once on this database before seeding");
   const existing = await q("SELECT count(*)::int AS n FROM issues.issues");
