@@ -1,21 +1,22 @@
-// `npm run bench`: load-tests the API in four modes against one seeded dataset and compares each
-// with a plain node:http + pg server doing the same SQL (bench/README.md explains it all).
+// `npm run bench`: load-tests the API in three modes against one seeded dataset and compares each
+// with a plain node:http + pg server doing the same requests (bench/README.md explains it all).
 //
 //   1. npm run build (the modes run the built dist)                   BENCH_SKIP_BUILD=1 skips it
 //   2. a throw-away PostgreSQL server on 127.0.0.1 (bench/postgres.js)
-//   3. distributed: scripts/topology.js (nats-server, one process per service it lists, gateway);
-//      its scratch database is the benchmark's database
-//   4. seeds it (bench/seed.js), then starts single (apps/standalone/dist/embedded.js on the same
-//      database), baseline (bench/baseline-server.js, same database) and embedded (embedded.js as
-//      `npm start` runs it: its own embedded PostgreSQL with default settings, in its own folder,
-//      seeded with the same generator)
+//   3. distributed: scripts/topology.js (nats-server, one process per service it lists, gateway)
+//      on its scratch database, seeded (bench/seed.js)
+//   4. single (apps/standalone/dist/embedded.js, one worker per core) on a database of its own on
+//      the same server, seeded alike; the baseline (bench/baseline-server.js) at one process and
+//      at one per core beside each of the two; embedded (embedded.js as `npm start` runs it: its
+//      own embedded PostgreSQL with default settings, in its own folder, seeded alike)
 //   5. checks that every mode answers the read scenarios, and that single and distributed answer
-//      them byte for byte like the baseline
-//   6. for each scenario and connection count, rounds of: a warm-up, then a measured run, one mode
-//      after the other (the order rotates), by autocannon in a separate process (bench/load.js)
+//      them byte for byte like the baseline on their database
+//   6. for each scenario and connection count, rounds of: the machine settling, a warm-up, then a
+//      measured run, one mode after the other (the order rotates), by autocannon in a separate
+//      process (bench/load.js)
 //   7. prints the table, writes bench/results/latest.json (and latest-details.json), stops everything
 //
-// Knobs (environment): BENCH_MODES=baseline,single,distributed,embedded  BENCH_CONNECTIONS=32,8
+// Knobs (environment): BENCH_MODES=single,distributed,embedded (baselines added)  BENCH_CONNECTIONS=32,8
 // BENCH_DURATION=10,5 (measured seconds per cell, per connection count, split over the rounds)
 // BENCH_ROUNDS=2  BENCH_WARMUP=1 (seconds before each measured run)  BENCH_SCENARIOS=<substring,…>
 // BENCH_PRIME=2 (seconds of each read scenario on every mode before the first measurement)
@@ -56,7 +57,7 @@ const LABELS = {
 
 const list = (v, d) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : d);
 const config = {
-  modes: list(process.env.BENCH_MODES, ["baseline", "single", "distributed", "embedded"]),
+  modes: list(process.env.BENCH_MODES, ["single", "distributed", "embedded"]),
   connections: list(process.env.BENCH_CONNECTIONS, ["32", "8"]).map(Number),
   durations: list(process.env.BENCH_DURATION, ["10", "5"]).map(Number),
   rounds: Number(process.env.BENCH_ROUNDS ?? 2),
