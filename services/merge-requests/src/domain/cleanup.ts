@@ -36,7 +36,8 @@ export async function removeProjectData(db: Db, projectId: number): Promise<numb
 /**
  * A push moved a branch head: the open merge requests whose source it is follow it, and lose
  * their approvals where the project resets approvals on push — one transaction. A late delivery
- * cannot move a head backwards past a newer push (only rows still at `before`, or unknown, move).
+ * cannot move a head backwards past a newer push (only rows still at `before`, or unknown, move),
+ * and one already at the new head is left as it is.
  */
 export async function followPush(db: Db, p: { projectId: number; branch: string; before: string | null; after: string }): Promise<number> {
   return db.transaction(async (tx) => {
@@ -49,6 +50,8 @@ export async function followPush(db: Db, p: { projectId: number; branch: string;
           eq(mergeRequests.sourceBranch, p.branch),
           eq(mergeRequests.state, "opened"),
           p.before === null ? sql`TRUE` : sql`(${mergeRequests.sha} IS NULL OR ${mergeRequests.sha} = ${p.before})`,
+          // Already at that head (a merge request opened on the pushed commit): nothing moves, updated_at stays.
+          sql`${mergeRequests.sha} IS DISTINCT FROM ${p.after}`,
         ),
       )
       .returning({ id: mergeRequests.id, projectId: mergeRequests.projectId });
