@@ -1,5 +1,5 @@
 import cluster from "node:cluster";
-import { createLogger, exitOnUnhandledErrors, holdRequestsUntil, loadConfig, stopOnSignals, WorkerBusTransporter } from "@collab/core";
+import { createLogger, exitOnUnhandledErrors, holdRequestsUntil, loadConfig, stopOnSignals, workerBusService, WorkerBusTransporter } from "@collab/core";
 import { startStandalone, type Standalone } from "./standalone";
 import { runWorkers, workerCount, workerIndex } from "./workers";
 
@@ -30,7 +30,7 @@ async function main() {
     const bus = new WorkerBusTransporter();
     // Requests wait until the siblings know this worker: their writes must flush what it holds.
     holdRequestsUntil(bus.peered());
-    app = await startStandalone(config, { transporter: bus, reseal: workerIndex() === 1 });
+    app = await startStandalone(config, { transporter: bus, reseal: workerIndex() === 1, services: [workerBusService()] });
     return;
   }
   stopOnSignals(stop);

@@ -1,6 +1,6 @@
 import { createBroker, createLogger, loadConfig, readOrCreateSecretsKey, secretsKeyring, type Config } from "@collab/core";
 import { importPgliteFolder, openDatabase, startEmbeddedPostgres, type EmbeddedPostgres } from "@collab/db";
-import type { BrokerOptions, ServiceBroker } from "moleculer";
+import type { BrokerOptions, ServiceBroker, ServiceSchema } from "moleculer";
 import path from "node:path";
 import { createGatewayService } from "@collab/gateway";
 import { reencryptAll } from "./reencrypt-secrets";
@@ -72,6 +72,8 @@ export interface StandaloneOptions {
   transporter?: BrokerOptions["transporter"];
   /** Whether this process reseals stored credentials at start (one worker of several does). */
   reseal?: boolean;
+  /** Services beside the API's (a worker's workerBusService). */
+  services?: ServiceSchema[];
 }
 
 export async function startStandalone(config: Config = loadConfig(), options: StandaloneOptions = {}): Promise<Standalone> {
@@ -82,7 +84,7 @@ export async function startStandalone(config: Config = loadConfig(), options: St
   const database = prepared.database;
   let broker: ServiceBroker | undefined;
   try {
-    broker = createBroker({ config, services: [createGatewayService(), ...domainSchemas()], transporter: options.transporter });
+    broker = createBroker({ config, services: [createGatewayService(), ...domainSchemas(), ...(options.services ?? [])], transporter: options.transporter });
     await broker.start();
   } catch (err) {
     await broker?.stop().catch(() => undefined);

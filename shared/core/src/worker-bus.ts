@@ -1,5 +1,7 @@
 import type { Cluster, Worker } from "node:cluster";
-import { Transporters } from "moleculer";
+import { Transporters, type ServiceSchema } from "moleculer";
+import { z } from "zod";
+import { actionContract, actionsOf, call, implement } from "./contract";
 
 /**
  * The bus between the workers of one single-node API (`WORKERS` > 1, apps/standalone): Moleculer
@@ -22,6 +24,17 @@ type BusMessage =
 
 /** How long a starting worker waits to be known by its siblings before it takes requests anyway. */
 const PEERING_TIMEOUT_MS = 30_000;
+
+/** The workers' own service: what a worker's registry holds, asked by a sibling that is starting. */
+export const WorkerBus = {
+  knownNodes: actionContract("worker-bus.knownNodes", { input: () => z.object({}), output: () => z.array(z.string()), idempotent: true }),
+};
+
+/** Runs in every worker beside the API's services (embedded.ts): answers WorkerBus.knownNodes. */
+export const workerBusService = (): ServiceSchema => ({
+  name: "worker-bus",
+  actions: actionsOf("worker-bus", [implement(WorkerBus.knownNodes, (ctx) => ctx.broker.registry.nodes.list({ onlyAvailable: true }).map((n: { id: string }) => n.id))]),
+});
 
 const isBusMessage = (m: unknown): m is BusMessage => typeof m === "object" && m !== null && typeof (m as { collabBus?: unknown }).collabBus === "string";
 
@@ -65,7 +78,7 @@ export class WorkerBusTransporter extends Transporters.Base {
    * Resolves once this worker and every sibling the primary listed know each other (each has the
    * other in its registry): until then a write on a sibling would not flush what this worker
    * holds, so it must not take requests yet (holdRequestsUntil). The registry learns a node from
-   * its INFO packet, sent once its broker has started; this asks each sibling's `$node.list`.
+   * its INFO packet, sent once its broker has started; this asks each sibling (WorkerBus.knownNodes).
    * After PEERING_TIMEOUT_MS it resolves anyway, logging the siblings that did not answer.
    */
   async peered(): Promise<void> {
@@ -86,10 +99,8 @@ export class WorkerBusTransporter extends Transporters.Base {
       peers.map(async (id) => {
         if (!known(id)) return id;
         try {
-          // Moleculer's own registry action, on that sibling: no service contract describes it.
-          // eslint-disable-next-line no-restricted-syntax
-          const nodes = (await this.broker.call("$node.list", {}, { nodeID: id, timeout: 1_000, retries: 0 })) as { id: string; available: boolean }[];
-          return nodes.some((n) => n.id === this.nodeID && n.available) ? undefined : id;
+          const known = await call(this.broker, WorkerBus.knownNodes, {}, { nodeID: id, timeout: 1_000, retries: 0 });
+          return known.includes(this.nodeID) ? undefined : id;
         } catch {
           return id;
         }
