@@ -27,7 +27,9 @@ module.exports = async function setup() {
   try {
     // The services reach PostgreSQL through a proxy the fault tests can freeze, with a read
     // timeout short enough that a frozen connection is given up in seconds (production: 35 s).
-    topology = await startTopology({ databaseProxy: true, env: { PG_STATEMENT_TIMEOUT_MS: "8000", PG_QUERY_TIMEOUT_MS: "5000" } });
+    // The integration tests tick the delivery worker themselves (integrations.deliveries.tick), as
+    // in the one-process pass: a timer's pass could send or drop a delivery between their steps.
+    topology = await startTopology({ databaseProxy: true, env: { PG_STATEMENT_TIMEOUT_MS: "8000", PG_QUERY_TIMEOUT_MS: "5000", INTEGRATIONS_DELIVERY_TICK_MS: "0" } });
   } catch (err) {
     await mail.stop();
     await globalThis.__COLLAB_TEST_PG__?.stop();

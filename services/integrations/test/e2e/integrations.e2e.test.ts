@@ -17,7 +17,8 @@ import { Issues } from "@collab/issues-contract";
  * World: private group "team" (subgroup "team/sub") with project "app" in the subgroup;
  * owner (50), maint (40), dev (30) of the group; outsider.
  */
-// The tests tick the delivery worker themselves (integrations.deliveries.tick).
+// The tests tick the delivery worker themselves (integrations.deliveries.tick); the distributed
+// pass starts its topology so too (scripts/jest-distributed-setup.js).
 process.env.INTEGRATIONS_DELIVERY_TICK_MS ??= "0";
 
 let app: TestApp;
