@@ -100,17 +100,27 @@ export class FlushableCache<V> {
  */
 export function processCache<V>(suffix: string) {
   const cache = new FlushableCache<V>();
+  const companions: FlushableCache<unknown>[] = [];
   let held = false;
   return {
     cache,
     get held() {
       return held;
     },
+    /**
+     * Another cache the same flush empties: answers of the same owner that the same writes change
+     * (held, like the first, only once the flush is implemented in this process).
+     */
+    companion<W>(): FlushableCache<W> {
+      const c = new FlushableCache<W>();
+      companions.push(c as FlushableCache<unknown>);
+      return c;
+    },
     /** Implements a service's flush of this cache (its contract entry), and so turns holding on in this process. */
     holder(entry: ReturnType<typeof flushContract>): ImplementedAction {
       if (!entry.name.endsWith(`.${suffix}`)) throw new Error(`${entry.name}: a flush of this cache is <service>.${suffix}`);
       held = true;
-      return implement(entry, () => ({ flushed: cache.flush() }));
+      return implement(entry, () => ({ flushed: companions.reduce((n, c) => n + c.flush(), cache.flush()) }));
     },
   };
 }

@@ -9,6 +9,7 @@ export * from "./labels";
 export * from "./milestones";
 export * from "./page-refs";
 export * from "./projects";
+export * from "./project-facts";
 export * from "./users";
 export * from "./work-item-input";
 export type {

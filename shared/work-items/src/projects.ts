@@ -17,6 +17,12 @@ const heldAccess = access.cache;
 /** Implements a service's access-cache flush (`<service>.accessCache.flush`, see its contract), and so turns the cache on in this process. */
 export const accessCacheHolder = access.holder;
 
+/**
+ * Answers of namespaces emptied by the same flush as access.project (project-facts.ts): every
+ * namespaces write but the harmless ones flushes, so whatever such a write can change may be held here.
+ */
+export const heldBesideAccess = <W>() => ({ cache: access.companion<W>(), held: () => access.held });
+
 /** Who the held answer is for: everything of the caller that access.project decides on. */
 function holderKey(ctx: Ctx<unknown>): string | null {
   const caller = callerOf(ctx);

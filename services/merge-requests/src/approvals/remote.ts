@@ -4,9 +4,6 @@ import { Accounts } from "@collab/accounts-contract";
 
 /** Bus clients approvals use: each one call for any number of rows. */
 
-export const matchingProtectedBranches = (ctx: Ctx<unknown>, pairs: { project_id: number; branch: string }[]) =>
-  pairs.length ? call(ctx, Namespaces.protectedBranches.matching, { pairs }) : Promise.resolve([] as number[][]);
-
 export async function groupUserIds(ctx: Ctx<unknown>, groupIds: number[]): Promise<Map<number, number[]>> {
   const ids = [...new Set(groupIds)];
   if (!ids.length) return new Map();
@@ -14,13 +11,8 @@ export async function groupUserIds(ctx: Ctx<unknown>, groupIds: number[]): Promi
   return new Map(Object.entries(out).map(([k, v]) => [Number(k), v]));
 }
 
-/** Access levels per project and user: `levels.get(projectId)?.get(userId)`. */
-export async function levelsOnProjects(ctx: Ctx<unknown>, wanted: Map<number, Set<number>>): Promise<Map<number, Map<number, number>>> {
-  const pairs = [...wanted].filter(([, users]) => users.size).map(([project_id, users]) => ({ project_id, user_ids: [...users] }));
-  if (!pairs.length) return new Map();
-  const out = await call(ctx, Namespaces.access.levelsOnProjects, { pairs });
-  return new Map(Object.entries(out).map(([p, users]) => [Number(p), new Map(Object.entries(users).map(([u, l]) => [Number(u), l]))]));
-}
+/** Held beside access.project, emptied by the same flush (@collab/work-items, project-facts.ts). */
+export { levelsOnProjects, matchingProtectedBranches } from "@collab/work-items";
 
 export type { GroupEntity };
 

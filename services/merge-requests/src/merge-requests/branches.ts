@@ -3,15 +3,8 @@ import { Namespaces } from "@collab/namespaces-contract";
 
 /** What merge requests ask of the repository (namespaces' refs): branch heads, merges, who may merge. */
 
-/** Heads of branches of any projects, by headKey: null for a missing branch. One call for any number. */
-export async function branchHeads(ctx: Ctx<unknown>, refs: { project_id: number; branch: string }[], ensureDefaultBranch = false): Promise<Map<string, string | null>> {
-  const out = new Map<string, string | null>();
-  if (!refs.length) return out;
-  const rows = await call(ctx, Namespaces.refs.branchHeads, { refs, ensure_default_branch: ensureDefaultBranch });
-  for (const r of rows) out.set(headKey(r.project_id, r.branch), r.sha);
-  return out;
-}
-export const headKey = (projectId: number, branch: string) => `${projectId}:${branch}`;
+/** Heads of branches (held for pages, see @collab/work-items project-facts.ts). */
+export { branchHeads, headKey } from "@collab/work-items";
 
 /** Merges a merge request's branches (authorized here already). */
 export const mergeBranches = (ctx: Ctx<unknown>, p: InputOf<typeof Namespaces.refs.mergeBranches>) => call(ctx, Namespaces.refs.mergeBranches, p);

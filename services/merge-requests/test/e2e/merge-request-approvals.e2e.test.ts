@@ -268,6 +268,38 @@ describe("approvals_left", () => {
   });
 });
 
+describe("held answers in pages", () => {
+  test("a page follows an approver's level, a protected branch and a deleted source branch on the next request", async () => {
+    const project = await createProject(root, { name: "held", namespace_id: team.id, visibility: "private", initialize_with_readme: true });
+    const approver = await createUser(app, "approver");
+    await addMember(app, "projects", project.id, approver.id, 30);
+    expect((await root.post(`/projects/${project.id}/approval_rules`, { json: { name: "anyone", approvals_required: 1, rule_type: "any_approver" } })).status).toBe(201);
+    const mr = await newMergeRequest(project);
+    const listed = async () => {
+      const page = await U.author.api.get(`/projects/${project.id}/merge_requests`);
+      expect(page.status).toBe(200);
+      return page.body.find((m: { iid: number }) => m.iid === mr.iid) as { detailed_merge_status: string; source_branch: string };
+    };
+    expect((await listed()).detailed_merge_status).toBe("not_approved");
+    expect((await approver.api.post(`${M(mr)}/approve`)).status).toBe(201);
+    expect((await listed()).detailed_merge_status).toBe("mergeable");
+    // Demoted to Reporter: the approval no longer counts for any_approver; promoted back, it does.
+    expect((await root.put(`/projects/${project.id}/members/${approver.id}`, { json: { access_level: 20 } })).status).toBe(200);
+    expect((await listed()).detailed_merge_status).toBe("not_approved");
+    expect((await root.put(`/projects/${project.id}/members/${approver.id}`, { json: { access_level: 30 } })).status).toBe(200);
+    expect((await listed()).detailed_merge_status).toBe("mergeable");
+    // A rule for protected branches applies while main is protected, and no longer once it is not.
+    expect((await root.post(`/projects/${project.id}/approval_rules`, { json: { name: "protected", approvals_required: 1, applies_to_all_protected_branches: true } })).status).toBe(201);
+    expect((await listed()).detailed_merge_status).toBe("not_approved");
+    expect((await root.delete(`/projects/${project.id}/protected_branches/main`)).status).toBe(204);
+    expect((await listed()).detailed_merge_status).toBe("mergeable");
+    // The source branch deleted (its head was held by the pages above), the commits check fails.
+    const branch = (await listed()).source_branch;
+    expect((await root.delete(`/projects/${project.id}/repository/branches/${branch}`)).status).toBe(204);
+    expect((await listed()).detailed_merge_status).toBe("commits_status");
+  });
+});
+
 describe("reset_approvals", () => {
   test("project and group token bots → 202 and approvals gone; people, administrators and service accounts → 401", async () => {
     const mr = await newMergeRequest(priv);

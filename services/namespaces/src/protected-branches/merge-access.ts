@@ -1,4 +1,4 @@
-import type { Db } from "@collab/db";
+import type { ServiceKit } from "@collab/db";
 import type { ProjectRow } from "../db/schema";
 import { minimumLevel } from "./matching";
 import { ensureDefaultProtection, protectionsOf } from "./protected-branches";
@@ -8,7 +8,7 @@ import { ensureDefaultProtection, protectionsOf } from "./protected-branches";
  * protections whose name or wildcard matches it (a new project's default branch is protected
  * first), Developer for an unprotected branch.
  */
-export async function requiredAccessLevel(db: Db, project: Pick<ProjectRow, "id" | "defaultBranch">, branch: string, action: "push" | "merge"): Promise<number> {
-  await ensureDefaultProtection(db, project);
-  return minimumLevel(await protectionsOf(db, [project.id]), branch, action);
+export async function requiredAccessLevel(kit: ServiceKit, project: Pick<ProjectRow, "id" | "defaultBranch">, branch: string, action: "push" | "merge"): Promise<number> {
+  await ensureDefaultProtection(kit, project);
+  return minimumLevel(await protectionsOf(kit.db, [project.id]), branch, action);
 }

@@ -25,7 +25,7 @@ import { requiredAccessLevel } from "./merge-access";
 async function administeredProject(kit: ServiceKit, ctx: Ctx<unknown>, ref: string): Promise<ReadableProject> {
   const p = await readableProject(kit.db, ctx, ref);
   if (p.role < AccessLevel.MAINTAINER) throw forbidden();
-  await ensureDefaultProtection(kit.db, p.project);
+  await ensureDefaultProtection(kit, p.project);
   return p;
 }
 
@@ -98,7 +98,7 @@ export const protectedBranchesBusActions = (kit: ServiceKit): Record<string, Act
     implement(Namespaces.protectedBranches.mergeAccessLevel, async (ctx) => {
       const found = await findProject(kit.db, ctx.params.project_id);
       if (!found) return { access_level: AccessLevel.DEVELOPER };
-      return { access_level: await requiredAccessLevel(kit.db, found.project, ctx.params.branch, "merge") };
+      return { access_level: await requiredAccessLevel(kit, found.project, ctx.params.branch, "merge") };
     }),
 
     /** Bus: a project's protected branches by id, presented (approval rules); foreign ids are dropped. */

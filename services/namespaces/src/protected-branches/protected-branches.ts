@@ -1,5 +1,5 @@
-import { conflict, isUniqueViolation } from "@collab/core";
-import { preparedQuery, type Db } from "@collab/db";
+import { conflict, flushAccessEverywhere, isUniqueViolation } from "@collab/core";
+import { preparedQuery, type Db, type ServiceKit } from "@collab/db";
 import { and, asc, eq, ilike, inArray, sql } from "drizzle-orm";
 import { protectedBranchDefaults, protectedBranches, type ProjectRow, type ProtectedBranchRow } from "../db/schema";
 import type { ProtectBranchInput } from "@collab/namespaces-contract";
@@ -7,12 +7,14 @@ import type { ProtectBranchInput } from "@collab/namespaces-contract";
 /**
  * GitLab's default branch protection (fully protected: Maintainers push and merge): applied the
  * first time a project's protections are looked at, once, so a maintainer may unprotect it later.
+ * A read may apply it: the holders of protected-branch matches are flushed then, as after any write.
  */
-export async function ensureDefaultProtection(db: Db, project: Pick<ProjectRow, "id" | "defaultBranch">): Promise<void> {
+export async function ensureDefaultProtection(kit: ServiceKit, project: Pick<ProjectRow, "id" | "defaultBranch">): Promise<void> {
   if (!project.defaultBranch) return;
-  const [fresh] = await db.insert(protectedBranchDefaults).values({ projectId: project.id }).onConflictDoNothing().returning();
+  const [fresh] = await kit.db.insert(protectedBranchDefaults).values({ projectId: project.id }).onConflictDoNothing().returning();
   if (!fresh) return;
-  await db.insert(protectedBranches).values({ projectId: project.id, name: project.defaultBranch }).onConflictDoNothing();
+  await kit.db.insert(protectedBranches).values({ projectId: project.id, name: project.defaultBranch }).onConflictDoNothing();
+  await flushAccessEverywhere(kit.broker, "default branch protected");
 }
 
 export async function listProtectedBranches(db: Db, projectId: number, search?: string): Promise<ProtectedBranchRow[]> {

@@ -24,8 +24,8 @@ export const commitsActions = (kit: ServiceKit): Record<string, ActionSchema> =>
       const caller = requireCaller(ctx);
       const p = await readableProject(kit.db, ctx, ctx.params.id);
       if (p.project.visibility === "private" && p.role < AccessLevel.REPORTER) throw notFound("Project");
-      if (p.role < (await requiredAccessLevel(kit.db, p.project, ctx.params.branch, "push"))) throw forbidden();
-      await ensureDefaultBranch(kit.db, p.project);
+      if (p.role < (await requiredAccessLevel(kit, p.project, ctx.params.branch, "push"))) throw forbidden();
+      await ensureDefaultBranch(kit, p.project);
       const [user] = await call(ctx, Accounts.users.refs, { ids: [caller.id] });
       const { commit } = await kit.events.transact((tx) => commitToBranch(tx, p.project.id, {
         branch: ctx.params.branch,
@@ -57,7 +57,7 @@ export const commitsBusActions = (kit: ServiceKit): Record<string, ActionSchema>
       if (ctx.params.ensure_default_branch)
         for (const id of new Set(ctx.params.refs.map((r) => r.project_id))) {
           const found = await findProject(kit.db, id);
-          if (found) await ensureDefaultBranch(kit.db, found.project);
+          if (found) await ensureDefaultBranch(kit, found.project);
         }
       return branchHeads(kit.db, ctx.params.refs);
     }),

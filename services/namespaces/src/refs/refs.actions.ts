@@ -16,8 +16,8 @@ import { createBranch, createTag, deleteRef, ensureDefaultBranch } from "./refs"
 async function repository(kit: ServiceKit, ctx: Ctx<unknown>, ref: string): Promise<Repository> {
   const p = await readableProject(kit.db, ctx, ref);
   if (p.project.visibility === "private" && p.role < AccessLevel.REPORTER) throw forbidden();
-  await ensureDefaultBranch(kit.db, p.project);
-  await ensureDefaultProtection(kit.db, p.project);
+  await ensureDefaultBranch(kit, p.project);
+  await ensureDefaultProtection(kit, p.project);
   return { ...p, protections: await protectionsOf(kit.db, [p.project.id]) };
 }
 
@@ -116,7 +116,7 @@ export const refsBusActions = (kit: ServiceKit): Record<string, ActionSchema> =>
     implement(Namespaces.refs.resolve, async (ctx) => {
       const found = await findProject(kit.db, ctx.params.project_id);
       if (!found) throw notFound("Project");
-      await ensureDefaultBranch(kit.db, found.project);
+      await ensureDefaultBranch(kit, found.project);
       return resolveRef(kit.db, found.project.id, ctx.params.ref);
     }),
   ]);

@@ -1,5 +1,5 @@
-import { badRequestMessage, isUniqueViolation } from "@collab/core";
-import type { Db } from "@collab/db";
+import { badRequestMessage, flushAccessEverywhere, isUniqueViolation } from "@collab/core";
+import type { Db, ServiceKit } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import { randomBytes } from "node:crypto";
 import { repositoryCommits, repositoryRefs, type ProjectRow } from "../db/schema";
@@ -20,10 +20,12 @@ export function validRefName(name: string): boolean {
 
 /**
  * The project's default branch, created with an initial commit the first time anyone looks at the
- * repository of a project that has one (projects initialized with a README).
+ * repository of a project that has one (projects initialized with a README). A read may create it:
+ * the holders of branch heads are flushed then, as after any write of refs.
  */
-export async function ensureDefaultBranch(db: Db, project: ProjectRow, authorName = "Administrator"): Promise<void> {
+export async function ensureDefaultBranch(kit: ServiceKit, project: ProjectRow, authorName = "Administrator"): Promise<void> {
   if (!project.defaultBranch) return;
+  const db = kit.db;
   const [existing] = await db
     .select({ id: repositoryRefs.id })
     .from(repositoryRefs)
@@ -37,6 +39,7 @@ export async function ensureDefaultBranch(db: Db, project: ProjectRow, authorNam
     await tx.insert(repositoryCommits).values({ sha, projectId: project.id, title: "Initial commit", message: "Initial commit", authorName, authorEmail: "admin@example.com", createdAt: project.createdAt });
     await tx.insert(repositoryRefs).values({ projectId: project.id, kind: "branch", name: project.defaultBranch!, sha, createdAt: project.createdAt }).onConflictDoNothing();
   });
+  await flushAccessEverywhere(kit.broker, "default branch created");
 }
 
 /** The commit a `ref` param of a create names: a branch, a tag (branch first, as git does) or a known sha. */
