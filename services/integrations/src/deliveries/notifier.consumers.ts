@@ -1,5 +1,5 @@
 import { pickFields, type EventContract, type PayloadOf } from "@collab/core";
-import { on, type Subscription } from "@collab/db";
+import { on, type Db, type Subscription } from "@collab/db";
 import { Issues } from "@collab/issues-contract";
 import { MergeRequests } from "@collab/merge-requests-contract";
 import { Namespaces } from "@collab/namespaces-contract";
@@ -172,10 +172,31 @@ export function describeEvent(slug: string, eventName: string, payload: unknown)
 }
 
 /**
+ * The notifiers that would act on an event: those that report it (its payload describes a
+ * message) with an active integration that could apply, the project's own or any group's.
+ */
+async function notifiersFor(db: Db, slugs: string[], name: string, payload: unknown): Promise<{ slug: string; projectId: number }[]> {
+  const out: { slug: string; projectId: number }[] = [];
+  for (const slug of slugs) {
+    const d = NOTIFIER_EVENTS[slug][name];
+    const parsed = d.schema().safeParse(payload);
+    const described = parsed.success ? d.describe(parsed.data) : null;
+    if (!described) continue;
+    const [candidate] = await db
+      .select({ id: integrations.id })
+      .from(integrations)
+      .where(and(eq(integrations.slug, slug), eq(integrations.active, true), or(eq(integrations.projectId, described.projectId), isNotNull(integrations.groupId))))
+      .limit(1);
+    if (candidate) out.push({ slug, projectId: described.projectId });
+  }
+  return out;
+}
+
+/**
  * The consumers: each records the event as a "new" delivery row per notifier that reports it, in the consumer's transaction,
  * calling no other service (the contract keeps slow work out of tx, which holds a pooled
- * connection and row locks). Skipped at once when no chat integration could act: none of the project's own
- * and none on any group.
+ * connection and row locks). An event no integration could act on (none of the project's own and
+ * none on any group) is skipped before any transaction (Consumer.wanted).
  */
 export function notifierSubscriptions(): Subscription[] {
   const events = new Map(Object.values(NOTIFIER_EVENTS).flatMap((described) => Object.values(described).map((d) => [d.event.name, d.event] as const)));
@@ -185,24 +206,16 @@ export function notifierSubscriptions(): Subscription[] {
     // The payload is kept as it came (the worker describes it again when it delivers): each
     // notifier parses it itself, with the fields it picked of the producer's schema; one it
     // cannot read is skipped, not the event.
-    return on(entry, () => AnyPayload, async (payload, tx, event) => {
-      for (const slug of slugs) {
-        const d = NOTIFIER_EVENTS[slug][name];
-        const parsed = d.schema().safeParse(payload);
-        const described = parsed.success ? d.describe(parsed.data) : null;
-        if (!described) continue;
-        const [candidate] = await tx
-          .select({ id: integrations.id })
-          .from(integrations)
-          .where(and(eq(integrations.slug, slug), eq(integrations.active, true), or(eq(integrations.projectId, described.projectId), isNotNull(integrations.groupId))))
-          .limit(1);
-        if (!candidate) continue;
-        await tx
-          .insert(integrationDeliveries)
-          .values({ slug, projectId: described.projectId, eventId: event.id, eventName: event.name, occurredAt: new Date(event.occurredAt), payload })
-          .onConflictDoNothing();
-      }
-    });
+    return on(
+      entry,
+      () => AnyPayload,
+      async (payload, tx, event) => {
+        for (const { slug, projectId } of await notifiersFor(tx, slugs, name, payload)) {
+          await tx.insert(integrationDeliveries).values({ slug, projectId, eventId: event.id, eventName: event.name, occurredAt: new Date(event.occurredAt), payload }).onConflictDoNothing();
+        }
+      },
+      async (payload, db) => (await notifiersFor(db, slugs, name, payload)).length > 0,
+    );
   });
 }
 

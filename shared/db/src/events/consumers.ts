@@ -19,6 +19,12 @@ interface PayloadSchema<P> {
 export interface Consumer<P = unknown> {
   schema: PayloadSchema<P>;
   handle: (payload: P, tx: Db, event: EventMeta, afterCommit: AfterCommit) => Promise<unknown>;
+  /**
+   * A read before any transaction: false when handling the event would change nothing here (a
+   * notifier no integration listens to). The event is then done without a transaction or a
+   * processed_events row (a redelivery asks again, which is as harmless).
+   */
+  wanted?: (payload: P, db: Db) => Promise<boolean>;
 }
 
 /**
@@ -29,9 +35,10 @@ export interface Consumer<P = unknown> {
 export type AfterCommit = (work: () => Promise<unknown>) => void;
 
 /** A consumer from a schema and a handler; services subscribe through their producers' entries instead (`on`, `consumersOf`). */
-export const consumer = <P>(schema: PayloadSchema<P>, handle: (payload: P, tx: Db, event: EventMeta, afterCommit: AfterCommit) => Promise<unknown>): Consumer<P> => ({
+export const consumer = <P>(schema: PayloadSchema<P>, handle: (payload: P, tx: Db, event: EventMeta, afterCommit: AfterCommit) => Promise<unknown>, wanted?: Consumer<P>["wanted"]): Consumer<P> => ({
   schema,
   handle,
+  ...(wanted && { wanted }),
 });
 
 export type Consumers = Record<string, Consumer<any>>;
@@ -53,11 +60,11 @@ export interface Subscription {
  * own. Schemas are built on first use.
  */
 export function on<E extends EventContract>(event: E, handle: EventHandler<PayloadOf<E>>): Subscription;
-export function on<E extends EventContract, P>(event: E, select: (payload: ReturnType<E["payload"]>) => PayloadSchema<P>, handle: EventHandler<P>): Subscription;
-export function on(event: EventContract, ...args: [EventHandler<unknown>] | [(payload: unknown) => PayloadSchema<unknown>, EventHandler<unknown>]): Subscription {
-  const [select, handle] = args.length === 1 ? [(s: unknown) => s as PayloadSchema<unknown>, args[0]] : args;
+export function on<E extends EventContract, P>(event: E, select: (payload: ReturnType<E["payload"]>) => PayloadSchema<P>, handle: EventHandler<P>, wanted?: Consumer<P>["wanted"]): Subscription;
+export function on(event: EventContract, ...args: [EventHandler<unknown>] | [(payload: unknown) => PayloadSchema<unknown>, EventHandler<unknown>, Consumer["wanted"]?]): Subscription {
+  const [select, handle, wanted] = args.length === 1 ? [(s: unknown) => s as PayloadSchema<unknown>, args[0], undefined] : args;
   let schema: PayloadSchema<unknown> | undefined;
-  return { event, consumer: consumer({ safeParse: (value) => (schema ??= select(event.payload())).safeParse(value) }, handle) };
+  return { event, consumer: consumer({ safeParse: (value) => (schema ??= select(event.payload())).safeParse(value) }, handle, wanted) };
 }
 
 declare const subscribed: unique symbol;
@@ -100,7 +107,9 @@ function parse(kit: ServiceKit, consumer: Consumer, event: EventEnvelope): Parse
  * before are handled), then the work registered for after the commit. Throws when the
  * transaction fails: nothing of it stays.
  */
-async function applyTogether(kit: ServiceKit, tables: EventTables, items: Parsed[]): Promise<void> {
+async function applyTogether(kit: ServiceKit, tables: EventTables, all: Parsed[]): Promise<void> {
+  const items = await wantedOf(kit, all);
+  if (!items.length) return;
   const after: { work: () => Promise<unknown>; event: EventEnvelope }[] = [];
   await kit.db.transaction(async (tx) => {
     const { processedEvents } = tables;
@@ -120,6 +129,13 @@ async function applyTogether(kit: ServiceKit, tables: EventTables, items: Parsed
   // Events the handlers published go out now rather than on the relay's next tick (not awaited:
   // the relay delivering these very events may be this service's own).
   if (kit.events) void kit.events.flush();
+}
+
+/** The items whose consumer would change something (Consumer.wanted), asked outside any transaction. */
+async function wantedOf(kit: ServiceKit, items: Parsed[]): Promise<Parsed[]> {
+  if (!items.some((i) => i.consumer.wanted)) return items;
+  const keep = await Promise.all(items.map((i) => (i.consumer.wanted ? i.consumer.wanted(i.data, kit.db) : true)));
+  return items.filter((_, k) => keep[k]);
 }
 
 /**

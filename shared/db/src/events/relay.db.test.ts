@@ -112,3 +112,28 @@ test("an invalid payload is dropped with a warning, not retried", async () => {
   expect(await things()).toEqual([5]);
   expect(warnings).toContain("dropped an event with an invalid payload");
 });
+
+test("an event its consumer does not want (Consumer.wanted) is done without a transaction or a processed_events row", async () => {
+  const handled: number[] = [];
+  const picky = consumersOf("consumer", [
+    on(
+      Happened,
+      (s) => s,
+      async (p, tx, event) => {
+        handled.push(p.n);
+        await tx.execute(sql`INSERT INTO relay_consumer.things (event_id, n) VALUES (${event.id}, ${p.n})`);
+      },
+      async (p) => p.n % 2 === 0,
+    ),
+  ]);
+  const at = new Date().toISOString();
+  const events: EventEnvelope[] = [1, 2, 3, 4].map((n) => ({ id: `7a0c2a1b-2222-4000-8000-00000000000${n}`, name: Happened.name, occurredAt: at, payload: { n } }));
+  expect(await applyEvents(kit("consumer"), consumerTables, picky, events)).toEqual(new Set());
+  expect(handled).toEqual([2, 4]);
+  expect(await things()).toEqual([2, 4]);
+  const processed = (await database.db.execute<{ event_id: string }>(sql`SELECT event_id FROM relay_consumer.processed_events ORDER BY event_id`)).rows.map((r) => r.event_id);
+  expect(processed).toEqual([events[1].id, events[3].id]);
+  // None wanted: nothing written at all.
+  expect(await applyEvents(kit("consumer"), consumerTables, picky, [events[0]])).toEqual(new Set());
+  expect(handled).toEqual([2, 4]);
+});
