@@ -1,4 +1,4 @@
-import { defaultStatus, FlushableCache, IdentityHolders, implement, isCursorPage, isJsonPage, isPage, type RawBody, isReply, isStream, loadConfig, requestsHeld, settingsMixin, signCaller, splitList, type Caller, type FileMeta, type RouteDef } from "@collab/core";
+import { defaultStatus, FlushableCache, forgetCallerAssertions, IdentityHolders, implement, isCursorPage, isJsonPage, isPage, type RawBody, isReply, isStream, loadConfig, requestsHeld, settingsMixin, signCaller, splitList, type Caller, type FileMeta, type RouteDef } from "@collab/core";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import type { Server } from "node:http";
 import ApiGateway from "moleculer-web";
@@ -29,12 +29,12 @@ type Req = IncomingMessage & {
 };
 
 /**
- * Signs who the request is for, as authenticated above (`ctx.meta.auth`, valid until the request's
- * deadline): over a bus the services believe only that (shared/core/src/bus-auth-middleware.ts).
+ * Signs who the request is for, as authenticated above (`ctx.meta.auth`, valid at least until the
+ * request's deadline): over a bus the services believe only that (shared/core/src/bus-auth-middleware.ts).
  */
 function vouchFor(ctx: Context, timeoutMs: number) {
   const meta = ctx.meta as { caller?: Caller | null; tokenId?: number; scimGroupId?: number | null; auth?: string };
-  const auth = signCaller({ caller: meta.caller ?? null, tokenId: meta.tokenId, scimGroupId: meta.scimGroupId, requestId: ctx.requestID ?? undefined }, Date.now() + timeoutMs + 5_000);
+  const auth = signCaller({ caller: meta.caller ?? null, tokenId: meta.tokenId, scimGroupId: meta.scimGroupId }, Date.now() + timeoutMs + 5_000);
   if (auth) meta.auth = auth;
 }
 
@@ -237,7 +237,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
       version: implement(Gateway.version, () => metadata, { visibility: "published" }),
       metadata: implement(Gateway.metadata, () => metadata, { visibility: "published" }),
       // Accounts calls this on every gateway node, and waits, before a change to a token or a user answers.
-      "identity.flush": implement(IdentityHolders.flush, () => ({ flushed: identities.flush() })),
+      "identity.flush": implement(IdentityHolders.flush, () => ({ flushed: identities.flush() + forgetCallerAssertions() })),
     },
     methods: {
       /** Turns a service's plain answer into HTTP: status defaults, Page headers, Reply statuses. */

@@ -41,11 +41,43 @@ function keysOf(config: Config) {
 let callerSigner: Signer | undefined;
 
 /**
- * Signs what the gateway authenticated, valid until `deadline` (the request's timeout): the
- * services behind it believe only this. Without a bus (one process) there is nothing to sign.
+ * How long past a request's deadline its caller's assertion stays valid, so that the caller's
+ * next requests carry the same one: signed once by the gateway and verified once by each service
+ * (an Ed25519 signature and its check cost ~0.1 ms a request in every process of the path).
  */
-export function signCaller(assertion: Omit<CallerAssertion, "exp">, deadline: number): string | undefined {
-  return callerSigner?.sign({ ...assertion, exp: deadline });
+export const CALLER_ASSERTION_REUSE_MS = 30_000;
+const MINTED_MAX = 10_000;
+const minted = new Map<string, { token: string; exp: number }>();
+
+/**
+ * Signs what the gateway authenticated, valid at least until `deadline` (the request's timeout):
+ * the services behind it believe only this. An assertion of the same caller, token and group still
+ * valid then is used again (only ever for a request the gateway has just authenticated: a revoked
+ * token or a changed caller never reaches here, and an identity flush forgets them all). Without a
+ * bus (one process) there is nothing to sign.
+ */
+export function signCaller(assertion: Omit<CallerAssertion, "exp">, deadline: number, now = Date.now()): string | undefined {
+  if (!callerSigner) return undefined;
+  const key = JSON.stringify([assertion.caller, assertion.tokenId ?? null, assertion.scimGroupId ?? null]);
+  const held = minted.get(key);
+  if (held && held.exp >= deadline) return held.token;
+  const exp = deadline + CALLER_ASSERTION_REUSE_MS;
+  const token = callerSigner.sign({ ...assertion, exp });
+  if (minted.size >= MINTED_MAX) forgetExpiredAssertions(now);
+  minted.set(key, { token, exp });
+  return token;
+}
+
+function forgetExpiredAssertions(now: number) {
+  for (const [key, { exp }] of minted) if (exp < now) minted.delete(key);
+  if (minted.size >= MINTED_MAX) minted.clear();
+}
+
+/** Forgets every assertion signed so far (the gateway's identity flush): the next requests are signed anew. */
+export function forgetCallerAssertions(): number {
+  const n = minted.size;
+  minted.clear();
+  return n;
 }
 
 /**

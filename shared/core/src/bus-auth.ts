@@ -5,8 +5,8 @@ import type { Caller } from "./meta";
  * Signed identities on the bus. Over NATS a request's `ctx.meta` could be written by anyone who
  * reaches the transporter, so nothing in it is believed unless signed:
  * - a **caller assertion**, signed by the gateway after it authenticated the request (Ed25519,
- *   CALLER_SIGNING_KEY, held by gateways only): who the user is, the token used, the request id,
- *   and an expiry at the request's deadline. It travels in meta (`auth`) with every call made on
+ *   CALLER_SIGNING_KEY, held by gateways only): who the user is, the token used, and an expiry 30 s
+ *   past the request's deadline (the caller's next requests carry the same one). It travels in meta (`auth`) with every call made on
  *   the user's behalf, however deep;
  * - a **service identity**, signed by the process itself (SERVICE_SIGNING_KEY, held by every
  *   service process): background work, relays and lookups made for no user. It names a service,
@@ -21,7 +21,6 @@ export interface CallerAssertion {
   caller: Caller | null;
   tokenId?: number;
   scimGroupId?: number | null;
-  requestId?: string;
   /** Expiry, ms since the epoch. */
   exp: number;
 }
