@@ -18,22 +18,14 @@ async function main() {
     app?.broker.logger.info({ signal }, "shutting down");
     await app?.stop();
   };
+  stopOnSignals(stop, { clusterWorker: cluster.isWorker });
   if (cluster.isWorker) {
-    // The primary decides when workers stop (SIGTERM); a terminal's Ctrl-C reaches the whole
-    // group, and the primary's SIGTERM would then be a second signal (stopOnSignals exits at once).
-    process.on("SIGINT", () => undefined);
-    let stopping: Promise<void> | undefined;
-    const once = (signal: string) => (stopping ??= stop(signal).then(() => process.exit(0), () => process.exit(1)));
-    process.on("SIGTERM", () => void once("SIGTERM"));
-    // The primary is gone (the IPC channel closed): nothing would restart or stop this worker.
-    process.on("disconnect", () => void once("primary exited"));
     const bus = new WorkerBusTransporter();
     // Requests wait until the siblings know this worker: their writes must flush what it holds.
     holdRequestsUntil(bus.peered());
     app = await startStandalone(config, { transporter: bus, reseal: workerIndex() === 1, services: [workerBusService()] });
     return;
   }
-  stopOnSignals(stop);
   app = await startStandalone(config);
 }
 

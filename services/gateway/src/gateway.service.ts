@@ -251,6 +251,8 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
         }
         let status = def ? defaultStatus(def) : 200;
         let body: unknown = data;
+        /** The body as text already: a page serialised by the service that answered (pageAsJsonMiddleware), written as it came. */
+        let text: string | undefined;
         if (isReply(data)) {
           status = data.status;
           body = data.body;
@@ -262,22 +264,16 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
         } else if (isPage(data)) {
           const url = new URL(req.originalUrl ?? req.url ?? "/", this.baseUrlFor(req));
           for (const [k, v] of Object.entries(paginationHeaders(data, url))) res.setHeader(k, v);
-          if (isJsonPage(data)) {
-            // Serialised by the service that answered (pageAsJsonMiddleware): written as it came.
-            res.statusCode = status;
-            res.setHeader("Content-Type", def?.contentType ?? "application/json");
-            res.end(data.itemsJson);
-            return;
-          }
-          body = data.items;
+          if (isJsonPage(data)) text = data.itemsJson;
+          else body = data.items;
         }
         res.statusCode = status;
-        if (status === 204 || status === 304 || body === null || body === undefined) {
+        if (text === undefined && (status === 204 || status === 304 || body === null || body === undefined)) {
           res.end();
           return;
         }
         res.setHeader("Content-Type", def?.contentType ?? "application/json");
-        res.end(JSON.stringify(body));
+        res.end(text ?? JSON.stringify(body));
       },
 
       sendError(this: { logger: { error: (o: object, m: string) => void } }, req: Req, res: ServerResponse, err: Error) {

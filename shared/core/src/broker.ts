@@ -8,6 +8,7 @@ import { DataExceptionMiddleware } from "./data-errors";
 import { ZodInputMiddleware } from "./input";
 import { logDestination, pinoOptions } from "./logging";
 import { pageAsJsonMiddleware } from "./page-as-json";
+import { PageSerializer } from "./page-serializer";
 
 export interface BrokerSetup {
   services: ServiceSchema[];
@@ -46,7 +47,8 @@ export function createBroker({ services, config = loadConfig(), nodeID, transpor
     namespace: config.NAMESPACE,
     nodeID: nodeID ?? config.NODE_ID,
     transporter: transporter ?? transporterOption(config.TRANSPORTER, config),
-    serializer: "JSON",
+    // JSON, with a page serialised by the answering service carried as its bytes (page-serializer.ts).
+    serializer: new PageSerializer(),
     requestTimeout: config.REQUEST_TIMEOUT_MS,
     // A service waiting for the services it depends on checks the local registry this often (the
     // default, 1 s, added whole seconds to every start).

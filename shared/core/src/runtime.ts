@@ -83,12 +83,18 @@ export function exitOnUnhandledErrors(logger: FatalLog): void {
 /**
  * The one shutdown path: SIGTERM or SIGINT runs `stop` once (stop taking requests, drain them,
  * let workers finish their step, close the pool), then exits 0, or 1 if it failed. A second
- * signal while stopping exits at once.
+ * signal while stopping exits at once. A cluster worker (`npm start`'s, see apps/standalone)
+ * stops when its primary says so (SIGTERM) or is gone (the IPC channel closed); it ignores
+ * SIGINT (a terminal's Ctrl-C reaches the whole process group, and the primary's SIGTERM follows)
+ * and lets its stop finish whatever comes next.
  */
-export function stopOnSignals(stop: (signal: string) => Promise<void>): void {
+export function stopOnSignals(stop: (signal: string) => Promise<void>, { clusterWorker = false }: { clusterWorker?: boolean } = {}): void {
   let stopping = false;
   const onSignal = (signal: string) => {
-    if (stopping) process.exit(1);
+    if (stopping) {
+      if (!clusterWorker) process.exit(1);
+      return;
+    }
     stopping = true;
     stop(signal).then(
       () => process.exit(0),
@@ -96,7 +102,11 @@ export function stopOnSignals(stop: (signal: string) => Promise<void>): void {
     );
   };
   process.on("SIGTERM", () => onSignal("SIGTERM"));
-  process.on("SIGINT", () => onSignal("SIGINT"));
+  if (!clusterWorker) process.on("SIGINT", () => onSignal("SIGINT"));
+  else {
+    process.on("SIGINT", () => undefined);
+    process.on("disconnect", () => onSignal("primary exited"));
+  }
 }
 
 /**

@@ -1,0 +1,29 @@
+import { PageSerializer } from "./page-serializer";
+
+const serializer = new PageSerializer();
+const roundTrip = (payload: Record<string, unknown>) => serializer.deserialize(serializer.serialize(payload));
+
+test("a reply carrying a serialised page travels as a JSON head and the items' text as it is", () => {
+  const itemsJson = JSON.stringify([{ id: 1, title: 'say "hi"\nthen \u00e9 \u{1F600}', body: "a\\b" }, { id: 2 }]);
+  const payload = { ver: "5", sender: "issues-1", id: "r1", success: true, data: { $page: true, itemsJson, total: 2, page: 1, perPage: 20 }, meta: { $x: "y" } };
+  const bytes = serializer.serialize(payload);
+  expect(bytes[0]).toBe(0);
+  // The items are not escaped into a string: their text follows the head byte for byte.
+  expect(bytes.subarray(bytes.length - Buffer.byteLength(itemsJson)).toString()).toBe(itemsJson);
+  expect(roundTrip(payload)).toEqual(payload);
+});
+
+test("every other packet is plain JSON, both ways", () => {
+  for (const payload of [
+    { ver: "5", sender: "gw", id: "r2", action: "issues.issues.listProject", params: { id: 1 }, meta: {} },
+    { ver: "5", id: "r3", success: true, data: { $page: true, items: [{ id: 1 }], total: 1, page: 1, perPage: 20 } },
+    { ver: "5", id: "r4", success: true, data: null },
+    { ver: "5", id: "r5", success: false, error: { name: "ApiError", message: "404" } },
+  ]) {
+    const bytes = serializer.serialize(payload);
+    expect(JSON.parse(bytes.toString())).toEqual(payload);
+    expect(roundTrip(payload)).toEqual(payload);
+  }
+  // What another process's plain JSON serializer wrote reads as well.
+  expect(serializer.deserialize(Buffer.from('{"a":[1,"\\n"]}'))).toEqual({ a: [1, "\n"] });
+});
