@@ -15,7 +15,7 @@ test("a reply carrying a serialised page travels as a JSON head and the items' t
 
 test("every other packet is plain JSON, both ways", () => {
   for (const payload of [
-    { ver: "5", sender: "gw", id: "r2", action: "issues.issues.listProject", params: { id: 1 }, meta: {} },
+    { ver: "5", sender: "gw", id: "r2", action: "demo.things.list", params: { id: 1 }, meta: {} },
     { ver: "5", id: "r3", success: true, data: { $page: true, items: [{ id: 1 }], total: 1, page: 1, perPage: 20 } },
     { ver: "5", id: "r4", success: true, data: null },
     { ver: "5", id: "r5", success: false, error: { name: "ApiError", message: "404" } },
