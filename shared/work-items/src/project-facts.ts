@@ -16,7 +16,8 @@ const levels = heldBesideAccess<number>();
 const matching = heldBesideAccess<readonly number[]>();
 const heads = heldBesideAccess<string | null>();
 
-const refKey = (projectId: number, branch: string) => `${projectId}\0${branch}`;
+/** A branch of a project as a key (the held maps' and the answers'): the id has no colon, so any branch name is unambiguous. */
+export const headKey = (projectId: number, branch: string) => `${projectId}:${branch}`;
 
 /** Access levels per project and user (0 for non-members): `levels.get(projectId)?.get(userId)`. */
 export async function levelsOnProjects(ctx: Ctx<unknown>, wanted: Map<number, Set<number>>): Promise<Map<number, Map<number, number>>> {
@@ -54,7 +55,7 @@ export async function levelsOnProjects(ctx: Ctx<unknown>, wanted: Map<number, Se
 export async function matchingProtectedBranches(ctx: Ctx<unknown>, pairs: { project_id: number; branch: string }[]): Promise<number[][]> {
   if (!pairs.length) return [];
   const holding = matching.held();
-  const out: (readonly number[] | undefined)[] = pairs.map((p) => (holding ? matching.cache.get(refKey(p.project_id, p.branch)) : undefined));
+  const out: (readonly number[] | undefined)[] = pairs.map((p) => (holding ? matching.cache.get(headKey(p.project_id, p.branch)) : undefined));
   const missing = pairs.filter((_, i) => out[i] === undefined);
   if (missing.length) {
     const generation = matching.cache.generation();
@@ -64,7 +65,7 @@ export async function matchingProtectedBranches(ctx: Ctx<unknown>, pairs: { proj
       if (out[i] !== undefined) return;
       const ids = Object.freeze(answer[k++] ?? []);
       out[i] = ids;
-      if (holding) matching.cache.set(refKey(p.project_id, p.branch), ids, generation);
+      if (holding) matching.cache.set(headKey(p.project_id, p.branch), ids, generation);
     });
   }
   return out.map((ids) => [...ids!]);
@@ -81,7 +82,7 @@ export async function branchHeads(ctx: Ctx<unknown>, refs: { project_id: number;
   const holding = heads.held();
   const missing: { project_id: number; branch: string }[] = [];
   for (const r of refs) {
-    const sha = holding && !ensureDefaultBranch ? heads.cache.get(refKey(r.project_id, r.branch)) : undefined;
+    const sha = holding && !ensureDefaultBranch ? heads.cache.get(headKey(r.project_id, r.branch)) : undefined;
     if (sha === undefined) missing.push(r);
     else out.set(headKey(r.project_id, r.branch), sha);
   }
@@ -89,8 +90,7 @@ export async function branchHeads(ctx: Ctx<unknown>, refs: { project_id: number;
   const generation = heads.cache.generation();
   for (const r of await call(ctx, Namespaces.refs.branchHeads, { refs: missing, ensure_default_branch: ensureDefaultBranch })) {
     out.set(headKey(r.project_id, r.branch), r.sha);
-    if (holding) heads.cache.set(refKey(r.project_id, r.branch), r.sha, generation);
+    if (holding) heads.cache.set(headKey(r.project_id, r.branch), r.sha, generation);
   }
   return out;
 }
-export const headKey = (projectId: number, branch: string) => `${projectId}:${branch}`;
