@@ -4,11 +4,11 @@ import type { ServiceKit } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { listParamsForTier } from "./api/issues.params";
-import { issueLabels, issues } from "./db/schema";
-import { findIssues, issueConditions, type IssueScope, type ReadableProject, type ResolvedNames } from "./finders/issues.finder";
+import { issueLabels, issues, type IssueRow } from "./db/schema";
+import { findIssues, issueConditions, type IssueScope, type IssueWithLinks, type ReadableProject, type ResolvedNames } from "./finders/issues.finder";
 import { Issues, type CloneIssueParams, type CreateIssueParams, type ListIssuesParams as ListParams, type MoveIssueParams, type UpdateIssueParams } from "@collab/issues-contract";
 import { issueEvent, issuePayload } from "./domain/events";
-import { createIssue, deleteIssue, isSubscribed, setSubscription, updateIssue, type IssueInput } from "./domain/issues";
+import { createIssue, deleteIssue, isSubscribed, isTransitionOnly, setSubscription, transitionIssue, updateIssue, type IssueInput } from "./domain/issues";
 import { issuesProject, loadIssue } from "./domain/load";
 import { cloneIssue, moveIssue } from "./domain/move";
 import { canAdminIssue, canCreateIssue, canDestroyIssue, canSetTimestamps, canUpdateIssue } from "./domain/permissions";
@@ -279,6 +279,16 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
         // updated_at (and created_at) from anyone but administrators and owners is dropped in buildInput.
         const labelIds = loaded.labelIds;
         const { input, known } = await buildInput(kit, ctx, loaded.access, ctx.params, canAdminIssue(loaded.actor), canSetTimestamps(loaded.actor), { labelIds });
+        const present = (row: IssueRow | IssueWithLinks, subscribed: boolean) =>
+          presentIssues(kit, ctx, [row], { context: { projectId: loaded.access.project.id }, knownProjects: [loaded.access.project], knownRefs: known, subscribed });
+        if (isTransitionOnly(loaded.issue, input)) {
+          const moved = await kit.events.announced(transitionIssue(kit.db, loaded.issue, input.stateEvent, caller.id, randomUUID()));
+          // Its links are untouched: presented as loaded.
+          if (moved) return (await present({ ...moved.issue, labelIds: loaded.labelIds, assigneeIds: loaded.assigneeIds }, moved.subscribed))[0];
+          // Another request moved it meanwhile, to the state asked for (an issue has two): nothing is left to change.
+          const current = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
+          return (await present({ ...current.issue, labelIds: current.labelIds, assigneeIds: current.assigneeIds }, await isSubscribed(kit.db, current.issue.id, caller.id)))[0];
+        }
         const usernames = new Map([...(await userMap(ctx, [...loaded.assigneeIds, ...(input.assigneeIds ?? [])])).values()].map((u) => [u.id, u.username]));
         const { issue, changes } = await kit.events.transact(
           (tx) => updateIssue(tx, loaded.issue, input, { actor: { id: caller.id, username: caller.username }, assigneeIds: loaded.assigneeIds, labelIds, usernames }),
@@ -290,7 +300,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
         const subscribed = await isSubscribed(kit.db, issue.id, caller.id);
         // Links the write left alone are the ones loaded with the issue: presented without reading them again.
         const row = changes.includes("labels") || changes.includes("assignees") ? issue : { ...issue, labelIds: loaded.labelIds, assigneeIds: loaded.assigneeIds };
-        return (await presentIssues(kit, ctx, [row], { context: { projectId: loaded.access.project.id }, knownProjects: [loaded.access.project], knownRefs: known, subscribed }))[0];
+        return (await present(row, subscribed))[0];
     },
     { visibility: "published" },
   ),

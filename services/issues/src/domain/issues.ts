@@ -1,6 +1,6 @@
 import { charCount, conflict, isBlank, rubyStrip, validationFailed } from "@collab/core";
 import { iidCte, iidOf, preparedQuery, type Db } from "@collab/db";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { addSystemNote, recordStateEvent, removeConversation } from "@collab/notes";
 import { issueAssignees, issueLabels, issues, noteTables, outbox, subscriptions, type IssueRow } from "../db/schema";
 import { Issues } from "@collab/issues-contract";
@@ -259,6 +259,83 @@ export async function updateIssue(tx: Db, issue: IssueRow, raw: IssueInput, c: U
   set.updatedById = c.actor.id;
   const [row] = await tx.update(issues).set(set).where(eq(issues.id, issue.id)).returning();
   return { issue: row, changes };
+}
+
+/**
+ * A close or reopen and nothing else (the commonest edit) in one prepared statement, atomic on its
+ * own: the row's new state, its resource state event, its closed/reopened event in the outbox
+ * (issuePayloadSql), and whether `subscriberId` follows the issue, for the answer. The update
+ * only applies while the issue is still in the state it was loaded in; otherwise (a concurrent
+ * edit) it answers null and nothing was written.
+ */
+const transitionStatement = preparedQuery((db: Db) => {
+  const value = (name: string, type: string) => sql`${param(name)}::${sql.raw(type)}`;
+  const followed = sql<boolean | null>`(SELECT ${subscriptions.subscribed} FROM ${subscriptions}
+    WHERE ${subscriptions.subscribableType} = 'Issue' AND ${subscriptions.subscribableId} = ${issues.id} AND ${subscriptions.userId} = ${value("subscriberId", "int")})`;
+  const moved = db.$with("moved").as(
+    db
+      .update(issues)
+      .set({
+        state: value("state", "text"),
+        closedAt: value("closedAt", "timestamptz"),
+        closedById: value("closedById", "int"),
+        updatedAt: value("updatedAt", "timestamptz"),
+        updatedById: value("actorId", "int"),
+      })
+      .where(and(eq(issues.id, value("issueId", "int")), eq(issues.state, value("fromState", "text"))))
+      .returning({ ...getTableColumns(issues), subscribed: followed.as("subscribed") }),
+  );
+  const written = { n: sql<number>`n` };
+  const { resourceStateEvents: rse } = noteTables;
+  const recorded = db.$with("recorded", written).as(
+    sql`INSERT INTO ${rse} (${column(rse.userId)}, ${column(rse.issueId)}, ${column(rse.state)}, ${column(rse.createdAt)})
+      SELECT ${value("actorId", "int")}, m.id, ${value("recordedState", "text")}, ${value("updatedAt", "timestamptz")} FROM moved m RETURNING 1 AS n`,
+  );
+  const announced = db.$with("announced", written).as(
+    sql`INSERT INTO ${outbox} (${column(outbox.eventId)}, ${column(outbox.name)}, ${column(outbox.payload)})
+      SELECT ${value("eventId", "uuid")}, ${value("eventName", "text")}, ${issuePayloadSql("m", value("actorId", "int"))}
+      FROM moved m RETURNING 1 AS n`,
+  );
+  return db.with(moved, recorded, announced).select().from(moved).prepare("issues_transition");
+});
+
+/** Whether an edit is a state change alone that `transitionIssue` can write (see updateIssue for the rest). */
+export function isTransitionOnly(issue: IssueRow, input: IssueInput): input is IssueInput & { stateEvent: "close" | "reopen" } {
+  const fields = Object.entries(input).filter(([, v]) => v !== undefined);
+  if (fields.length !== 1 || fields[0][0] !== "stateEvent") return false;
+  return (input.stateEvent === "close" && issue.state === "opened") || (input.stateEvent === "reopen" && issue.state === "closed");
+}
+
+/**
+ * Closes or reopens `issue` (isTransitionOnly) with its state event and its Issues.events
+ * closed/reopened event (`eventId`), as updateIssue and the outbox would in a transaction. Answers
+ * the row and whether `subscriberId` follows it, or null when the issue's state changed meanwhile.
+ */
+export async function transitionIssue(
+  db: Db,
+  issue: IssueRow,
+  stateEvent: "close" | "reopen",
+  actorId: number,
+  eventId: string,
+): Promise<{ issue: IssueRow; subscribed: boolean } | null> {
+  const closing = stateEvent === "close";
+  const now = new Date();
+  const [row] = await transitionStatement(db, {
+    issueId: issue.id,
+    fromState: issue.state,
+    state: closing ? "closed" : "opened",
+    closedAt: closing ? now : null,
+    closedById: closing ? actorId : null,
+    updatedAt: now,
+    actorId,
+    recordedState: closing ? "closed" : "reopened",
+    eventId,
+    eventName: (closing ? Issues.events.issueClosed : Issues.events.issueReopened).name,
+    subscriberId: actorId,
+  });
+  if (!row) return null;
+  const { subscribed, ...moved } = row;
+  return { issue: moved as IssueRow, subscribed: subscribed ?? false };
 }
 
 export async function deleteIssue(db: Db, issue: IssueRow): Promise<void> {

@@ -327,6 +327,15 @@ describe("PUT /projects/:id/issues/:issue_iid", () => {
     expect((await w.developer.api.get(issuePath(w.api.id), { query: { state: "closed" } })).body).toEqual([]);
   });
 
+  test("concurrent closes of one issue all answer it closed, and record one close", async () => {
+    await createIssue(w.developer.api, w.api.id, { title: "x" });
+    const answers = await Promise.all([w.developer, w.reporter, w.developer, w.reporter].map((u) => edit(u.api, w.api.id, 1, { state_event: "close" })));
+    expect(answers.map((a) => a.state)).toEqual(["closed", "closed", "closed", "closed"]);
+    expect(new Set(answers.map((a) => a.closed_at)).size).toBe(1);
+    const events = await w.developer.api.get(`${P(1)}/resource_state_events`);
+    expect(events.body.map((e: { state: string }) => e.state)).toEqual(["closed"]);
+  });
+
   test("due_date, confidential, discussion_locked, issue_type, weight and health_status", async () => {
     await createIssue(w.developer.api, w.api.id, { title: "x" });
     const updated = await edit(w.developer.api, w.api.id, 1, {
