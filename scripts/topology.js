@@ -26,6 +26,7 @@ const SERVICES = [
   ["activity", 1],
   ["import-export", 1],
   ["error-tracking", 1],
+  ["snippets", 1],
   // Twice: a file uploaded through one replica must download through the other (packages.dist.test.ts).
   ["packages", 2],
 ];

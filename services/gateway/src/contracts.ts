@@ -9,6 +9,7 @@ import * as issues from "@collab/issues-contract";
 import * as mergeRequests from "@collab/merge-requests-contract";
 import * as namespaces from "@collab/namespaces-contract";
 import * as packages from "@collab/packages-contract";
+import * as snippets from "@collab/snippets-contract";
 import * as runners from "@collab/runners-contract";
 import { z } from "zod";
 
@@ -51,6 +52,7 @@ export const MOUNTED_SERVICES: readonly MountedService[] = [
   { contract: integrations.Integrations, routes: integrations.routes },
   { contract: activity.Activity, routes: activity.routes },
   { contract: packages.Packages, routes: packages.routes },
+  { contract: snippets.Snippets, routes: snippets.routes },
 ];
 
 /** Every contract the gateway knows: its own and each mounted service's. */

@@ -1,4 +1,4 @@
-import { defaultStatus, FlushableCache, forgetCallerAssertions, IdentityHolders, implement, isCursorPage, isJsonPage, isPage, type RawBody, isReply, isStream, loadConfig, requestsHeld, settingsMixin, signCaller, splitList, type Caller, type FileMeta, type RouteDef } from "@collab/core";
+import { defaultStatus, FlushableCache, forgetCallerAssertions, IdentityHolders, implement, isCursorPage, isJsonPage, isPage, type ClientInfo, type RawBody, isReply, isStream, loadConfig, requestsHeld, settingsMixin, signCaller, splitList, type Caller, type FileMeta, type RouteDef } from "@collab/core";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import type { Server } from "node:http";
 import ApiGateway from "moleculer-web";
@@ -202,6 +202,8 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
       }
       if (def.rawBody) Object.assign(req.$params, rawBodyParams(req, def.rawBody.headers ?? []));
       if (def.streamBody) req.$params.headers = streamHeaders(req);
+      // Set after the merge, so a client cannot pass its own.
+      if (def.clientInfo) req.$params.client_info = { user_agent: String(req.headers["user-agent"] ?? ""), ip_address: clientIp(req) } satisfies ClientInfo;
       (ctx.meta as Record<string, unknown>).caller = auth?.caller ?? null;
       if (auth?.tokenId !== undefined) (ctx.meta as Record<string, unknown>).tokenId = auth.tokenId;
       vouchFor(ctx, timeout);

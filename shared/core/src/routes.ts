@@ -58,6 +58,17 @@ export interface RouteDef {
    * headers named here (lower-case) that were sent.
    */
   rawBody?: { headers?: readonly string[] };
+  /**
+   * The action gets `client_info` (ClientInfo): the request's User-Agent and client IP, for what
+   * GitLab records of a submission (a snippet's user agent detail).
+   */
+  clientInfo?: boolean;
+}
+
+/** What a `clientInfo` route's action receives as `client_info`. */
+export interface ClientInfo {
+  user_agent: string;
+  ip_address: string;
 }
 
 /** What a `rawBody` route's action receives as `raw_body`. */

@@ -11,6 +11,7 @@ import { MergeRequests } from "@collab/merge-requests-contract";
 import { Namespaces } from "@collab/namespaces-contract";
 import { Packages } from "@collab/packages-contract";
 import { Runners } from "@collab/runners-contract";
+import { Snippets } from "@collab/snippets-contract";
 import { contractEntries, sourceFilesOutsideContracts, stringNamesIn } from "./contract-names";
 
 /**
@@ -18,7 +19,7 @@ import { contractEntries, sourceFilesOutsideContracts, stringNamesIn } from "./c
  * (code or tests), it would be a call the compiler cannot check and a name no search finds.
  */
 const root = path.resolve(__dirname, "../../..");
-const CONTRACTS = { Accounts, Activity, Admin, ErrorTracking, ImportExport, Integrations, Issues, MergeRequests, Namespaces, Packages, Runners };
+const CONTRACTS = { Accounts, Activity, Admin, ErrorTracking, ImportExport, Integrations, Issues, MergeRequests, Namespaces, Packages, Runners, Snippets };
 const entries = Object.values(CONTRACTS).flatMap((c) => contractEntries(c));
 const names = new Set(entries.map((e) => e.name));
 

@@ -6,7 +6,7 @@ import { settleOutboxes, type Database } from "@collab/db";
 import { sql } from "drizzle-orm";
 
 /** The schemas the services own (a table in any other schema is not theirs). */
-export const SERVICE_SCHEMAS = ["accounts", "namespaces", "issues", "merge_requests", "admin", "runners", "import_export", "error_tracking", "integrations", "activity", "packages"];
+export const SERVICE_SCHEMAS = ["accounts", "namespaces", "issues", "merge_requests", "admin", "runners", "import_export", "error_tracking", "integrations", "activity", "packages", "snippets"];
 
 /**
  * What reads legitimately touch, left out of the fingerprint: whole tables (`schema.table`) and

@@ -22,6 +22,7 @@ export const projectSummary = (kit: ServiceKit, project: ProjectRow, ns: Namespa
   web_url: projectWebUrl(project, ns, kit.baseUrl),
   issues_access_level: project.issuesAccessLevel,
   merge_requests_access_level: project.mergeRequestsAccessLevel,
+  snippets_access_level: project.snippetsAccessLevel,
   builds_access_level: project.buildsAccessLevel,
   repository_storage: project.repositoryStorage,
   repository_read_only: project.repositoryReadOnly,

@@ -60,7 +60,7 @@ export const projectBatchActions = (kit: ServiceKit): Record<string, ActionSchem
               AND ((m.source_type = 'Project' AND m.source_id = ${projects.id}) OR (m.source_type = 'Namespace' AND m.source_id = ANY(${namespaces.traversalIds})))), 0))::int`
         : sql<number>`0`;
       const rows = await kit.db
-        .select({ id: projects.id, level, issuesAccessLevel: projects.issuesAccessLevel, mergeRequestsAccessLevel: projects.mergeRequestsAccessLevel, visibility: projects.visibility, archived: projects.archived })
+        .select({ id: projects.id, level, issuesAccessLevel: projects.issuesAccessLevel, mergeRequestsAccessLevel: projects.mergeRequestsAccessLevel, snippetsAccessLevel: projects.snippetsAccessLevel, visibility: projects.visibility, archived: projects.archived })
         .from(projects)
         .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
         .where(where.length ? and(...where) : undefined);
@@ -72,6 +72,7 @@ export const projectBatchActions = (kit: ServiceKit): Record<string, ActionSchem
           access_level: caller?.admin ? AccessLevel.ADMIN : r.level,
           issues_access_level: r.issuesAccessLevel,
           merge_requests_access_level: r.mergeRequestsAccessLevel,
+          snippets_access_level: r.snippetsAccessLevel,
           visibility: r.visibility,
           archived: r.archived,
         })),

@@ -1,0 +1,13 @@
+/** Durable events the snippets service publishes (see index.ts). */
+import { eventContract } from "@collab/core";
+import { z } from "zod";
+
+const id = z.number().int().positive();
+
+/** A snippet as its events carry it: project_id null for a personal snippet. */
+export const SnippetEventPayload = () =>
+  z.object({ id, project_id: id.nullable(), actor_id: id, title: z.string(), visibility: z.enum(["private", "internal", "public"]) });
+
+export const SnippetsEvents = {
+  snippetCreated: eventContract("snippets.snippet.created", SnippetEventPayload),
+};

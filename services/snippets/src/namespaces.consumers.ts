@@ -1,0 +1,6 @@
+import { consumersOf, on, type Subscriptions } from "@collab/db";
+import { Namespaces } from "@collab/namespaces-contract";
+import { removeProjectSnippets } from "./domain/cleanup";
+
+/** A deleted project's snippets go with it (durable event, applied once, in its transaction). */
+export const namespacesConsumers = (): Subscriptions => consumersOf("snippets", [on(Namespaces.events.projectDeleted, (p, tx) => removeProjectSnippets(p, tx))]);
