@@ -14,7 +14,7 @@ export const EventNoteSchema = z.object({
   system: z.boolean(),
   noteable_id: id(),
   noteable_type: z.string(),
-  noteable_iid: id(),
+  noteable_iid: id().nullable(),
 });
 
 /** Entities::PushEventPayload. */

@@ -1,5 +1,6 @@
 /** Actions of the snippets service: the routes' actions (see index.ts). */
 import { actionContract, fileOf, noContent, pageOf } from "@collab/core";
+import { statelessNoteContract } from "@collab/notes-contract";
 import { SnippetSchema, UserAgentDetailSchema } from "./entities";
 import {
   CreatePersonalSnippetParams,
@@ -17,6 +18,8 @@ import {
 const S = "snippets";
 
 export const SnippetsActions = {
+  /** Notes and discussions on project snippets: the shared notes' (@collab/notes-contract), by snippet id; no state events. */
+  ...statelessNoteContract(S, "snippet_id"),
   /** /projects/:id/snippets… */
   project: {
     list: actionContract(`${S}.project.list`, { input: () => ListProjectSnippetsParams, output: () => pageOf(SnippetSchema), idempotent: true }),

@@ -1,5 +1,5 @@
 /** Durable events the snippets service publishes (see index.ts). */
-import { eventContract } from "@collab/core";
+import { eventContract, noteEventContracts } from "@collab/core";
 import { z } from "zod";
 
 const id = z.number().int().positive();
@@ -10,4 +10,8 @@ export const SnippetEventPayload = () =>
 
 export const SnippetsEvents = {
   snippetCreated: eventContract("snippets.snippet.created", SnippetEventPayload),
+  /** Its notes went with it. */
+  snippetDeleted: eventContract("snippets.snippet.deleted", SnippetEventPayload),
+  /** snippets.note.created|updated|deleted (the shared notes code, project snippets only). */
+  ...noteEventContracts("snippets"),
 };

@@ -1,4 +1,5 @@
 import type { RouteDef } from "@collab/core";
+import { noteRoutes } from "@collab/notes-contract";
 import { SnippetsActions as A } from "./actions";
 
 const P = "/projects/:id/snippets";
@@ -14,6 +15,8 @@ export const routes: RouteDef[] = [
   { method: "GET", path: `${P}/:snippet_id/raw`, action: A.project.raw.name, ...READ },
   { method: "GET", path: `${P}/:snippet_id/files/:ref/:file_path/raw`, action: A.project.fileRaw.name, ...READ },
   { method: "GET", path: `${P}/:snippet_id/user_agent_detail`, action: A.project.userAgentDetail.name },
+  // Notes and discussions: the shared notes routes (signed-in callers only, as in GitLab); project snippets only.
+  ...noteRoutes(A, `${P}/:snippet_id`, { resolvable: false }),
 
   { method: "GET", path: "/snippets", action: A.personal.mine.name },
   { method: "GET", path: "/snippets/public", action: A.personal.public.name },

@@ -10,9 +10,10 @@ const id = z.number().int().positive();
 export const NoteEventPayload = () =>
   z.object({
     id,
-    noteable_type: z.enum(["Issue", "MergeRequest"]),
+    noteable_type: z.enum(["Issue", "MergeRequest", "Snippet"]),
     noteable_id: id,
-    noteable_iid: id,
+    /** null for snippets (they have no iid). */
+    noteable_iid: id.nullable(),
     project_id: id,
     actor_id: id,
     internal: z.boolean(),

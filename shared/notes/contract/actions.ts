@@ -53,18 +53,25 @@ export type NoteContract = ReturnType<typeof noteContract>;
 
 /**
  * The entries a service implements and mounts: all of noteContract, `discussions.resolve` only for
- * a resolvable kind (the issues contract leaves it out).
+ * a resolvable kind (the issues contract leaves it out), `stateEvents` only for a kind with states
+ * (snippets have none).
  */
 export interface NoteEntries {
   notes: NoteContract["notes"];
   discussions: Omit<NoteContract["discussions"], "resolve"> & { resolve?: NoteContract["discussions"]["resolve"] };
-  stateEvents: NoteContract["stateEvents"];
+  stateEvents?: NoteContract["stateEvents"];
 }
 
 /** noteContract without `discussions.resolve`, for a kind whose threads are not resolvable. */
-export function unresolvableNoteContract(service: string, pathParam?: NoteablePathParam): NoteEntries {
+export function unresolvableNoteContract(service: string, pathParam?: NoteablePathParam): NoteEntries & Pick<NoteContract, "stateEvents"> {
   const { notes, discussions: all, stateEvents } = noteContract(service, pathParam);
   const discussions: NoteEntries["discussions"] = { ...all };
   delete discussions.resolve;
   return { notes, discussions, stateEvents };
+}
+
+/** Notes and discussions only (no resolving, no state events): a kind without states, such as snippets. */
+export function statelessNoteContract(service: string, pathParam: NoteablePathParam): NoteEntries {
+  const { notes, discussions } = unresolvableNoteContract(service, pathParam);
+  return { notes, discussions };
 }

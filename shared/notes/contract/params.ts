@@ -3,10 +3,10 @@ import { gBool, gDateTime, gEnum, gInt, gSort, gString, paginationParams } from 
 import { z } from "zod";
 
 /** The noteable_type stored on notes and answered by the API. */
-export type NoteableType = "Issue" | "MergeRequest";
+export type NoteableType = "Issue" | "MergeRequest" | "Snippet";
 
-/** The URL param naming the noteable under /projects/:id. */
-export type NoteablePathParam = "issue_iid" | "merge_request_iid";
+/** The URL param naming the noteable under /projects/:id (a snippet by its id: snippets have no iid). */
+export type NoteablePathParam = "issue_iid" | "merge_request_iid" | "snippet_id";
 
 export const MAX_NOTE_LENGTH = 1_000_000;
 

@@ -10,7 +10,7 @@ export const NOTE_CREATING_ACTIONS = ["notes.create", "discussions.create", "dis
 export const isNoteCreatingAction = (action: string) => NOTE_CREATING_ACTIONS.some((suffix) => action.endsWith(`.${suffix}`));
 
 /**
- * The notes, discussions and resource state events routes of a noteable, from its service's note
+ * The notes, discussions and (when the entries have them) resource state events routes of a noteable, from its service's note
  * entries, e.g. noteRoutes(Issues, "/projects/:id/issues/:issue_iid", { resolvable: false }). They
  * need a signed-in caller even on public projects, as in GitLab. `resolvable` adds PUT
  * …/discussions/:discussion_id (the entries must then have discussions.resolve).
@@ -36,7 +36,11 @@ export function noteRoutes(entries: NoteEntries, noteablePath: string, o: { reso
     { method: "PUT", path: `${P}/discussions/:discussion_id/notes/:note_id`, action: D.updateNote.name },
     { method: "DELETE", path: `${P}/discussions/:discussion_id/notes/:note_id`, action: D.deleteNote.name },
 
-    { method: "GET", path: `${P}/resource_state_events`, action: E.list.name },
-    { method: "GET", path: `${P}/resource_state_events/:resource_state_event_id`, action: E.get.name },
+    ...(E
+      ? ([
+          { method: "GET", path: `${P}/resource_state_events`, action: E.list.name },
+          { method: "GET", path: `${P}/resource_state_events/:resource_state_event_id`, action: E.get.name },
+        ] satisfies RouteDef[])
+      : []),
   ];
 }

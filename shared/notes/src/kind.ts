@@ -11,7 +11,8 @@ export type { NoteablePathParam, NoteableType };
 /** What the shared code needs of a noteable row. */
 export interface NoteableRecord {
   id: number;
-  iid: number;
+  /** null for noteables without one (snippets, reached by id): noteable_iid is then null. */
+  iid: number | null;
   projectId: number;
   /** true: only project members may comment (and edit or delete their comments). */
   discussionLocked: boolean | null;

@@ -14,7 +14,7 @@ export interface NoteSnapshot {
   system: boolean;
   noteable_id: number;
   noteable_type: string;
-  noteable_iid: number;
+  noteable_iid: number | null;
   author_id: number;
   created_at: string;
 }

@@ -57,7 +57,7 @@ export const personalSnippetsActions = (kit: ServiceKit): Record<string, ActionS
     }),
     routed(Snippets.personal.delete, async (ctx) => {
       const { snippet } = await editable(ctx);
-      return deleteSnippet(kit.db, snippet.id);
+      return deleteSnippet(kit, snippet, requireCaller(ctx).id);
     }),
     routed(Snippets.personal.raw, async (ctx) => rawContent(kit, ctx, (await loadPersonalSnippet(ctx, kit.db, ctx.params.id)).snippet)),
     routed(Snippets.personal.fileRaw, async (ctx) => rawContent(kit, ctx, (await loadPersonalSnippet(ctx, kit.db, ctx.params.id)).snippet, ctx.params)),

@@ -44,7 +44,7 @@ export const projectSnippetsActions = (kit: ServiceKit): Record<string, ActionSc
     }),
     routed(Snippets.project.delete, async (ctx) => {
       const { snippet } = await editable(ctx);
-      return deleteSnippet(kit.db, snippet.id);
+      return deleteSnippet(kit, snippet, requireCaller(ctx).id);
     }),
     routed(Snippets.project.raw, async (ctx) => rawContent(kit, ctx, (await loadProjectSnippet(ctx, kit.db, ctx.params.id, ctx.params.snippet_id)).snippet)),
     routed(Snippets.project.fileRaw, async (ctx) => {

@@ -1,4 +1,5 @@
 import { eventTables } from "@collab/db";
+import { notesTables } from "@collab/notes";
 import { index, integer, pgSchema, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
 
 export const snippetsSchema = pgSchema("snippets");
@@ -48,6 +49,13 @@ export const userAgentDetails = snippetsSchema.table("user_agent_details", {
   ipAddress: text("ip_address").notNull(),
   createdAt: ts("created_at").notNull().defaultNow(),
 });
+
+/**
+ * Notes on project snippets (the shared notes tables; resource state events and iid sequences stay
+ * empty: snippets have neither states nor iids).
+ */
+export const noteTables = notesTables(snippetsSchema);
+export const { notes, resourceStateEvents, internalIds } = noteTables;
 
 /** Durable domain events: the outbox and the ids of the events applied. */
 export const { outbox, processedEvents } = eventTables(snippetsSchema);

@@ -2,8 +2,11 @@ import { announce, type ClientInfo } from "@collab/core";
 import type { Db, ServiceKit } from "@collab/db";
 import { Snippets, type CreateSnippetInput, type SnippetVisibility, type UpdateSnippetInput } from "@collab/snippets-contract";
 import { eq } from "drizzle-orm";
-import { snippets, userAgentDetails, type SnippetRow } from "../db/schema";
+import { removeConversation } from "@collab/notes";
+import { noteTables, snippets, userAgentDetails, type SnippetRow } from "../db/schema";
 import { applyFileActions, updateFirstFile, writeFiles, type SnippetFile } from "../storage/snippet-files";
+
+const eventPayload = (s: SnippetRow, actorId: number) => ({ id: s.id, project_id: s.projectId, actor_id: actorId, title: s.title, visibility: s.visibility as SnippetVisibility });
 
 export interface NewSnippet extends Omit<CreateSnippetInput, "client_info"> {
   projectId: number | null;
@@ -27,7 +30,7 @@ export function createSnippet(kit: ServiceKit, p: NewSnippet): Promise<SnippetRo
       if (p.clientInfo) await tx.insert(userAgentDetails).values({ snippetId: row.id, userAgent: p.clientInfo.user_agent, ipAddress: p.clientInfo.ip_address });
       return row;
     },
-    (row) => [announce(Snippets.events.snippetCreated, { id: row.id, project_id: row.projectId, actor_id: p.authorId, title: row.title, visibility: row.visibility as SnippetVisibility })],
+    (row) => [announce(Snippets.events.snippetCreated, eventPayload(row, p.authorId))],
   );
 }
 
@@ -50,9 +53,15 @@ export async function updateSnippet(db: Db, snippet: SnippetRow, p: UpdateSnippe
   });
 }
 
-/** Deletes a snippet (its files and user agent detail go with it); answers nothing (204). */
-export async function deleteSnippet(db: Db, snippetId: number): Promise<undefined> {
-  await db.delete(snippets).where(eq(snippets.id, snippetId));
+/** Deletes a snippet, its files, user agent detail and notes, with its deleted event; answers nothing (204). */
+export async function deleteSnippet(kit: ServiceKit, snippet: SnippetRow, actorId: number): Promise<undefined> {
+  await kit.events.transact(
+    async (tx) => {
+      await removeConversation(tx, noteTables, "Snippet", [snippet.id]);
+      await tx.delete(snippets).where(eq(snippets.id, snippet.id));
+    },
+    () => [announce(Snippets.events.snippetDeleted, eventPayload(snippet, actorId))],
+  );
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 import { badRequestMessage } from "@collab/core";
 import type { Db } from "@collab/db";
 import type { SnippetFileAction } from "@collab/snippets-contract";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import { snippetFiles } from "../db/schema";
 
 /**
@@ -77,5 +77,5 @@ export async function updateFirstFile(tx: Db, snippetId: number, change: { file_
 
 /** Removes these snippets' files (a deleted project's snippets), in the caller's transaction. */
 export async function removeFiles(tx: Db, snippetIds: number[]): Promise<void> {
-  if (snippetIds.length) await tx.delete(snippetFiles).where(and(inArray(snippetFiles.snippetId, snippetIds)));
+  if (snippetIds.length) await tx.delete(snippetFiles).where(inArray(snippetFiles.snippetId, snippetIds));
 }

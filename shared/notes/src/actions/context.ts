@@ -25,7 +25,7 @@ export function notesContext<L extends LoadedNoteable>(kit: ServiceKit, kind: No
   /** Users and iids for presenting these notes: one batched call. */
   const present = async (ctx: Ctx<unknown>, l: L, rows: NoteRow[]): Promise<NoteContext> => ({
     users: await userMap(ctx, rows.flatMap((n) => [n.authorId, n.resolvedById])),
-    iids: new Map([[l.noteable.id, l.noteable.iid]]),
+    iids: new Map(l.noteable.iid === null ? [] : [[l.noteable.id, l.noteable.iid]]),
   });
 
   /** The payload of the kind's note events (NoteEventPayload of @collab/core). */

@@ -16,5 +16,6 @@ import { stateEventActions } from "./state-events.actions";
 export function notesActions<L extends LoadedNoteable>(kit: ServiceKit, kind: NoteableKind<L>, entries: NoteEntries): Record<string, ActionSchema> {
   const c = notesContext(kit, kind);
   const service = kind.events.noteCreated.name.split(".")[0];
-  return mergeActions(service, [noteActions(kit, kind, entries, c), discussionActions(kit, kind, entries, c), stateEventActions(kit, entries, c)]);
+  const stateEvents = entries.stateEvents ? [stateEventActions(kit, entries.stateEvents, c)] : [];
+  return mergeActions(service, [noteActions(kit, kind, entries, c), discussionActions(kit, kind, entries, c), ...stateEvents]);
 }

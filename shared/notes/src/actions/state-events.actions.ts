@@ -9,10 +9,10 @@ import type { LoadedNoteable } from "../kind";
 import type { NotesContext } from "./context";
 
 /** GET …/resource_state_events[/:resource_state_event_id]. */
-export function stateEventActions<L extends LoadedNoteable>(kit: ServiceKit, entries: NoteEntries, c: NotesContext<L>): Record<string, ActionSchema> {
+export function stateEventActions<L extends LoadedNoteable>(kit: ServiceKit, entries: NonNullable<NoteEntries["stateEvents"]>, c: NotesContext<L>): Record<string, ActionSchema> {
   return {
     "stateEvents.list": implement(
-      entries.stateEvents.list,
+      entries.list,
       async (ctx) => {
         const l = await c.load(ctx);
         const { rows, total } = await findStateEvents(kit.db, c.scope(l), ctx.params);
@@ -23,7 +23,7 @@ export function stateEventActions<L extends LoadedNoteable>(kit: ServiceKit, ent
     ),
 
     "stateEvents.get": implement(
-      entries.stateEvents.get,
+      entries.get,
       async (ctx) => {
         const l = await c.load(ctx);
         const event = await findStateEvent(kit.db, c.scope(l), ctx.params.resource_state_event_id);

@@ -39,11 +39,13 @@ export async function copyNotes(tx: Db, tables: NotesTables, from: { type: Notea
   return original.filter((n) => !n.system).length;
 }
 
-/** The notes and state events of deleted noteables, inside the deleting transaction. */
+/** The notes and state events (for kinds that have them) of deleted noteables, inside the deleting transaction. */
 export async function removeConversation(tx: Db, tables: NotesTables, type: NoteableType, ids: number[]): Promise<void> {
   if (!ids.length) return;
   const { notes } = tables;
   await tx.delete(notes).where(and(eq(notes.noteableType, type), sql`${notes.noteableId} = ANY(${sql.param(ids)}::int[])`));
+  // Snippets have no states, hence no state events.
+  if (type === "Snippet") return;
   await tx.delete(tables.resourceStateEvents).where(sql`${stateEventColumn(tables, type)} = ANY(${sql.param(ids)}::int[])`);
 }
 
