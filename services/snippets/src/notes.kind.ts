@@ -6,7 +6,7 @@ import { loadProjectSnippet, type LoadedProjectSnippet } from "./domain/load";
 import { canCreateProjectSnippet } from "./domain/policy";
 
 /** What the shared notes code needs of a snippet: no iid, no lock, no user_notes_count. */
-type SnippetNoteable = Pick<SnippetRow, "id" | "projectId" | "authorId" | "title"> & { iid: null; projectId: number; discussionLocked: null };
+type SnippetNoteable = Pick<SnippetRow, "id" | "projectId" | "authorId" | "title"> & { iid: null; projectId: number; discussionLocked: null; confidential: boolean };
 type LoadedSnippetNoteable = LoadedProjectSnippet & LoadedNoteable<SnippetNoteable>;
 
 /**
@@ -24,7 +24,8 @@ export const snippetNotes: NoteableKind<LoadedSnippetNoteable> = {
   async load(kit, ctx, projectRef, snippetId) {
     const loaded = await loadProjectSnippet(ctx, kit.db, projectRef, snippetId);
     const s = loaded.snippet;
-    const noteable = { id: s.id, iid: null, projectId: s.projectId!, authorId: s.authorId, title: s.title, discussionLocked: null };
+    // Comments on snippets that are not public are announced as confidential: the Events API then shows them to Reporters and up only.
+    const noteable = { id: s.id, iid: null, projectId: s.projectId!, authorId: s.authorId, title: s.title, discussionLocked: null, confidential: s.visibility !== "public" };
     return { ...loaded, noteable, caller: loaded.access.caller, role: loaded.access.role, access: loaded.access };
   },
   // Snippets keep no count of their notes.

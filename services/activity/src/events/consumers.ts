@@ -3,6 +3,7 @@ import { consumersOf, on, type Subscriptions, type Db, type EventHandler, type E
 import { Issues } from "@collab/issues-contract";
 import { MergeRequests } from "@collab/merge-requests-contract";
 import { Namespaces } from "@collab/namespaces-contract";
+import { Snippets } from "@collab/snippets-contract";
 import { and, eq, or, sql } from "drizzle-orm";
 import { events, type NewEvent, type PushData } from "../db/schema";
 
@@ -17,7 +18,7 @@ async function record(tx: Db, event: EventMeta, row: Omit<NewEvent, "sourceEvent
 }
 
 /** A deleted issue or merge request takes its events and its comments' events with it (GitLab: dependent delete). */
-async function removeTargetEvents(tx: Db, targetType: "Issue" | "MergeRequest", targetId: number) {
+async function removeTargetEvents(tx: Db, targetType: "Issue" | "MergeRequest" | "Snippet", targetId: number) {
   await tx
     .delete(events)
     .where(
@@ -61,6 +62,21 @@ const mergeRequestRecord =
   (action: string): EventHandler<MergeRequestEvent> =>
   (p, tx, event) =>
     record(tx, event, { projectId: p.project_id, authorId: p.actor_id, action, targetType: "MergeRequest", targetId: p.id, targetIid: p.iid, targetTitle: p.title });
+
+// Snippets ----------------------------------------------------------------------------------------
+
+const SE = Snippets.events;
+
+/**
+ * A snippet's creation. Only public snippets are shown to everybody who reads the project: the
+ * others are recorded as confidential, so their title reaches Reporters and up (and the author)
+ * only, a little stricter than GitLab's read_snippet for internal and Guest-visible ones.
+ */
+const snippetCreated = on(SE.snippetCreated, async (p, tx, event) => {
+  // Activity records belong to projects here: personal snippets' creations are not recorded.
+  if (p.project_id === null) return;
+  await record(tx, event, { projectId: p.project_id, authorId: p.actor_id, action: "created", targetType: "Snippet", targetId: p.id, targetIid: null, targetTitle: p.title, confidential: p.visibility !== "public" });
+});
 
 /** A deleted issue's or merge request's payload: only its id is read. */
 const idOnly = pickFields("id");
@@ -208,6 +224,11 @@ export const consumers: Subscriptions = consumersOf("activity", [
   on(ME.noteCreated, noteCreated),
   on(ME.noteUpdated, noteUpdated),
   on(ME.noteDeleted, idOnly, noteDeleted),
+  snippetCreated,
+  on(SE.snippetDeleted, idOnly, (p, tx) => removeTargetEvents(tx, "Snippet", p.id)),
+  on(SE.noteCreated, noteCreated),
+  on(SE.noteUpdated, noteUpdated),
+  on(SE.noteDeleted, idOnly, noteDeleted),
   on(NE.projectCreated, pickFields("projectId", "userId"), (p, tx, event) => record(tx, event, { projectId: p.projectId, authorId: p.userId, action: "created" })),
   on(NE.projectDeleted, async (p, tx) => {
     await tx.delete(events).where(eq(events.projectId, p.projectId));

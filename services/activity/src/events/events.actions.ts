@@ -9,11 +9,12 @@ import { Activity, type EventFilters } from "@collab/activity-contract";
 import { findUser } from "./users";
 import { Namespaces } from "@collab/namespaces-contract";
 
-type FeatureLevels = Pick<ReadableProjectRef, "id" | "access_level" | "issues_access_level" | "merge_requests_access_level">;
+type FeatureLevels = Pick<ReadableProjectRef, "id" | "access_level" | "issues_access_level" | "merge_requests_access_level" | "snippets_access_level">;
 
 const hiddenFeatures = (projects: FeatureLevels[]) => ({
   Issue: projects.filter((p) => featureHidden(p.issues_access_level, p.access_level)).map((p) => p.id),
   MergeRequest: projects.filter((p) => featureHidden(p.merge_requests_access_level, p.access_level)).map((p) => p.id),
+  Snippet: projects.filter((p) => featureHidden(p.snippets_access_level, p.access_level)).map((p) => p.id),
 });
 
 /** The projects the caller reads (or only those they are a member of), where they are Reporter and up, and their hidden features. */

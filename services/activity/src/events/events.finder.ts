@@ -17,11 +17,11 @@ export interface EventScope {
   /** The caller sees their own events on confidential issues (they authored or were assigned it). */
   callerId: number | null;
   /** Projects whose issues, or merge requests, the caller may not read (feature disabled or private to members). */
-  hidden?: { Issue: number[]; MergeRequest: number[] };
+  hidden?: { Issue: number[]; MergeRequest: number[]; Snippet: number[] };
 }
 
 /** Events about a kind of target (the target itself or a comment on it) in these projects. */
-const aboutTargetsIn = (type: "Issue" | "MergeRequest", projectIds: number[]): SQL | undefined =>
+const aboutTargetsIn = (type: "Issue" | "MergeRequest" | "Snippet", projectIds: number[]): SQL | undefined =>
   projectIds.length
     ? // coalesce: a target-less event (NULL target_type) must not turn the whole test NULL.
       sql`NOT (${inArray(events.projectId, projectIds)} AND coalesce(${events.targetType} = ${type} OR (${events.targetType} = 'Note' AND ${events.note}->>'noteable_type' = ${type}), false))`
@@ -46,6 +46,7 @@ function conditions(scope: EventScope, f: EventFilters): SQL[] {
         ),
     scope.hidden ? aboutTargetsIn("Issue", scope.hidden.Issue) : undefined,
     scope.hidden ? aboutTargetsIn("MergeRequest", scope.hidden.MergeRequest) : undefined,
+    scope.hidden ? aboutTargetsIn("Snippet", scope.hidden.Snippet) : undefined,
     f.action ? eq(events.action, f.action) : undefined,
     f.target_type ? eq(events.targetType, TARGET_TYPES[f.target_type]) : undefined,
     // GitLab: before the start of `before`, after the end of `after` (both exclusive).
