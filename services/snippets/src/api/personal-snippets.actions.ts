@@ -1,4 +1,4 @@
-import { actionsOf, forbidden, page, requireAdmin, requireCaller, type Caller, type Ctx } from "@collab/core";
+import { actionsOf, forbidden, requireAdmin, requireCaller, type Caller, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { Snippets } from "@collab/snippets-contract";
 import { readableProjects } from "@collab/work-items";
@@ -6,8 +6,8 @@ import type { ActionSchema } from "moleculer";
 import { loadPersonalSnippet } from "../domain/load";
 import { canAdminSnippet } from "../domain/policy";
 import { createSnippet, deleteSnippet, updateSnippet } from "../domain/snippets";
-import { listSnippets, type SnippetsProject } from "../finders/snippets.finder";
-import { presentOne, presentSnippets, rawContent } from "./present";
+import type { SnippetsProject } from "../finders/snippets.finder";
+import { presentOne, rawContent, snippetsPage } from "./present";
 import { userAgentDetail } from "./project-snippets.actions";
 import { routed } from "./routed";
 
@@ -31,18 +31,15 @@ export const personalSnippetsActions = (kit: ServiceKit): Record<string, ActionS
   return actionsOf("snippets", [
     routed(Snippets.personal.mine, async (ctx) => {
       const caller = requireCaller(ctx);
-      const { rows, total } = await listSnippets(kit.db, { kind: "mine", caller, projects: await callerProjects(ctx, caller) }, ctx.params);
-      return page(await presentSnippets(kit, ctx, rows), total, ctx.params);
+      return snippetsPage(kit, ctx, { kind: "mine", caller, projects: await callerProjects(ctx, caller) });
     }),
     routed(Snippets.personal.public, async (ctx) => {
       requireCaller(ctx);
-      const { rows, total } = await listSnippets(kit.db, { kind: "public" }, ctx.params);
-      return page(await presentSnippets(kit, ctx, rows), total, ctx.params);
+      return snippetsPage(kit, ctx, { kind: "public" });
     }),
     routed(Snippets.personal.all, async (ctx) => {
       const caller = requireCaller(ctx);
-      const { rows, total } = await listSnippets(kit.db, { kind: "all", caller, projects: await callerProjects(ctx, caller) }, ctx.params);
-      return page(await presentSnippets(kit, ctx, rows), total, ctx.params);
+      return snippetsPage(kit, ctx, { kind: "all", caller, projects: await callerProjects(ctx, caller) });
     }),
     routed(Snippets.personal.get, async (ctx) => presentOne(kit, ctx, (await loadPersonalSnippet(ctx, kit.db, ctx.params.id)).snippet)),
     routed(Snippets.personal.create, async (ctx) => {

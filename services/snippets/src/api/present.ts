@@ -1,7 +1,8 @@
-import { callerOf, fileResponse, notFound, type Ctx } from "@collab/core";
+import { callerOf, fileResponse, notFound, page, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { projectMap, userMap } from "@collab/work-items";
 import type { SnippetRow } from "../db/schema";
+import { listSnippets, type ListFilters, type SnippetScope } from "../finders/snippets.finder";
 import { filesOf } from "../storage/snippet-files";
 import { presentSnippet, SNIPPET_REF } from "./snippet.entity";
 
@@ -11,6 +12,12 @@ export async function presentSnippets(kit: ServiceKit, ctx: Ctx<unknown>, rows: 
   const [files, users, projects] = await Promise.all([filesOf(kit.db, rows.map((r) => r.id)), userMap(ctx, rows.map((r) => r.authorId)), projectMap(ctx, projectIds)]);
   const c = { baseUrl: kit.baseUrl, users, projects, admin: callerOf(ctx)?.admin === true };
   return rows.map((r) => presentSnippet(r, files.get(r.id)!, c));
+}
+
+/** A page of the snippets a list shows, presented, with the pagination total. */
+export async function snippetsPage(kit: ServiceKit, ctx: Ctx<ListFilters>, scope: SnippetScope) {
+  const { rows, total } = await listSnippets(kit.db, scope, ctx.params);
+  return page(await presentSnippets(kit, ctx, rows), total, ctx.params);
 }
 
 export const presentOne = async (kit: ServiceKit, ctx: Ctx<unknown>, row: SnippetRow) => (await presentSnippets(kit, ctx, [row]))[0];

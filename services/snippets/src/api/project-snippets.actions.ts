@@ -1,4 +1,4 @@
-import { forbidden, notFound, page, requireAdmin, requireCaller, actionsOf, type Ctx } from "@collab/core";
+import { forbidden, notFound, requireAdmin, requireCaller, actionsOf, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { Snippets } from "@collab/snippets-contract";
 import { assertWritable } from "@collab/work-items";
@@ -6,8 +6,7 @@ import type { ActionSchema } from "moleculer";
 import { loadProjectSnippet, snippetsProject } from "../domain/load";
 import { canAdminSnippet, canCreateProjectSnippet } from "../domain/policy";
 import { createSnippet, deleteSnippet, updateSnippet, userAgentDetailOf } from "../domain/snippets";
-import { listSnippets } from "../finders/snippets.finder";
-import { presentOne, presentSnippets, rawContent } from "./present";
+import { presentOne, rawContent, snippetsPage } from "./present";
 import { routed } from "./routed";
 
 /** /projects/:id/snippets: GitLab's lib/api/project_snippets.rb. */
@@ -24,8 +23,7 @@ export const projectSnippetsActions = (kit: ServiceKit): Record<string, ActionSc
   return actionsOf("snippets", [
     routed(Snippets.project.list, async (ctx) => {
       const access = await snippetsProject(ctx, ctx.params.id);
-      const { rows, total } = await listSnippets(kit.db, { kind: "project", projectId: access.project.id, caller: access.caller, role: access.role }, ctx.params);
-      return page(await presentSnippets(kit, ctx, rows), total, ctx.params);
+      return snippetsPage(kit, ctx, { kind: "project", projectId: access.project.id, caller: access.caller, role: access.role });
     }),
     routed(Snippets.project.get, async (ctx) => presentOne(kit, ctx, (await loadProjectSnippet(ctx, kit.db, ctx.params.id, ctx.params.snippet_id)).snippet)),
     routed(Snippets.project.create, async (ctx) => {
