@@ -1,4 +1,4 @@
-import { isNoteCreatingAction, noteContract, noteRoutes, unresolvableNoteContract } from "@collab/notes-contract";
+import { isNoteCreatingAction, noteContract, noteRoutes, statelessNoteContract, unresolvableNoteContract } from "@collab/notes-contract";
 
 const MR = "/projects/:id/merge_requests/:merge_request_iid";
 
@@ -16,6 +16,14 @@ describe("noteRoutes", () => {
     expect(routes.some((r) => r.action.endsWith(".discussions.resolve"))).toBe(false);
     expect(routes).toHaveLength(14);
     expect(() => noteRoutes(unresolvableNoteContract("issues"), "/x", { resolvable: true })).toThrow(/discussions.resolve/);
+  });
+
+  test("no state event routes for a kind without states (snippets, by id)", () => {
+    const P = "/projects/:id/snippets/:snippet_id";
+    const routes = noteRoutes(statelessNoteContract("widgets", "snippet_id"), P, { resolvable: false });
+    expect(routes.some((r) => r.path.includes("resource_state_events"))).toBe(false);
+    expect(routes).toHaveLength(12);
+    expect(statelessNoteContract("widgets", "snippet_id").notes.get.input().parse({ id: "3", snippet_id: "9", note_id: "1" })).toEqual({ id: "3", snippet_id: 9, note_id: 1 });
   });
 
   test("the note-creating actions of any service count for the notes rate limit", () => {
