@@ -2,6 +2,7 @@
 import { AccessTokenSchema, AccessTokenWithSecretSchema, ServiceAccountSchema, ServiceAccountSummarySchema } from "@collab/accounts-contract";
 import { actionContract, EventEnvelopeSchema, noContent, pageOf, replyOf, SETTINGS_ACTIONS } from "@collab/core";
 import { ProjectIdentitySchema } from "@collab/namespaces-contract";
+import { StorageMoveSnippetSchema } from "@collab/snippets-contract";
 import { z } from "zod";
 import { BroadcastIdParams, CreateBroadcastParams, ListBroadcastParams, UpdateBroadcastParams } from "./params/broadcast";
 import { DeadLetterIdParams, ListDeadLettersParams } from "./params/dead-letters";
@@ -95,8 +96,8 @@ const moveFields = {
 const GroupContainerSchema = z.object({ id: z.number(), web_url: z.string(), name: z.string() });
 /** A project's move embeds the project (null once it is gone). */
 export const ProjectStorageMoveSchema = z.object({ ...moveFields, project: ProjectIdentitySchema.nullable() });
-/** There are no snippets here: their move lists are empty, and a move would embed none. */
-export const SnippetStorageMoveSchema = z.object({ ...moveFields, snippet: z.null() });
+/** A snippet's move embeds the snippet (null once it is gone). */
+export const SnippetStorageMoveSchema = z.object({ ...moveFields, snippet: StorageMoveSnippetSchema.nullable() });
 /** A group's move embeds the group (null once it is gone). */
 export const GroupStorageMoveSchema = z.object({ ...moveFields, group: GroupContainerSchema.nullable() });
 export type ProjectStorageMove = z.output<typeof ProjectStorageMoveSchema>;

@@ -3,7 +3,6 @@ import {
   call,
   accepted,
   currentSettings,
-  notFound,
   page,
   recordNotFound,
   requireAdmin,
@@ -32,8 +31,9 @@ import type { z } from "zod";
 import { presentGroupMove, presentProjectMove, presentSnippetMove } from "./api/storage-move.entity";
 import { requireArea } from "./availability";
 import type { StorageMoveRow } from "./db/schema";
-import { findMove, listMoves, pickStorage, scheduleMoves, tick, unknownStorage, type Call, type ContainerType } from "./domain/storage-moves";
+import { containerStorage, findMove, listMoves, pickStorage, scheduleMoves, tick, unknownStorage, type Call, type ContainerType } from "./domain/storage-moves";
 import { Namespaces } from "@collab/namespaces-contract";
+import { Snippets } from "@collab/snippets-contract";
 
 const published = { visibility: "published" } as const;
 
@@ -44,7 +44,7 @@ const checkStorage = (name: string | undefined, param: string) => {
   if (name !== undefined && !(name in storages())) throw unknownStorage(param);
 };
 
-/** The embedded containers of a page of moves, in one namespaces call (it answers the kind asked for). */
+/** The embedded containers of a page of moves, in one call to their owner (namespaces answers the kind asked for). */
 const containersOf = async (ctx: Ctx<unknown>, kind: "project" | "group", rows: StorageMoveRow[]) =>
   rows.length ? await call(ctx, Namespaces.storage.containers, { kind, ids: rows.map((r) => r.containerId) }) : [];
 
@@ -57,7 +57,11 @@ const presentGroups = async (ctx: Ctx<unknown>, rows: StorageMoveRow[]) => {
   const byId = new Map(((await containersOf(ctx, "group", rows)) as GroupContainer[]).map((c) => [c.id, c]));
   return rows.map((r) => presentGroupMove(r, byId.get(r.containerId)));
 };
-const presentSnippets = async (_ctx: Ctx<unknown>, rows: StorageMoveRow[]) => rows.map(presentSnippetMove);
+const presentSnippets = async (ctx: Ctx<unknown>, rows: StorageMoveRow[]) => {
+  const found = rows.length ? await call(ctx, Snippets.storage.containers, { kind: "snippet", ids: rows.map((r) => r.containerId) }) : [];
+  const byId = new Map(found.map((s) => [s.id, s]));
+  return rows.map((r) => presentSnippetMove(r, byId.get(r.containerId)));
+};
 
 /** The contract entries of one container type's operations, whose moves present as M. */
 interface MoveContracts<M> {
@@ -70,10 +74,7 @@ interface MoveContracts<M> {
 }
 
 /** The container a per-resource route names: 404 as the resource API answers. */
-async function container(ctx: Ctx<unknown>, type: ContainerType, ref: string) {
-  if (type === "snippet") throw notFound("Snippet"); // there are no snippets in this system
-  return call(ctx, Namespaces.storage.state, { kind: type, ref });
-}
+const container = (ctx: Ctx<unknown>, type: ContainerType, ref: string) => containerStorage(busOf(ctx), type).state(ref);
 
 /** The six operations of one container type (projects, snippets, groups), as GitLab mounts them. */
 function movesFor<M>(
@@ -139,7 +140,7 @@ function movesFor<M>(
         checkStorage(ctx.params.destination_storage_name, "destination_storage_name");
         const c = await container(ctx, type, ctx.params.id);
         const destination = ctx.params.destination_storage_name ?? pickStorage(storages(), c.repository_storage);
-        const [row] = await scheduleMoves(kit.db, busOf(ctx), type as "project" | "group", [{ id: c.id, source: c.repository_storage }], () => destination);
+        const [row] = await scheduleMoves(kit.db, busOf(ctx), type, [{ id: c.id, source: c.repository_storage }], () => destination);
         if (!row) throw validationFailed({ [type]: ["is read-only"] });
         return (await present(ctx, [row]))[0];
       },
@@ -153,9 +154,8 @@ function movesFor<M>(
         requireAdmin(ctx);
         checkStorage(ctx.params.source_storage_name, "source_storage_name");
         checkStorage(ctx.params.destination_storage_name, "destination_storage_name");
-        if (type === "snippet") return accepted();
         const source = ctx.params.source_storage_name;
-        const ids = await call(ctx, Namespaces.storage.writableIds, { kind: type, storage: source });
+        const ids = await containerStorage(busOf(ctx), type).writableIds(source);
         const dest = ctx.params.destination_storage_name;
         await scheduleMoves(kit.db, busOf(ctx), type, ids.map((id) => ({ id, source })), (s) => dest ?? pickStorage(storages(), s));
         return accepted();

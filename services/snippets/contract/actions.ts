@@ -14,12 +14,15 @@ import {
   UpdatePersonalSnippetParams,
   UpdateProjectSnippetParams,
 } from "./params";
+import { SnippetStorageActions } from "./storage";
 
 const S = "snippets";
 
 export const SnippetsActions = {
   /** Notes and discussions on project snippets: the shared notes' (@collab/notes-contract), by snippet id; no state events. */
   ...statelessNoteContract(S, "snippet_id"),
+  /** For the admin service's storage moves (no HTTP route). */
+  storage: SnippetStorageActions,
   /** /projects/:id/snippets… */
   project: {
     list: actionContract(`${S}.project.list`, { input: () => ListProjectSnippetsParams, output: () => pageOf(SnippetSchema), idempotent: true }),

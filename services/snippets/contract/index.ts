@@ -12,4 +12,5 @@ export * from "./actions";
 export * from "./entities";
 export * from "./events";
 export * from "./params";
+export * from "./storage";
 export { routes } from "./routes";

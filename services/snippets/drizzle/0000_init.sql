@@ -71,6 +71,8 @@ CREATE TABLE "snippets"."snippets" (
 	"title" text NOT NULL,
 	"description" text,
 	"visibility" text NOT NULL,
+	"repository_storage" text DEFAULT 'default' NOT NULL,
+	"repository_read_only" boolean DEFAULT false NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
@@ -92,4 +94,5 @@ CREATE INDEX "rse_issue_idx" ON "snippets"."resource_state_events" USING btree (
 CREATE INDEX "rse_mr_idx" ON "snippets"."resource_state_events" USING btree ("merge_request_id","id");--> statement-breakpoint
 CREATE INDEX "snippets_project_idx" ON "snippets"."snippets" USING btree ("project_id","id");--> statement-breakpoint
 CREATE INDEX "snippets_author_idx" ON "snippets"."snippets" USING btree ("author_id","id");--> statement-breakpoint
-CREATE INDEX "snippets_visibility_idx" ON "snippets"."snippets" USING btree ("visibility","id");
+CREATE INDEX "snippets_visibility_idx" ON "snippets"."snippets" USING btree ("visibility","id");--> statement-breakpoint
+CREATE INDEX "snippets_storage_idx" ON "snippets"."snippets" USING btree ("repository_storage","id");

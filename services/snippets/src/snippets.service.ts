@@ -5,6 +5,7 @@ import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { personalSnippetsActions } from "./api/personal-snippets.actions";
 import { projectSnippetsActions } from "./api/project-snippets.actions";
+import { storageActions } from "./api/storage.actions";
 import { outbox, processedEvents } from "./db/schema";
 import { namespacesConsumers } from "./namespaces.consumers";
 import { snippetNotes } from "./notes.kind";
@@ -14,7 +15,7 @@ export const snippetsService: ServiceSchema = defineService({
   name: "snippets",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => [projectSnippetsActions(kit), personalSnippetsActions(kit), notesActions(kit, snippetNotes, { notes: Snippets.notes, discussions: Snippets.discussions })],
+  actions: (kit) => [projectSnippetsActions(kit), personalSnippetsActions(kit), storageActions(kit), notesActions(kit, snippetNotes, { notes: Snippets.notes, discussions: Snippets.discussions })],
   eventTables: { outbox, processedEvents },
   consumes: () => namespacesConsumers(),
 });

@@ -1,4 +1,5 @@
 import type { GroupContainer, GroupStorageMove, ProjectContainer, ProjectStorageMove, SnippetStorageMove } from "@collab/admin-contract";
+import type { StorageMoveSnippet } from "@collab/snippets-contract";
 import type { StorageMoveRow } from "../db/schema";
 
 /** Entities::{Projects,Snippets,Groups}::RepositoryStorageMove, without the container it embeds (which comes last). */
@@ -14,5 +15,5 @@ const moveFields = (m: StorageMoveRow) => ({
 export const presentProjectMove = (m: StorageMoveRow, project: ProjectContainer | undefined): ProjectStorageMove => ({ ...moveFields(m), project: project ?? null });
 /** A group's move: the group, null once it is gone. */
 export const presentGroupMove = (m: StorageMoveRow, group: GroupContainer | undefined): GroupStorageMove => ({ ...moveFields(m), group: group ?? null });
-/** A snippet's move: there are no snippets here, so none to embed. */
-export const presentSnippetMove = (m: StorageMoveRow): SnippetStorageMove => ({ ...moveFields(m), snippet: null });
+/** A snippet's move embeds the snippet (null once it is gone). */
+export const presentSnippetMove = (m: StorageMoveRow, snippet: StorageMoveSnippet | undefined): SnippetStorageMove => ({ ...moveFields(m), snippet: snippet ?? null });

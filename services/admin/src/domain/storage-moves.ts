@@ -1,5 +1,6 @@
 import { call as callAction, errorBodyOf, isUnanswered, isUniqueViolation, paramError, viaBus, type BusCall, type InputOf } from "@collab/core";
 import { Namespaces } from "@collab/namespaces-contract";
+import { Snippets } from "@collab/snippets-contract";
 import type { Db } from "@collab/db";
 import { and, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { storageMoves, type StorageMoveRow } from "../db/schema";
@@ -9,12 +10,26 @@ export type ContainerType = "project" | "snippet" | "group";
 /** A bus call (a context's or the broker's). */
 export type Call = BusCall;
 
-/** The containers namespaces' storage actions know (a snippet's move is refused there, as its input says). */
-type StorageKind = InputOf<typeof Namespaces.storage.state>["kind"];
+/** The storage calls of a container type: snippets answer for snippets, namespaces for projects and groups (the same contract shape). */
+type SetStateInput = Omit<InputOf<typeof Namespaces.storage.setState>, "kind">;
+export function containerStorage(call: Call, kind: ContainerType) {
+  const bus = viaBus(call);
+  return kind === "snippet"
+    ? {
+        state: (ref: string | number) => callAction(bus, Snippets.storage.state, { kind, ref: String(ref) }),
+        setState: (p: SetStateInput) => callAction(bus, Snippets.storage.setState, { kind, ...p }),
+        writableIds: (storage: string) => callAction(bus, Snippets.storage.writableIds, { kind, storage }),
+      }
+    : {
+        state: (ref: string | number) => callAction(bus, Namespaces.storage.state, { kind, ref }),
+        setState: (p: SetStateInput) => callAction(bus, Namespaces.storage.setState, { kind, ...p }),
+        writableIds: (storage: string) => callAction(bus, Namespaces.storage.writableIds, { kind, storage }),
+      };
+}
 
 /*
- * A move's states are GitLab's (RepositoryStorageMovable), and each is recorded only once namespaces
- * confirmed what it stands for:
+ * A move's states are GitLab's (RepositoryStorageMovable), and each is recorded only once the
+ * container's owner (namespaces for projects and groups, snippets for snippets) confirmed what it stands for:
  *   initial     recorded; the container is not known to be read-only yet
  *   scheduled   namespaces made the container read-only
  *   started     the repositories are being copied (there are none to copy here)
@@ -68,7 +83,7 @@ export async function findMove(db: Db, type: ContainerType, id: number, containe
 export async function scheduleMoves(
   db: Db,
   call: Call,
-  type: "project" | "group",
+  type: ContainerType,
   containers: { id: number; source: string }[],
   destination: (source: string) => string,
 ): Promise<StorageMoveRow[]> {
@@ -79,7 +94,7 @@ export async function scheduleMoves(
     .returning();
   let locked: number[];
   try {
-    locked = await callAction(viaBus(call), Namespaces.storage.setState, { kind: type, ids: containers.map((c) => c.id), read_only: true, expect_writable: true });
+    locked = await containerStorage(call, type).setState({ ids: containers.map((c) => c.id), read_only: true, expect_writable: true });
   } catch (err) {
     if (isUnanswered(err)) return created;
     await db.delete(storageMoves).where(inArray(storageMoves.id, created.map((m) => m.id)));
@@ -146,7 +161,7 @@ async function fail(db: Db, move: StorageMoveRow, from: string, reason: string):
 /** The container's storage and lock as namespaces has them; null when it no longer exists (its 404, an answer). */
 async function containerState(call: Call, move: StorageMoveRow): Promise<{ repository_storage: string; repository_read_only: boolean } | null> {
   try {
-    return await callAction(viaBus(call), Namespaces.storage.state, { kind: move.containerType as StorageKind, ref: move.containerId });
+    return await containerStorage(call, move.containerType as ContainerType).state(move.containerId);
   } catch (err) {
     if (errorBodyOf(err)?.status === 404) return null;
     throw err;
@@ -159,7 +174,7 @@ async function containerState(call: Call, move: StorageMoveRow): Promise<{ repos
  * (the unique index refuses this one then, and it waits).
  */
 async function lock(db: Db, call: Call, move: StorageMoveRow): Promise<boolean> {
-  const locked = await callAction(viaBus(call), Namespaces.storage.setState, { kind: move.containerType as StorageKind, ids: [move.containerId], read_only: true, expect_writable: true });
+  const locked = await containerStorage(call, move.containerType as ContainerType).setState({ ids: [move.containerId], read_only: true, expect_writable: true });
   if (!locked.includes(move.containerId)) {
     const state = await containerState(call, move);
     if (!state) return fail(db, move, "initial", VANISHED);
@@ -174,8 +189,7 @@ async function lock(db: Db, call: Call, move: StorageMoveRow): Promise<boolean> 
  * destination already, an earlier call went through and only its answer was lost.
  */
 async function switchStorage(db: Db, call: Call, move: StorageMoveRow): Promise<boolean> {
-  const changed = await callAction(viaBus(call), Namespaces.storage.setState, {
-    kind: move.containerType as StorageKind,
+  const changed = await containerStorage(call, move.containerType as ContainerType).setState({
     ids: [move.containerId],
     read_only: false,
     storage: move.destinationStorageName,
@@ -199,7 +213,6 @@ async function switchStorage(db: Db, call: Call, move: StorageMoveRow): Promise<
 export async function tick(db: Db, call: Call): Promise<number> {
   let advanced = 0;
   const step = async (move: StorageMoveRow, run: (db: Db, call: Call, move: StorageMoveRow) => Promise<boolean>) => {
-    if (move.containerType === "snippet") return; // there are no snippets: no such move is ever made
     try {
       if (await run(db, call, move)) advanced++;
     } catch (err) {

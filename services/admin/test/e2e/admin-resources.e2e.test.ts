@@ -183,7 +183,7 @@ describe("repository storage moves", () => {
     expect(await root.get("/project_repository_storage_moves/999")).toMatchObject({ status: 404, body: { message: "404 Not found" } });
   });
 
-  it("bulk moves off a storage answer 202; snippets validate storages and have no ids; groups move too", async () => {
+  it("bulk moves off a storage answer 202; with no snippets none move, an unknown one is 404; groups move too", async () => {
     await twoStorages();
     const alice = await user("alice");
     const p1 = await alice.api.post("/projects", { json: { name: "one" } });

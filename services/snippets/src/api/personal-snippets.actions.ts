@@ -10,6 +10,7 @@ import type { SnippetsProject } from "../finders/snippets.finder";
 import { presentOne, rawContent, snippetsPage } from "./present";
 import { userAgentDetail } from "./project-snippets.actions";
 import { routed } from "./routed";
+import { assertSnippetWritable } from "./storage.actions";
 
 /** The projects whose snippets the caller may list (null: all of them, for administrators). */
 async function callerProjects(ctx: Ctx<unknown>, caller: Caller): Promise<SnippetsProject[] | null> {
@@ -25,6 +26,7 @@ export const personalSnippetsActions = (kit: ServiceKit): Record<string, ActionS
     requireCaller(ctx);
     const loaded = await loadPersonalSnippet(ctx, kit.db, ctx.params.id);
     if (!canAdminSnippet(loaded.actor, loaded.snippet)) throw forbidden();
+    assertSnippetWritable(loaded.snippet);
     return loaded;
   }
 

@@ -8,6 +8,7 @@ import { canAdminSnippet, canCreateProjectSnippet } from "../domain/policy";
 import { createSnippet, deleteSnippet, updateSnippet, userAgentDetailOf } from "../domain/snippets";
 import { presentOne, rawContent, snippetsPage } from "./present";
 import { routed } from "./routed";
+import { assertSnippetWritable } from "./storage.actions";
 
 /** /projects/:id/snippets: GitLab's lib/api/project_snippets.rb. */
 export const projectSnippetsActions = (kit: ServiceKit): Record<string, ActionSchema> => {
@@ -17,6 +18,7 @@ export const projectSnippetsActions = (kit: ServiceKit): Record<string, ActionSc
     const loaded = await loadProjectSnippet(ctx, kit.db, ctx.params.id, ctx.params.snippet_id);
     if (!canAdminSnippet(loaded.access, loaded.snippet)) throw forbidden();
     assertWritable(loaded.access);
+    assertSnippetWritable(loaded.snippet);
     return loaded;
   }
 

@@ -1,7 +1,7 @@
 import { presentSnippet } from "./snippet.entity";
 
 const at = new Date("2024-05-01T10:00:00Z");
-const row = (projectId: number | null) => ({ id: 7, projectId, authorId: 3, title: "T", description: null, visibility: "internal", createdAt: at, updatedAt: at });
+const row = (projectId: number | null) => ({ id: 7, projectId, authorId: 3, title: "T", description: null, visibility: "internal", repositoryStorage: "default", repositoryReadOnly: false, createdAt: at, updatedAt: at });
 const author = { id: 3, username: "ann", name: "Ann", state: "active", locked: false, avatar_url: null, web_url: "https://gl.example/ann" };
 const context = (admin: boolean) => ({
   baseUrl: "https://gl.example:8443",

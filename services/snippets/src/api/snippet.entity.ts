@@ -6,9 +6,6 @@ import type { SnippetFile } from "../storage/snippet-files";
 /** Snippet repositories have one branch; raw file URLs name it. */
 export const SNIPPET_REF = "main";
 
-/** The repository storage snippets are on until issue 33 gives them git storages. */
-export const SNIPPET_STORAGE = "default";
-
 export interface SnippetContext {
   baseUrl: string;
   users: Map<number, UserRef>;
@@ -41,6 +38,6 @@ export function presentSnippet(s: SnippetRow, files: SnippetFile[], c: SnippetCo
     http_url_to_repo: `${c.baseUrl}/${repoPath}.git`,
     imported: false,
     imported_from: "none",
-    ...(c.admin ? { repository_storage: SNIPPET_STORAGE } : {}),
+    ...(c.admin ? { repository_storage: s.repositoryStorage } : {}),
   };
 }

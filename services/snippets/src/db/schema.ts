@@ -1,6 +1,6 @@
 import { eventTables } from "@collab/db";
 import { notesTables } from "@collab/notes";
-import { index, integer, pgSchema, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgSchema, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
 
 export const snippetsSchema = pgSchema("snippets");
 
@@ -16,10 +16,19 @@ export const snippets = snippetsSchema.table(
     title: text("title").notNull(),
     description: text("description"),
     visibility: text("visibility").notNull(),
+    /** The repository storage its files belong to (admin storage moves change it). */
+    repositoryStorage: text("repository_storage").notNull().default("default"),
+    /** Set while a storage move runs: writes are refused. */
+    repositoryReadOnly: boolean("repository_read_only").notNull().default(false),
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
-  (t) => [index("snippets_project_idx").on(t.projectId, t.id), index("snippets_author_idx").on(t.authorId, t.id), index("snippets_visibility_idx").on(t.visibility, t.id)],
+  (t) => [
+    index("snippets_project_idx").on(t.projectId, t.id),
+    index("snippets_author_idx").on(t.authorId, t.id),
+    index("snippets_visibility_idx").on(t.visibility, t.id),
+    index("snippets_storage_idx").on(t.repositoryStorage, t.id),
+  ],
 );
 
 /**
