@@ -1,4 +1,4 @@
-import { callerOf, featureHidden, notFound, type Caller, type Ctx } from "@collab/core";
+import { callerOf, featureHidden, notFound, type Ctx } from "@collab/core";
 import type { Db } from "@collab/db";
 import { authorizeProject, type ProjectAccess } from "@collab/work-items";
 import { findSnippet } from "../finders/snippets.finder";
@@ -26,7 +26,8 @@ export async function loadProjectSnippet(ctx: Ctx<unknown>, db: Db, ref: string 
 }
 
 export interface LoadedPersonalSnippet {
-  actor: SnippetActor & { caller: Caller | null };
+  /** Personal snippets belong to no project: the role is always 0. */
+  actor: SnippetActor;
   snippet: SnippetRow;
 }
 
