@@ -1,10 +1,10 @@
 import { pickFields, type EventContract, type PayloadOf } from "@collab/core";
-import { on, type Db, type Subscription } from "@collab/db";
+import { on, preparedQuery, type Db, type Subscription } from "@collab/db";
 import { Issues } from "@collab/issues-contract";
 import { MergeRequests } from "@collab/merge-requests-contract";
 import { Namespaces } from "@collab/namespaces-contract";
 import { Runners } from "@collab/runners-contract";
-import { and, eq, isNotNull, or } from "drizzle-orm";
+import { and, eq, isNotNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { EventKind } from "@collab/integrations-contract";
 import { integrationDeliveries, integrations } from "../db/schema";
@@ -171,6 +171,22 @@ export function describeEvent(slug: string, eventName: string, payload: unknown)
   return parsed?.success ? d.describe(parsed.data) : null;
 }
 
+/** An active integration of `slug` that could apply to the project: its own, or any group's (asked for every event: prepared). */
+const activeIntegration = preparedQuery((db: Db) =>
+  db
+    .select({ id: integrations.id })
+    .from(integrations)
+    .where(
+      and(
+        eq(integrations.slug, sql.placeholder("slug")),
+        eq(integrations.active, true),
+        or(eq(integrations.projectId, sql.placeholder("projectId")), isNotNull(integrations.groupId)),
+      ),
+    )
+    .limit(1)
+    .prepare("integrations_active_for_project"),
+);
+
 /**
  * The notifiers that would act on an event: those that report it (its payload describes a
  * message) with an active integration that could apply, the project's own or any group's.
@@ -182,11 +198,7 @@ async function notifiersFor(db: Db, slugs: string[], name: string, payload: unkn
     const parsed = d.schema().safeParse(payload);
     const described = parsed.success ? d.describe(parsed.data) : null;
     if (!described) continue;
-    const [candidate] = await db
-      .select({ id: integrations.id })
-      .from(integrations)
-      .where(and(eq(integrations.slug, slug), eq(integrations.active, true), or(eq(integrations.projectId, described.projectId), isNotNull(integrations.groupId))))
-      .limit(1);
+    const [candidate] = await activeIntegration(db, { slug, projectId: described.projectId });
     if (candidate) out.push({ slug, projectId: described.projectId });
   }
   return out;
