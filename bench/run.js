@@ -152,10 +152,14 @@ function serviceEnv(extra) {
   return env;
 }
 
-/** --cpu-prof for a profiled mode: one .cpuprofile per process, named after the mode. */
+/**
+ * --cpu-prof for a profiled mode: one .cpuprofile per process in a folder named after the mode,
+ * under node's default names (with the pid: cluster workers inherit the flags, and a fixed name
+ * would have each process overwrite the last one's).
+ */
 function cpuProfArgs(mode) {
   if (!config.cpuProf) return [];
-  return ["--cpu-prof", `--cpu-prof-dir=${path.join(RESULTS, "profiles")}`, `--cpu-prof-name=${mode}.${process.pid}.cpuprofile`];
+  return ["--cpu-prof", `--cpu-prof-dir=${path.join(RESULTS, "profiles", mode)}`];
 }
 
 async function startSingle(databaseUrl, rootToken) {
