@@ -539,6 +539,15 @@ export const NamespacesActions = {
       input: () => z.object({ project_id: z.number().int(), names: z.array(z.string()).max(1000), create_missing: z.boolean().default(false) }),
       output: () => z.array(LabelBasicSchema),
     }),
+    /**
+     * Labels by exact name as the group sees them (its own and its ancestors'), as LabelBasic sorted
+     * by title; `create_missing` makes unknown ones group labels (epics' labels). The caller service
+     * has already authorized reading the group.
+     */
+    resolveForGroup: actionContract("namespaces.labels.resolveForGroup", {
+      input: () => z.object({ group_id: z.number().int(), names: z.array(z.string()).max(1000), create_missing: z.boolean().default(false) }),
+      output: () => z.array(LabelBasicSchema),
+    }),
     /** LabelBasic with priority for these ids (any container), sorted by title; unknown ids are skipped. */
     byIds: actionContract("namespaces.labels.byIds", {
       input: () => z.object({ ids: ids() }),
