@@ -30,6 +30,13 @@ CREATE TABLE "issues"."epics" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "issues"."group_internal_ids" (
+	"group_id" integer NOT NULL,
+	"usage" text NOT NULL,
+	"last_value" integer NOT NULL,
+	CONSTRAINT "group_internal_ids_group_id_usage_pk" PRIMARY KEY("group_id","usage")
+);
+--> statement-breakpoint
 ALTER TABLE "issues"."epic_labels" ADD CONSTRAINT "epic_labels_epic_id_epics_id_fk" FOREIGN KEY ("epic_id") REFERENCES "issues"."epics"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "epic_labels_label_idx" ON "issues"."epic_labels" USING btree ("label_id","epic_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "epics_group_iid_idx" ON "issues"."epics" USING btree ("group_id","iid");--> statement-breakpoint

@@ -1,4 +1,4 @@
-import { eventTables } from "@collab/db";
+import { eventTables, internalIdsTable } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { notesTables } from "@collab/notes";
 import { boolean, date, index, integer, pgSchema, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
@@ -81,7 +81,7 @@ export const subscriptions = issuesSchema.table(
 
 /**
  * Epics: a group's work items (Premium and Ultimate), with iids of their own per group
- * (internal_ids usage "epics", keyed by the group's id). `parentId`: the parent epic.
+ * (groupInternalIds, usage "epics"). `parentId`: the parent epic.
  */
 export const epics = issuesSchema.table(
   "epics",
@@ -125,6 +125,9 @@ export const epicLabels = issuesSchema.table(
 );
 
 export type EpicRow = typeof epics.$inferSelect;
+
+/** Each group's epic iid sequence (internal_ids keyed by group, apart from the projects' sequences). */
+export const groupInternalIds = internalIdsTable(issuesSchema, { table: "group_internal_ids", key: "group_id" });
 
 /**
  * Notes, resource state events and per-project iid sequences: the shared conversation tables

@@ -2,7 +2,7 @@ import type { Db } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { removeConversation, removeProjectNotes } from "@collab/notes";
 import { clearDeletedMilestones, deleteLabelLinks } from "@collab/work-items";
-import { epicLabels, epics, internalIds, issueLabels, issues, noteTables, subscriptions } from "../db/schema";
+import { epicLabels, epics, groupInternalIds, issueLabels, issues, noteTables, subscriptions } from "../db/schema";
 
 /** A label's deletion in namespaces: every issue and epic loses its links to these labels (see deleteLabelLinks). */
 export async function unlinkDeletedLabels(db: Db, labelIds: number[]) {
@@ -43,7 +43,7 @@ export async function removeGroupData(db: Db, groupIds: number[]): Promise<numbe
     const gone = await tx.delete(epics).where(sql`${epics.groupId} = ANY(${sql.param(groupIds)}::int[])`).returning({ id: epics.id });
     const ids = gone.map((r) => r.id);
     if (ids.length) await tx.delete(subscriptions).where(sql`${subscriptions.subscribableType} = 'Epic' AND ${subscriptions.subscribableId} = ANY(${sql.param(ids)}::int[])`);
-    await tx.delete(internalIds).where(sql`${internalIds.usage} = 'epics' AND ${internalIds.projectId} = ANY(${sql.param(groupIds)}::int[])`);
+    await tx.delete(groupInternalIds).where(sql`${groupInternalIds.projectId} = ANY(${sql.param(groupIds)}::int[])`);
     return ids.length;
   });
 }

@@ -2,7 +2,7 @@ import { announce, isValidColor, normalizeColor, validationFailed } from "@colla
 import { nextIid, type Announcement, type Db } from "@collab/db";
 import { Issues } from "@collab/issues-contract";
 import { and, eq, inArray } from "drizzle-orm";
-import { epicLabels, epics, internalIds, subscriptions, type EpicRow } from "../db/schema";
+import { epicLabels, epics, groupInternalIds, subscriptions, type EpicRow } from "../db/schema";
 import { checkIssueInput } from "../domain/issues";
 import type { EpicWithLabels } from "./epics.finder";
 
@@ -23,7 +23,7 @@ export interface EpicInput {
   updatedAt?: Date;
 }
 
-/** The internal_ids usage of epics; its key column holds the group's id. */
+/** The usage of epics' sequences in groupInternalIds. */
 const EPIC_IIDS = "epics";
 
 /** Title, description and colour as the model validates them (400 with each field's errors). */
@@ -55,7 +55,7 @@ function columnsOf(input: EpicInput): Partial<typeof epics.$inferInsert> {
 /** A new epic of the group with its labels, the author following it, in the caller's transaction. */
 export async function createEpic(tx: Db, groupId: number, authorId: number, raw: EpicInput & { title: string }): Promise<EpicWithLabels> {
   const input = checkEpicInput(raw);
-  const iid = await nextIid(tx, internalIds, groupId, EPIC_IIDS);
+  const iid = await nextIid(tx, groupInternalIds, groupId, EPIC_IIDS);
   const createdAt = input.createdAt ?? new Date();
   const [row] = await tx
     .insert(epics)
