@@ -4,7 +4,7 @@ import { UserRefSchema } from "@collab/accounts-contract";
 import { LabelBasicSchema, MilestoneSchema } from "@collab/namespaces-contract";
 import { unresolvableNoteContract } from "@collab/notes-contract";
 import { z } from "zod";
-import { EpicsActions } from "./epics";
+import { EpicLinksActions, EpicsActions } from "./epics";
 import {
   CloneIssueParams,
   CreateIssueParams,
@@ -111,6 +111,8 @@ export const IssuesActions = {
   },
   /** The epics API (Premium and Ultimate; on the free tier the routes do not exist). */
   epics: EpicsActions,
+  /** Child epics (GitLab's epic links). */
+  epicLinks: EpicLinksActions,
   /** Notes, discussions and resource state events: the shared notes' (@collab/notes-contract); threads are not resolvable. */
   ...unresolvableNoteContract("issues"),
   analytics: {

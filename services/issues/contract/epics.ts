@@ -3,7 +3,7 @@ import { actionContract, noContent, pageOf } from "@collab/core";
 import { UserRefSchema } from "@collab/accounts-contract";
 import { LabelBasicSchema } from "@collab/namespaces-contract";
 import { z } from "zod";
-import { CreateEpicParams, EpicRefParams, ListEpicsParams, UpdateEpicParams } from "./params/epics";
+import { ChildEpicParams, CreateChildEpicParams, CreateEpicParams, EpicRefParams, ListEpicsParams, UpdateEpicParams } from "./params/epics";
 
 const int = () => z.number().int();
 const date = () => z.string().nullable();
@@ -48,6 +48,32 @@ export const EpicSchema = z.object({
   imported_from: z.string(),
 });
 export type Epic = z.output<typeof EpicSchema>;
+
+/** A child epic just created under its parent (GitLab's EE::API::Entities::LinkedEpic). */
+export const LinkedEpicSchema = z.object({
+  id: int(),
+  iid: int(),
+  title: z.string(),
+  group_id: int(),
+  parent_id: int().nullable(),
+  has_children: z.boolean(),
+  has_issues: z.boolean(),
+  reference: z.string(),
+  url: z.string(),
+  relation_url: z.string(),
+});
+
+/** Child epics (GitLab's ee/lib/api/epic_links.rb): adding and creating them is Ultimate. */
+export const EpicLinksActions = {
+  /** GET /groups/:id/epics/:epic_iid/epics. */
+  list: actionContract("issues.epicLinks.list", { input: () => EpicRefParams, output: () => z.array(EpicSchema), idempotent: true }),
+  /** POST /groups/:id/epics/:epic_iid/epics/:child_epic_id: the child, moved under this epic. */
+  assign: actionContract("issues.epicLinks.assign", { input: () => ChildEpicParams, output: () => EpicSchema }),
+  /** POST /groups/:id/epics/:epic_iid/epics: a new child. */
+  create: actionContract("issues.epicLinks.create", { input: () => CreateChildEpicParams, output: () => LinkedEpicSchema }),
+  /** DELETE /groups/:id/epics/:epic_iid/epics/:child_epic_id: the child, without a parent (200). */
+  remove: actionContract("issues.epicLinks.remove", { input: () => ChildEpicParams, output: () => EpicSchema }),
+};
 
 export const EpicsActions = {
   /** GET /groups/:id/epics. */

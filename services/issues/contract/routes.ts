@@ -5,6 +5,7 @@ import { IssuesActions as A } from "./actions";
 const P = "/projects/:id/issues/:issue_iid";
 const I = A.issues;
 const E = A.epics;
+const EL = A.epicLinks;
 const EPIC = "/groups/:id/epics/:epic_iid";
 
 /** The issues service's REST routes, mounted by the gateway. */
@@ -29,6 +30,10 @@ export const routes: RouteDef[] = [
   { method: "GET", path: EPIC, action: E.get.name, auth: "optional" },
   { method: "PUT", path: EPIC, action: E.update.name },
   { method: "DELETE", path: EPIC, action: E.delete.name },
+  { method: "GET", path: `${EPIC}/epics`, action: EL.list.name },
+  { method: "POST", path: `${EPIC}/epics`, action: EL.create.name },
+  { method: "POST", path: `${EPIC}/epics/:child_epic_id`, action: EL.assign.name },
+  { method: "DELETE", path: `${EPIC}/epics/:child_epic_id`, action: EL.remove.name, status: 200 },
 
   // Notes, discussions and state events: the shared notes routes (signed-in callers only, as in GitLab).
   ...noteRoutes(A, P, { resolvable: false }),

@@ -82,3 +82,11 @@ export const UpdateEpicParams = z
         c.addIssue({ code: "custom", path: [], message: `${UPDATE_KEYS.join(", ")} are missing, at least one parameter must be provided` });
     });
 export type UpdateEpicParams = z.output<typeof UpdateEpicParams>;
+
+/** …/epics/:epic_iid/epics/:child_epic_id: the child by its global id (iids clash across groups). */
+export const ChildEpicParams = EpicRefParams.extend({ child_epic_id: gInt() });
+export type ChildEpicParams = z.output<typeof ChildEpicParams>;
+
+/** POST …/epics/:epic_iid/epics: a new child; confidential as its parent unless said. */
+export const CreateChildEpicParams = EpicRefParams.extend({ title: gString(), confidential: gBool().optional() });
+export type CreateChildEpicParams = z.output<typeof CreateChildEpicParams>;

@@ -21,7 +21,7 @@ const DESCENDANTS_PAGE = 100;
  * (by default) and its ancestors they may read (include_ancestor_groups). Membership is inherited
  * downwards, so the caller's role on the group holds in its descendants at least.
  */
-export async function epicGroupScope(ctx: Ctx<unknown>, group: Group, p: ListEpicsParams, confidentialHere: boolean): Promise<EpicGroup[]> {
+export async function epicGroupScope(ctx: Ctx<unknown>, group: Group, p: Pick<ListEpicsParams, "include_descendant_groups" | "include_ancestor_groups">, confidentialHere: boolean): Promise<EpicGroup[]> {
   const out: EpicGroup[] = [{ id: group.group.id, full_path: group.group.full_path, confidential: confidentialHere }];
   const [descendants, ancestors] = await Promise.all([
     p.include_descendant_groups ? call(ctx, Namespaces.groups.descendants, { id: String(group.group.id), per_page: DESCENDANTS_PAGE }) : null,

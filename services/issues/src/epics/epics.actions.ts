@@ -1,4 +1,4 @@
-import { announce, call, callerOf, forbidden, implement, page, requireCaller, routeNotFound, type Ctx } from "@collab/core";
+import { announce, call, callerOf, forbidden, implement, page, requireCaller, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { fixedDates, Issues, type CreateEpicParams, type UpdateEpicParams } from "@collab/issues-contract";
 import { Namespaces } from "@collab/namespaces-contract";
@@ -6,28 +6,11 @@ import { groupOf, usersByUsername } from "@collab/work-items";
 import type { ActionSchema } from "moleculer";
 import { isSubscribed } from "../domain/issues";
 import { presentEpics } from "./epic.entity";
-import { canAdminEpic, canDestroyEpic, canReadConfidentialEpics, canReadEpic, type EpicActor } from "./epic-permissions";
+import { canAdminEpic, canDestroyEpic, canReadConfidentialEpics } from "./epic-permissions";
+import { actorOf, loadEpic, presentOne, requireEpicsTier, type Group } from "./epic-load";
 import { createEpic, deleteEpic, epicPayload, epicsInGroups, epicUpdateEvents, updateEpic, wouldCycle, type EpicInput } from "./epics";
-import { findEpic, findEpics, type EpicNames, type EpicScope, type EpicWithLabels } from "./epics.finder";
+import { findEpics, type EpicNames, type EpicScope } from "./epics.finder";
 import { epicGroupScope } from "./epic-groups";
-
-type Group = Awaited<ReturnType<typeof groupOf>>;
-
-/** Epics are Premium and Ultimate: on the free tier their routes do not exist (GitLab CE). */
-function requireEpicsTier(kit: ServiceKit) {
-  if (kit.config.LICENSE_TIER === "free") throw routeNotFound();
-}
-
-const actorOf = (ctx: Ctx<unknown>, group: Group): EpicActor => ({ caller: callerOf(ctx), role: group.role });
-
-/** The group's epic the caller may read; GitLab's authorize! on a missing or hidden epic is 403. */
-async function loadEpic(kit: ServiceKit, ctx: Ctx<unknown>, ref: string, iid: number) {
-  const group = await groupOf(ctx, ref);
-  const actor = actorOf(ctx, group);
-  const epic = await findEpic(kit.db, group.group.id, iid);
-  if (!epic || !canReadEpic(actor, epic)) throw forbidden();
-  return { group, actor, epic };
-}
 
 /** Label names as the group sees them; unknown ones become group labels when `create` (and the caller may). */
 async function groupLabelIds(ctx: Ctx<unknown>, groupId: number, names: string[] | undefined, create: boolean): Promise<number[] | undefined> {
@@ -72,9 +55,6 @@ function inputOf(p: CreateEpicParams | UpdateEpicParams): EpicInput {
     dueDateIsFixed: p.due_date_is_fixed,
   };
 }
-
-const presentOne = async (kit: ServiceKit, ctx: Ctx<unknown>, group: Group, epic: EpicWithLabels, subscribed?: boolean) =>
-  (await presentEpics(kit, ctx, [epic], { groupPaths: new Map([[group.group.id, group.group.full_path]]), contextGroupId: group.group.id, subscribed }))[0];
 
 export const epicsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   "epics.list": implement(
