@@ -16,6 +16,7 @@ const noMatchingEpic = () => new ApiError(404, { message: "No matching epic foun
 
 /** Adding or creating children is Ultimate (GitLab's subepics feature): 403 below. */
 function requireSubepics(kit: ServiceKit) {
+  requireEpicsTier(kit);
   if (kit.config.LICENSE_TIER !== "ultimate") throw forbidden();
 }
 
@@ -46,6 +47,24 @@ async function childrenOf(kit: ServiceKit, ctx: Ctx<unknown>, group: Group, pare
   return presentIn(kit, ctx, group, groups, await withLabels(kit.db, rows.filter((r) => readableIn(groups, r))));
 }
 
+/** The parent epic of a links write, which the caller must be able to edit (admin_epic_tree_relation). */
+async function parentForWrite(kit: ServiceKit, ctx: Ctx<{ id: string; epic_iid: number }>) {
+  requireEpicsTier(kit);
+  const caller = requireCaller(ctx);
+  const loaded = await loadEpic(kit, ctx, ctx.params.id, ctx.params.epic_iid);
+  if (!canAdminEpic(loaded.actor)) throw forbidden();
+  return { caller, ...loaded };
+}
+
+/** Moves `child` under `parentId` (or out of its parent), with its update event. */
+async function setParent(kit: ServiceKit, child: EpicWithLabels, parentId: number | null, actorId: number) {
+  const { epic } = await kit.events.transact(
+    (tx) => updateEpic(tx, child, { parentId }, actorId),
+    ({ epic: updated, changes }) => epicUpdateEvents(updated, changes, actorId),
+  );
+  return epic;
+}
+
 export const epicLinksActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   "epicLinks.list": implement(
     Issues.epicLinks.list,
@@ -61,21 +80,14 @@ export const epicLinksActions = (kit: ServiceKit): Record<string, ActionSchema> 
   "epicLinks.assign": implement(
     Issues.epicLinks.assign,
     async (ctx) => {
-      requireEpicsTier(kit);
       requireSubepics(kit);
-      const caller = requireCaller(ctx);
-      const { group, actor, epic } = await loadEpic(kit, ctx, ctx.params.id, ctx.params.epic_iid);
-      if (!canAdminEpic(actor)) throw forbidden();
+      const { caller, group, epic } = await parentForWrite(kit, ctx);
       const groups = await reachableGroups(ctx, group);
       const child = await readableEpicById(kit, groups, ctx.params.child_epic_id);
       if (!child) throw noMatchingEpic();
       if (child.parentId === epic.id) throw conflict("Epic(s) already assigned");
       if (await wouldCycle(kit.db, child.id, epic.id)) throw conflict("This epic cannot be added. It is already an ancestor of the parent epic.");
-      const { epic: moved } = await kit.events.transact(
-        (tx) => updateEpic(tx, child, { parentId: epic.id }, caller.id),
-        ({ epic: updated, changes }) => epicUpdateEvents(updated, changes, caller.id),
-      );
-      return (await presentIn(kit, ctx, group, groups, [moved]))[0];
+      return (await presentIn(kit, ctx, group, groups, [await setParent(kit, child, epic.id, caller.id)]))[0];
     },
     { visibility: "published" },
   ),
@@ -83,11 +95,8 @@ export const epicLinksActions = (kit: ServiceKit): Record<string, ActionSchema> 
   "epicLinks.create": implement(
     Issues.epicLinks.create,
     async (ctx) => {
-      requireEpicsTier(kit);
       requireSubepics(kit);
-      const caller = requireCaller(ctx);
-      const { group, actor, epic } = await loadEpic(kit, ctx, ctx.params.id, ctx.params.epic_iid);
-      if (!canAdminEpic(actor)) throw forbidden();
+      const { caller, group, epic } = await parentForWrite(kit, ctx);
       const child = await kit.events.transact(
         (tx) => createEpic(tx, group.group.id, caller.id, { title: ctx.params.title, confidential: ctx.params.confidential ?? epic.confidential, parentId: epic.id }),
         (created) => [announce(Issues.events.epicOpened, epicPayload(created, caller.id))],
@@ -112,19 +121,12 @@ export const epicLinksActions = (kit: ServiceKit): Record<string, ActionSchema> 
   "epicLinks.remove": implement(
     Issues.epicLinks.remove,
     async (ctx) => {
-      requireEpicsTier(kit);
-      const caller = requireCaller(ctx);
-      const { group, actor, epic } = await loadEpic(kit, ctx, ctx.params.id, ctx.params.epic_iid);
-      if (!canAdminEpic(actor)) throw forbidden();
+      const { caller, group, epic } = await parentForWrite(kit, ctx);
       // The child is looked up among this epic's children only.
       const groups = await reachableGroups(ctx, group);
       const child = await readableEpicById(kit, groups, ctx.params.child_epic_id);
       if (!child || child.parentId !== epic.id) throw recordNotFound();
-      const { epic: freed } = await kit.events.transact(
-        (tx) => updateEpic(tx, child, { parentId: null }, caller.id),
-        ({ epic: updated, changes }) => epicUpdateEvents(updated, changes, caller.id),
-      );
-      return (await presentIn(kit, ctx, group, groups, [freed]))[0];
+      return (await presentIn(kit, ctx, group, groups, [await setParent(kit, child, null, caller.id)]))[0];
     },
     { visibility: "published" },
   ),

@@ -22,4 +22,6 @@ test("epic routes answer 404 Not Found and create nothing", async () => {
   expect(await root.get(`${E}/1`).then((r) => [r.status, r.body])).toEqual([404, notFound]);
   expect(await root.put(`${E}/1`, { json: { title: "x" } }).then((r) => [r.status, r.body])).toEqual([404, notFound]);
   expect(await root.delete(`${E}/1`).then((r) => [r.status, r.body])).toEqual([404, notFound]);
+  expect(await root.get(`${E}/1/epics`).then((r) => [r.status, r.body])).toEqual([404, notFound]);
+  expect(await root.post(`${E}/1/epics`, { json: { title: "Child" } }).then((r) => [r.status, r.body])).toEqual([404, notFound]);
 });
