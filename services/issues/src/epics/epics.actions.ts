@@ -7,6 +7,7 @@ import type { ActionSchema } from "moleculer";
 import { isSubscribed } from "../domain/issues";
 import { presentEpics } from "./epic.entity";
 import { canAdminEpic, canDestroyEpic, canReadConfidentialEpics } from "./epic-permissions";
+import { canSetTimestamps } from "@collab/work-items";
 import { actorOf, loadEpic, presentOne, requireEpicsTier, type Group } from "./epic-load";
 import { createEpic, deleteEpic, epicPayload, epicsInGroups, epicUpdateEvents, updateEpic, wouldCycle, type EpicInput } from "./epics";
 import { findEpics, type EpicNames, type EpicScope } from "./epics.finder";
@@ -99,7 +100,9 @@ export const epicsActions = (kit: ServiceKit): Record<string, ActionSchema> => (
       const group = await groupOf(ctx, p.id);
       if (!canAdminEpic(actorOf(ctx, group))) throw forbidden();
       const [labelIds, parentId] = await Promise.all([groupLabelIds(ctx, group.group.id, p.labels, true), parentOf(kit, group, p)]);
-      const input: EpicInput & { title: string } = { ...inputOf(p), title: p.title, labelIds, parentId, createdAt: p.created_at };
+      // created_at from anyone but owners and administrators is ignored, as on issues.
+      const createdAt = canSetTimestamps(actorOf(ctx, group)) ? p.created_at : undefined;
+      const input: EpicInput & { title: string } = { ...inputOf(p), title: p.title, labelIds, parentId, createdAt };
       const epic = await kit.events.transact(
         (tx) => createEpic(tx, group.group.id, caller.id, input),
         (created) => [announce(Issues.events.epicOpened, epicPayload(created, caller.id))],
@@ -118,7 +121,8 @@ export const epicsActions = (kit: ServiceKit): Record<string, ActionSchema> => (
       const loaded = await loadEpic(kit, ctx, p.id, p.epic_iid);
       if (!canAdminEpic(loaded.actor)) throw forbidden();
       const [labelIds, parentId] = await Promise.all([editedLabelIds(ctx, loaded.group.group.id, p, loaded.epic.labelIds), parentOf(kit, loaded.group, p, loaded.epic.id)]);
-      const input: EpicInput = { ...inputOf(p), labelIds, parentId, stateEvent: p.state_event, updatedAt: p.updated_at };
+      const updatedAt = canSetTimestamps(loaded.actor) ? p.updated_at : undefined;
+      const input: EpicInput = { ...inputOf(p), labelIds, parentId, stateEvent: p.state_event, updatedAt };
       const { epic } = await kit.events.transact(
         (tx) => updateEpic(tx, loaded.epic, input, caller.id),
         ({ epic: updated, changes }) => epicUpdateEvents(updated, changes, caller.id),

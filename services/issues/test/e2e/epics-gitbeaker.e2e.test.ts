@@ -137,6 +137,16 @@ test("bad input is a 400 with GitLab's messages and writes nothing", async () =>
   expect(ok(await alice.api.put(`${P}/1`, { json: { color: "yellow" } }), 200, "colour").body).toMatchObject({ color: "#FFFF00", text_color: "#1F1E24" });
 });
 
+test("created_at and updated_at are kept from owners only, as on issues", async () => {
+  const { alice, bob, groupId } = await team();
+  const P = `/groups/${groupId}/epics`;
+  const past = "2020-05-06T07:08:09.000Z";
+  expect(ok(await alice.api.post(P, { json: { title: "Imported", created_at: past } }), 201, "owner's").body.created_at).toBe(past);
+  expect(ok(await bob.api.post(P, { json: { title: "Fresh", created_at: past } }), 201, "reporter's").body.created_at).not.toBe(past);
+  expect(ok(await alice.api.put(`${P}/1`, { json: { updated_at: past } }), 200, "owner's edit").body.updated_at).toBe(past);
+  expect(ok(await bob.api.put(`${P}/2`, { json: { updated_at: past } }), 200, "reporter's edit").body.updated_at).not.toBe(past);
+});
+
 test("an epic cannot become its own ancestor's child", async () => {
   const { alice, groupId } = await team();
   const top = await alice.gl.Epics.create(groupId, "Top");
