@@ -106,6 +106,8 @@ export const ProjectAccessSummarySchema = ProjectIdentitySchema.extend({
   issues_access_level: z.string(),
   merge_requests_access_level: z.string(),
   builds_access_level: z.string(),
+  /** Who reads the code (and comments on commits): enabled, private (members) or disabled. */
+  repository_access_level: z.string(),
   repository_storage: z.string(),
   repository_read_only: z.boolean(),
   only_allow_merge_if_all_discussions_are_resolved: z.boolean(),
@@ -647,6 +649,15 @@ export const NamespacesActions = {
   commits: {
     /** POST /projects/:id/repository/commits: Developers, Maintainers on the default branch. */
     create: actionContract("namespaces.commits.create", { input: () => CreateCommitParams, output: () => CreatedCommitSchema }),
+    /**
+     * A commit of a project by sha (full, or an unambiguous prefix), branch or tag, as GitLab's
+     * `project.commit(ref)` resolves it: the commit, or null when the project has none such.
+     */
+    find: actionContract("namespaces.commits.find", {
+      input: () => z.object({ project_id: z.number().int(), ref: z.string() }),
+      output: () => z.object({ sha: z.string(), title: z.string(), parent_ids: z.array(z.string()) }).nullable(),
+      idempotent: true,
+    }),
   },
 
   protectedBranches: {

@@ -23,6 +23,7 @@ export const projectSummary = (kit: ServiceKit, project: ProjectRow, ns: Namespa
   issues_access_level: project.issuesAccessLevel,
   merge_requests_access_level: project.mergeRequestsAccessLevel,
   builds_access_level: project.buildsAccessLevel,
+  repository_access_level: project.repositoryAccessLevel,
   repository_storage: project.repositoryStorage,
   repository_read_only: project.repositoryReadOnly,
   only_allow_merge_if_all_discussions_are_resolved: project.onlyAllowMergeIfAllDiscussionsAreResolved,

@@ -50,3 +50,30 @@ export async function resolveRef(db: Db, projectId: number, ref: string): Promis
   const r = found[0];
   return { status: "ok", kind: r.kind as RefKind, name: r.name, full_ref: fullRef(r.kind as RefKind, r.name), sha: r.sha };
 }
+
+/** Git abbreviates shas to no fewer than 4 hex digits. */
+const SHA_PREFIX = /^[0-9a-f]{4,40}$/i;
+
+/**
+ * A commit of a project as git resolves a revision: a full sha or an unambiguous prefix first,
+ * then a branch or tag (a name that is both is the tag's, as git's refs/tags precede refs/heads).
+ */
+export async function findCommit(db: Db, projectId: number, ref: string): Promise<RepositoryCommitRow | null> {
+  if (SHA_PREFIX.test(ref)) {
+    const prefix = ref.toLowerCase();
+    const rows = await db
+      .select()
+      .from(repositoryCommits)
+      .where(and(eq(repositoryCommits.projectId, projectId), sql`starts_with(${repositoryCommits.sha}, ${prefix})`))
+      .limit(2);
+    if (rows.length === 1) return rows[0];
+  }
+  const refs = await db.select().from(repositoryRefs).where(and(eq(repositoryRefs.projectId, projectId), inArray(repositoryRefs.name, shortNames(ref))));
+  const named = refs.find((r) => fullRef(r.kind as RefKind, r.name) === ref) ?? refs.find((r) => r.kind === "tag" && r.name === ref) ?? refs.find((r) => r.name === ref);
+  if (!named) return null;
+  const [commit] = await db.select().from(repositoryCommits).where(and(eq(repositoryCommits.projectId, projectId), eq(repositoryCommits.sha, named.sha)));
+  return commit ?? null;
+}
+
+/** The ref names a revision may stand for: itself, and without refs/heads/ or refs/tags/. */
+const shortNames = (ref: string) => [ref, ref.replace(/^refs\/(heads|tags)\//, "")];
