@@ -10,9 +10,12 @@ const id = z.number().int().positive();
 export const NoteEventPayload = () =>
   z.object({
     id,
-    noteable_type: z.enum(["Issue", "MergeRequest"]),
-    noteable_id: id,
-    noteable_iid: id,
+    noteable_type: z.enum(["Issue", "MergeRequest", "Commit"]),
+    /** null for a commit (its notes are keyed by commit_id). */
+    noteable_id: id.nullable(),
+    noteable_iid: id.nullable(),
+    /** The commit's sha, on notes of a commit. */
+    commit_id: z.string().optional(),
     project_id: id,
     actor_id: id,
     internal: z.boolean(),

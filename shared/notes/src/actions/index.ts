@@ -18,3 +18,7 @@ export function notesActions<L extends LoadedNoteable>(kit: ServiceKit, kind: No
   const service = kind.events.noteCreated.name.split(".")[0];
   return mergeActions(service, [noteActions(kit, kind, entries, c), discussionActions(kit, kind, entries, c), stateEventActions(kit, entries, c)]);
 }
+
+// A noteable with only the discussions API (commits) mounts these alone.
+export { notesContext, type NotesContext } from "./context";
+export { discussionActions } from "./discussions.actions";
