@@ -12,9 +12,11 @@ export const EventNoteSchema = z.object({
   author: UserRefSchema.nullable(),
   created_at: z.string(),
   system: z.boolean(),
-  noteable_id: id(),
+  /** null on a commit's notes (they name the commit by commit_id). */
+  noteable_id: id().nullable(),
   noteable_type: z.string(),
-  noteable_iid: id(),
+  noteable_iid: id().nullable(),
+  commit_id: z.string().nullable(),
 });
 
 /** Entities::PushEventPayload. */
