@@ -16,7 +16,8 @@ export const EventNoteSchema = z.object({
   noteable_id: id().nullable(),
   noteable_type: z.string(),
   noteable_iid: id().nullable(),
-  commit_id: z.string().nullable(),
+  /** Notes of a commit only: its sha. */
+  commit_id: z.string().optional(),
 });
 
 /** Entities::PushEventPayload. */
