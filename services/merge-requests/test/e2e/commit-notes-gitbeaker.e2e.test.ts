@@ -80,6 +80,10 @@ describe("commit comments", () => {
       ["Totals look right", "developer"],
       ["Rename the file", "maintainer"],
     ]);
+    // A tag or a short sha names the same commit.
+    await w.users.owner.gl.Tags.create(w.projectId, "v1.0", w.sha);
+    expect(await dev.Commits.allComments(w.projectId, "v1.0")).toHaveLength(2);
+    expect(await dev.Commits.allComments(w.projectId, w.sha.slice(0, 8))).toHaveLength(2);
     // The parent commit has none of them.
     expect(await dev.Commits.allComments(w.projectId, w.parent)).toEqual([]);
 
@@ -118,6 +122,14 @@ describe("commit comments", () => {
     await expectMatrix(w, w.comments, "note", { anonymous: [404, 401], outsider: [404, 404], guest: [403, 403], ...MEMBERS_READ_AND_WRITE });
     const notes = await w.users.owner.gl.Commits.allComments(w.projectId, w.sha);
     expect(notes.map((n) => n.note)).toEqual(["by reporter", "by developer", "by maintainer", "by owner"]);
+  });
+
+  it("a repository limited to members: a non-member of a public project gets 403 reading or commenting", async () => {
+    const w = await world("public");
+    ok(await api(w.users.owner).put(`/projects/${w.projectId}`, { json: { repository_access_level: "private" } }), 200, "limit the repository");
+    expect(await anonymous.get(w.comments)).toMatchObject({ status: 403, body: { message: "403 Forbidden" } });
+    expect((await api(w.users.outsider).post(w.comments, { json: { note: "x" } })).status).toBe(403);
+    expect(await failureStatus(w.users.guest.gl.Commits.createComment(w.projectId, w.sha, "members may"))).toBe("no failure");
   });
 
   it("public project: everybody reads, every signed-in user comments", async () => {
@@ -207,9 +219,11 @@ describe("commit discussions", () => {
     const post = (pos: Record<string, unknown>) => dev.post(w.discussions, { json: { body: "x", position: pos } });
     const good = { base_sha: w.parent, start_sha: w.parent, head_sha: w.sha, position_type: "text" };
     expect(await post({ ...good, head_sha: w.parent })).toMatchObject({ status: 400, body: { message: `400 Bad request - Note {:commit_id=>["does not match the diff refs"]}` } });
-    expect((await post({ start_sha: w.parent, head_sha: w.sha, position_type: "text" })).status).toBe(400);
-    expect((await post({ ...good, position_type: "line" })).status).toBe(400);
-    expect((await post({ ...good, new_line: "first" })).status).toBe(400);
+    // The shape GitLab's params declare: the diff refs and position_type required, lines integers.
+    expect(await post({ start_sha: w.parent, head_sha: w.sha, position_type: "text" })).toMatchObject({ status: 400, body: { error: "position[base_sha] is missing" } });
+    expect(await post({ ...good, position_type: "line" })).toMatchObject({ status: 400, body: { error: "position[position_type] does not have a valid value" } });
+    expect(await post({ ...good, new_line: "first" })).toMatchObject({ status: 400, body: { error: "position[new_line] is invalid" } });
+    expect(await dev.get(w.discussions).then((r) => r.body.length)).toBe(1);
     // Commits take no internal notes.
     expect(await dev.post(w.discussions, { json: { body: "psst", internal: true } })).toMatchObject({
       status: 400,
