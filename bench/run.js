@@ -18,7 +18,8 @@
 //
 // Knobs (environment): BENCH_MODES=single,distributed,embedded (baselines added)  BENCH_CONNECTIONS=32,8
 // BENCH_DURATION=10,5 (measured seconds per cell, per connection count, split over the rounds)
-// BENCH_ROUNDS=2  BENCH_WARMUP=1 (seconds before each measured run)  BENCH_SCENARIOS=<substring,…>
+// BENCH_ROUNDS=2  BENCH_WARMUP=1 (seconds before each measured run)  BENCH_FIRST_WARMUP=4 (before a
+// mode's first run of a scenario)  BENCH_SCENARIOS=<substring,…>
 // BENCH_PRIME=2 (seconds of each read scenario on every mode before the first measurement)
 // BENCH_CPU_PROF=1 (the baseline, the single process and every distributed service process run with
 // --cpu-prof into bench/results/profiles)
@@ -62,6 +63,12 @@ const config = {
   durations: list(process.env.BENCH_DURATION, ["10", "5"]).map(Number),
   rounds: Number(process.env.BENCH_ROUNDS ?? 2),
   warmup: Number(process.env.BENCH_WARMUP ?? 1),
+  /**
+   * Before a mode's first run of a scenario: its processes' JIT has not yet settled on the
+   * scenario's code paths (other scenarios ran last), which costs every mode, baselines included,
+   * 15–60% more CPU per request over a first round of a 1 s warm-up (bench/README.md).
+   */
+  firstWarmup: Number(process.env.BENCH_FIRST_WARMUP ?? 4),
   prime: Number(process.env.BENCH_PRIME ?? 2),
   scenarios: (() => {
     const filters = list(process.env.BENCH_SCENARIOS, null);
@@ -145,10 +152,14 @@ function serviceEnv(extra) {
   return env;
 }
 
-/** --cpu-prof for a profiled mode: one .cpuprofile per process, named after the mode. */
+/**
+ * --cpu-prof for a profiled mode: one .cpuprofile per process in a folder named after the mode,
+ * under node's default names (with the pid: cluster workers inherit the flags, and a fixed name
+ * would have each process overwrite the last one's).
+ */
 function cpuProfArgs(mode) {
   if (!config.cpuProf) return [];
-  return ["--cpu-prof", `--cpu-prof-dir=${path.join(RESULTS, "profiles")}`, `--cpu-prof-name=${mode}.${process.pid}.cpuprofile`];
+  return ["--cpu-prof", `--cpu-prof-dir=${path.join(RESULTS, "profiles", mode)}`];
 }
 
 async function startSingle(databaseUrl, rootToken) {
@@ -544,7 +555,7 @@ function targets(rows) {
 async function main() {
   const started = Date.now();
   const loadBefore = os.loadavg();
-  const cellSeconds = config.connections.reduce((s, c) => s + durationFor(c) + config.rounds * config.warmup, 0);
+  const cellSeconds = config.connections.reduce((s, c) => s + durationFor(c) + config.rounds * config.warmup, 0) + Math.max(0, config.firstWarmup - config.warmup);
   log(
     `modes ${config.modes.join(", ")}; ${config.scenarios.length} scenarios; connections ${config.connections.join(", ")}; ` +
       `${config.rounds} rounds; about ${Math.round((config.scenarios.length * config.modes.length * cellSeconds) / 60)} min of load after setup`,
@@ -665,6 +676,8 @@ async function main() {
   const cpuSources = { postgres: () => postgresCpuMs(pg.postmasterPid()), load: () => cpuMs(loader.pid) };
 
   const raw = [];
+  /** "mode scenario" of the runs so far (the first gets the longer warm-up). */
+  const warmedUp = new Set();
   const loadSince = Date.now();
   for (const [si, scenario] of config.scenarios.entries()) {
     for (const connections of config.connections) {
@@ -673,7 +686,9 @@ async function main() {
         const shift = (si + round) % config.modes.length;
         const order = [...config.modes.slice(shift), ...config.modes.slice(0, shift)];
         for (const mode of order) {
-          const job = jobFor(mode, scenario, connections, config.warmup, seconds, `${mode}-${connections}-${round + 1}`);
+          const first = !warmedUp.has(`${mode} ${scenario}`);
+          warmedUp.add(`${mode} ${scenario}`);
+          const job = jobFor(mode, scenario, connections, first ? Math.max(config.warmup, config.firstWarmup) : config.warmup, seconds, `${mode}-${connections}-${round + 1}`);
           if (scenario.startsWith("PUT")) {
             job.put = { first: putNext, count: putSpan, closedIids: manifests[mode].closedIids.filter((i) => i >= putNext && i < putNext + putSpan) };
             putNext += putSpan;

@@ -12,9 +12,12 @@ export const EventNoteSchema = z.object({
   author: UserRefSchema.nullable(),
   created_at: z.string(),
   system: z.boolean(),
-  noteable_id: id(),
+  /** null on a commit's notes (they name the commit by commit_id). */
+  noteable_id: id().nullable(),
   noteable_type: z.string(),
   noteable_iid: id().nullable(),
+  /** Notes of a commit only: its sha. */
+  commit_id: z.string().optional(),
 });
 
 /** Entities::PushEventPayload. */

@@ -1,4 +1,4 @@
-import { ApiError, forbidden, type Config } from "@collab/core";
+import { forbidden, routeNotFound, type Config } from "@collab/core";
 
 /**
  * Which admin areas exist for an offering (OFFERING) and a tier (LICENSE_TIER), and how an area
@@ -36,7 +36,7 @@ const RULES: Record<Area, { offerings?: Config["OFFERING"][]; tiers?: Config["LI
   experiments: { offerings: ["hosted"] },
 };
 
-export const routeNotFound = () => new ApiError(404, { error: "404 Not Found" }, "NOT_FOUND");
+export { routeNotFound };
 
 export function areaAvailable(area: Area, config: Pick<Config, "OFFERING" | "LICENSE_TIER">): boolean {
   const rule = RULES[area];

@@ -4,6 +4,7 @@ import { UserRefSchema } from "@collab/accounts-contract";
 import { LabelBasicSchema, MilestoneSchema } from "@collab/namespaces-contract";
 import { unresolvableNoteContract } from "@collab/notes-contract";
 import { z } from "zod";
+import { EpicLinksActions, EpicsActions } from "./epics";
 import {
   CloneIssueParams,
   CreateIssueParams,
@@ -108,6 +109,10 @@ export const IssuesActions = {
     /** POST …/subscribe and …/unsubscribe (the route sets `subscribed`); 304 when already so. */
     subscribe: actionContract("issues.issues.subscribe", { input: () => SubscribeIssueParams, output: () => IssueSchema }),
   },
+  /** The epics API (Premium and Ultimate; on the free tier the routes do not exist). */
+  epics: EpicsActions,
+  /** Child epics (GitLab's epic links). */
+  epicLinks: EpicLinksActions,
   /** Notes, discussions and resource state events: the shared notes' (@collab/notes-contract); threads are not resolvable. */
   ...unresolvableNoteContract("issues"),
   analytics: {

@@ -6,6 +6,9 @@ const id = z.number().int().positive();
 /** An issue as its events carry it, and who acted. */
 export const IssueEventPayload = () => z.object({ id, iid: id, project_id: id, actor_id: id, title: z.string(), confidential: z.boolean() });
 
+/** An epic as its events carry it, and who acted. */
+export const EpicEventPayload = () => z.object({ id, iid: id, group_id: id, actor_id: id, title: z.string(), confidential: z.boolean() });
+
 /** Durable events the issues service publishes (see index.ts). */
 export const IssuesEvents = {
   issueOpened: eventContract("issues.issue.opened", IssueEventPayload),
@@ -16,6 +19,12 @@ export const IssuesEvents = {
   /** The original, closed by the move; its copy is announced as opened. */
   issueMoved: eventContract("issues.issue.moved", () => IssueEventPayload().extend({ moved_to_id: id, to_project_id: id })),
   issueDeleted: eventContract("issues.issue.deleted", IssueEventPayload),
+  /** Epics: a group's, by id and iid. */
+  epicOpened: eventContract("issues.epic.opened", EpicEventPayload),
+  epicUpdated: eventContract("issues.epic.updated", () => EpicEventPayload().extend({ changes: z.array(z.string()) })),
+  epicClosed: eventContract("issues.epic.closed", EpicEventPayload),
+  epicReopened: eventContract("issues.epic.reopened", EpicEventPayload),
+  epicDeleted: eventContract("issues.epic.deleted", EpicEventPayload),
   /** issues.note.created|updated|deleted (the shared notes code). */
   ...noteEventContracts("issues"),
 };

@@ -11,4 +11,6 @@ export const Issues = { ...serviceContract("issues"), ...IssuesActions, events: 
 export * from "./actions";
 export * from "./events";
 export * from "./params/issues";
+export * from "./params/epics";
+export { EpicSchema, type Epic } from "./epics";
 export { routes } from "./routes";

@@ -4,6 +4,9 @@ import { IssuesActions as A } from "./actions";
 
 const P = "/projects/:id/issues/:issue_iid";
 const I = A.issues;
+const E = A.epics;
+const EL = A.epicLinks;
+const EPIC = "/groups/:id/epics/:epic_iid";
 
 /** The issues service's REST routes, mounted by the gateway. */
 export const routes: RouteDef[] = [
@@ -20,6 +23,17 @@ export const routes: RouteDef[] = [
   { method: "POST", path: `${P}/clone`, action: I.clone.name },
   { method: "POST", path: `${P}/subscribe`, action: I.subscribe.name, params: { subscribed: true } },
   { method: "POST", path: `${P}/unsubscribe`, action: I.subscribe.name, params: { subscribed: false } },
+
+  // Epics (Premium and Ultimate): GitLab's API needs a signed-in caller but for reads.
+  { method: "GET", path: "/groups/:id/epics", action: E.list.name, auth: "optional" },
+  { method: "POST", path: "/groups/:id/epics", action: E.create.name },
+  { method: "GET", path: EPIC, action: E.get.name, auth: "optional" },
+  { method: "PUT", path: EPIC, action: E.update.name },
+  { method: "DELETE", path: EPIC, action: E.delete.name },
+  { method: "GET", path: `${EPIC}/epics`, action: EL.list.name },
+  { method: "POST", path: `${EPIC}/epics`, action: EL.create.name },
+  { method: "POST", path: `${EPIC}/epics/:child_epic_id`, action: EL.assign.name },
+  { method: "DELETE", path: `${EPIC}/epics/:child_epic_id`, action: EL.remove.name, status: 200 },
 
   // Notes, discussions and state events: the shared notes routes (signed-in callers only, as in GitLab).
   ...noteRoutes(A, P, { resolvable: false }),

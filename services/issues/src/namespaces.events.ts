@@ -3,7 +3,7 @@ import { consumersOf, on, type Subscriptions } from "@collab/db";
 import { Namespaces } from "@collab/namespaces-contract";
 import { flushingWorkItemRefs, userRefsFollowing, workItemRefsFollowing } from "@collab/work-items";
 import type { ServiceBroker } from "moleculer";
-import { removeProjectData, unlinkDeletedLabels, unsetDeletedMilestones } from "./domain/cleanup";
+import { removeGroupData, removeProjectData, unlinkDeletedLabels, unsetDeletedMilestones } from "./domain/cleanup";
 
 /**
  * Durable events of the namespaces service this service applies (once each, in the transaction
@@ -17,5 +17,6 @@ export const namespacesConsumers = (broker: () => ServiceBroker): Subscriptions 
     ...workItemRefsFollowing(broker),
     on(Namespaces.events.labelDeleted, pickFields("labelIds"), flushingWorkItemRefs(broker, (p, tx) => unlinkDeletedLabels(tx, p.labelIds))),
     on(Namespaces.events.projectDeleted, (p, tx) => removeProjectData(tx, p.projectId)),
+    on(Namespaces.events.groupDeleted, (p, tx) => removeGroupData(tx, p.groupIds)),
     on(Namespaces.events.milestoneDeleted, pickFields("milestoneIds", "userId"), flushingWorkItemRefs(broker, (p, tx) => unsetDeletedMilestones(tx, p.milestoneIds, p.userId))),
   ]);

@@ -5,12 +5,14 @@
  */
 import { actionContract, noContent, pageOf, replyOf, flushContract } from "@collab/core";
 import { Issues } from "@collab/issues-contract";
-import { noteContract } from "@collab/notes-contract";
+import { discussionContract, noteContract } from "@collab/notes-contract";
+import { CreateCommitNoteParams, ListCommitNotesParams } from "./params/commit-notes";
 import { z } from "zod";
 import {
   ApprovalSettingsSchema,
   ApprovalsSchema,
   ApprovalStateSchema,
+  CommitNoteSchema,
   MergeRequestApprovalRuleSchema,
   MergeRequestBasicSchema,
   MergeRequestListItemSchema,
@@ -114,6 +116,17 @@ export const MergeRequestsActions = {
   },
   /** Notes, discussions (resolvable threads) and resource state events: the shared notes' (@collab/notes-contract). */
   ...noteContract("merge-requests", "merge_request_iid"),
+  /** Commits as noteables (their notes live here until a repositories service owns commits). */
+  commits: {
+    notes: {
+      /** GET …/repository/commits/:sha/comments: every note of the commit, oldest first. */
+      list: actionContract("merge-requests.commits.notes.list", { input: () => ListCommitNotesParams, output: () => pageOf(CommitNoteSchema), idempotent: true }),
+      /** POST …/repository/commits/:sha/comments. */
+      create: actionContract("merge-requests.commits.notes.create", { input: () => CreateCommitNoteParams, output: () => CommitNoteSchema }),
+    },
+    /** …/repository/commits/:commit_id/discussions: the shared discussions (unresolvable). */
+    discussions: discussionContract("merge-requests.commits", "commit_id"),
+  },
   analytics: {
     /** Bus only (activity's group analytics): merge requests created after `since` in these projects (the caller's readable ones). */
     createdSince: actionContract("merge-requests.analytics.createdSince", {

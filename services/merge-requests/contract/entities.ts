@@ -193,3 +193,14 @@ export type ApprovalSettingsEntity = z.output<typeof ApprovalSettingsSchema>;
 export type ProjectApprovalRuleEntity = z.output<typeof ProjectApprovalRuleSchema>;
 export type MergeRequestApprovalRuleEntity = z.output<typeof MergeRequestApprovalRuleSchema>;
 export type ApprovalStateEntity = z.output<typeof ApprovalStateSchema>;
+
+/** GitLab's CommitNote entity; path, line and line_type only for a note on a diff line (a DiffNote). */
+export const CommitNoteSchema = z.object({
+  note: z.string(),
+  path: z.string().nullable(),
+  line: int().nullable(),
+  line_type: z.enum(["new", "old"]).nullable(),
+  author: UserRefSchema.nullable(),
+  created_at: z.string().nullable(),
+});
+export type CommitNoteEntity = z.output<typeof CommitNoteSchema>;

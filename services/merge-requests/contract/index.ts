@@ -14,5 +14,6 @@ export * from "./entities";
 export * from "./events";
 export * from "./params/approvals";
 export * from "./params/closing-issues";
+export * from "./params/commit-notes";
 export * from "./params/merge-requests";
 export { routes } from "./routes";

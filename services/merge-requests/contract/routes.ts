@@ -4,7 +4,7 @@
  * (@collab/notes-contract): notes, discussions and state events of merge requests.
  */
 import type { RouteDef } from "@collab/core";
-import { noteRoutes } from "@collab/notes-contract";
+import { discussionRoutes, noteRoutes } from "@collab/notes-contract";
 import { MergeRequestsActions as A } from "./actions";
 
 const P = "/projects/:id";
@@ -50,4 +50,8 @@ export const routes: RouteDef[] = [
   ...approvalRoutes,
   // Notes, discussions (resolvable) and state events: the shared notes routes.
   ...noteRoutes(A, MR, { resolvable: true }),
+  // Comments and discussions of commits (GitLab's commits and discussions APIs).
+  { method: "GET", path: `${P}/repository/commits/:sha/comments`, action: A.commits.notes.list.name, auth: "optional" },
+  { method: "POST", path: `${P}/repository/commits/:sha/comments`, action: A.commits.notes.create.name },
+  ...discussionRoutes(A.commits.discussions, `${P}/repository/commits/:commit_id`, { resolvable: false }),
 ];

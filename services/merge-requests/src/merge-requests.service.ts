@@ -11,6 +11,7 @@ import { mergeRequestsActions } from "./merge-requests.actions";
 import { namespacesConsumers } from "./namespaces.events";
 import { outbox, processedEvents } from "./db/schema";
 import { mergeRequestNotes } from "./notes.kind";
+import { commitNotesActions } from "./commits/commit-notes.actions";
 import { approvalActions } from "./approvals";
 import { MergeRequests } from "@collab/merge-requests-contract";
 
@@ -30,6 +31,7 @@ export const mergeRequestsService: ServiceSchema = defineService({
     closingIssuesActions(kit),
     closingIssueRoutesActions(kit),
     notesActions(kit, mergeRequestNotes, MergeRequests),
+    commitNotesActions(kit),
     approvalActions(kit),
     analyticsActions(kit),
   ],

@@ -107,6 +107,8 @@ export const ProjectAccessSummarySchema = ProjectIdentitySchema.extend({
   merge_requests_access_level: z.string(),
   snippets_access_level: z.string(),
   builds_access_level: z.string(),
+  /** Who reads the code (and comments on commits): enabled, private (members) or disabled. */
+  repository_access_level: z.string(),
   repository_storage: z.string(),
   repository_read_only: z.boolean(),
   only_allow_merge_if_all_discussions_are_resolved: z.boolean(),
@@ -541,6 +543,15 @@ export const NamespacesActions = {
       input: () => z.object({ project_id: z.number().int(), names: z.array(z.string()).max(1000), create_missing: z.boolean().default(false) }),
       output: () => z.array(LabelBasicSchema),
     }),
+    /**
+     * Labels by exact name as the group sees them (its own and its ancestors'), as LabelBasic sorted
+     * by title; `create_missing` makes unknown ones group labels (epics' labels). The caller service
+     * has already authorized reading the group.
+     */
+    resolveForGroup: actionContract("namespaces.labels.resolveForGroup", {
+      input: () => z.object({ group_id: z.number().int(), names: z.array(z.string()).max(1000), create_missing: z.boolean().default(false) }),
+      output: () => z.array(LabelBasicSchema),
+    }),
     /** LabelBasic with priority for these ids (any container), sorted by title; unknown ids are skipped. */
     byIds: actionContract("namespaces.labels.byIds", {
       input: () => z.object({ ids: ids() }),
@@ -640,6 +651,15 @@ export const NamespacesActions = {
   commits: {
     /** POST /projects/:id/repository/commits: Developers, Maintainers on the default branch. */
     create: actionContract("namespaces.commits.create", { input: () => CreateCommitParams, output: () => CreatedCommitSchema }),
+    /**
+     * A commit of a project by sha (full, or an unambiguous prefix), branch or tag, as GitLab's
+     * `project.commit(ref)` resolves it: the commit, or null when the project has none such.
+     */
+    find: actionContract("namespaces.commits.find", {
+      input: () => z.object({ project_id: z.number().int(), ref: z.string() }),
+      output: () => z.object({ sha: z.string(), title: z.string(), parent_ids: z.array(z.string()) }).nullable(),
+      idempotent: true,
+    }),
   },
 
   protectedBranches: {

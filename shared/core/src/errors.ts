@@ -42,6 +42,8 @@ export const forbidden = (reason?: string) =>
 export const notFound = (thing?: string) =>
   new ApiError(404, { message: thing ? `404 ${thing} Not Found` : "404 Not Found" }, "NOT_FOUND");
 /** ActiveRecord::RecordNotFound: note the lower-case "found". */
+/** A route that does not exist (Grape's catch-all), e.g. a licensed feature on a lower tier. */
+export const routeNotFound = () => new ApiError(404, { error: "404 Not Found" }, "NOT_FOUND");
 export const recordNotFound = () => new ApiError(404, { message: "404 Not found" }, "NOT_FOUND");
 /** `not_allowed!`: 405 {"message": "405 Method Not Allowed"}. */
 export const notAllowed = () => new ApiError(405, { message: "405 Method Not Allowed" }, "NOT_ALLOWED");

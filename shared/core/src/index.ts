@@ -21,6 +21,7 @@ export * from "./url-guard";
 export * from "./bus-auth";
 export * from "./bus-auth-middleware";
 export * from "./text";
+export * from "./colors";
 export * from "./secrets";
 export * from "./log-scrub";
 export * from "./logging";

@@ -10,10 +10,13 @@ const id = z.number().int().positive();
 export const NoteEventPayload = () =>
   z.object({
     id,
-    noteable_type: z.enum(["Issue", "MergeRequest", "Snippet"]),
-    noteable_id: id,
-    /** null for snippets (they have no iid). */
+    noteable_type: z.enum(["Issue", "MergeRequest", "Commit", "Snippet"]),
+    /** null for a commit (its notes are keyed by commit_id). */
+    noteable_id: id.nullable(),
+    /** null for commits and snippets (they have no iid). */
     noteable_iid: id.nullable(),
+    /** The commit's sha, on notes of a commit. */
+    commit_id: z.string().optional(),
     project_id: id,
     actor_id: id,
     internal: z.boolean(),

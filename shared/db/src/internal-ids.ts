@@ -4,12 +4,15 @@ import type { Db } from "./database";
 
 /**
  * Per-project iid sequences (issues, merge requests, pipelines…) in a service's own schema. A
- * service's schema.ts exports the table so drizzle-kit sees it.
+ * service's schema.ts exports the table so drizzle-kit sees it. Sequences owned by something else
+ * than a project (a group's epics) live in a table of their own (`table`, its owner column `key`),
+ * so that a project's clean-up never takes a group's sequence with the same id; `projectId` is
+ * then that owner's id.
  */
-export const internalIdsTable = (schema: PgSchema<string>) =>
+export const internalIdsTable = (schema: PgSchema<string>, o: { table?: string; key?: string } = {}) =>
   schema.table(
-    "internal_ids",
-    { projectId: integer("project_id").notNull(), usage: text("usage").notNull(), lastValue: integer("last_value").notNull() },
+    o.table ?? "internal_ids",
+    { projectId: integer(o.key ?? "project_id").notNull(), usage: text("usage").notNull(), lastValue: integer("last_value").notNull() },
     (t) => [primaryKey({ columns: [t.projectId, t.usage] })],
   );
 

@@ -62,6 +62,12 @@ export interface NoteEntries {
   stateEvents?: NoteContract["stateEvents"];
 }
 
+/**
+ * The discussions entries alone, unresolvable, for a noteable that has no notes API of its own
+ * (commits: `<service>.discussions.*`, e.g. service "merge-requests.commits").
+ */
+export const discussionContract = (service: string, pathParam: NoteablePathParam): NoteEntries["discussions"] => unresolvableNoteContract(service, pathParam).discussions;
+
 /** noteContract without `discussions.resolve`, for a kind whose threads are not resolvable. */
 export function unresolvableNoteContract(service: string, pathParam?: NoteablePathParam): NoteEntries & Pick<NoteContract, "stateEvents"> {
   const { notes, discussions: all, stateEvents } = noteContract(service, pathParam);

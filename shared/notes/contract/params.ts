@@ -3,19 +3,47 @@ import { gBool, gDateTime, gEnum, gInt, gSort, gString, paginationParams } from 
 import { z } from "zod";
 
 /** The noteable_type stored on notes and answered by the API. */
-export type NoteableType = "Issue" | "MergeRequest" | "Snippet";
+export type NoteableType = "Issue" | "MergeRequest" | "Commit" | "Snippet";
 
 /** The URL param naming the noteable under /projects/:id (a snippet by its id: snippets have no iid). */
-export type NoteablePathParam = "issue_iid" | "merge_request_iid" | "snippet_id";
+export type NoteablePathParam = "issue_iid" | "merge_request_iid" | "commit_id" | "snippet_id";
+
+/** Commits are noteables named by sha (or a branch or tag); every other noteable by an integer iid (or a snippet's id). */
+type ShaKeyedPathParam = "commit_id";
+type NoteableKeySchema<K extends NoteablePathParam> = K extends ShaKeyedPathParam ? ReturnType<typeof gString> : ReturnType<typeof gInt>;
 
 export const MAX_NOTE_LENGTH = 1_000_000;
 
 /** created_at must be after the Unix epoch, as GitLab validates it. */
 const createdAt = gDateTime().refine((d) => d.getTime() > 0, { error: "is invalid" });
 
-/** :id and the noteable's iid param, named as the kind's route names it. */
+/** :id and the noteable's key param (an iid, or a commit's sha), named as the kind's route names it. */
 const noteableShape = <K extends NoteablePathParam>(pathParam: K) =>
-  ({ id: gString(), [pathParam]: gInt() }) as { id: ReturnType<typeof gString> } & Record<K, ReturnType<typeof gInt>>;
+  ({ id: gString(), [pathParam]: pathParam === "commit_id" ? gString() : gInt() }) as { id: ReturnType<typeof gString> } & Record<K, NoteableKeySchema<K>>;
+
+/** A line of a diff in a position's line_range, as GitLab's discussions params declare it. */
+const LineRangeEnd = z.object({ line_code: gString().optional(), type: gString().optional(), old_line: gInt().optional(), new_line: gInt().optional() });
+
+/**
+ * Where a diff note sits (DiffNote), as GitLab's discussions params declare it: the diff refs and
+ * the position type are required, the rest depends on the type (text lines, image coordinates).
+ */
+export const DiffPosition = z.object({
+  base_sha: gString(),
+  start_sha: gString(),
+  head_sha: gString(),
+  position_type: z.enum(["text", "image", "file"], { error: "does not have a valid value" }),
+  new_path: gString().optional(),
+  old_path: gString().optional(),
+  new_line: gInt().optional(),
+  old_line: gInt().optional(),
+  line_range: z.object({ start: LineRangeEnd.optional(), end: LineRangeEnd.optional() }).optional(),
+  width: gInt().optional(),
+  height: gInt().optional(),
+  x: gInt().optional(),
+  y: gInt().optional(),
+});
+export type DiffPositionParams = z.output<typeof DiffPosition>;
 
 /** The params schemas of every notes, discussions and state-events action of one noteable kind. */
 export function noteParams<K extends NoteablePathParam>(pathParam: K) {
@@ -52,7 +80,8 @@ export function noteParams<K extends NoteablePathParam>(pathParam: K) {
     }),
     ListDiscussions: z.object({ ...noteable, ...paginationParams }),
     DiscussionRef: z.object({ ...noteable, discussion_id: gString() }),
-    CreateDiscussion: CreateNote,
+    /** position: a diff note, on kinds that take them (NoteableKind.diffNotes); ignored elsewhere, as Grape ignores undeclared params. */
+    CreateDiscussion: CreateNote.extend({ position: DiffPosition.optional() }),
     Reply: z.object({ ...noteable, discussion_id: gString(), note_id: gInt().optional(), body: gString(), created_at: createdAt.optional() }),
     DiscussionNote: z.object({ ...noteable, discussion_id: gString(), note_id: gInt() }),
     UpdateDiscussionNote,
@@ -69,6 +98,7 @@ export interface NewCommentParams {
   internal?: boolean;
   confidential?: boolean;
   created_at?: Date;
+  position?: DiffPositionParams;
 }
 
 export type NoteParams = ReturnType<typeof noteParams<NoteablePathParam>>;

@@ -10,16 +10,14 @@ export const NOTE_CREATING_ACTIONS = ["notes.create", "discussions.create", "dis
 export const isNoteCreatingAction = (action: string) => NOTE_CREATING_ACTIONS.some((suffix) => action.endsWith(`.${suffix}`));
 
 /**
- * The notes, discussions and (when the entries have them) resource state events routes of a noteable, from its service's note
- * entries, e.g. noteRoutes(Issues, "/projects/:id/issues/:issue_iid", { resolvable: false }). They
+ * The notes, discussions and (for kinds with states) resource state events routes of a noteable,
+ * from its service's note entries, e.g. noteRoutes(Issues, "/projects/:id/issues/:issue_iid", { resolvable: false }). They
  * need a signed-in caller even on public projects, as in GitLab. `resolvable` adds PUT
  * …/discussions/:discussion_id (the entries must then have discussions.resolve).
  */
 export function noteRoutes(entries: NoteEntries, noteablePath: string, o: { resolvable: boolean }): RouteDef[] {
-  const { notes: N, discussions: D, stateEvents: E } = entries;
+  const { notes: N, stateEvents: E } = entries;
   const P = noteablePath;
-  const resolve = o.resolvable ? D.resolve : undefined;
-  if (o.resolvable && !resolve) throw new Error("noteRoutes: resolvable, but the entries have no discussions.resolve");
   return [
     { method: "GET", path: `${P}/notes`, action: N.list.name },
     { method: "POST", path: `${P}/notes`, action: N.create.name },
@@ -27,6 +25,26 @@ export function noteRoutes(entries: NoteEntries, noteablePath: string, o: { reso
     { method: "PUT", path: `${P}/notes/:note_id`, action: N.update.name },
     { method: "DELETE", path: `${P}/notes/:note_id`, action: N.delete.name },
 
+    ...discussionRoutes(entries.discussions, P, o),
+
+    ...(E
+      ? ([
+          { method: "GET", path: `${P}/resource_state_events`, action: E.list.name },
+          { method: "GET", path: `${P}/resource_state_events/:resource_state_event_id`, action: E.get.name },
+        ] satisfies RouteDef[])
+      : []),
+  ];
+}
+
+/**
+ * The discussions routes of a noteable (part of noteRoutes; alone for a noteable without a notes
+ * API, such as a commit under /projects/:id/repository/commits/:commit_id).
+ */
+export function discussionRoutes(D: NoteEntries["discussions"], noteablePath: string, o: { resolvable: boolean }): RouteDef[] {
+  const P = noteablePath;
+  const resolve = o.resolvable ? D.resolve : undefined;
+  if (o.resolvable && !resolve) throw new Error("discussionRoutes: resolvable, but the entries have no discussions.resolve");
+  return [
     { method: "GET", path: `${P}/discussions`, action: D.list.name },
     { method: "POST", path: `${P}/discussions`, action: D.create.name },
     { method: "GET", path: `${P}/discussions/:discussion_id`, action: D.get.name },
@@ -35,12 +53,5 @@ export function noteRoutes(entries: NoteEntries, noteablePath: string, o: { reso
     { method: "GET", path: `${P}/discussions/:discussion_id/notes/:note_id`, action: D.getNote.name },
     { method: "PUT", path: `${P}/discussions/:discussion_id/notes/:note_id`, action: D.updateNote.name },
     { method: "DELETE", path: `${P}/discussions/:discussion_id/notes/:note_id`, action: D.deleteNote.name },
-
-    ...(E
-      ? ([
-          { method: "GET", path: `${P}/resource_state_events`, action: E.list.name },
-          { method: "GET", path: `${P}/resource_state_events/:resource_state_event_id`, action: E.get.name },
-        ] satisfies RouteDef[])
-      : []),
   ];
 }

@@ -10,6 +10,6 @@ export * from "./actions";
 export { addSystemNote, newDiscussionId, SystemNote, type NoteableTarget } from "./domain/system-notes";
 export { recordStateEvent, type RecordedState, type StateEventInput } from "./domain/state-events";
 export { copyNotes, removeConversation, removeProjectNotes, stateEventColumn } from "./domain/conversation";
-export { createNote, deleteNote, replyToDiscussion, updateNote, type NewNote, type NoteWriteKind } from "./domain/notes";
+export { bodyError, createNote, deleteNote, replyToDiscussion, updateNote, type NewNote, type NoteWriteKind } from "./domain/notes";
 export * from "./domain/resolution";
-export { countUnresolvedThreads, findDiscussion, findDiscussions, findNote, findNotes, findStateEvent, findStateEvents, userNoteCounts, type NoteableScope, type NoteVisibility } from "./finders/notes.finder";
+export { countUnresolvedThreads, findAllNotes, findDiscussion, findDiscussions, findNote, findNotes, findStateEvent, findStateEvents, userNoteCounts, type NoteableScope, type NoteVisibility } from "./finders/notes.finder";

@@ -3,20 +3,26 @@ import type { ProjectAccess } from "@collab/work-items";
 import type { Db, ServiceKit } from "@collab/db";
 import type { NoteRow, NotesTables } from "./db/tables";
 
-import type { NoteablePathParam, NoteableType } from "@collab/notes-contract";
+import type { DiffPositionParams, NoteablePathParam, NoteableType } from "@collab/notes-contract";
 
 // Declared by the notes contract (its params name the noteable's path param).
-export type { NoteablePathParam, NoteableType };
+export type { DiffPositionParams, NoteablePathParam, NoteableType };
+
+/** What names a noteable in its path: an iid, or a commit's sha (or branch or tag). */
+export type NoteableKey = number | string;
 
 /** What the shared code needs of a noteable row. */
 export interface NoteableRecord {
-  id: number;
-  /** null for noteables without one (snippets, reached by id): noteable_iid is then null. */
+  /** null for a commit: its notes carry commitId instead of noteable_id, as in GitLab. */
+  id: number | null;
   iid: number | null;
   projectId: number;
+  /** A noteable keyed by sha (a commit): its notes are those of the project with this commit_id. */
+  commitId?: string;
   /** true: only project members may comment (and edit or delete their comments). */
   discussionLocked: boolean | null;
-  authorId: number;
+  /** null for a commit (its author is a git identity, not a user). */
+  authorId: number | null;
   /** Carried in note events (the Events API shows them). */
   title?: string;
   confidential?: boolean | null;
@@ -36,7 +42,7 @@ export interface LoadedNoteable<N extends NoteableRecord = NoteableRecord> {
  * How a service's noteable takes part in the shared notes code: its tables, its loading and its
  * permission rules. One descriptor per noteable kind, supplied by the service that owns it.
  */
-export interface NoteableKind<L extends LoadedNoteable = LoadedNoteable> {
+export interface NoteableKind<L extends LoadedNoteable = LoadedNoteable, K extends NoteableKey = number> {
   noteableType: NoteableType;
   pathParam: NoteablePathParam;
   /** The service's own notes tables (notesTables(itsSchema)). */
@@ -45,10 +51,17 @@ export interface NoteableKind<L extends LoadedNoteable = LoadedNoteable> {
   events: NoteEventContracts;
   /** Threads (DiscussionNote, DiffNote) of this kind can be resolved (merge requests). */
   resolvable: boolean;
+  /**
+   * Kinds whose threads may start on a diff line (a position makes a DiffNote): the errors of a
+   * position on this noteable (none: it is kept). Absent: positions are ignored.
+   */
+  checkPosition?: (l: L, position: DiffPositionParams) => [field: string, message: string][];
+  /** false: the noteable takes no internal notes (GitLab refuses `internal` on them); default true. */
+  internalNotes?: boolean;
   /** The 404 answered when the noteable is missing or hidden. */
   missing: () => ApiError;
   /** Loads a noteable the caller may read, else throws `missing()` (or the project's 404). */
-  load(kit: ServiceKit, ctx: Ctx<unknown>, projectRef: string | number, iid: number, missing: () => ApiError): Promise<L>;
+  load(kit: ServiceKit, ctx: Ctx<unknown>, projectRef: string | number, key: K, missing: () => ApiError): Promise<L>;
   /** Moves the noteable's user_notes_count, inside the note's transaction; never below 0. */
   bumpUserNotesCount(tx: Db, noteableId: number, delta: number): Promise<unknown>;
   can: {

@@ -1,4 +1,4 @@
-import { isNoteCreatingAction, noteContract, noteRoutes, statelessNoteContract, unresolvableNoteContract } from "@collab/notes-contract";
+import { discussionContract, discussionRoutes, isNoteCreatingAction, noteContract, noteRoutes, statelessNoteContract, unresolvableNoteContract } from "@collab/notes-contract";
 
 const MR = "/projects/:id/merge_requests/:merge_request_iid";
 
@@ -30,5 +30,13 @@ describe("noteRoutes", () => {
     const creating = noteRoutes(noteContract("widgets", "merge_request_iid"), "/x", { resolvable: true }).filter((r) => isNoteCreatingAction(r.action));
     expect(creating.map((r) => r.action).sort()).toEqual(["widgets.discussions.create", "widgets.discussions.reply", "widgets.notes.create"]);
     expect(isNoteCreatingAction(noteContract("issues").notes.update.name)).toBe(false);
+  });
+
+  test("a noteable with discussions only (a commit): its seven routes (no resolution), the creating ones rate limited", () => {
+    const C = "/projects/:id/repository/commits/:commit_id";
+    const routes = discussionRoutes(discussionContract("widgets.commits", "commit_id"), C, { resolvable: false });
+    expect(routes).toHaveLength(7);
+    expect(routes.every((r) => r.path.startsWith(`${C}/discussions`) && r.action.startsWith("widgets.commits.discussions."))).toBe(true);
+    expect(routes.filter((r) => isNoteCreatingAction(r.action)).map((r) => r.action).sort()).toEqual(["widgets.commits.discussions.create", "widgets.commits.discussions.reply"]);
   });
 });

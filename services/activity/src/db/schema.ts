@@ -12,9 +12,12 @@ export interface NoteSnapshot {
   id: number;
   body: string;
   system: boolean;
-  noteable_id: number;
+  /** null on a commit's notes. */
+  noteable_id: number | null;
   noteable_type: string;
   noteable_iid: number | null;
+  /** The commit's sha on a commit's notes (absent on snapshots written before commit notes). */
+  commit_id?: string;
   author_id: number;
   created_at: string;
 }

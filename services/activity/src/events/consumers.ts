@@ -106,6 +106,7 @@ const noteCreated: EventHandler<NoteEvent> = async (p, tx, event) => {
       noteable_id: p.noteable_id,
       noteable_type: p.noteable_type,
       noteable_iid: p.noteable_iid,
+      ...(p.commit_id !== undefined ? { commit_id: p.commit_id } : {}),
       author_id: authorId,
       created_at: p.created_at,
     },

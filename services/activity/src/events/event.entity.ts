@@ -52,6 +52,7 @@ export function presentEvent(e: EventRow, users: Map<number, UserRef>): Activity
             noteable_id: e.note.noteable_id,
             noteable_type: e.note.noteable_type,
             noteable_iid: e.note.noteable_iid,
+            ...(e.note.commit_id !== undefined ? { commit_id: e.note.commit_id } : {}),
           },
         }
       : {}),

@@ -1,4 +1,5 @@
 import { Issues } from "@collab/issues-contract";
+import { MergeRequests } from "@collab/merge-requests-contract";
 import { Runners } from "@collab/runners-contract";
 import { describeEvent } from "./notifier.consumers";
 
@@ -17,6 +18,14 @@ describe("notifier event descriptions", () => {
     expect(describeEvent("discord", Issues.events.noteCreated.name, { ...note, system: true })).toBeNull();
     expect(describeEvent("discord", Issues.events.noteCreated.name, { ...note, internal: true })!.kind).toBe("confidential_note_events");
     expect(describeEvent("discord", Issues.events.noteCreated.name, note)!.build(project, "Ann", "t")).toMatchObject({ embeds: [{ url: "http://h/team/app/-/issues/3#note_9", description: "hi" }] });
+  });
+
+  test("a note on a commit links the commit and names its short sha", () => {
+    const sha = "0123456789abcdef0123456789abcdef01234567";
+    const note = { id: 9, noteable_type: "Commit", noteable_iid: null, commit_id: sha, noteable_title: "Fix totals", noteable_confidential: false, project_id: 7, author_id: 2, body: "hi", internal: false, system: false };
+    const described = describeEvent("discord", MergeRequests.events.noteCreated.name, note)!;
+    expect(described.kind).toBe("note_events");
+    expect(described.build(project, "Ann", "t")).toMatchObject({ content: "[team/app] Ann commented on commit 01234567", embeds: [{ url: `http://h/team/app/-/commit/${sha}#note_9` }] });
   });
 
   test("pipelines: branch filter on branches, none on tags; the mail names pipeline, status, ref and short sha", () => {

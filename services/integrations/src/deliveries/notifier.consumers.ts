@@ -1,10 +1,10 @@
 import { pickFields, type EventContract, type PayloadOf } from "@collab/core";
-import { on, type Db, type Subscription } from "@collab/db";
+import { on, preparedQuery, type Db, type Subscription } from "@collab/db";
 import { Issues } from "@collab/issues-contract";
 import { MergeRequests } from "@collab/merge-requests-contract";
 import { Namespaces } from "@collab/namespaces-contract";
 import { Runners } from "@collab/runners-contract";
-import { and, eq, isNotNull, or } from "drizzle-orm";
+import { and, eq, isNotNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { EventKind } from "@collab/integrations-contract";
 import { integrationDeliveries, integrations } from "../db/schema";
@@ -68,20 +68,26 @@ const mergeRequest = (event: typeof ME.mergeRequestOpened | typeof ME.mergeReque
     actorId: p.actor_id,
     build: (project, author, at) => discordMessage({ project: project.path_with_namespace, summary: `Merge request !${p.iid} ${verb} by ${author}`, title: `!${p.iid} ${p.title}`, url: `${project.web_url}/-/merge_requests/${p.iid}`, author, at }),
   }));
+/** How a chat message names a note's noteable, and its page under the project. */
+function noteTarget(p: { noteable_type: string; noteable_iid: number | null; commit_id?: string }): [ref: string, path: string] {
+  if (p.noteable_type === "Commit") return [`commit ${p.commit_id?.slice(0, 8)}`, `commit/${p.commit_id}`];
+  return p.noteable_type === "Issue" ? [`issue #${p.noteable_iid}`, `issues/${p.noteable_iid}`] : [`merge request !${p.noteable_iid}`, `merge_requests/${p.noteable_iid}`];
+}
+
 const note = (event: typeof Issues.events.noteCreated | typeof ME.noteCreated) =>
   describer(
     event,
-    pickFields("id", "noteable_type", "noteable_iid", "noteable_title", "noteable_confidential", "project_id", "author_id", "body", "internal", "system"),
+    pickFields("id", "noteable_type", "noteable_iid", "commit_id", "noteable_title", "noteable_confidential", "project_id", "author_id", "body", "internal", "system"),
     (p) => {
       if (p.system) return null; // system notes are not chat-worthy
       const title = p.noteable_title;
       if (title === null) return null; // nothing to title the message with
-      const [ref, path] = p.noteable_type === "Issue" ? [`issue #${p.noteable_iid}`, "issues"] : [`merge request !${p.noteable_iid}`, "merge_requests"];
+      const [ref, path] = noteTarget(p);
       return {
         projectId: p.project_id,
         kind: p.internal || p.noteable_confidential ? "confidential_note_events" : "note_events",
         actorId: p.author_id,
-        build: (project, author, at) => discordMessage({ project: project.path_with_namespace, summary: `${author} commented on ${ref}`, title, url: `${project.web_url}/-/${path}/${p.noteable_iid}#note_${p.id}`, description: p.body, author, at }),
+        build: (project, author, at) => discordMessage({ project: project.path_with_namespace, summary: `${author} commented on ${ref}`, title, url: `${project.web_url}/-/${path}#note_${p.id}`, description: p.body, author, at }),
       };
     },
   );
@@ -171,6 +177,22 @@ export function describeEvent(slug: string, eventName: string, payload: unknown)
   return parsed?.success ? d.describe(parsed.data) : null;
 }
 
+/** An active integration of `slug` that could apply to the project: its own, or any group's (asked for every event: prepared). */
+const activeIntegration = preparedQuery((db: Db) =>
+  db
+    .select({ id: integrations.id })
+    .from(integrations)
+    .where(
+      and(
+        eq(integrations.slug, sql.placeholder("slug")),
+        eq(integrations.active, true),
+        or(eq(integrations.projectId, sql.placeholder("projectId")), isNotNull(integrations.groupId)),
+      ),
+    )
+    .limit(1)
+    .prepare("integrations_active_for_project"),
+);
+
 /**
  * The notifiers that would act on an event: those that report it (its payload describes a
  * message) with an active integration that could apply, the project's own or any group's.
@@ -182,11 +204,7 @@ async function notifiersFor(db: Db, slugs: string[], name: string, payload: unkn
     const parsed = d.schema().safeParse(payload);
     const described = parsed.success ? d.describe(parsed.data) : null;
     if (!described) continue;
-    const [candidate] = await db
-      .select({ id: integrations.id })
-      .from(integrations)
-      .where(and(eq(integrations.slug, slug), eq(integrations.active, true), or(eq(integrations.projectId, described.projectId), isNotNull(integrations.groupId))))
-      .limit(1);
+    const [candidate] = await activeIntegration(db, { slug, projectId: described.projectId });
     if (candidate) out.push({ slug, projectId: described.projectId });
   }
   return out;

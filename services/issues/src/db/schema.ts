@@ -1,4 +1,4 @@
-import { eventTables } from "@collab/db";
+import { eventTables, internalIdsTable } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { notesTables } from "@collab/notes";
 import { boolean, date, index, integer, pgSchema, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
@@ -78,6 +78,56 @@ export const subscriptions = issuesSchema.table(
   },
   (t) => [primaryKey({ columns: [t.subscribableType, t.subscribableId, t.userId] })],
 );
+
+/**
+ * Epics: a group's work items (Premium and Ultimate), with iids of their own per group
+ * (groupInternalIds, usage "epics"). `parentId`: the parent epic.
+ */
+export const epics = issuesSchema.table(
+  "epics",
+  {
+    id: serial("id").primaryKey(),
+    groupId: integer("group_id").notNull(),
+    iid: integer("iid").notNull(),
+    parentId: integer("parent_id"),
+    title: text("title").notNull(),
+    description: text("description"),
+    state: text("state").notNull().default("opened"),
+    authorId: integer("author_id").notNull(),
+    closedById: integer("closed_by_id"),
+    closedAt: ts("closed_at"),
+    confidential: boolean("confidential").notNull().default(false),
+    color: text("color").notNull().default("#1068bf"),
+    startDateFixed: date("start_date_fixed", { mode: "string" }),
+    startDateIsFixed: boolean("start_date_is_fixed").notNull().default(false),
+    dueDateFixed: date("due_date_fixed", { mode: "string" }),
+    dueDateIsFixed: boolean("due_date_is_fixed").notNull().default(false),
+    relativePosition: integer("relative_position"),
+    upvotes: integer("upvotes").notNull().default(0),
+    downvotes: integer("downvotes").notNull().default(0),
+    userNotesCount: integer("user_notes_count").notNull().default(0),
+    updatedById: integer("updated_by_id"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("epics_group_iid_idx").on(t.groupId, t.iid),
+    index("epics_group_created_idx").on(t.groupId, t.createdAt, t.id),
+    index("epics_parent_idx").on(t.parentId),
+    index("epics_author_idx").on(t.authorId),
+  ],
+);
+
+export const epicLabels = issuesSchema.table(
+  "epic_labels",
+  { epicId: integer("epic_id").notNull().references(() => epics.id, { onDelete: "cascade" }), labelId: integer("label_id").notNull() },
+  (t) => [primaryKey({ columns: [t.epicId, t.labelId] }), index("epic_labels_label_idx").on(t.labelId, t.epicId)],
+);
+
+export type EpicRow = typeof epics.$inferSelect;
+
+/** Each group's epic iid sequence (internal_ids keyed by group, apart from the projects' sequences). */
+export const groupInternalIds = internalIdsTable(issuesSchema, { table: "group_internal_ids", key: "group_id" });
 
 /**
  * Notes, resource state events and per-project iid sequences: the shared conversation tables

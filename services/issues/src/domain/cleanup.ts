@@ -2,10 +2,13 @@ import type { Db } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { removeConversation, removeProjectNotes } from "@collab/notes";
 import { clearDeletedMilestones, deleteLabelLinks } from "@collab/work-items";
-import { issueLabels, issues, noteTables, subscriptions } from "../db/schema";
+import { epicLabels, epics, groupInternalIds, issueLabels, issues, noteTables, subscriptions } from "../db/schema";
 
-/** A label's deletion in namespaces: every issue loses its links to these labels (see deleteLabelLinks). */
-export const unlinkDeletedLabels = (db: Db, labelIds: number[]) => deleteLabelLinks(db, issueLabels, labelIds);
+/** A label's deletion in namespaces: every issue and epic loses its links to these labels (see deleteLabelLinks). */
+export async function unlinkDeletedLabels(db: Db, labelIds: number[]) {
+  await deleteLabelLinks(db, issueLabels, labelIds);
+  await deleteLabelLinks(db, epicLabels, labelIds);
+}
 
 /** A milestone's deletion in namespaces: its issues lose it, updated by whoever deleted it (see clearDeletedMilestones). */
 export const unsetDeletedMilestones = (db: Db, milestoneIds: number[], actorId: number | null) => clearDeletedMilestones(db, issues, milestoneIds, actorId);
@@ -25,6 +28,22 @@ export async function removeProjectData(db: Db, projectId: number): Promise<numb
       await tx.delete(subscriptions).where(sql`${subscriptions.subscribableType} = 'Issue' AND ${subscriptions.subscribableId} = ANY(${sql.param(ids)}::int[])`);
     }
     await removeProjectNotes(tx, noteTables, projectId);
+    return ids.length;
+  });
+}
+
+/**
+ * What follows the deletion of groups in namespaces (their descendants listed too): their epics
+ * with their label links (cascade), subscriptions and iid sequences. Repeating it removes nothing
+ * more. Answers how many epics went.
+ */
+export async function removeGroupData(db: Db, groupIds: number[]): Promise<number> {
+  if (groupIds.length === 0) return 0;
+  return db.transaction(async (tx) => {
+    const gone = await tx.delete(epics).where(sql`${epics.groupId} = ANY(${sql.param(groupIds)}::int[])`).returning({ id: epics.id });
+    const ids = gone.map((r) => r.id);
+    if (ids.length) await tx.delete(subscriptions).where(sql`${subscriptions.subscribableType} = 'Epic' AND ${subscriptions.subscribableId} = ANY(${sql.param(ids)}::int[])`);
+    await tx.delete(groupInternalIds).where(sql`${groupInternalIds.projectId} = ANY(${sql.param(groupIds)}::int[])`);
     return ids.length;
   });
 }

@@ -357,12 +357,13 @@ export async function setSubscription(db: Db, issue: IssueRow, userId: number, s
   return true;
 }
 
-export async function isSubscribed(db: Db, issueId: number, userId: number | undefined): Promise<boolean> {
+/** Whether the user follows the issue (or, with `type` "Epic", the epic). */
+export async function isSubscribed(db: Db, id: number, userId: number | undefined, type: "Issue" | "Epic" = "Issue"): Promise<boolean> {
   if (userId === undefined) return false;
   const [row] = await db
     .select({ subscribed: subscriptions.subscribed })
     .from(subscriptions)
-    .where(and(eq(subscriptions.subscribableType, "Issue"), eq(subscriptions.subscribableId, issueId), eq(subscriptions.userId, userId)));
+    .where(and(eq(subscriptions.subscribableType, type), eq(subscriptions.subscribableId, id), eq(subscriptions.userId, userId)));
   return row?.subscribed ?? false;
 }
 

@@ -1,4 +1,4 @@
-import { ApiError, badRequestMessage, type Config } from "@collab/core";
+import { badRequestMessage, type Config } from "@collab/core";
 import type { Db, ServiceKit } from "@collab/db";
 import { and, asc, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { namespaces, projects, type NamespaceRow, type ProjectRow } from "../db/schema";
@@ -19,7 +19,7 @@ export const withTierFilters = <T extends { marked_for_deletion_on?: string }>(k
   adjournedDeletionAvailable(kit.config) ? p : { ...p, marked_for_deletion_on: undefined };
 
 /** An EE-only route on the Free tier: not mounted, the catch-all 404. */
-export const routeNotFound = () => new ApiError(404, { error: "404 Not Found" }, "NOT_FOUND");
+export { routeNotFound } from "@collab/core";
 
 /** The calendar day (UTC, GitLab's default time zone) of an instant, as YYYY-MM-DD. */
 export const utcDay = (d: Date) => d.toISOString().slice(0, 10);

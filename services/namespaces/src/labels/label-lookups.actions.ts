@@ -4,12 +4,12 @@ import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { Namespaces } from "@collab/namespaces-contract";
 import { labels, namespaces, projects } from "../db/schema";
-import { projectAccess, roleOf } from "../members/access";
+import { groupAccessLevel, projectAccess, roleOf } from "../members/access";
 import { projectGroupIds } from "../shared/labels-milestones-parent";
-import { findProject } from "../shared/lookup";
+import { findGroup, findProject } from "../shared/lookup";
 import { presentLabelBasic, presentLabelLookup } from "./label.entity";
 import { labelsByIds } from "./labels.finder";
-import { resolveProjectLabels } from "./labels";
+import { resolveContainerLabels } from "./labels";
 
 /** Bus actions that look labels up for other services (issues), batch-shaped: one call per page. */
 export const labelLookupActions = (kit: ServiceKit): Record<string, ActionSchema> =>
@@ -34,7 +34,18 @@ export const labelLookupActions = (kit: ServiceKit): Record<string, ActionSchema
       let create = ctx.params.create_missing && !project.archived;
       const caller = callerOf(ctx);
       if (create && caller && !caller.admin) create = roleOf(caller, (await projectAccess(kit.db, project, namespace, caller.id)).level) >= AccessLevel.PLANNER;
-      const rows = await resolveProjectLabels(kit.db, container, ctx.params.names, create);
+      const rows = await resolveContainerLabels(kit.db, container, ctx.params.names, create);
+      return rows.map(presentLabelBasic);
+    }),
+
+    /** Labels by exact name as the group sees them; unknown ones become group labels when asked and the caller is Planner+ there. */
+    implement(Namespaces.labels.resolveForGroup, async (ctx) => {
+      const group = await findGroup(kit.db, ctx.params.group_id);
+      if (!group) throw notFound("Group");
+      let create = ctx.params.create_missing;
+      const caller = callerOf(ctx);
+      if (create && caller && !caller.admin) create = roleOf(caller, await groupAccessLevel(kit.db, group, caller.id)) >= AccessLevel.PLANNER;
+      const rows = await resolveContainerLabels(kit.db, { kind: "group", id: group.id, ancestorGroupIds: group.traversalIds }, ctx.params.names, create);
       return rows.map(presentLabelBasic);
     }),
 

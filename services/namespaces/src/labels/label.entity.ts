@@ -1,5 +1,5 @@
 import type { LabelRow } from "../db/schema";
-import { textColorFor } from "./colors";
+import { textColorFor } from "@collab/core";
 
 /** Label descriptions render through GitLab's single-line Markdown pipeline; here: escaped text. */
 export const labelDescriptionHtml = (description: string | null): string | null =>

@@ -4,7 +4,7 @@ import { and, eq, ne } from "drizzle-orm";
 import { labels, type LabelRow } from "../db/schema";
 import { labelsByTitles, type LabelScope } from "./labels.finder";
 import { sanitizeText } from "../shared/sanitize";
-import { DEFAULT_LABEL_COLOR, isValidColor, normalizeColor } from "./colors";
+import { DEFAULT_LABEL_COLOR, isValidColor, normalizeColor } from "@collab/core";
 
 /** Where a label is created or looked up, with the groups whose labels it also sees. */
 export type LabelContainer =
@@ -152,11 +152,11 @@ export async function deleteLabel(db: Db, label: LabelRow): Promise<void> {
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /**
- * Labels by exact name as a project sees them (its own, then its groups' from the nearest up),
- * one per name, sorted by title. With `create`, names nobody has yet become project labels in
- * GitLab's default colour (invalid titles are skipped, as GitLab's FindOrCreateService fails them).
+ * Labels by exact name as a project or group sees them (its own, then its groups' from the nearest
+ * up), one per name, sorted by title. With `create`, names nobody has yet become labels of the
+ * container in GitLab's default colour (invalid titles are skipped, as GitLab's FindOrCreateService fails them).
  */
-export async function resolveProjectLabels(db: Db, container: LabelContainer & { kind: "project" }, names: string[], create: boolean): Promise<LabelRow[]> {
+export async function resolveContainerLabels(db: Db, container: LabelContainer, names: string[], create: boolean): Promise<LabelRow[]> {
   const titles = [...new Set(names.map((n) => titleOf(n)).filter((t): t is string => t !== null))];
   if (titles.length === 0) return [];
   const scope = availableLabelScope(container);
@@ -167,13 +167,15 @@ export async function resolveProjectLabels(db: Db, container: LabelContainer & {
       // Concurrent resolvers may create the same names: the unique index keeps one, both read it back.
       await tx
         .insert(labels)
-        .values(missing.map((title) => ({ projectId: container.id, groupId: null, title, color: DEFAULT_LABEL_COLOR })))
+        .values(missing.map((title) => ({ ...ownerColumns(container), title, color: DEFAULT_LABEL_COLOR })))
         .onConflictDoNothing();
     });
-    for (const [title, row] of pickNearest(scope, await labelsByTitles(db, { projectIds: [container.id], groupIds: [] }, missing))) found.set(title, row);
+    for (const [title, row] of pickNearest(scope, await labelsByTitles(db, ownLabelScope(container), missing))) found.set(title, row);
   }
   return [...found.values()].sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id));
 }
+
+const ownerColumns = (c: LabelContainer) => (c.kind === "project" ? { projectId: c.id, groupId: null } : { projectId: null, groupId: c.id });
 
 /** The label names of a work item edit: replace, add, remove (GitLab's labels / add_labels / remove_labels). */
 export interface LabelChanges {
@@ -183,14 +185,14 @@ export interface LabelChanges {
 }
 
 /**
- * The labels each list of `changes` names, as resolveProjectLabels finds them: `labels` and
+ * The labels each list of `changes` names, as resolveContainerLabels finds them: `labels` and
  * `add_labels` first (creating missing ones when `create`), then `remove_labels`, which may name
  * what they created. Names already resolved are not looked up again.
  */
 export async function resolveLabelChanges(db: Db, container: LabelContainer & { kind: "project" }, changes: LabelChanges, create: boolean) {
-  const found = new Map((await resolveProjectLabels(db, container, [...(changes.labels ?? []), ...(changes.add_labels ?? [])], create)).map((l) => [l.title, l]));
+  const found = new Map((await resolveContainerLabels(db, container, [...(changes.labels ?? []), ...(changes.add_labels ?? [])], create)).map((l) => [l.title, l]));
   const unresolved = (changes.remove_labels ?? []).filter((n) => { const t = titleOf(n); return t !== null && !found.has(t); });
-  for (const l of await resolveProjectLabels(db, container, unresolved, false)) found.set(l.title, l);
+  for (const l of await resolveContainerLabels(db, container, unresolved, false)) found.set(l.title, l);
   const pick = (names: string[]) => {
     const titles = new Set(names.map(titleOf));
     return [...found.values()].filter((l) => titles.has(l.title)).sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id));

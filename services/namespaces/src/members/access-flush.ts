@@ -17,6 +17,7 @@ const CHANGES_NO_ACCESS = namesOf([
   Namespaces.labels.update,
   Namespaces.labels.delete,
   Namespaces.labels.resolveForProject,
+  Namespaces.labels.resolveForGroup,
   Namespaces.milestones.create,
   Namespaces.milestones.update,
   Namespaces.milestones.delete,

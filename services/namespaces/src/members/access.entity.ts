@@ -24,6 +24,7 @@ export const projectSummary = (kit: ServiceKit, project: ProjectRow, ns: Namespa
   merge_requests_access_level: project.mergeRequestsAccessLevel,
   snippets_access_level: project.snippetsAccessLevel,
   builds_access_level: project.buildsAccessLevel,
+  repository_access_level: project.repositoryAccessLevel,
   repository_storage: project.repositoryStorage,
   repository_read_only: project.repositoryReadOnly,
   only_allow_merge_if_all_discussions_are_resolved: project.onlyAllowMergeIfAllDiscussionsAreResolved,

@@ -11,6 +11,7 @@ import { findProject } from "../shared/lookup";
 import { branchHeads, commitToBranch, mergeBranches, type Push } from "./commits";
 import { presentCommit } from "./refs.entity";
 import { ensureDefaultBranch } from "./refs";
+import { findCommit } from "./refs.finder";
 
 
 const noreply = (kit: ServiceKit, username: string) => `${username}@noreply.${new URL(kit.baseUrl).hostname}`;
@@ -83,5 +84,14 @@ export const commitsBusActions = (kit: ServiceKit): Record<string, ActionSchema>
       }), (r) => [branchPushed(found.project.id, r.push, p.user_id, r.squash_commit_sha ? 2 : 1, p.squash ? (p.squash_message ?? p.message) : p.message)]);
       const { push: _push, ...answer } = result;
       return answer;
+    }),
+
+    /** A commit of a project by sha, branch or tag, for the services that hang things on commits (commit notes). */
+    implement(Namespaces.commits.find, async (ctx) => {
+      const found = await findProject(kit.db, ctx.params.project_id);
+      if (!found) return null;
+      await ensureDefaultBranch(kit, found.project);
+      const commit = await findCommit(kit.db, found.project.id, ctx.params.ref);
+      return commit && { sha: commit.sha, title: commit.title, parent_ids: commit.parentIds };
     }),
   ]);

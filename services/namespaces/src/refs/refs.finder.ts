@@ -1,5 +1,5 @@
 import type { Db } from "@collab/db";
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { repositoryCommits, repositoryRefs, type RepositoryCommitRow, type RepositoryRefRow } from "../db/schema";
 
 export type RefKind = "branch" | "tag";
@@ -50,3 +50,24 @@ export async function resolveRef(db: Db, projectId: number, ref: string): Promis
   const r = found[0];
   return { status: "ok", kind: r.kind as RefKind, name: r.name, full_ref: fullRef(r.kind as RefKind, r.name), sha: r.sha };
 }
+
+/** Git abbreviates shas to no fewer than 4 hex digits. */
+const SHA_PREFIX = /^[0-9a-f]{4,40}$/i;
+
+/**
+ * A commit of a project as git resolves a revision: a full sha, then a branch or tag (a name that
+ * is both is the tag's, as git's refs/tags precede refs/heads), then an unambiguous sha prefix.
+ */
+export async function findCommit(db: Db, projectId: number, ref: string): Promise<RepositoryCommitRow | null> {
+  const commitWhere = (sha: SQL) => db.select().from(repositoryCommits).where(and(eq(repositoryCommits.projectId, projectId), sha)).limit(2);
+  if (ref.length === 40 && SHA_PREFIX.test(ref)) return (await commitWhere(eq(repositoryCommits.sha, ref.toLowerCase())))[0] ?? null;
+  const refs = await db.select().from(repositoryRefs).where(and(eq(repositoryRefs.projectId, projectId), inArray(repositoryRefs.name, shortNames(ref))));
+  const named = refs.find((r) => fullRef(r.kind as RefKind, r.name) === ref) ?? refs.find((r) => r.kind === "tag" && r.name === ref) ?? refs.find((r) => r.name === ref);
+  if (named) return (await commitWhere(eq(repositoryCommits.sha, named.sha)))[0] ?? null;
+  if (!SHA_PREFIX.test(ref)) return null;
+  const matches = await commitWhere(sql`starts_with(${repositoryCommits.sha}, ${ref.toLowerCase()})`);
+  return matches.length === 1 ? matches[0] : null;
+}
+
+/** The ref names a revision may stand for: itself, and without refs/heads/ or refs/tags/. */
+const shortNames = (ref: string) => [ref, ref.replace(/^refs\/(heads|tags)\//, "")];

@@ -3,6 +3,8 @@ import { asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Announced } from "@collab/core";
 import type { ServiceBroker } from "moleculer";
 import type { Db } from "../database";
+import { preparedQuery } from "../prepared";
+import { getTableConfig } from "drizzle-orm/pg-core";
 import type { ServiceKit } from "../service";
 import { deliverLocally } from "./consumers";
 import { eventSubject, type EventEnvelope } from "./envelope";
@@ -67,6 +69,25 @@ const envelopeOf = (row: OutboxRow): EventEnvelope => ({ id: row.eventId, name: 
 
 export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number, lingerMs = 0): Relay {
   const { outbox, processedEvents } = tables;
+  // Every pass claims and deletes: prepared, named per schema (services may share connections).
+  const schema = getTableConfig(outbox).schema ?? "public";
+  // One statement claims the batch: no transaction around it, so an empty pass is one round trip.
+  const claimStatement = preparedQuery((db: Db) => {
+    const due = db
+      .select({ id: outbox.id })
+      .from(outbox)
+      .where(or(isNull(outbox.claimedUntil), lt(outbox.claimedUntil, sql`now()`)))
+      .orderBy(asc(outbox.id))
+      .limit(BATCH)
+      .for("update", { skipLocked: true });
+    return db.update(outbox).set({ claimedUntil: LEASE }).where(inArray(outbox.id, due)).returning().prepare(`outbox_claim_${schema}`);
+  });
+  const deleteStatement = preparedQuery((db: Db) =>
+    db
+      .delete(outbox)
+      .where(sql`${outbox.id} = ANY(${sql.placeholder("ids")}::bigint[])`)
+      .prepare(`outbox_delete_${schema}`),
+  );
   const broker = kit.broker as ChannelsBroker;
   let stopped = false;
   let running: Promise<void> | null = null;
@@ -106,15 +127,7 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
 
   /** One batch: claim, deliver, delete what went out, back off what did not. Answers whether more may wait. */
   async function step(): Promise<boolean> {
-    // One statement claims the batch: no transaction around it, so an empty pass is one round trip.
-    const due = kit.db
-      .select({ id: outbox.id })
-      .from(outbox)
-      .where(or(isNull(outbox.claimedUntil), lt(outbox.claimedUntil, sql`now()`)))
-      .orderBy(asc(outbox.id))
-      .limit(BATCH)
-      .for("update", { skipLocked: true });
-    const claimed = await kit.db.update(outbox).set({ claimedUntil: LEASE }).where(inArray(outbox.id, due)).returning();
+    const claimed = await claimStatement(kit.db, {});
     if (!claimed.length || stopped) return false;
     claimed.sort((a, b) => a.id - b.id);
     const { done, failed } = broker.sendToChannel ? await publishToStream(claimed) : await handOver(claimed);
@@ -128,7 +141,7 @@ export function startRelay(kit: ServiceKit, tables: EventTables, everyMs: number
         .set({ attempts: row.attempts + 1, lastError: error.slice(0, 1000), claimedUntil: sql`now() + make_interval(secs => ${delay})` })
         .where(eq(outbox.id, row.id));
     }
-    if (done.length) await kit.db.delete(outbox).where(inArray(outbox.id, done));
+    if (done.length) await deleteStatement(kit.db, { ids: done });
     return claimed.length === BATCH && done.length === claimed.length;
   }
 

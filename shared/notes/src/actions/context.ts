@@ -4,29 +4,32 @@ import type { ServiceKit } from "@collab/db";
 import type { NoteContext } from "../api/entity";
 import type { NewCommentParams } from "@collab/notes-contract";
 import type { NoteRow } from "../db/tables";
-import { createNote } from "../domain/notes";
+import { createNote, invalidNote } from "../domain/notes";
 import { assertWritable } from "@collab/work-items";
 import { findDiscussion, findNote, type NoteableScope } from "../finders/notes.finder";
-import type { LoadedNoteable, NoteableKind, NoteableType } from "../kind";
+import type { LoadedNoteable, NoteableKey, NoteableKind, NoteableType } from "../kind";
 
-/** The params every notes action has: the project and the noteable's iid (under the kind's name). */
-export type NoteableParams = { id: string } & Partial<Record<NoteableKind["pathParam"], number>>;
+/** The params every notes action has: the project and the noteable's iid or sha (under the kind's name). */
+export type NoteableParams = { id: string } & Partial<Record<NoteableKind["pathParam"], NoteableKey>>;
 
 /**
  * The shared steps of the notes actions of one noteable kind: loading with the kind's rules,
  * the standard checks, and what every answer and event needs.
  */
-export function notesContext<L extends LoadedNoteable>(kit: ServiceKit, kind: NoteableKind<L>) {
-  const scope = (l: L): NoteableScope => ({ tables: kind.tables, type: kind.noteableType, id: l.noteable.id });
+export function notesContext<L extends LoadedNoteable, K extends NoteableKey = number>(kit: ServiceKit, kind: NoteableKind<L, K>) {
+  const scope = (l: L): NoteableScope => {
+    const { id, commitId, projectId } = l.noteable;
+    return { tables: kind.tables, type: kind.noteableType, id, ...(commitId !== undefined ? { commit: { projectId, sha: commitId } } : {}) };
+  };
   const visibility = (l: L) => ({ internal: kind.can.seeInternalNotes(l) });
 
-  const load = (ctx: Ctx<NoteableParams>) => kind.load(kit, ctx, ctx.params.id, ctx.params[kind.pathParam]!, kind.missing);
+  const load = (ctx: Ctx<NoteableParams>) => kind.load(kit, ctx, ctx.params.id, ctx.params[kind.pathParam] as K, kind.missing);
 
   /** Users and iids for presenting these notes: one batched call. */
-  const present = async (ctx: Ctx<unknown>, l: L, rows: NoteRow[]): Promise<NoteContext> => ({
-    users: await userMap(ctx, rows.flatMap((n) => [n.authorId, n.resolvedById])),
-    iids: new Map(l.noteable.iid === null ? [] : [[l.noteable.id, l.noteable.iid]]),
-  });
+  const present = async (ctx: Ctx<unknown>, l: L, rows: NoteRow[]): Promise<NoteContext> => {
+    const { id, iid } = l.noteable;
+    return { users: await userMap(ctx, rows.flatMap((n) => [n.authorId, n.resolvedById])), iids: new Map(id !== null && iid !== null ? [[id, iid]] : []) };
+  };
 
   /** The payload of the kind's note events (NoteEventPayload of @collab/core). */
   const payload = (note: NoteRow, l: L, actorId: number): PayloadOf<NoteEventContracts["noteCreated"]> => ({
@@ -43,6 +46,7 @@ export function notesContext<L extends LoadedNoteable>(kit: ServiceKit, kind: No
     author_id: note.authorId,
     body: note.body,
     created_at: note.createdAt.toISOString(),
+    ...(l.noteable.commitId !== undefined ? { commit_id: l.noteable.commitId } : {}),
     noteable_title: l.noteable.title ?? null,
     noteable_confidential: l.noteable.confidential ?? false,
   });
@@ -87,17 +91,24 @@ export function notesContext<L extends LoadedNoteable>(kit: ServiceKit, kind: No
     return { l, note };
   }
 
-  /** A new comment (type null) or thread (DiscussionNote) by the caller, announced as created. */
+  /** A new comment (type null) or thread (DiscussionNote, or DiffNote with a position) by the caller, announced as created. */
   async function comment(ctx: Ctx<NoteableParams & NewCommentParams>, type: "DiscussionNote" | null) {
     const l = await loadForComment(ctx);
     const caller = l.caller!;
+    const position = type && kind.checkPosition ? ctx.params.position : undefined;
+    const errors = [
+      ...(position ? kind.checkPosition!(l, position) : []),
+      ...((ctx.params.internal ?? ctx.params.confidential) && kind.internalNotes === false ? [["confidential", "can not be set for this resource"] as [string, string]] : []),
+    ];
+    if (errors.length) throw invalidNote(errors);
     const note = await kit.events.transact(
       (tx) =>
         createNote(tx, kind, l.noteable, {
           body: ctx.params.body,
           authorId: caller.id,
           internal: internalFor(l, ctx.params),
-          type,
+          type: position ? "DiffNote" : type,
+          position,
           createdAt: createdAtFor(l, ctx.params.created_at),
         }),
       (created) => [announce(kind.events.noteCreated, payload(created, l, caller.id))],
@@ -133,4 +144,4 @@ export function notesContext<L extends LoadedNoteable>(kit: ServiceKit, kind: No
   return { scope, visibility, load, present, payload, createdAtFor, loadForComment, comment, editableNote, editableThreadNote, thread, threadNote };
 }
 
-export type NotesContext<L extends LoadedNoteable> = ReturnType<typeof notesContext<L>>;
+export type NotesContext<L extends LoadedNoteable, K extends NoteableKey = number> = ReturnType<typeof notesContext<L, K>>;

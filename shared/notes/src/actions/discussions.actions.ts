@@ -8,11 +8,16 @@ import { deleteNote, replyToDiscussion, updateNote } from "../domain/notes";
 import { assertWritable } from "@collab/work-items";
 import { assertNoteResolvable, assertThreadResolvable, setResolved } from "../domain/resolution";
 import { findDiscussions } from "../finders/notes.finder";
-import type { LoadedNoteable, NoteableKind } from "../kind";
+import type { LoadedNoteable, NoteableKey, NoteableKind } from "../kind";
 import type { NoteableParams, NotesContext } from "./context";
 
 /** …/discussions: threads, their notes, and (resolvable kinds) their resolution. */
-export function discussionActions<L extends LoadedNoteable>(kit: ServiceKit, kind: NoteableKind<L>, entries: NoteEntries, c: NotesContext<L>): Record<string, ActionSchema> {
+export function discussionActions<L extends LoadedNoteable, K extends NoteableKey = number>(
+  kit: ServiceKit,
+  kind: NoteableKind<L, K>,
+  entries: Pick<NoteEntries, "discussions">,
+  c: NotesContext<L, K>,
+): Record<string, ActionSchema> {
   /** Resolves or unresolves notes of a thread; each note that changed is announced as updated. */
   async function resolve(ctx: Ctx<unknown>, l: L, notes: NoteRow[], resolved: boolean): Promise<NoteRow[]> {
     assertWritable(l.access);

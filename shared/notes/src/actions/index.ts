@@ -19,3 +19,7 @@ export function notesActions<L extends LoadedNoteable>(kit: ServiceKit, kind: No
   const stateEvents = entries.stateEvents ? [stateEventActions(kit, entries.stateEvents, c)] : [];
   return mergeActions(service, [noteActions(kit, kind, entries, c), discussionActions(kit, kind, entries, c), ...stateEvents]);
 }
+
+// A noteable with only the discussions API (commits) mounts these alone.
+export { notesContext, type NotesContext } from "./context";
+export { discussionActions } from "./discussions.actions";

@@ -40,4 +40,15 @@ describe("noteParams", () => {
     expect(issue.CreateNote.safeParse({ ...base, created_at: "2020-01-01T00:00:00Z" }).success).toBe(true);
     expect(issue.UpdateNote.safeParse({ id: "1", issue_iid: 2, note_id: 3, body: "  " }).success).toBe(false);
   });
+
+  test("a commit is named by its sha (or a ref), kept as a string; a new thread may carry a diff position", () => {
+    const commit = noteParams("commit_id");
+    const sha = "0123456789abcdef0123456789abcdef01234567";
+    expect(commit.DiscussionRef.parse({ id: "1", commit_id: "main", discussion_id: "d" }).commit_id).toBe("main");
+    const refs = { base_sha: "a", start_sha: "a", head_sha: sha, position_type: "text" };
+    const parsed = commit.CreateDiscussion.parse({ id: "1", commit_id: sha, body: "x", position: { ...refs, new_line: "3" } });
+    expect(parsed.position).toEqual({ ...refs, new_line: 3 });
+    expect(commit.CreateDiscussion.safeParse({ id: "1", commit_id: sha, body: "x", position: { ...refs, position_type: "line" } }).success).toBe(false);
+    expect(commit.CreateDiscussion.safeParse({ id: "1", commit_id: sha, body: "x", position: { start_sha: "a", head_sha: sha, position_type: "text" } }).success).toBe(false);
+  });
 });

@@ -1,7 +1,7 @@
 import { badRequest, badRequestMessage } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, eq } from "drizzle-orm";
-import { MAX_NOTE_LENGTH } from "@collab/notes-contract";
+import { MAX_NOTE_LENGTH, type DiffPositionParams } from "@collab/notes-contract";
 import type { NoteRow } from "../db/tables";
 import type { NoteableKind, NoteableRecord } from "../kind";
 import { isResolvableNote, isThreadResolved } from "./resolution";
@@ -9,7 +9,7 @@ import { newDiscussionId } from "./system-notes";
 
 /** What writing user notes needs of a kind. */
 export type NoteWriteKind = Pick<NoteableKind, "noteableType" | "tables" | "resolvable" | "bumpUserNotesCount">;
-type Noteable = Pick<NoteableRecord, "id" | "projectId">;
+type Noteable = Pick<NoteableRecord, "id" | "projectId" | "commitId">;
 
 /** Characters as Ruby counts them (code points), not UTF-16 code units: an emoji is one. */
 function characterCount(s: string): number {
@@ -38,8 +38,10 @@ export interface NewNote {
   authorId: number;
   internal: boolean;
   createdAt?: Date;
-  /** null: standalone comment; DiscussionNote: part of a thread. */
-  type: "DiscussionNote" | null;
+  /** null: standalone comment; DiscussionNote: part of a thread; DiffNote: a thread on a diff line. */
+  type: "DiscussionNote" | "DiffNote" | null;
+  /** A DiffNote's position, as given. */
+  position?: DiffPositionParams;
   discussionId?: string;
   /** Replies to a resolved thread are born resolved (GitLab's Notes::BuildService). */
   resolved?: boolean;
@@ -54,19 +56,21 @@ async function insertUserNote(tx: Db, kind: NoteWriteKind, noteable: Noteable, n
     .values({
       noteableType: kind.noteableType,
       noteableId: noteable.id,
+      commitId: noteable.commitId ?? null,
       projectId: noteable.projectId,
       authorId: n.authorId,
       body: n.body,
       internal: n.internal,
       type: n.type,
       discussionId: n.discussionId,
+      position: n.position ?? null,
       resolvable,
       ...(resolvable && n.resolved ? { resolvedAt: at, resolvedById: n.authorId } : {}),
       createdAt: at,
       updatedAt: at,
     })
     .returning();
-  await kind.bumpUserNotesCount(tx, noteable.id, 1);
+  if (noteable.id !== null) await kind.bumpUserNotesCount(tx, noteable.id, 1);
   return row;
 }
 
@@ -96,7 +100,7 @@ export async function deleteNote(db: Db, kind: NoteWriteKind, noteable: Noteable
   const { notes } = kind.tables;
   await db.transaction(async (tx) => {
     await tx.delete(notes).where(eq(notes.id, note.id));
-    if (!note.system) await kind.bumpUserNotesCount(tx, noteable.id, -1);
+    if (!note.system && noteable.id !== null) await kind.bumpUserNotesCount(tx, noteable.id, -1);
   });
 }
 
@@ -104,7 +108,7 @@ export async function deleteNote(db: Db, kind: NoteWriteKind, noteable: Noteable
  * Replying to a standalone comment (or system note) turns it into a thread, as GitLab does;
  * replying to a thread appends to it.
  */
-export async function replyToDiscussion(db: Db, kind: NoteWriteKind, noteable: Noteable, thread: NoteRow[], n: Omit<NewNote, "type" | "discussionId" | "resolved">): Promise<NoteRow> {
+export async function replyToDiscussion(db: Db, kind: NoteWriteKind, noteable: Noteable, thread: NoteRow[], n: Omit<NewNote, "type" | "discussionId" | "resolved" | "position">): Promise<NoteRow> {
   validateBody(n.body);
   const first = thread[0];
   if (!first) throw badRequestMessage("Discussion can not be replied to.");
@@ -117,6 +121,8 @@ export async function replyToDiscussion(db: Db, kind: NoteWriteKind, noteable: N
         .set({ type: "DiscussionNote", ...(resolvable ? { resolvable } : {}) })
         .where(and(eq(notes.discussionId, first.discussionId), eq(notes.id, first.id)));
     }
-    return insertUserNote(tx, kind, noteable, { ...n, type: "DiscussionNote", discussionId: first.discussionId, resolved: isThreadResolved(thread) });
+    // A reply on a diff line sits where its thread does (GitLab copies the position).
+    const onDiff = first.type === "DiffNote" ? { type: "DiffNote" as const, position: first.position as DiffPositionParams } : { type: "DiscussionNote" as const };
+    return insertUserNote(tx, kind, noteable, { ...n, ...onDiff, discussionId: first.discussionId, resolved: isThreadResolved(thread) });
   });
 }

@@ -12,14 +12,18 @@ export interface NoteVisibility {
   internal: boolean;
 }
 
-/** One noteable's notes: the tables, the noteable's type and id. */
+/** One noteable's notes: the tables, the noteable's type and id (or, for a commit, its project and sha). */
 export interface NoteableScope {
   tables: NotesTables;
   type: NoteableType;
-  id: number;
+  id: number | null;
+  commit?: { projectId: number; sha: string };
 }
 
-const noteableIs = ({ tables: { notes }, type, id }: NoteableScope) => and(eq(notes.noteableType, type), eq(notes.noteableId, id))!;
+const noteableIs = ({ tables: { notes }, type, id, commit }: NoteableScope) =>
+  commit
+    ? and(eq(notes.noteableType, type), eq(notes.projectId, commit.projectId), eq(notes.commitId, commit.sha))!
+    : and(eq(notes.noteableType, type), id === null ? isNull(notes.noteableId) : eq(notes.noteableId, id))!;
 const visible = ({ tables: { notes } }: NoteableScope, v: NoteVisibility): SQL | undefined => (v.internal ? undefined : eq(notes.internal, false));
 
 /** What the text of a notes list depends on; everything else is a parameter. */
@@ -83,6 +87,17 @@ export async function findNote(db: Db, s: NoteableScope, noteId: number, v: Note
   return row;
 }
 
+/** Every note of a noteable, thread notes and system notes too, oldest first (GitLab's commit comments list). */
+export async function findAllNotes(db: Db, s: NoteableScope, page: { page: number; per_page: number }, v: NoteVisibility): Promise<{ rows: NoteRow[]; total: number }> {
+  const { notes } = s.tables;
+  const condition = and(noteableIs(s), visible(s, v));
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(notes).where(condition).orderBy(asc(notes.createdAt), asc(notes.id)).limit(page.per_page).offset(offsetOf(page)),
+    db.select({ total: count() }).from(notes).where(condition),
+  ]);
+  return { rows, total };
+}
+
 /** Threads of a noteable, oldest first, paginated by thread; two queries whatever the page holds. */
 export async function findDiscussions(
   db: Db,
@@ -139,9 +154,12 @@ export async function userNoteCounts(db: Db, tables: NotesTables, type: Noteable
   return new Map(rows.map((r) => [r.id!, r.total]));
 }
 
+/** A noteable's state events; a commit (no id) has none. */
+const stateEventsOf = (s: NoteableScope): SQL => (s.id === null ? sql`false` : eq(stateEventColumn(s.tables, s.type), s.id));
+
 export async function findStateEvents(db: Db, s: NoteableScope, page: { page: number; per_page: number }): Promise<{ rows: StateEventRow[]; total: number }> {
   const events = s.tables.resourceStateEvents;
-  const condition = eq(stateEventColumn(s.tables, s.type), s.id);
+  const condition = stateEventsOf(s);
   const [rows, [{ total }]] = await Promise.all([
     db.select().from(events).where(condition).orderBy(asc(events.id)).limit(page.per_page).offset(offsetOf(page)),
     db.select({ total: count() }).from(events).where(condition),
@@ -151,6 +169,6 @@ export async function findStateEvents(db: Db, s: NoteableScope, page: { page: nu
 
 export async function findStateEvent(db: Db, s: NoteableScope, eventId: number): Promise<StateEventRow | undefined> {
   const events = s.tables.resourceStateEvents;
-  const [row] = await db.select().from(events).where(and(eq(stateEventColumn(s.tables, s.type), s.id), eq(events.id, eventId)));
+  const [row] = await db.select().from(events).where(and(stateEventsOf(s), eq(events.id, eventId)));
   return row;
 }

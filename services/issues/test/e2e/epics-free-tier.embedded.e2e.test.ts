@@ -1,0 +1,27 @@
+import { apiClient, assertStatus as ok, type ApiClient, type TestApp } from "@collab/testing";
+import { startAppOnTier } from "@collab/standalone/test/app";
+
+/** On the Free tier (GitLab CE) the epics API does not exist: every route is the catch-all 404. */
+let app: TestApp;
+let root: ApiClient;
+beforeAll(async () => {
+  app = await startAppOnTier("epics-free-tier", "free");
+});
+afterAll(() => app.stop());
+beforeEach(async () => {
+  await app.reset();
+  root = apiClient(app.url, app.rootToken);
+});
+
+test("epic routes answer 404 Not Found and create nothing", async () => {
+  const group = ok(await root.post("/groups", { json: { name: "Team", path: "team" } }), 201, "group").body;
+  const E = `/groups/${group.id}/epics`;
+  const notFound = { error: "404 Not Found" };
+  expect(await root.post(E, { json: { title: "Roadmap" } }).then((r) => [r.status, r.body])).toEqual([404, notFound]);
+  expect(await root.get(E).then((r) => [r.status, r.body])).toEqual([404, notFound]);
+  expect(await root.get(`${E}/1`).then((r) => [r.status, r.body])).toEqual([404, notFound]);
+  expect(await root.put(`${E}/1`, { json: { title: "x" } }).then((r) => [r.status, r.body])).toEqual([404, notFound]);
+  expect(await root.delete(`${E}/1`).then((r) => [r.status, r.body])).toEqual([404, notFound]);
+  expect(await root.get(`${E}/1/epics`).then((r) => [r.status, r.body])).toEqual([404, notFound]);
+  expect(await root.post(`${E}/1/epics`, { json: { title: "Child" } }).then((r) => [r.status, r.body])).toEqual([404, notFound]);
+});
