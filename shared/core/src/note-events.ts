@@ -10,14 +10,17 @@ const id = z.number().int().positive();
 export const NoteEventPayload = () =>
   z.object({
     id,
-    noteable_type: z.enum(["Issue", "MergeRequest", "Commit", "Snippet"]),
+    noteable_type: z.enum(["Issue", "MergeRequest", "Commit", "Snippet", "Epic"]),
     /** null for a commit (its notes are keyed by commit_id). */
     noteable_id: id.nullable(),
     /** null for commits and snippets (they have no iid). */
     noteable_iid: id.nullable(),
     /** The commit's sha, on notes of a commit. */
     commit_id: z.string().optional(),
-    project_id: id,
+    /** null for a note on a group's noteable (an epic): group_id names its group. */
+    project_id: id.nullable(),
+    /** The group of a group noteable (an epic). */
+    group_id: id.optional(),
     actor_id: id,
     internal: z.boolean(),
     system: z.boolean(),

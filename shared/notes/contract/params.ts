@@ -3,10 +3,10 @@ import { gBool, gDateTime, gEnum, gInt, gSort, gString, paginationParams } from 
 import { z } from "zod";
 
 /** The noteable_type stored on notes and answered by the API. */
-export type NoteableType = "Issue" | "MergeRequest" | "Commit" | "Snippet";
+export type NoteableType = "Issue" | "MergeRequest" | "Commit" | "Snippet" | "Epic";
 
 /** The URL param naming the noteable under /projects/:id (a snippet by its id: snippets have no iid). */
-export type NoteablePathParam = "issue_iid" | "merge_request_iid" | "commit_id" | "snippet_id";
+export type NoteablePathParam = "issue_iid" | "merge_request_iid" | "commit_id" | "snippet_id" | "epic_id";
 
 /** Commits are noteables named by sha (or a branch or tag); every other noteable by an integer iid (or a snippet's id). */
 type ShaKeyedPathParam = "commit_id";

@@ -88,6 +88,8 @@ type NoteEvent = PayloadOf<typeof Issues.events.noteCreated>;
 /** Comments only: system notes record no event (GitLab's EventCreateService#leave_note is for user notes). */
 const noteCreated: EventHandler<NoteEvent> = async (p, tx, event) => {
   if (p.system) return;
+  // A group noteable's (an epic's) note: the events table is per project for now.
+  if (p.project_id === null) return;
   const authorId = p.author_id;
   await record(tx, event, {
     projectId: p.project_id,

@@ -80,6 +80,7 @@ const note = (event: typeof Issues.events.noteCreated | typeof ME.noteCreated) =
     pickFields("id", "noteable_type", "noteable_iid", "commit_id", "noteable_title", "noteable_confidential", "project_id", "author_id", "body", "internal", "system"),
     (p) => {
       if (p.system) return null; // system notes are not chat-worthy
+      if (p.project_id === null) return null; // a group's noteable (epic): project integrations do not see it
       const title = p.noteable_title;
       if (title === null) return null; // nothing to title the message with
       const [ref, path] = noteTarget(p);
