@@ -9,6 +9,9 @@ export const IssueEventPayload = () => z.object({ id, iid: id, project_id: id, a
 /** An epic as its events carry it, and who acted. */
 export const EpicEventPayload = () => z.object({ id, iid: id, group_id: id, actor_id: id, title: z.string(), confidential: z.boolean() });
 
+/** Notes on epics: the shared notes' payload with project_id null and group_id set. */
+const epicNoteEvents = noteEventContracts("issues.epics");
+
 /** Durable events the issues service publishes (see index.ts). */
 export const IssuesEvents = {
   issueOpened: eventContract("issues.issue.opened", IssueEventPayload),
@@ -25,6 +28,10 @@ export const IssuesEvents = {
   epicClosed: eventContract("issues.epic.closed", EpicEventPayload),
   epicReopened: eventContract("issues.epic.reopened", EpicEventPayload),
   epicDeleted: eventContract("issues.epic.deleted", EpicEventPayload),
+  /** issues.epics.note.created|updated|deleted: comments on epics (noteable_type Epic). */
+  epicNoteCreated: epicNoteEvents.noteCreated,
+  epicNoteUpdated: epicNoteEvents.noteUpdated,
+  epicNoteDeleted: epicNoteEvents.noteDeleted,
   /** issues.note.created|updated|deleted (the shared notes code). */
   ...noteEventContracts("issues"),
 };
