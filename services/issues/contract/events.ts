@@ -10,7 +10,7 @@ export const IssueEventPayload = () => z.object({ id, iid: id, project_id: id, a
 export const EpicEventPayload = () => z.object({ id, iid: id, group_id: id, actor_id: id, title: z.string(), confidential: z.boolean() });
 
 /** Notes on epics: the shared notes' payload with project_id null and group_id set. */
-const epicNoteEvents = noteEventContracts("issues.epics");
+const epicNoteEvents = noteEventContracts("issues", "epic_note");
 
 /** Durable events the issues service publishes (see index.ts). */
 export const IssuesEvents = {
@@ -28,7 +28,7 @@ export const IssuesEvents = {
   epicClosed: eventContract("issues.epic.closed", EpicEventPayload),
   epicReopened: eventContract("issues.epic.reopened", EpicEventPayload),
   epicDeleted: eventContract("issues.epic.deleted", EpicEventPayload),
-  /** issues.epics.note.created|updated|deleted: comments on epics (noteable_type Epic). */
+  /** issues.epic_note.created|updated|deleted: comments on epics (noteable_type Epic). */
   epicNoteCreated: epicNoteEvents.noteCreated,
   epicNoteUpdated: epicNoteEvents.noteUpdated,
   epicNoteDeleted: epicNoteEvents.noteDeleted,

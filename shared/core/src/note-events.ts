@@ -35,14 +35,15 @@ export const NoteEventPayload = () =>
 
 /**
  * The note events of a service whose noteables use the shared notes code (issues, merge
- * requests): `<service>.note.created|updated|deleted`. The names are built per service, so the
+ * requests): `<service>.note.created|updated|deleted`, or `<service>.<entity>.…` for a service's
+ * second noteable kind (issues.epic_note.created). The names are built per service, so the
  * entries are made here, once, and each of those services puts them in its contract
  * (Issues.events.noteCreated, MergeRequests.events.noteCreated, ...).
  */
-export const noteEventContracts = (service: string) => ({
-  noteCreated: eventContract(`${service}.note.created`, NoteEventPayload),
-  noteUpdated: eventContract(`${service}.note.updated`, NoteEventPayload),
-  noteDeleted: eventContract(`${service}.note.deleted`, NoteEventPayload),
+export const noteEventContracts = (service: string, entity = "note") => ({
+  noteCreated: eventContract(`${service}.${entity}.created`, NoteEventPayload),
+  noteUpdated: eventContract(`${service}.${entity}.updated`, NoteEventPayload),
+  noteDeleted: eventContract(`${service}.${entity}.deleted`, NoteEventPayload),
 });
 
 export type NoteEventContracts = ReturnType<typeof noteEventContracts>;
