@@ -9,5 +9,6 @@ export * from "./columns";
 export * from "./list-total";
 export * from "./list-query";
 export * from "./row-mapper";
+export * from "./json-rows";
 export * from "./embedded";
 export * from "./secret-store";

@@ -46,8 +46,11 @@ export async function findLabelByRef(db: Db, scope: LabelScope, ref: string): Pr
 /** Project labels first, then groups from the nearest (last in traversal order) upwards. */
 const rank = (scope: LabelScope, l: LabelRow) => (l.projectId !== null ? -1 : scope.groupIds.length - scope.groupIds.indexOf(l.groupId!));
 
-/** Labels with these exact titles in the scope (one query for a whole set of names). */
-const labelsWithTitles = preparedQuery((db: Db) =>
+/**
+ * Labels with these exact titles in the scope (one query for a whole set of names); placeholders
+ * titles, projectIds and groupIds. Also a part of the work item input statement.
+ */
+export const labelsWithTitlesQuery = (db: Db) =>
   db
     .select()
     .from(labels)
@@ -57,9 +60,9 @@ const labelsWithTitles = preparedQuery((db: Db) =>
         sql`(${labels.projectId} = ANY(${sql.placeholder("projectIds")}::int[]) OR ${labels.groupId} = ANY(${sql.placeholder("groupIds")}::int[]))`,
       ),
     )
-    .orderBy(asc(labels.title), asc(labels.id))
-    .prepare("namespaces_labels_by_titles"),
-);
+    .orderBy(asc(labels.title), asc(labels.id));
+
+const labelsWithTitles = preparedQuery((db: Db) => labelsWithTitlesQuery(db).prepare("namespaces_labels_by_titles"));
 
 export async function labelsByTitles(db: Db, scope: LabelScope, titles: string[]): Promise<LabelRow[]> {
   if (titles.length === 0) return [];

@@ -156,11 +156,11 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", 
  * up), one per name, sorted by title. With `create`, names nobody has yet become labels of the
  * container in GitLab's default colour (invalid titles are skipped, as GitLab's FindOrCreateService fails them).
  */
-export async function resolveContainerLabels(db: Db, container: LabelContainer, names: string[], create: boolean): Promise<LabelRow[]> {
-  const titles = [...new Set(names.map((n) => titleOf(n)).filter((t): t is string => t !== null))];
+export async function resolveContainerLabels(db: Db, container: LabelContainer, names: string[], create: boolean, known?: LabelRow[]): Promise<LabelRow[]> {
+  const titles = labelTitles(names);
   if (titles.length === 0) return [];
   const scope = availableLabelScope(container);
-  const found = pickNearest(scope, await labelsByTitles(db, scope, titles));
+  const found = pickNearest(scope, known ? known.filter((l) => titles.includes(l.title)) : await labelsByTitles(db, scope, titles));
   const missing = titles.filter((t) => !found.has(t) && !t.includes(",") && t.length <= 255);
   if (create && missing.length > 0) {
     await db.transaction(async (tx) => {
@@ -184,15 +184,22 @@ export interface LabelChanges {
   remove_labels?: string[];
 }
 
+/** The distinct label titles names stand for (blank ones dropped). */
+export const labelTitles = (names: string[]) => [...new Set(names.map((n) => titleOf(n)).filter((t): t is string => t !== null))];
+
+/** Every name of a work item edit's label changes. */
+export const labelChangeNames = (changes: LabelChanges) => [...(changes.labels ?? []), ...(changes.add_labels ?? []), ...(changes.remove_labels ?? [])];
+
 /**
  * The labels each list of `changes` names, as resolveContainerLabels finds them: `labels` and
  * `add_labels` first (creating missing ones when `create`), then `remove_labels`, which may name
- * what they created. Names already resolved are not looked up again.
+ * what they created. Names already resolved are not looked up again. `known`: the container's
+ * available labels with all the changes' titles (labelChangeNames), already read.
  */
-export async function resolveLabelChanges(db: Db, container: LabelContainer & { kind: "project" }, changes: LabelChanges, create: boolean) {
-  const found = new Map((await resolveContainerLabels(db, container, [...(changes.labels ?? []), ...(changes.add_labels ?? [])], create)).map((l) => [l.title, l]));
+export async function resolveLabelChanges(db: Db, container: LabelContainer & { kind: "project" }, changes: LabelChanges, create: boolean, known?: LabelRow[]) {
+  const found = new Map((await resolveContainerLabels(db, container, [...(changes.labels ?? []), ...(changes.add_labels ?? [])], create, known)).map((l) => [l.title, l]));
   const unresolved = (changes.remove_labels ?? []).filter((n) => { const t = titleOf(n); return t !== null && !found.has(t); });
-  for (const l of await resolveContainerLabels(db, container, unresolved, false)) found.set(l.title, l);
+  for (const l of await resolveContainerLabels(db, container, unresolved, false, known)) found.set(l.title, l);
   const pick = (names: string[]) => {
     const titles = new Set(names.map(titleOf));
     return [...found.values()].filter((l) => titles.has(l.title)).sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id));

@@ -13,28 +13,44 @@ export interface ProjectAccessDetail {
   groupLevel: number | null;
 }
 
-/** Several users' highest levels on a project and on its ancestor groups: one prepared statement for the set. */
-const usersMemberLevels = preparedQuery((db: Db) =>
+/** A user's highest level from one kind of source (the project, or its groups). */
+export interface MemberLevelRow {
+  userId: number;
+  sourceType: string;
+  level: number;
+}
+
+/**
+ * Several users' highest levels on a project and on its ancestor groups; placeholders userIds,
+ * projectId and namespaceIds (the project namespace's traversal ids). Also a part of the work
+ * item input statement, which reads its rows as JSON (user_id, source_type, level).
+ */
+export const usersMemberLevelsQuery = (db: Db) =>
   db
-    .select({ userId: members.userId, sourceType: members.sourceType, level: sql<number>`max(${members.accessLevel})::int` })
+    .select({ userId: members.userId, sourceType: members.sourceType, level: sql<number>`max(${members.accessLevel})::int`.as("level") })
     .from(members)
     .where(
       and(
         sql`${members.userId} = ANY(${sql.placeholder("userIds")}::int[])`,
         activeMember,
-        sql`((${members.sourceType} = 'Project' AND ${members.sourceId} = ${sql.placeholder("projectId")}) OR (${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${sql.placeholder("groupIds")}::int[])))`,
+        sql`((${members.sourceType} = 'Project' AND ${members.sourceId} = ${sql.placeholder("projectId")}) OR (${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${sql.placeholder("namespaceIds")}::int[])))`,
       ),
     )
-    .groupBy(members.userId, members.sourceType)
-    .prepare("namespaces_project_users_member_levels"),
-);
+    .groupBy(members.userId, members.sourceType);
+
+const usersMemberLevels = preparedQuery((db: Db) => usersMemberLevelsQuery(db).prepare("namespaces_project_users_member_levels"));
+
+/** The ids' access on the project from their member level rows (every id present). */
+export function accessOfUsersFrom(ns: NamespaceRow, ids: number[], rows: MemberLevelRow[]): Map<number, ProjectAccessDetail> {
+  const levelOf = (userId: number, source: string) => rows.find((r) => r.userId === userId && r.sourceType === source)?.level ?? null;
+  return new Map(ids.map((id) => [id, accessDetail(ns, id, levelOf(id, "Project"), levelOf(id, "Namespace"))]));
+}
 
 /** What access users have on a project, keyed by user id (every requested id present): one query over the project and every ancestor group. */
 export async function projectAccessOfUsers(db: Db, project: ProjectRow, ns: NamespaceRow, userIds: number[]): Promise<Map<number, ProjectAccessDetail>> {
   const ids = [...new Set(userIds)];
-  const rows = ids.length ? await usersMemberLevels(db, { userIds: ids, projectId: project.id, groupIds: ns.traversalIds }) : [];
-  const levelOf = (userId: number, source: string) => rows.find((r) => r.userId === userId && r.sourceType === source)?.level ?? null;
-  return new Map(ids.map((id) => [id, accessDetail(ns, id, levelOf(id, "Project"), levelOf(id, "Namespace"))]));
+  const rows = ids.length ? await usersMemberLevels(db, { userIds: ids, projectId: project.id, namespaceIds: ns.traversalIds }) : [];
+  return accessOfUsersFrom(ns, ids, rows);
 }
 
 /** What access user U has on a project (projectAccessOfUsers for one). */
@@ -43,11 +59,15 @@ export async function projectAccess(db: Db, project: ProjectRow, ns: NamespaceRo
 }
 
 /** Users' levels on a project and whether they can read it (assignee checks): `{[id]: {access_level, can_read}}`. */
-export async function readAccessOfUsers(db: Db, project: ProjectRow, ns: NamespaceRow, userIds: number[]) {
+export function readAccessFrom(project: ProjectRow, access: Map<number, ProjectAccessDetail>) {
   const out: Record<number, { access_level: number; can_read: boolean }> = {};
   const publicish = project.visibility !== "private";
-  for (const [userId, { level }] of await projectAccessOfUsers(db, project, ns, userIds)) out[userId] = { access_level: level, can_read: publicish || level >= AccessLevel.GUEST };
+  for (const [userId, { level }] of access) out[userId] = { access_level: level, can_read: publicish || level >= AccessLevel.GUEST };
   return out;
+}
+
+export async function readAccessOfUsers(db: Db, project: ProjectRow, ns: NamespaceRow, userIds: number[]) {
+  return readAccessFrom(project, await projectAccessOfUsers(db, project, ns, userIds));
 }
 
 /** The effective level from the direct project and inherited group levels, and personal-namespace ownership. */

@@ -50,8 +50,8 @@ const selectWithPaths = (db: Db) =>
   db
     .select({
       milestone: milestones,
-      projectPath: sql<string | null>`${projectNs.fullPath} || '/' || ${projects.path}`,
-      groupPath: sql<string | null>`${groupNs.fullPath}`,
+      projectPath: sql<string | null>`${projectNs.fullPath} || '/' || ${projects.path}`.as("project_path"),
+      groupPath: sql<string | null>`${groupNs.fullPath}`.as("group_path"),
     })
     .from(milestones)
     .leftJoin(projects, eq(projects.id, milestones.projectId))
@@ -68,20 +68,24 @@ export async function findMilestones(db: Db, scope: MilestoneScope, filters: Mil
   return { rows, total };
 }
 
-const milestoneInScope = preparedQuery((db: Db) =>
-  selectWithPaths(db)
-    .where(
-      and(
-        eq(milestones.id, sql.placeholder("id")),
-        sql`(${milestones.projectId} = ANY(${sql.placeholder("projectIds")}::int[]) OR ${milestones.groupId} = ANY(${sql.placeholder("groupIds")}::int[]))`,
-      ),
-    )
-    .prepare("namespaces_milestone_in_scope"),
-);
+/**
+ * One milestone by global id, only if it belongs to the scope; placeholders milestoneId,
+ * projectIds and groupIds. Also a part of the work item input statement, which reads it as JSON
+ * (the milestone's columns, project_path, group_path).
+ */
+export const milestoneInScopeQuery = (db: Db) =>
+  selectWithPaths(db).where(
+    and(
+      eq(milestones.id, sql.placeholder("milestoneId")),
+      sql`(${milestones.projectId} = ANY(${sql.placeholder("projectIds")}::int[]) OR ${milestones.groupId} = ANY(${sql.placeholder("groupIds")}::int[]))`,
+    ),
+  );
+
+const milestoneInScope = preparedQuery((db: Db) => milestoneInScopeQuery(db).prepare("namespaces_milestone_in_scope"));
 
 /** One milestone by global id, only if it belongs to the scope: a prepared statement (work item writes check one each). */
 export async function findMilestoneInScope(db: Db, scope: MilestoneScope, id: number): Promise<MilestoneWithPaths | undefined> {
-  const [row] = await milestoneInScope(db, { id, projectIds: scope.projectIds, groupIds: scope.groupIds });
+  const [row] = await milestoneInScope(db, { milestoneId: id, projectIds: scope.projectIds, groupIds: scope.groupIds });
   return row;
 }
 

@@ -4,10 +4,10 @@ import type { WorkItemInputSchema } from "@collab/namespaces-contract";
 import type { z } from "zod";
 import type { NamespaceRow, ProjectRow } from "../db/schema";
 import { presentLabelLookup } from "../labels/label.entity";
-import { resolveLabelChanges } from "../labels/labels";
-import { readAccessOfUsers, roleOf, type ProjectAccessDetail } from "../members/access";
+import { labelChangeNames, labelTitles, resolveLabelChanges } from "../labels/labels";
+import { accessOfUsersFrom, readAccessFrom, roleOf, type ProjectAccessDetail } from "../members/access";
 import { presentMilestones } from "../milestones/milestone.entity";
-import { findMilestoneInScope } from "../milestones/milestones.finder";
+import { findWorkItemInputRows } from "./work-item-input.finder";
 import { projectGroupIds } from "../shared/labels-milestones-parent";
 
 /** What a work item write asks to check here: assignees' access, a milestone, label names. */
@@ -32,11 +32,20 @@ export async function resolveWorkItemInputOn(
   const writable = !project.archived && !project.repositoryReadOnly;
   const mayCreateLabels = writable && (!caller || caller.admin || roleOf(caller, found.access.level) >= AccessLevel.PLANNER);
   const container = { kind: "project" as const, id: project.id, ancestorGroupIds: groupIds, parentGroup: namespace.kind === "group" ? { id: namespace.id, name: namespace.name } : null };
-  const [assigneeLevels, milestone, labels] = await Promise.all([
-    p.assignee_ids && readAccessOfUsers(kit.db, project, namespace, p.assignee_ids),
-    p.milestone_id === undefined ? undefined : findMilestoneInScope(kit.db, { projectIds: [project.id], groupIds }, p.milestone_id),
-    p.labels && resolveLabelChanges(kit.db, container, p.labels, mayCreateLabels),
-  ]);
+  // One statement reads what the three parts need; only new labels cost another.
+  const assigneeIds = p.assignee_ids && [...new Set(p.assignee_ids)];
+  const asked = assigneeIds !== undefined || p.milestone_id !== undefined || p.labels !== undefined;
+  const rows = !asked ? { levels: [], milestone: undefined, labels: [] } : await findWorkItemInputRows(kit.db, {
+    projectId: project.id,
+    namespaceIds: namespace.traversalIds,
+    groupIds,
+    userIds: assigneeIds ?? [],
+    milestoneId: p.milestone_id ?? null,
+    titles: p.labels ? labelTitles(labelChangeNames(p.labels)) : [],
+  });
+  const assigneeLevels = assigneeIds && readAccessFrom(project, accessOfUsersFrom(namespace, assigneeIds, rows.levels));
+  const milestone = rows.milestone;
+  const labels = p.labels && (await resolveLabelChanges(kit.db, container, p.labels, mayCreateLabels, rows.labels));
   return {
     ...(assigneeLevels && { assignee_levels: assigneeLevels }),
     ...(p.milestone_id !== undefined && { milestone: milestone ? presentMilestones([milestone], kit.baseUrl)[0] : null }),
