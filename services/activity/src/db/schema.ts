@@ -44,15 +44,18 @@ export const events = activitySchema.table(
     id: serial("id").primaryKey(),
     /** The domain event this record came from: a redelivery writes nothing twice. */
     sourceEventId: uuid("source_event_id").notNull(),
-    projectId: integer("project_id").notNull(),
+    /** null for a group's events (epics and their comments). */
+    projectId: integer("project_id"),
+    /** The group of an epic's events (GitLab's events.group_id); null on project events. */
+    groupId: integer("group_id"),
     authorId: integer("author_id").notNull(),
     action: text("action").notNull(),
-    /** Issue | MergeRequest | Milestone | Note | null (project created, joined, left, pushes). */
+    /** Issue | MergeRequest | Milestone | Snippet | Epic | Note | null (project created, joined, left, pushes). */
     targetType: text("target_type"),
     targetId: integer("target_id"),
     targetIid: integer("target_iid"),
     targetTitle: text("target_title"),
-    /** Confidential issue, or a comment on one: shown only to those who may read it. */
+    /** Confidential issue or epic, or a comment on one: shown only to those who may read it. */
     confidential: boolean("confidential").notNull().default(false),
     /** An internal note: shown to Reporter and up. */
     internal: boolean("internal").notNull().default(false),
@@ -64,6 +67,8 @@ export const events = activitySchema.table(
     uniqueIndex("events_source_event_idx").on(t.sourceEventId),
     index("events_project_idx").on(t.projectId, t.id),
     index("events_author_idx").on(t.authorId, t.id),
+    // A deleted group takes its events with it.
+    index("events_group_idx").on(t.groupId, t.id).where(sql`${t.groupId} IS NOT NULL`),
   ],
 );
 
