@@ -4,7 +4,7 @@ import { Issues } from "@collab/issues-contract";
 import { MergeRequests } from "@collab/merge-requests-contract";
 import { Namespaces } from "@collab/namespaces-contract";
 import { Snippets } from "@collab/snippets-contract";
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { events, type NewEvent, type PushData } from "../db/schema";
 
 const ZERO_SHA = "0".repeat(40);
@@ -17,16 +17,30 @@ async function record(tx: Db, event: EventMeta, row: Omit<NewEvent, "sourceEvent
     .onConflictDoNothing({ target: events.sourceEventId });
 }
 
-/** A deleted issue or merge request takes its events and its comments' events with it (GitLab: dependent delete). */
-async function removeTargetEvents(tx: Db, targetType: "Issue" | "MergeRequest" | "Snippet", targetId: number) {
+/** Targets whose events (and their comments' events) are kept in step with them. */
+type Target = "Issue" | "MergeRequest" | "Snippet" | "Epic";
+
+/** Comments on this target. */
+const commentsOn = (targetType: Target, targetId: number) =>
+  and(eq(events.targetType, "Note"), sql`${events.note}->>'noteable_type' = ${targetType}`, sql`(${events.note}->>'noteable_id')::int = ${targetId}`);
+
+/** A deleted issue, merge request, snippet or epic takes its events and its comments' events with it (GitLab: dependent delete). */
+async function removeTargetEvents(tx: Db, targetType: Target, targetId: number) {
   await tx
     .delete(events)
     .where(
-      or(
-        and(eq(events.targetType, targetType), eq(events.targetId, targetId)),
-        and(eq(events.targetType, "Note"), sql`${events.note}->>'noteable_type' = ${targetType}`, sql`(${events.note}->>'noteable_id')::int = ${targetId}`),
-      ),
+      or(and(eq(events.targetType, targetType), eq(events.targetId, targetId)), commentsOn(targetType, targetId)),
     );
+}
+
+/**
+ * GitLab presents an event's target live: a renamed issue or epic shows its new title, and one
+ * made confidential hides its past events (and its comments' events) from those who may not read it.
+ */
+async function followTarget(tx: Db, targetType: "Issue" | "Epic", p: { id: number; title: string; confidential: boolean }) {
+  const live = { targetTitle: p.title, confidential: p.confidential };
+  await tx.update(events).set(live).where(and(eq(events.targetType, targetType), eq(events.targetId, p.id)));
+  await tx.update(events).set(live).where(commentsOn(targetType, p.id));
 }
 
 // Issues ------------------------------------------------------------------------------------------
@@ -40,17 +54,19 @@ const issueRecord =
   (p, tx, event) =>
     record(tx, event, { projectId: p.project_id, authorId: p.actor_id, action, targetType: "Issue", targetId: p.id, targetIid: p.iid, targetTitle: p.title, confidential: p.confidential });
 
-/**
- * GitLab presents an event's target live: a renamed issue shows its new title, and an issue made
- * confidential hides its past events (and its comments' events) from those who may not read it.
- */
-const issueUpdated: EventHandler<IssueEvent> = async (p, tx) => {
-  await tx.update(events).set({ targetTitle: p.title, confidential: p.confidential }).where(and(eq(events.targetType, "Issue"), eq(events.targetId, p.id)));
-  await tx
-    .update(events)
-    .set({ targetTitle: p.title, confidential: p.confidential })
-    .where(and(eq(events.targetType, "Note"), sql`${events.note}->>'noteable_type' = 'Issue'`, sql`(${events.note}->>'noteable_id')::int = ${p.id}`));
-};
+const issueUpdated: EventHandler<IssueEvent> = (p, tx) => followTarget(tx, "Issue", p);
+
+// Epics -------------------------------------------------------------------------------------------
+
+/** What an epic's record reads of its events: a group's, so no project (GitLab's events.group_id). */
+const epicFields = pickFields("id", "iid", "group_id", "actor_id", "title", "confidential");
+type EpicEvent = Pick<PayloadOf<typeof Issues.events.epicOpened>, "id" | "iid" | "group_id" | "actor_id" | "title" | "confidential">;
+
+/** EE EventCreateService records an epic's creation, closing and reopening (and comments), not its edits. */
+const epicRecord =
+  (action: string): EventHandler<EpicEvent> =>
+  (p, tx, event) =>
+    record(tx, event, { projectId: null, groupId: p.group_id, authorId: p.actor_id, action, targetType: "Epic", targetId: p.id, targetIid: p.iid, targetTitle: p.title, confidential: p.confidential });
 
 // Merge requests ----------------------------------------------------------------------------------
 
@@ -68,12 +84,13 @@ const mergeRequestRecord =
 const SE = Snippets.events;
 
 /**
- * A snippet's creation. Only public snippets are shown to everybody who reads the project: the
- * others are recorded as confidential, so their title reaches Reporters and up (and the author)
+ * A project snippet's creation. Only public snippets are shown to everybody who reads the project:
+ * the others are recorded as confidential, so their title reaches Reporters and up (and the author)
  * only, a little stricter than GitLab's read_snippet for internal and Guest-visible ones.
+ * A personal snippet's creation records nothing, as in GitLab: Snippets::CreateService creates no
+ * event and EventCreateService has no snippet action (project snippets' records predate this).
  */
 const snippetCreated = on(SE.snippetCreated, async (p, tx, event) => {
-  // Activity records belong to projects here: personal snippets' creations are not recorded.
   if (p.project_id === null) return;
   await record(tx, event, { projectId: p.project_id, authorId: p.actor_id, action: "created", targetType: "Snippet", targetId: p.id, targetIid: null, targetTitle: p.title, confidential: p.visibility !== "public" });
 });
@@ -85,14 +102,20 @@ const idOnly = pickFields("id");
 
 type NoteEvent = PayloadOf<typeof Issues.events.noteCreated>;
 
-/** Comments only: system notes record no event (GitLab's EventCreateService#leave_note is for user notes). */
+/**
+ * Comments only: system notes record no event (GitLab's EventCreateService#leave_note is for user
+ * notes). A project's noteable records its project, a group's (an epic) its group. A note with
+ * neither would be a personal snippet's, which no service announces (snippets' notes are project
+ * snippets' only); it is not recorded rather than shown without knowing who may read the snippet.
+ */
 const noteCreated: EventHandler<NoteEvent> = async (p, tx, event) => {
   if (p.system) return;
-  // A group noteable's (an epic's) note: the events table is per project for now.
-  if (p.project_id === null) return;
+  const groupId = p.project_id === null ? (p.group_id ?? null) : null;
+  if (p.project_id === null && groupId === null) return;
   const authorId = p.author_id;
   await record(tx, event, {
     projectId: p.project_id,
+    groupId,
     authorId,
     action: "commented",
     targetType: "Note",
@@ -224,6 +247,14 @@ export const consumers: Subscriptions = consumersOf("activity", [
   on(IE.noteCreated, noteCreated),
   on(IE.noteUpdated, noteUpdated),
   on(IE.noteDeleted, idOnly, noteDeleted),
+  on(IE.epicOpened, epicFields, epicRecord("created")),
+  on(IE.epicClosed, epicFields, epicRecord("closed")),
+  on(IE.epicReopened, epicFields, epicRecord("reopened")),
+  on(IE.epicUpdated, epicFields, (p, tx) => followTarget(tx, "Epic", p)),
+  on(IE.epicDeleted, idOnly, (p, tx) => removeTargetEvents(tx, "Epic", p.id)),
+  on(IE.epicNoteCreated, noteCreated),
+  on(IE.epicNoteUpdated, noteUpdated),
+  on(IE.epicNoteDeleted, idOnly, noteDeleted),
   on(ME.noteCreated, noteCreated),
   on(ME.noteUpdated, noteUpdated),
   on(ME.noteDeleted, idOnly, noteDeleted),
@@ -235,6 +266,10 @@ export const consumers: Subscriptions = consumersOf("activity", [
   on(NE.projectCreated, pickFields("projectId", "userId"), (p, tx, event) => record(tx, event, { projectId: p.projectId, authorId: p.userId, action: "created" })),
   on(NE.projectDeleted, async (p, tx) => {
     await tx.delete(events).where(eq(events.projectId, p.projectId));
+  }),
+  // A deleted group's epics go with it, unannounced one by one: their events go by group.
+  on(NE.groupDeleted, async (p, tx) => {
+    if (p.groupIds.length) await tx.delete(events).where(inArray(events.groupId, p.groupIds));
   }),
   milestoneRecord("created")(NE.milestoneCreated),
   milestoneRecord("closed")(NE.milestoneClosed),
