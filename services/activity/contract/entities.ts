@@ -38,7 +38,8 @@ export const PushDataSchema = z.object({
 export const EventSchema = z.object({
   id: id(),
   title: z.null(),
-  project_id: id(),
+  /** null on a group's events (epics and comments on them). */
+  project_id: id().nullable(),
   action_name: z.string(),
   target_id: id().nullable(),
   target_iid: id().nullable(),

@@ -4,8 +4,9 @@ import { z } from "zod";
 /** Event.actions: the `action` filter's values (Grape rejects any other). */
 export const EVENT_ACTIONS = ["created", "updated", "closed", "reopened", "pushed", "commented", "merged", "joined", "left", "destroyed", "expired", "approved"] as const;
 
-/** Event::TARGET_TYPES without epic (the spec excludes epic events): filter value → stored target_type. */
+/** Event.target_types (EE adds epic): filter value → stored target_type. */
 export const TARGET_TYPES = {
+  epic: "Epic",
   issue: "Issue",
   milestone: "Milestone",
   merge_request: "MergeRequest",

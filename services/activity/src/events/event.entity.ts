@@ -26,7 +26,7 @@ export function actionName(e: Pick<EventRow, "action" | "targetType" | "pushData
   }
 }
 
-/** Entities::Event as the spec shapes it; users that no longer exist present as null. */
+/** Entities::Event as the spec shapes it (project_id null on a group's events); users that no longer exist present as null. */
 export function presentEvent(e: EventRow, users: Map<number, UserRef>): ActivityEvent {
   const author = users.get(e.authorId) ?? null;
   return {

@@ -1,6 +1,6 @@
 import { offsetOf } from "@collab/core";
 import type { Db } from "@collab/db";
-import { and, asc, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { events, type EventRow } from "../db/schema";
 import { TARGET_TYPES, type EventFilters } from "@collab/activity-contract";
 
@@ -18,6 +18,11 @@ export interface EventScope {
   callerId: number | null;
   /** Projects whose issues, or merge requests, the caller may not read (feature disabled or private to members). */
   hidden?: { Issue: number[]; MergeRequest: number[]; Snippet: number[] };
+  /**
+   * Groups' events (epics and comments on them) too, whichever the group: who may read each is
+   * decided on the page (group-events.ts), as GitLab filters each page by Event#visible_to_user?.
+   */
+  groupEvents?: boolean;
 }
 
 /** Events about a kind of target (the target itself or a comment on it) in these projects. */
@@ -32,10 +37,12 @@ const inSet = (set: ProjectSet): SQL | undefined => (set === "all" ? undefined :
 /** The day after `date` (YYYY-MM-DD), at UTC midnight. */
 const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000);
 
-function conditions(scope: EventScope, f: EventFilters): SQL[] {
-  const where: (SQL | undefined)[] = [
+const defined = (conditions: (SQL | undefined)[]) => conditions.filter((c): c is SQL => c !== undefined);
+
+/** Which projects' events, and which of their targets, the caller may see. */
+function projectConditions(scope: EventScope): SQL[] {
+  return defined([
     inSet(scope.readable),
-    scope.authorId !== undefined ? eq(events.authorId, scope.authorId) : undefined,
     // Confidential targets and internal notes: Reporter and up, or the caller's own non-internal records.
     scope.reporter === "all"
       ? undefined
@@ -47,13 +54,25 @@ function conditions(scope: EventScope, f: EventFilters): SQL[] {
     scope.hidden ? aboutTargetsIn("Issue", scope.hidden.Issue) : undefined,
     scope.hidden ? aboutTargetsIn("MergeRequest", scope.hidden.MergeRequest) : undefined,
     scope.hidden ? aboutTargetsIn("Snippet", scope.hidden.Snippet) : undefined,
+  ]);
+}
+
+/** Project events as the caller may see them, and (when asked) every group's events. */
+function visibility(scope: EventScope): SQL | undefined {
+  const inProjects = and(isNotNull(events.projectId), ...projectConditions(scope));
+  return scope.groupEvents ? or(isNotNull(events.groupId), inProjects) : inProjects;
+}
+
+function conditions(scope: EventScope, f: EventFilters): SQL[] {
+  return defined([
+    visibility(scope),
+    scope.authorId !== undefined ? eq(events.authorId, scope.authorId) : undefined,
     f.action ? eq(events.action, f.action) : undefined,
     f.target_type ? eq(events.targetType, TARGET_TYPES[f.target_type]) : undefined,
     // GitLab: before the start of `before`, after the end of `after` (both exclusive).
     f.before ? lt(events.createdAt, new Date(`${f.before}T00:00:00Z`)) : undefined,
     f.after ? gte(events.createdAt, nextDay(f.after)) : undefined,
-  ];
-  return where.filter((c): c is SQL => c !== undefined);
+  ]);
 }
 
 /** One page of visible events, ordered by id, and the number of them all. */
