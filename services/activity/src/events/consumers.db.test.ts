@@ -3,6 +3,7 @@ import { openScratchDatabase, type Database } from "@collab/db";
 import { Issues } from "@collab/issues-contract";
 import { MergeRequests } from "@collab/merge-requests-contract";
 import { Namespaces } from "@collab/namespaces-contract";
+import { Snippets } from "@collab/snippets-contract";
 import { asc } from "drizzle-orm";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
@@ -85,6 +86,65 @@ it("drops a deleted issue's events and its comments' events, and a deleted proje
   await deliver(Namespaces.events.projectCreated, { projectId: 2, userId: 1, name: "p", namespaceId: 3 });
   await deliver(Namespaces.events.projectDeleted, { projectId: 1 });
   expect((await rows()).map((e) => [e.projectId, e.action, e.targetType])).toEqual([[2, "created", null]]);
+});
+
+const epic = { id: 21, iid: 2, group_id: 5, actor_id: 2, title: "Roadmap", confidential: true };
+const epicNote = { ...note, id: 31, noteable_type: "Epic", noteable_id: 21, noteable_iid: 2, noteable_title: "Roadmap", project_id: null, group_id: 5, internal: false };
+
+it("records an epic's creation, closing, reopening and comments by group, once per event id, not its edits", async () => {
+  const id = randomUUID();
+  await deliver(Issues.events.epicOpened, epic, id);
+  await deliver(Issues.events.epicOpened, epic, id);
+  await deliver(Issues.events.epicClosed, epic);
+  await deliver(Issues.events.epicReopened, epic);
+  await deliver(Issues.events.epicUpdated, { ...epic, changes: ["description"] });
+  const noteId = randomUUID();
+  await deliver(Issues.events.epicNoteCreated, epicNote, noteId);
+  await deliver(Issues.events.epicNoteCreated, epicNote, noteId);
+  await deliver(Issues.events.epicNoteCreated, { ...epicNote, id: 32, system: true });
+  const r = await rows();
+  expect(r.map((e) => [e.action, e.targetType, e.targetId, e.targetIid, e.targetTitle, e.projectId, e.groupId, e.confidential])).toEqual([
+    ["created", "Epic", 21, 2, "Roadmap", null, 5, true],
+    ["closed", "Epic", 21, 2, "Roadmap", null, 5, true],
+    ["reopened", "Epic", 21, 2, "Roadmap", null, 5, true],
+    ["commented", "Note", 31, 31, "Roadmap", null, 5, true],
+  ]);
+  expect(r[3].note).toMatchObject({ id: 31, noteable_type: "Epic", noteable_id: 21, noteable_iid: 2, body: "hi" });
+});
+
+it("follows an epic's title and confidentiality, and its comments' edits", async () => {
+  await deliver(Issues.events.epicOpened, epic);
+  await deliver(Issues.events.epicNoteCreated, epicNote);
+  await deliver(Issues.events.epicUpdated, { ...epic, title: "Plan", confidential: false, changes: ["title", "confidential"] });
+  await deliver(Issues.events.epicNoteUpdated, { ...epicNote, body: "edited", internal: true });
+  const r = await rows();
+  expect(r.map((e) => [e.targetType, e.targetTitle, e.confidential, e.internal])).toEqual([
+    ["Epic", "Plan", false, false],
+    ["Note", "Plan", false, true],
+  ]);
+  expect(r[1].note?.body).toBe("edited");
+});
+
+it("drops a deleted epic's events and its comments' events, a deleted comment's, and a deleted group's", async () => {
+  await deliver(Issues.events.epicOpened, epic);
+  await deliver(Issues.events.epicNoteCreated, epicNote);
+  await deliver(Issues.events.epicOpened, { ...epic, id: 22, iid: 3 });
+  await deliver(Issues.events.epicNoteCreated, { ...epicNote, id: 33, noteable_id: 22, noteable_iid: 3 });
+  await deliver(Issues.events.epicOpened, { ...epic, id: 23, iid: 1, group_id: 6 });
+  await deliver(Issues.events.issueOpened, issue);
+  await deliver(Issues.events.epicDeleted, epic);
+  expect((await rows()).map((e) => [e.targetType, e.targetId])).toEqual([["Epic", 22], ["Note", 33], ["Epic", 23], ["Issue", 7]]);
+  await deliver(Issues.events.epicNoteDeleted, { ...epicNote, id: 33 });
+  expect((await rows()).map((e) => e.targetId)).toEqual([22, 23, 7]);
+  await deliver(Namespaces.events.groupDeleted, { groupIds: [5, 9] });
+  expect((await rows()).map((e) => [e.groupId, e.targetId])).toEqual([[6, 23], [null, 7]]);
+});
+
+it("records no personal snippet's creation (GitLab records none) and no comment without a project or group", async () => {
+  await deliver(Snippets.events.snippetCreated, { id: 41, project_id: null, actor_id: 2, title: "Mine", visibility: "public" });
+  await deliver(Snippets.events.snippetCreated, { id: 42, project_id: 1, actor_id: 2, title: "Ours", visibility: "public" });
+  await deliver(Snippets.events.noteCreated, { ...note, id: 51, noteable_type: "Snippet", noteable_id: 41, noteable_iid: null, project_id: null });
+  expect((await rows()).map((e) => [e.targetType, e.targetId, e.projectId])).toEqual([["Snippet", 42, 1]]);
 });
 
 it("records project milestones (destroyed ones one by one) and project members joining and leaving", async () => {
