@@ -117,6 +117,8 @@ it("follows an epic's title and confidentiality, and its comments' edits", async
   await deliver(Issues.events.epicNoteCreated, epicNote);
   await deliver(Issues.events.epicUpdated, { ...epic, title: "Plan", confidential: false, changes: ["title", "confidential"] });
   await deliver(Issues.events.epicNoteUpdated, { ...epicNote, body: "edited", internal: true });
+  // A merge request's note of the same id (ids count per service) is another comment.
+  await deliver(MergeRequests.events.noteUpdated, { ...epicNote, noteable_type: "MergeRequest", project_id: 1, body: "not mine" });
   const r = await rows();
   expect(r.map((e) => [e.targetType, e.targetTitle, e.confidential, e.internal])).toEqual([
     ["Epic", "Plan", false, false],
@@ -134,6 +136,8 @@ it("drops a deleted epic's events and its comments' events, a deleted comment's,
   await deliver(Issues.events.issueOpened, issue);
   await deliver(Issues.events.epicDeleted, epic);
   expect((await rows()).map((e) => [e.targetType, e.targetId])).toEqual([["Epic", 22], ["Note", 33], ["Epic", 23], ["Issue", 7]]);
+  await deliver(MergeRequests.events.noteDeleted, { ...epicNote, id: 33, noteable_type: "MergeRequest", project_id: 1 });
+  expect(await rows()).toHaveLength(4);
   await deliver(Issues.events.epicNoteDeleted, { ...epicNote, id: 33 });
   expect((await rows()).map((e) => e.targetId)).toEqual([22, 23, 7]);
   await deliver(Namespaces.events.groupDeleted, { groupIds: [5, 9] });

@@ -95,7 +95,7 @@ const snippetCreated = on(SE.snippetCreated, async (p, tx, event) => {
   await record(tx, event, { projectId: p.project_id, authorId: p.actor_id, action: "created", targetType: "Snippet", targetId: p.id, targetIid: null, targetTitle: p.title, confidential: p.visibility !== "public" });
 });
 
-/** A deleted issue's or merge request's payload: only its id is read. */
+/** A deleted target's payload: only its id is read. */
 const idOnly = pickFields("id");
 
 // Notes -------------------------------------------------------------------------------------------
@@ -138,17 +138,24 @@ const noteCreated: EventHandler<NoteEvent> = async (p, tx, event) => {
   });
 };
 
+/** A comment's event: note ids count per service (issues' and epics' notes, merge requests', snippets'), so its noteable type tells two apart. */
+const commentEvent = (p: Pick<NoteEvent, "id" | "noteable_type">) =>
+  and(eq(events.targetType, "Note"), eq(events.targetId, p.id), sql`${events.note}->>'noteable_type' = ${p.noteable_type}`);
+
 /** An edited comment shows its new body (GitLab presents the live note). */
 const noteUpdated: EventHandler<NoteEvent> = async (p, tx) => {
   await tx
     .update(events)
     .set({ note: sql`jsonb_set(${events.note}, '{body}', to_jsonb(${p.body}::text))`, internal: p.internal })
-    .where(and(eq(events.targetType, "Note"), eq(events.targetId, p.id)));
+    .where(commentEvent(p));
 };
 
-const noteDeleted: EventHandler<{ id: number }> = async (p, tx) => {
-  await tx.delete(events).where(and(eq(events.targetType, "Note"), eq(events.targetId, p.id)));
+const noteDeleted: EventHandler<Pick<NoteEvent, "id" | "noteable_type">> = async (p, tx) => {
+  await tx.delete(events).where(commentEvent(p));
 };
+
+/** What a deleted comment's record reads of its event. */
+const noteRef = pickFields("id", "noteable_type");
 
 // Projects, milestones, members -------------------------------------------------------------------
 
@@ -246,7 +253,7 @@ export const consumers: Subscriptions = consumersOf("activity", [
   on(ME.mergeRequestDeleted, idOnly, (p, tx) => removeTargetEvents(tx, "MergeRequest", p.id)),
   on(IE.noteCreated, noteCreated),
   on(IE.noteUpdated, noteUpdated),
-  on(IE.noteDeleted, idOnly, noteDeleted),
+  on(IE.noteDeleted, noteRef, noteDeleted),
   on(IE.epicOpened, epicFields, epicRecord("created")),
   on(IE.epicClosed, epicFields, epicRecord("closed")),
   on(IE.epicReopened, epicFields, epicRecord("reopened")),
@@ -254,15 +261,15 @@ export const consumers: Subscriptions = consumersOf("activity", [
   on(IE.epicDeleted, idOnly, (p, tx) => removeTargetEvents(tx, "Epic", p.id)),
   on(IE.epicNoteCreated, noteCreated),
   on(IE.epicNoteUpdated, noteUpdated),
-  on(IE.epicNoteDeleted, idOnly, noteDeleted),
+  on(IE.epicNoteDeleted, noteRef, noteDeleted),
   on(ME.noteCreated, noteCreated),
   on(ME.noteUpdated, noteUpdated),
-  on(ME.noteDeleted, idOnly, noteDeleted),
+  on(ME.noteDeleted, noteRef, noteDeleted),
   snippetCreated,
   on(SE.snippetDeleted, idOnly, (p, tx) => removeTargetEvents(tx, "Snippet", p.id)),
   on(SE.noteCreated, noteCreated),
   on(SE.noteUpdated, noteUpdated),
-  on(SE.noteDeleted, idOnly, noteDeleted),
+  on(SE.noteDeleted, noteRef, noteDeleted),
   on(NE.projectCreated, pickFields("projectId", "userId"), (p, tx, event) => record(tx, event, { projectId: p.projectId, authorId: p.userId, action: "created" })),
   on(NE.projectDeleted, async (p, tx) => {
     await tx.delete(events).where(eq(events.projectId, p.projectId));
