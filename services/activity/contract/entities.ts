@@ -38,8 +38,7 @@ export const PushDataSchema = z.object({
 export const EventSchema = z.object({
   id: id(),
   title: z.null(),
-  /** null on a group's events (epics and comments on them). */
-  project_id: id().nullable(),
+  project_id: id(),
   action_name: z.string(),
   target_id: id().nullable(),
   target_iid: id().nullable(),

@@ -4,7 +4,10 @@ import { z } from "zod";
 /** Event.actions: the `action` filter's values (Grape rejects any other). */
 export const EVENT_ACTIONS = ["created", "updated", "closed", "reopened", "pushed", "commented", "merged", "joined", "left", "destroyed", "expired", "approved"] as const;
 
-/** Event.target_types (EE adds epic): filter value → stored target_type. */
+/**
+ * Event.target_types (EE adds epic): filter value → stored target_type. epic is accepted, as the
+ * spec lists it, and finds nothing: the Events API excludes epic events (no new epic experience).
+ */
 export const TARGET_TYPES = {
   epic: "Epic",
   issue: "Issue",

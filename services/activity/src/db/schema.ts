@@ -73,4 +73,6 @@ export const events = activitySchema.table(
 );
 
 export type EventRow = typeof events.$inferSelect;
+/** An event the Events API lists: a project's (groups' events, epics', are recorded but never listed). */
+export type ProjectEventRow = EventRow & { projectId: number };
 export type NewEvent = typeof events.$inferInsert;

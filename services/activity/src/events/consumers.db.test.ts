@@ -7,8 +7,10 @@ import { Snippets } from "@collab/snippets-contract";
 import { asc } from "drizzle-orm";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
+import { EventFilterParams } from "@collab/activity-contract";
 import { events } from "../db/schema";
 import { consumers, derivedId, pushData } from "./consumers";
+import { findEvents } from "./events.finder";
 
 /** The consumers on a scratch database with this service's migration: what each domain event records. */
 let database: Database;
@@ -110,6 +112,21 @@ it("records an epic's creation, closing, reopening and comments by group, once p
     ["commented", "Note", 31, 31, "Roadmap", null, 5, true],
   ]);
   expect(r[3].note).toMatchObject({ id: 31, noteable_type: "Epic", noteable_id: 21, noteable_iid: 2, body: "hi" });
+});
+
+it("records an epic's events where no Events API listing reaches them, not even an administrator's", async () => {
+  await deliver(Issues.events.epicOpened, epic);
+  await deliver(Issues.events.epicClosed, epic);
+  await deliver(Issues.events.epicNoteCreated, epicNote);
+  await deliver(Issues.events.issueOpened, issue);
+  expect(await rows()).toHaveLength(4);
+  const listed = async (filters: Record<string, string>) => {
+    const { rows: shown, total } = await findEvents(database.db, { readable: "all", reporter: "all", callerId: 1, authorId: 2 }, EventFilterParams.parse(filters));
+    return { targets: shown.map((e) => `${e.targetType}${e.targetId}`), total };
+  };
+  expect(await listed({})).toEqual({ targets: ["Issue7"], total: 1 });
+  expect(await listed({ target_type: "epic" })).toEqual({ targets: [], total: 0 });
+  expect(await listed({ target_type: "note" })).toEqual({ targets: [], total: 0 });
 });
 
 it("follows an epic's title and confidentiality, and its comments' edits", async () => {

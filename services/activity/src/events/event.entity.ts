@@ -1,6 +1,6 @@
 import type { UserRef } from "@collab/core";
 import type { ActivityEvent } from "@collab/activity-contract";
-import type { EventRow } from "../db/schema";
+import type { EventRow, ProjectEventRow } from "../db/schema";
 
 /** Event#action_name: GitLab's words for each action (a merge is "accepted", a comment "commented on"). */
 export function actionName(e: Pick<EventRow, "action" | "targetType" | "pushData">): string {
@@ -26,8 +26,8 @@ export function actionName(e: Pick<EventRow, "action" | "targetType" | "pushData
   }
 }
 
-/** Entities::Event as the spec shapes it (project_id null on a group's events); users that no longer exist present as null. */
-export function presentEvent(e: EventRow, users: Map<number, UserRef>): ActivityEvent {
+/** Entities::Event as the spec shapes it; users that no longer exist present as null. */
+export function presentEvent(e: ProjectEventRow, users: Map<number, UserRef>): ActivityEvent {
   const author = users.get(e.authorId) ?? null;
   return {
     id: e.id,

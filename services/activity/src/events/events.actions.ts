@@ -2,12 +2,10 @@ import { call, AccessLevel, implement, featureHidden, callerOf, notFound, page, 
 import { authorizeProject, userMap, type ReadableProjectRef } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import type { ActionSchema } from "moleculer";
-import type { EventRow } from "../db/schema";
 import { presentEvent, userIdsOf } from "./event.entity";
 import { findEvents, type EventScope, type ProjectSet } from "./events.finder";
 import { Activity, type EventFilters } from "@collab/activity-contract";
 import { findUser } from "./users";
-import { withoutHiddenGroupEvents } from "./group-events";
 import { Namespaces } from "@collab/namespaces-contract";
 
 type FeatureLevels = Pick<ReadableProjectRef, "id" | "access_level" | "issues_access_level" | "merge_requests_access_level" | "snippets_access_level">;
@@ -26,25 +24,22 @@ async function projectScope(ctx: Ctx<unknown>, caller: Caller | null, membership
   return { readable: r.projects.map((p) => p.id), reporter, hidden: hiddenFeatures(r.projects) };
 }
 
-/** Groups' events (epics) exist on Premium and up only, as epics do. */
-const groupEventsShown = (kit: ServiceKit) => kit.config.LICENSE_TIER !== "free";
-
-async function presentPage(kit: ServiceKit, ctx: Ctx<unknown>, caller: Caller | null, scope: EventScope, f: EventFilters) {
+/** A page of the scope's events: projects' only, as the spec excludes epic events from every list. */
+async function presentPage(kit: ServiceKit, ctx: Ctx<unknown>, scope: EventScope, f: EventFilters) {
   const { rows, total } = await findEvents(kit.db, scope, f);
-  const visible = scope.groupEvents ? await withoutHiddenGroupEvents(ctx, caller, rows) : rows;
-  const users = await userMap(ctx, userIdsOf(visible));
-  return page(visible.map((e: EventRow) => presentEvent(e, users)), total, f);
+  const users = await userMap(ctx, userIdsOf(rows));
+  return page(rows.map((e) => presentEvent(e, users)), total, f);
 }
 
 export const eventsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  /** GET /events: the caller's own events, epics' included; scope=all: every event of the projects they are a member of (GitLab's all_project_events). */
+  /** GET /events: the caller's own events; scope=all: every event of the projects they are a member of. No epic events (the spec). */
   "events.own": implement(
     Activity.eventLists.own,
     async (ctx) => {
       const caller = requireCaller(ctx);
       const all = ctx.params.scope === "all";
       const scope = await projectScope(ctx, caller, all);
-      return presentPage(kit, ctx, caller, { ...scope, authorId: all ? undefined : caller.id, callerId: caller.id, groupEvents: !all && groupEventsShown(kit) }, ctx.params);
+      return presentPage(kit, ctx, { ...scope, authorId: all ? undefined : caller.id, callerId: caller.id }, ctx.params);
     },
     { visibility: "published" },
   ),
@@ -59,7 +54,7 @@ export const eventsActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       const self = caller?.id === user.id;
       if (!caller?.admin && !self && (user.private_profile || user.state === "blocked" || user.state === "banned")) return page([], 0, ctx.params);
       const scope = await projectScope(ctx, caller);
-      return presentPage(kit, ctx, caller, { ...scope, authorId: user.id, callerId: caller?.id ?? null, groupEvents: groupEventsShown(kit) }, ctx.params);
+      return presentPage(kit, ctx, { ...scope, authorId: user.id, callerId: caller?.id ?? null }, ctx.params);
     },
     { visibility: "published" },
   ),
@@ -72,7 +67,7 @@ export const eventsActions = (kit: ServiceKit): Record<string, ActionSchema> => 
       const { project, role } = await authorizeProject(ctx, ctx.params.id);
       const reporter: ProjectSet = role >= AccessLevel.REPORTER ? [project.id] : [];
       const hidden = hiddenFeatures([{ ...project, access_level: role }]);
-      return presentPage(kit, ctx, caller, { readable: [project.id], reporter, hidden, callerId: caller?.id ?? null }, ctx.params);
+      return presentPage(kit, ctx, { readable: [project.id], reporter, hidden, callerId: caller?.id ?? null }, ctx.params);
     },
     { visibility: "published" },
   ),
