@@ -115,6 +115,11 @@ export const IssuesActions = {
   epicLinks: EpicLinksActions,
   /** Notes, discussions and resource state events: the shared notes' (@collab/notes-contract); threads are not resolvable. */
   ...unresolvableNoteContract("issues"),
+  /**
+   * The same on epics (issues.epics.notes.* …), Premium and Ultimate: `epic_id` is the epic's global
+   * id, not its iid, as GitLab's notes helpers look epics up; threads are not resolvable.
+   */
+  epicNotes: unresolvableNoteContract("issues.epics", "epic_id"),
   analytics: {
     /**
      * Bus only (activity's group analytics): how many issues were created after `since` in these

@@ -34,6 +34,8 @@ export const routes: RouteDef[] = [
   { method: "POST", path: `${EPIC}/epics`, action: EL.create.name },
   { method: "POST", path: `${EPIC}/epics/:child_epic_id`, action: EL.assign.name },
   { method: "DELETE", path: `${EPIC}/epics/:child_epic_id`, action: EL.remove.name, status: 200 },
+  // Notes, discussions and state events of an epic: named by its id (GitLab's notes helpers), not its iid.
+  ...noteRoutes(A.epicNotes, "/groups/:id/epics/:epic_id", { resolvable: false }),
 
   // Notes, discussions and state events: the shared notes routes (signed-in callers only, as in GitLab).
   ...noteRoutes(A, P, { resolvable: false }),

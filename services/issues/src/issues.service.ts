@@ -13,17 +13,18 @@ import { mergeRequestLinksActions } from "./merge-request-links.actions";
 import { namespacesConsumers } from "./namespaces.events";
 import { outbox, processedEvents } from "./db/schema";
 import { issueNotes } from "./notes.kind";
+import { epicNotes } from "./epics/epic-notes.kind";
 
 /**
  * Issues and the conversation on them: notes, discussions and resource state events; and the
- * epics of groups (Premium and Ultimate). Follows the
+ * epics of groups (Premium and Ultimate) with theirs. Follows the
  * deletion of projects, labels and milestones in namespaces (namespaces.events.ts).
  */
 export const issuesService: ServiceSchema = defineService({
   name: "issues",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => [issuesActions(kit), epicsActions(kit), epicLinksActions(kit), analyticsActions(kit), notesActions(kit, issueNotes, Issues), mergeRequestLinksActions(kit), actionsOf("issues", [accessCacheHolder(Issues.accessCache.flush), userRefsHolder(Issues.userRefs.flush), workItemRefsHolder(Issues.workItemRefs.flush)])],
+  actions: (kit) => [issuesActions(kit), epicsActions(kit), epicLinksActions(kit), analyticsActions(kit), notesActions(kit, issueNotes, Issues), notesActions(kit, epicNotes, Issues.epicNotes), mergeRequestLinksActions(kit), actionsOf("issues", [accessCacheHolder(Issues.accessCache.flush), userRefsHolder(Issues.userRefs.flush), workItemRefsHolder(Issues.workItemRefs.flush)])],
   eventTables: { outbox, processedEvents },
   consumes: (kit) => namespacesConsumers(() => kit.broker),
 });

@@ -17,7 +17,8 @@ export const NoteSchema = z.object({
   system: z.boolean(),
   noteable_id: int().nullable(),
   noteable_type: z.string(),
-  project_id: int(),
+  /** null on a group's noteable (an epic). */
+  project_id: int().nullable(),
   commit_id: z.string().nullable(),
   /** A diff note's position as stored (none is written today: the key is then undefined). */
   position: z.record(z.string(), z.unknown()).optional(),
@@ -42,12 +43,12 @@ export const DiscussionSchema = z.object({
 });
 export type Discussion = z.output<typeof DiscussionSchema>;
 
-/** A resource state event (a close, reopen or merge). */
+/** A resource state event (a close, reopen or merge) of an issue, merge request or epic. */
 export const StateEventSchema = z.object({
   id: int(),
   user: UserRefSchema.nullable(),
   created_at: z.string().nullable(),
-  resource_type: z.enum(["Issue", "MergeRequest"]),
+  resource_type: z.enum(["Issue", "MergeRequest", "Epic"]),
   resource_id: int().nullable(),
   state: z.string(),
 });

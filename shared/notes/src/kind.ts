@@ -16,7 +16,10 @@ export interface NoteableRecord {
   /** null for a commit: its notes carry commitId instead of noteable_id, as in GitLab. */
   id: number | null;
   iid: number | null;
-  projectId: number;
+  /** null for a group's noteable (an epic): groupId names its group. */
+  projectId: number | null;
+  /** The group of a group noteable (an epic); carried in its note events. */
+  groupId?: number;
   /** A noteable keyed by sha (a commit): its notes are those of the project with this commit_id. */
   commitId?: string;
   /** true: only project members may comment (and edit or delete their comments). */
@@ -34,8 +37,8 @@ export interface LoadedNoteable<N extends NoteableRecord = NoteableRecord> {
   caller: Caller | null;
   /** Effective role on the project (60 for administrators, 0 for non-members). */
   role: number;
-  /** The project as namespaces answered it; its read-only flag refuses writes. */
-  access: ProjectAccess;
+  /** The project as namespaces answered it; its read-only flag refuses writes. null for a group's noteable (no repository). */
+  access: ProjectAccess | null;
 }
 
 /**
@@ -60,8 +63,8 @@ export interface NoteableKind<L extends LoadedNoteable = LoadedNoteable, K exten
   internalNotes?: boolean;
   /** The 404 answered when the noteable is missing or hidden. */
   missing: () => ApiError;
-  /** Loads a noteable the caller may read, else throws `missing()` (or the project's 404). */
-  load(kit: ServiceKit, ctx: Ctx<unknown>, projectRef: string | number, key: K, missing: () => ApiError): Promise<L>;
+  /** Loads a noteable the caller may read, else throws `missing()` (or its project's or group's 404); `parentRef` is the path's :id. */
+  load(kit: ServiceKit, ctx: Ctx<unknown>, parentRef: string | number, key: K, missing: () => ApiError): Promise<L>;
   /** Moves the noteable's user_notes_count, inside the note's transaction; never below 0. */
   bumpUserNotesCount(tx: Db, noteableId: number, delta: number): Promise<unknown>;
   can: {

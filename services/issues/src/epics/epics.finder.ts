@@ -79,6 +79,12 @@ export async function findEpic(db: Db, groupId: number, iid: number): Promise<Ep
   return row && (await withLabels(db, [row]))[0];
 }
 
+/** The group's epic with this global id, if any (the notes API names epics by id). */
+export async function findEpicById(db: Db, groupId: number, id: number): Promise<EpicRow | undefined> {
+  const [row] = await db.select().from(epics).where(and(eq(epics.groupId, groupId), eq(epics.id, id)));
+  return row;
+}
+
 /** Epics by global id (parents of a page), any group. */
 export async function epicsByIds(db: Db, ids: number[]): Promise<EpicRow[]> {
   return ids.length ? db.select().from(epics).where(inArray(epics.id, [...new Set(ids)])) : [];

@@ -1,8 +1,9 @@
 import { announce, isValidColor, normalizeColor, validationFailed } from "@collab/core";
 import { nextIid, type Announcement, type Db } from "@collab/db";
+import { recordStateEvent, removeConversation } from "@collab/notes";
 import { Issues } from "@collab/issues-contract";
 import { and, eq, inArray } from "drizzle-orm";
-import { epicLabels, epics, groupInternalIds, subscriptions, type EpicRow } from "../db/schema";
+import { epicLabels, epics, groupInternalIds, noteTables, subscriptions, type EpicRow } from "../db/schema";
 import { checkIssueInput } from "../domain/issues";
 import type { EpicWithLabels } from "./epics.finder";
 
@@ -69,7 +70,8 @@ export async function createEpic(tx: Db, groupId: number, authorId: number, raw:
 
 /**
  * Applies an edit to `epic` in the caller's transaction: its columns, labels and state (closed_at and
- * closed_by with it). Answers the row and which fields changed ("state" for a close or reopen).
+ * closed_by with it, and a resource state event). Answers the row and which fields changed ("state"
+ * for a close or reopen).
  */
 export async function updateEpic(tx: Db, epic: EpicWithLabels, raw: EpicInput, actorId: number): Promise<{ epic: EpicWithLabels; changes: string[] }> {
   const input = checkEpicInput(raw);
@@ -92,13 +94,18 @@ export async function updateEpic(tx: Db, epic: EpicWithLabels, raw: EpicInput, a
     .set({ ...set, updatedAt: input.updatedAt ?? new Date(), updatedById: actorId })
     .where(eq(epics.id, epic.id))
     .returning();
+  if (changes.includes("state")) await recordStateEvent(tx, noteTables, { epicId: epic.id, userId: actorId, state: row.state === "closed" ? "closed" : "reopened" });
   return { epic: { ...row, labelIds }, changes };
 }
 
 const sameSet = (a: number[], b: number[]) => a.length === new Set(b).size && new Set([...a, ...b]).size === a.length;
 
-/** Deletes the epic; its children lose their parent (GitLab nullifies parent_id), in the caller's transaction. */
+/**
+ * Deletes the epic with its notes and state events; its children lose their parent (GitLab
+ * nullifies parent_id), in the caller's transaction.
+ */
 export async function deleteEpic(tx: Db, epic: EpicRow): Promise<void> {
+  await removeConversation(tx, noteTables, "Epic", [epic.id]);
   await tx.update(epics).set({ parentId: null }).where(eq(epics.parentId, epic.id));
   await tx.delete(subscriptions).where(and(eq(subscriptions.subscribableType, "Epic"), eq(subscriptions.subscribableId, epic.id)));
   await tx.delete(epics).where(eq(epics.id, epic.id));

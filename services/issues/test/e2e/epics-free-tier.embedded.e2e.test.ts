@@ -25,3 +25,20 @@ test("epic routes answer 404 Not Found and create nothing", async () => {
   expect(await root.get(`${E}/1/epics`).then((r) => [r.status, r.body])).toEqual([404, notFound]);
   expect(await root.post(`${E}/1/epics`, { json: { title: "Child" } }).then((r) => [r.status, r.body])).toEqual([404, notFound]);
 });
+
+test("epic notes, discussions and state events answer 404 Not Found and write nothing", async () => {
+  const group = ok(await root.post("/groups", { json: { name: "Team", path: "team" } }), 201, "group").body;
+  const E = `/groups/${group.id}/epics/1`;
+  const notFound = { error: "404 Not Found" };
+  const answers = (res: Promise<{ status: number; body: unknown }>) => res.then((r) => [r.status, r.body]);
+  expect(await answers(root.get(`${E}/notes`))).toEqual([404, notFound]);
+  expect(await answers(root.post(`${E}/notes`, { json: { body: "hello" } }))).toEqual([404, notFound]);
+  expect(await answers(root.get(`${E}/notes/1`))).toEqual([404, notFound]);
+  expect(await answers(root.put(`${E}/notes/1`, { json: { body: "x" } }))).toEqual([404, notFound]);
+  expect(await answers(root.delete(`${E}/notes/1`))).toEqual([404, notFound]);
+  expect(await answers(root.get(`${E}/discussions`))).toEqual([404, notFound]);
+  expect(await answers(root.post(`${E}/discussions`, { json: { body: "thread" } }))).toEqual([404, notFound]);
+  expect(await answers(root.post(`${E}/discussions/abc/notes`, { json: { body: "reply" } }))).toEqual([404, notFound]);
+  expect(await answers(root.get(`${E}/resource_state_events`))).toEqual([404, notFound]);
+  expect(await answers(root.get(`${E}/resource_state_events/1`))).toEqual([404, notFound]);
+});

@@ -1,8 +1,8 @@
 import { actionsOf, announce, badRequestMessage, forbidden, implement, page, requireCaller, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { MergeRequests } from "@collab/merge-requests-contract";
-import { bodyError, createNote, discussionActions, findAllNotes, notesContext } from "@collab/notes";
-import { assertWritable, userMap } from "@collab/work-items";
+import { assertNoteableWritable, bodyError, createNote, discussionActions, findAllNotes, notesContext } from "@collab/notes";
+import { userMap } from "@collab/work-items";
 import type { ActionSchema } from "moleculer";
 import { presentCommitNote } from "./commit-note.entity";
 import { commitNotes, loadCommit } from "./commit-notes.kind";
@@ -39,7 +39,7 @@ export function commitNotesActions(kit: ServiceKit): Record<string, ActionSchema
       async (ctx) => {
         const caller = requireCaller(ctx);
         const l = await load(ctx, ctx.params.id, ctx.params.sha);
-        assertWritable(l.access);
+        assertNoteableWritable(l);
         // GitLab's answer to an invalid note: "Failed to save note" and the errors hash.
         const error = bodyError(ctx.params.note);
         if (error) throw badRequestMessage(`Failed to save note {:note=>[${JSON.stringify(error)}]}`);

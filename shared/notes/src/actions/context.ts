@@ -9,7 +9,12 @@ import { assertWritable } from "@collab/work-items";
 import { findDiscussion, findNote, type NoteableScope } from "../finders/notes.finder";
 import type { LoadedNoteable, NoteableKey, NoteableKind, NoteableType } from "../kind";
 
-/** The params every notes action has: the project and the noteable's iid or sha (under the kind's name). */
+/** A project's read-only repository refuses writes to its noteables' notes; a group's noteable has no repository. */
+export function assertNoteableWritable(l: LoadedNoteable) {
+  if (l.access) assertWritable(l.access);
+}
+
+/** The params every notes action has: the project (or group) and the noteable's key (under the kind's name). */
 export type NoteableParams = { id: string } & Partial<Record<NoteableKind["pathParam"], NoteableKey>>;
 
 /**
@@ -19,7 +24,7 @@ export type NoteableParams = { id: string } & Partial<Record<NoteableKind["pathP
 export function notesContext<L extends LoadedNoteable, K extends NoteableKey = number>(kit: ServiceKit, kind: NoteableKind<L, K>) {
   const scope = (l: L): NoteableScope => {
     const { id, commitId, projectId } = l.noteable;
-    return { tables: kind.tables, type: kind.noteableType, id, ...(commitId !== undefined ? { commit: { projectId, sha: commitId } } : {}) };
+    return { tables: kind.tables, type: kind.noteableType, id, ...(commitId !== undefined && projectId !== null ? { commit: { projectId, sha: commitId } } : {}) };
   };
   const visibility = (l: L) => ({ internal: kind.can.seeInternalNotes(l) });
 
@@ -39,6 +44,7 @@ export function notesContext<L extends LoadedNoteable, K extends NoteableKey = n
     noteable_id: l.noteable.id,
     noteable_iid: l.noteable.iid,
     project_id: note.projectId,
+    ...(l.noteable.groupId !== undefined ? { group_id: l.noteable.groupId } : {}),
     actor_id: actorId,
     internal: note.internal,
     system: note.system,
@@ -76,7 +82,7 @@ export function notesContext<L extends LoadedNoteable, K extends NoteableKey = n
     requireCaller(ctx);
     const l = await load(ctx);
     if (!kind.can.comment(l)) throw forbidden();
-    assertWritable(l.access);
+    assertNoteableWritable(l);
     return l;
   }
 
@@ -87,7 +93,7 @@ export function notesContext<L extends LoadedNoteable, K extends NoteableKey = n
     const note = await findNote(kit.db, scope(l), ctx.params.note_id, visibility(l));
     if (!note) throw notFound("Note");
     assertCanEdit(l, note, mode);
-    assertWritable(l.access);
+    assertNoteableWritable(l);
     return { l, note };
   }
 
@@ -122,7 +128,7 @@ export function notesContext<L extends LoadedNoteable, K extends NoteableKey = n
     const l = await load(ctx);
     const note = await threadNote(l, ctx.params.discussion_id, ctx.params.note_id);
     assertCanEdit(l, note, mode);
-    assertWritable(l.access);
+    assertNoteableWritable(l);
     return { l, note };
   }
 

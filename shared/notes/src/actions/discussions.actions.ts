@@ -5,11 +5,10 @@ import { presentDiscussion, presentNote } from "../api/entity";
 import type { NoteEntries } from "@collab/notes-contract";
 import type { NoteRow } from "../db/tables";
 import { deleteNote, replyToDiscussion, updateNote } from "../domain/notes";
-import { assertWritable } from "@collab/work-items";
 import { assertNoteResolvable, assertThreadResolvable, setResolved } from "../domain/resolution";
 import { findDiscussions } from "../finders/notes.finder";
 import type { LoadedNoteable, NoteableKey, NoteableKind } from "../kind";
-import type { NoteableParams, NotesContext } from "./context";
+import { assertNoteableWritable, type NoteableParams, type NotesContext } from "./context";
 
 /** …/discussions: threads, their notes, and (resolvable kinds) their resolution. */
 export function discussionActions<L extends LoadedNoteable, K extends NoteableKey = number>(
@@ -20,7 +19,7 @@ export function discussionActions<L extends LoadedNoteable, K extends NoteableKe
 ): Record<string, ActionSchema> {
   /** Resolves or unresolves notes of a thread; each note that changed is announced as updated. */
   async function resolve(ctx: Ctx<unknown>, l: L, notes: NoteRow[], resolved: boolean): Promise<NoteRow[]> {
-    assertWritable(l.access);
+    assertNoteableWritable(l);
     return kit.events.transact(
       (tx) => setResolved(tx, kind.tables, notes, resolved, l.caller!.id),
       (rows) => rows.filter((row, i) => row !== notes[i]).map((row) => announce(kind.events.noteUpdated, c.payload(row, l, l.caller!.id))),

@@ -1,5 +1,5 @@
 import type { ServiceKit } from "@collab/db";
-import { mergeActions } from "@collab/core";
+import { actionsOf, type ImplementedAction } from "@collab/core";
 import type { NoteEntries } from "@collab/notes-contract";
 import type { ActionSchema } from "moleculer";
 import type { LoadedNoteable, NoteableKind } from "../kind";
@@ -17,9 +17,11 @@ export function notesActions<L extends LoadedNoteable>(kit: ServiceKit, kind: No
   const c = notesContext(kit, kind);
   const service = kind.events.noteCreated.name.split(".")[0];
   const stateEvents = entries.stateEvents ? [stateEventActions(kit, entries.stateEvents, c)] : [];
-  return mergeActions(service, [noteActions(kit, kind, entries, c), discussionActions(kit, kind, entries, c), ...stateEvents]);
+  // Keyed by their entries' names, so a service may mount several kinds (issues.notes.*, issues.epics.notes.*).
+  const maps = [noteActions(kit, kind, entries, c), discussionActions(kit, kind, entries, c), ...stateEvents];
+  return actionsOf(service, maps.flatMap((m) => Object.values(m)) as ImplementedAction[]);
 }
 
 // A noteable with only the discussions API (commits) mounts these alone.
-export { notesContext, type NotesContext } from "./context";
+export { assertNoteableWritable, notesContext, type NotesContext } from "./context";
 export { discussionActions } from "./discussions.actions";

@@ -20,7 +20,8 @@ export function notesTables(schema: PgSchema<string>) {
       noteableId: integer("noteable_id"),
       /** Commits are noteables identified by sha. */
       commitId: text("commit_id"),
-      projectId: integer("project_id").notNull(),
+      /** null on a group's noteable (an epic). */
+      projectId: integer("project_id"),
       authorId: integer("author_id").notNull(),
       body: text("body").notNull(),
       system: boolean("system").notNull().default(false),
@@ -44,7 +45,7 @@ export function notesTables(schema: PgSchema<string>) {
     ],
   );
 
-  /** Each close/reopen (and merge) of an issue or merge request; the initial state is not recorded. */
+  /** Each close/reopen (and merge) of an issue, merge request or epic; the initial state is not recorded. */
   const resourceStateEvents = schema.table(
     "resource_state_events",
     {
@@ -52,10 +53,11 @@ export function notesTables(schema: PgSchema<string>) {
       userId: integer("user_id").notNull(),
       issueId: integer("issue_id"),
       mergeRequestId: integer("merge_request_id"),
+      epicId: integer("epic_id"),
       state: text("state").notNull(),
       createdAt: ts("created_at").notNull().defaultNow(),
     },
-    (t) => [index("rse_issue_idx").on(t.issueId, t.id), index("rse_mr_idx").on(t.mergeRequestId, t.id)],
+    (t) => [index("rse_issue_idx").on(t.issueId, t.id), index("rse_mr_idx").on(t.mergeRequestId, t.id), index("rse_epic_idx").on(t.epicId, t.id)],
   );
 
   /** Per-project iid sequences, allocated atomically with an upsert. */

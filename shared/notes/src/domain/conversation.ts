@@ -5,8 +5,10 @@ import type { NoteableType } from "../kind";
 import { newDiscussionId, type NoteableTarget } from "./system-notes";
 
 /** The state-events column pointing at a noteable of this type. */
-export const stateEventColumn = (tables: NotesTables, type: NoteableType) =>
-  type === "Issue" ? tables.resourceStateEvents.issueId : tables.resourceStateEvents.mergeRequestId;
+export function stateEventColumn(tables: NotesTables, type: NoteableType) {
+  const events = tables.resourceStateEvents;
+  return type === "Issue" ? events.issueId : type === "Epic" ? events.epicId : events.mergeRequestId;
+}
 
 /**
  * Copies every note of one noteable onto another (a moved or cloned issue), each thread under a

@@ -5,8 +5,9 @@ import type { NotesTables } from "../db/tables";
 export type RecordedState = "closed" | "reopened" | "merged" | "locked";
 
 export type StateEventInput = { userId: number; state: RecordedState; createdAt?: Date } & (
-  | { issueId: number; mergeRequestId?: never }
-  | { mergeRequestId: number; issueId?: never }
+  | { issueId: number; mergeRequestId?: never; epicId?: never }
+  | { mergeRequestId: number; issueId?: never; epicId?: never }
+  | { epicId: number; issueId?: never; mergeRequestId?: never }
 );
 
 /** A resource state event, inside the caller's transaction together with the state change. */
