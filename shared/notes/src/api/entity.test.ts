@@ -49,6 +49,10 @@ describe("presentNote", () => {
   });
 });
 
+test("a note on a group's noteable (an epic) has no project", () => {
+  expect(presentNote(note({ noteableType: "Epic", projectId: null, type: null }), c)).toMatchObject({ noteable_type: "Epic", noteable_id: 10, noteable_iid: 4, project_id: null });
+});
+
 describe("presentDiscussion", () => {
   test("a standalone comment is an individual note; a thread is not", () => {
     expect(presentDiscussion("d1", [note({ type: null })], c).individual_note).toBe(true);
@@ -57,9 +61,10 @@ describe("presentDiscussion", () => {
 });
 
 describe("presentStateEvent", () => {
-  const event = (over: Partial<StateEventRow>): StateEventRow => ({ id: 5, userId: 7, issueId: null, mergeRequestId: null, state: "closed", createdAt: at, ...over });
+  const event = (over: Partial<StateEventRow>): StateEventRow => ({ id: 5, userId: 7, issueId: null, mergeRequestId: null, epicId: null, state: "closed", createdAt: at, ...over });
   test("names the resource by the column it points through", () => {
     expect(presentStateEvent(event({ issueId: 10 }), c.users)).toMatchObject({ resource_type: "Issue", resource_id: 10, user: user(7), state: "closed" });
     expect(presentStateEvent(event({ mergeRequestId: 11, state: "merged" }), c.users)).toMatchObject({ resource_type: "MergeRequest", resource_id: 11, state: "merged" });
+    expect(presentStateEvent(event({ epicId: 12, state: "reopened" }), c.users)).toMatchObject({ resource_type: "Epic", resource_id: 12, state: "reopened" });
   });
 });

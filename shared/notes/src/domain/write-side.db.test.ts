@@ -2,10 +2,11 @@ import { nextIid, openScratchDatabase, trackIid, type Database, type Db } from "
 import { sql } from "drizzle-orm";
 import { pgSchema } from "drizzle-orm/pg-core";
 import { notesTables } from "../db/tables";
-import { countUnresolvedThreads, findDiscussion, findStateEvents, userNoteCounts } from "../finders/notes.finder";
+import { countUnresolvedThreads, findDiscussion, findNotes, findStateEvents, userNoteCounts } from "../finders/notes.finder";
 import type { NoteableType } from "../kind";
 import { createNote, deleteNote, replyToDiscussion, type NoteWriteKind } from "./notes";
 import { setResolved } from "./resolution";
+import { removeConversation } from "./conversation";
 import { recordStateEvent } from "./state-events";
 import { addSystemNote } from "./system-notes";
 
@@ -24,6 +25,7 @@ const kindOf = (noteableType: NoteableType, resolvable: boolean): NoteWriteKind 
 });
 const mr = kindOf("MergeRequest", true);
 const issue = kindOf("Issue", false);
+const epic = kindOf("Epic", false);
 const noteable = (id: number) => ({ id, projectId: 1 });
 const scope = (id: number, type: NoteableType = "MergeRequest") => ({ tables, type, id });
 const visibleToAll = { internal: true };
@@ -96,6 +98,33 @@ describe("notes on a kind without resolvable threads", () => {
     const thread = await createNote(db, issue, noteable(5), { body: "t", authorId: 7, internal: false, type: "DiscussionNote" });
     expect(thread.resolvable).toBe(false);
     expect(await countUnresolvedThreads(db, scope(5, "Issue"))).toBe(0);
+  });
+});
+
+describe("notes on a group's noteable (an epic: no project)", () => {
+  const epicNoteable = (id: number) => ({ id, projectId: null });
+  const listAll = { page: 1, per_page: 20, sort: "asc", order_by: "created_at", activity_filter: "all_notes" } as const;
+
+  test("its notes have no project and are the epic's alone, not an issue's with the same id", async () => {
+    const note = await createNote(db, epic, epicNoteable(20), { body: "on the epic", authorId: 7, internal: false, type: null });
+    await createNote(db, issue, noteable(20), { body: "on the issue", authorId: 7, internal: false, type: null });
+    expect(note).toMatchObject({ noteableType: "Epic", noteableId: 20, projectId: null });
+    const { rows } = await findNotes(db, scope(20, "Epic"), listAll, visibleToAll);
+    expect(rows.map((n) => n.body)).toEqual(["on the epic"]);
+  });
+
+  test("its state events go through epic_id and leave with its conversation", async () => {
+    await recordStateEvent(db, tables, { userId: 7, epicId: 21, state: "closed" });
+    await recordStateEvent(db, tables, { userId: 7, issueId: 21, state: "closed" });
+    await createNote(db, epic, epicNoteable(21), { body: "bye", authorId: 7, internal: false, type: null });
+    const { rows } = await findStateEvents(db, scope(21, "Epic"), { page: 1, per_page: 20 });
+    expect(rows.map((e) => [e.epicId, e.issueId, e.state])).toEqual([[21, null, "closed"]]);
+
+    await db.transaction((tx) => removeConversation(tx, tables, "Epic", [21]));
+    expect((await findStateEvents(db, scope(21, "Epic"), { page: 1, per_page: 20 })).total).toBe(0);
+    expect((await findNotes(db, scope(21, "Epic"), listAll, visibleToAll)).total).toBe(0);
+    // The issue with the same id keeps its own.
+    expect((await findStateEvents(db, scope(21, "Issue"), { page: 1, per_page: 20 })).total).toBe(1);
   });
 });
 
