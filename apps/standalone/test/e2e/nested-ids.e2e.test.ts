@@ -348,6 +348,52 @@ describe("issues and what hangs below them", () => {
 
 // ---- labels and milestones -----------------------------------------------------------------------
 
+describe("epics' conversations", () => {
+  const createEpic = async (api: ApiClient, groupId: number, title: string) =>
+    ok(await api.post(`/groups/${groupId}/epics`, { json: { title } }), 201, `epic ${title}`).body as { id: number; iid: number };
+
+  test("epic of another group → 404 through my group (notes, discussions, state events); its note, thread and event → 404 through my epic", async () => {
+    const w = await world();
+    const own = await createEpic(w.alice.api, w.mine.group.id, "mine");
+    ok(await w.alice.api.post(`${G(w.mine.group)}/epics/${own.id}/notes`, { json: { body: "my remark" } }), 201, "my note");
+    const mine = `${G(w.mine.group)}/epics/${own.id}`;
+    for (const f of w.foreign) {
+      const epic = await createEpic(root, f.group.id, `foreign-${f.visibility}`);
+      const real = `${G(f.group)}/epics/${epic.id}`;
+      const note = ok(await root.post(`${real}/notes`, { json: { body: "foreign remark" } }), 201, "foreign note").body as { id: number };
+      const thread = ok(await root.post(`${real}/discussions`, { json: { body: "foreign thread" } }), 201, "foreign thread").body as { id: string; notes: { id: number }[] };
+      ok(await root.put(`${G(f.group)}/epics/${epic.iid}`, { json: { state_event: "close" } }), 200, "close");
+      const [event] = ok(await root.get(`${real}/resource_state_events`), 200, "events").body as { id: number }[];
+      // The foreign epic through my group.
+      const through = `${G(w.mine.group)}/epics/${epic.id}`;
+      await expectUntouched(
+        [`${real}/notes`, `${real}/discussions`, `${real}/resource_state_events`, `${mine}/notes`],
+        w.callers,
+        [
+          ["GET", `${through}/notes`],
+          ["POST", `${through}/notes`, { body: "hijacked" }],
+          ["GET", `${through}/notes/${note.id}`],
+          ["PUT", `${through}/notes/${note.id}`, { body: "hijacked" }],
+          ["DELETE", `${through}/notes/${note.id}`],
+          ["GET", `${through}/discussions`],
+          ["POST", `${through}/discussions`, { body: "hijacked" }],
+          ["GET", `${through}/resource_state_events`],
+          // Its children through my own epic.
+          ["GET", `${mine}/notes/${note.id}`],
+          ["PUT", `${mine}/notes/${note.id}`, { body: "hijacked" }],
+          ["DELETE", `${mine}/notes/${note.id}`],
+          ["GET", `${mine}/discussions/${thread.id}`],
+          ["POST", `${mine}/discussions/${thread.id}/notes`, { body: "hijacked" }],
+          ["GET", `${mine}/discussions/${thread.id}/notes/${thread.notes[0].id}`],
+          ["PUT", `${mine}/discussions/${thread.id}/notes/${thread.notes[0].id}`, { body: "hijacked" }],
+          ["DELETE", `${mine}/discussions/${thread.id}/notes/${thread.notes[0].id}`],
+          ["GET", `${mine}/resource_state_events/${event.id}`],
+        ],
+      );
+    }
+  });
+});
+
 describe("labels and milestones", () => {
   const labelAttempts = (base: string, label: { id: number; name: string }): Attempt[] => [
     ["GET", `${base}/labels/${label.id}`],
