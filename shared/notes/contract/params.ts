@@ -5,7 +5,7 @@ import { z } from "zod";
 /** The noteable_type stored on notes and answered by the API. */
 export type NoteableType = "Issue" | "MergeRequest" | "Commit" | "Snippet" | "Epic";
 
-/** The URL param naming the noteable under /projects/:id (a snippet by its id: snippets have no iid). */
+/** The URL param naming the noteable under /projects/:id (a snippet by its id: snippets have no iid), or under /groups/:id (an epic, by its id). */
 export type NoteablePathParam = "issue_iid" | "merge_request_iid" | "commit_id" | "snippet_id" | "epic_id";
 
 /** Commits are noteables named by sha (or a branch or tag); every other noteable by an integer iid (or a snippet's id). */

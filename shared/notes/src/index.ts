@@ -1,6 +1,6 @@
 /**
  * Notes, discussions (threads), system notes, resource state events and iid allocation, shared by
- * every service that owns a noteable (issues, merge requests): one implementation over the
+ * every service that owns a noteable (issues and epics, merge requests and commits, snippets): one implementation over the
  * service's own tables, parameterised by a NoteableKind descriptor.
  */
 export * from "./kind";
