@@ -33,7 +33,7 @@ export async function epicGroupScope(ctx: Ctx<unknown>, group: Group, p: Pick<Li
 }
 
 /** The group when the caller may read it, else null. */
-async function readableGroup(ctx: Ctx<unknown>, id: number) {
+export async function readableGroup(ctx: Ctx<unknown>, id: number) {
   try {
     return await call(ctx, Namespaces.access.group, { group: id });
   } catch (err) {

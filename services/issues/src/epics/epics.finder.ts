@@ -79,9 +79,9 @@ export async function findEpic(db: Db, groupId: number, iid: number): Promise<Ep
   return row && (await withLabels(db, [row]))[0];
 }
 
-/** The group's epic with this global id, if any (the notes API names epics by id). */
-export async function findEpicById(db: Db, groupId: number, id: number): Promise<EpicRow | undefined> {
-  const [row] = await db.select().from(epics).where(and(eq(epics.groupId, groupId), eq(epics.id, id)));
+/** The epic with this global id, if any, whichever its group (the notes API names epics by id). */
+export async function findEpicById(db: Db, id: number): Promise<EpicRow | undefined> {
+  const [row] = await db.select().from(epics).where(eq(epics.id, id));
   return row;
 }
 

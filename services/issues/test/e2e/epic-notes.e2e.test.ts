@@ -153,6 +153,20 @@ test("ids in the path are looked up inside their parent: another epic's note, an
   expect(await answers(`${E(groupId, first.id)}/notes/${note.id}`)).toEqual([200, undefined]);
 });
 
+test("a subgroup's epic is found through its ancestor group (GitLab's EpicsFinder looks into descendants), not the other way round", async () => {
+  const parentId = await createGroup("platform");
+  const sub = await root.post("/groups", { json: { name: "billing", path: "billing", parent_id: parentId } });
+  expect(sub.status).toBe(201);
+  const inSub = await createEpic(sub.body.id, { title: "Invoices" });
+  const inParent = await createEpic(parentId, { title: "Roadmap" });
+  const viaParent = await root.post(`/groups/${parentId}/epics/${inSub.id}/notes`, { json: { body: "from above" } });
+  expect(viaParent.status).toBe(201);
+  expect(viaParent.body).toMatchObject({ noteable_id: inSub.id, noteable_iid: inSub.iid, noteable_type: "Epic" });
+  expect((await root.get(`/groups/${sub.body.id}/epics/${inSub.id}/notes`)).body.map((n: { body: string }) => n.body)).toEqual(["from above"]);
+  const viaSub = await root.get(`/groups/${sub.body.id}/epics/${inParent.id}/notes`);
+  expect([viaSub.status, viaSub.body]).toEqual([404, { message: "404 Epic Not Found" }]);
+});
+
 const ROLES = ["anonymous", "outsider", "guest", "reporter", "developer", "maintainer", "owner"] as const;
 type Role = (typeof ROLES)[number];
 type Table = Record<Role, number | string>;
