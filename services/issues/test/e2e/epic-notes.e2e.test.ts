@@ -1,4 +1,5 @@
-import { addMember, apiClient, createUser, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
+import { Issues } from "@collab/issues-contract";
+import { addMember, apiClient, createUser, eventually, watchEvents, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
 import { startApp } from "@collab/standalone/test/app";
 import { createGitbeakerUser, failureStatus } from "@collab/standalone/test/gitbeaker.fixtures";
 
@@ -104,6 +105,38 @@ test("an epic's conversation with @gitbeaker/rest: notes, threads and state even
   ]);
   expect(await bob.gl.EpicStateEvents.show(groupId, epic.id, events[1].id)).toMatchObject({ id: events[1].id, state: "reopened", resource_type: "Epic" });
   expect(Object.keys(events[0]).sort()).toEqual(["created_at", "id", "resource_id", "resource_type", "state", "user"]);
+});
+
+test("each comment written, edited and deleted is announced as an epic note event of the group", async () => {
+  const groupId = await createGroup("platform");
+  const epic = await createEpic(groupId, { title: "Launch", confidential: true });
+  const watch = await watchEvents(app, [Issues.events.epicNoteCreated, Issues.events.epicNoteUpdated, Issues.events.epicNoteDeleted]);
+  const N = `/groups/${groupId}/epics/${epic.id}/notes`;
+  const note = await root.post(N, { json: { body: "first", internal: true } });
+  expect(note.status).toBe(201);
+  expect((await root.put(`${N}/${note.body.id}`, { json: { body: "first, edited" } })).status).toBe(200);
+  // An edit that changes nothing announces nothing.
+  expect((await root.put(`${N}/${note.body.id}`, { json: { body: "first, edited" } })).status).toBe(200);
+  expect((await root.delete(`${N}/${note.body.id}`)).status).toBe(204);
+  await eventually(() => expect(watch.seen).toHaveLength(3));
+  await watch.stop();
+  expect(watch.seen.map((e) => [e.event, e.payload.body])).toEqual([
+    [Issues.events.epicNoteCreated.name, "first"],
+    [Issues.events.epicNoteUpdated.name, "first, edited"],
+    [Issues.events.epicNoteDeleted.name, "first, edited"],
+  ]);
+  expect(watch.seen[0].payload).toMatchObject({
+    id: note.body.id,
+    noteable_type: "Epic",
+    noteable_id: epic.id,
+    noteable_iid: epic.iid,
+    project_id: null,
+    group_id: groupId,
+    internal: true,
+    system: false,
+    noteable_title: "Launch",
+    noteable_confidential: true,
+  });
 });
 
 test("a note's limits: blank and too long bodies are refused, nothing is written", async () => {
