@@ -35,7 +35,7 @@ export interface NoteableRecord {
 export interface LoadedNoteable<N extends NoteableRecord = NoteableRecord> {
   noteable: N;
   caller: Caller | null;
-  /** Effective role on the project (60 for administrators, 0 for non-members). */
+  /** Effective role on the project, or the group of a group noteable (60 for administrators, 0 for non-members). */
   role: number;
   /** The project as namespaces answered it; its read-only flag refuses writes. null for a group's noteable (no repository). */
   access: ProjectAccess | null;
