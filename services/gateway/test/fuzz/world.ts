@@ -41,6 +41,11 @@ export interface Space {
   mergeRequestApprovalRule: { id: number };
   /** The default branch, protected by default. */
   protectedBranch: string;
+  /** The group's epic (id 0 when the tier has none) with a comment, a thread and a state event; epic notes routes name it by id. */
+  epic: { id: number; iid: number };
+  epicNote: { id: number };
+  epicDiscussion: { id: string; noteId: number };
+  epicStateEvent: { id: number };
 }
 
 export interface World {
@@ -144,6 +149,7 @@ async function makeSpace(app: WorldApp, root: ApiClient, tag: "pub" | "priv", w:
   const projectDeployToken = await optional(`${P}/deploy_tokens`, { name: "fuzz-pull", scopes: ["read_repository"] });
   const groupDeployToken = await optional(`/groups/${group.id}/deploy_tokens`, { name: "fuzz-pull", scopes: ["read_repository"] });
   const approvals = await makeApprovals(root, project.id, "feature");
+  const epics = await makeEpic(root, group.id, tag);
   return {
     group: { id: group.id, full_path: group.full_path },
     project: { id: project.id, path_with_namespace: project.path_with_namespace },
@@ -167,6 +173,25 @@ async function makeSpace(app: WorldApp, root: ApiClient, tag: "pub" | "priv", w:
     groupDeployToken,
     ...approvals,
     protectedBranch: "main",
+    ...epics,
+  };
+}
+
+/** An epic with its conversation; on a tier without epics (their routes 404) every id is 0. */
+async function makeEpic(root: ApiClient, groupId: number, tag: string): Promise<Pick<Space, "epic" | "epicNote" | "epicDiscussion" | "epicStateEvent">> {
+  const created = await root.post(`/groups/${groupId}/epics`, { json: { title: `fuzz epic ${tag}`, description: "d" } });
+  if (created.status !== 201) return { epic: { id: 0, iid: 0 }, epicNote: { id: 0 }, epicDiscussion: { id: "0", noteId: 0 }, epicStateEvent: { id: 0 } };
+  const E = `/groups/${groupId}/epics/${created.body.id}`;
+  const note = ok(await root.post(`${E}/notes`, { json: { body: "an epic note" } }), 201, "epic note").body;
+  const discussion = ok(await root.post(`${E}/discussions`, { json: { body: "an epic thread" } }), 201, "epic discussion").body;
+  ok(await root.put(`/groups/${groupId}/epics/${created.body.iid}`, { json: { state_event: "close" } }), 200, "close epic");
+  ok(await root.put(`/groups/${groupId}/epics/${created.body.iid}`, { json: { state_event: "reopen" } }), 200, "reopen epic");
+  const events = ok(await root.get(`${E}/resource_state_events`), 200, "epic state events").body;
+  return {
+    epic: { id: created.body.id, iid: created.body.iid },
+    epicNote: { id: note.id },
+    epicDiscussion: { id: discussion.id, noteId: discussion.notes[0].id },
+    epicStateEvent: { id: events[0].id },
   };
 }
 
@@ -264,6 +289,10 @@ export function worldChecks(w: World): Check[] {
       { path: `${P}/protected_branches/${s.protectedBranch}`, repair: async (root) => void ok(await root.post(`${P}/protected_branches`, { json: { name: s.protectedBranch } }), 201, "protect") },
     );
     if (s.approvalRule.id) out.push({ path: `${P}/approval_rules/${s.approvalRule.id}` });
+    if (s.epic.id) {
+      const E = `${G}/epics/${s.epic.id}`;
+      out.push({ path: `${G}/epics/${s.epic.iid}` }, { path: `${E}/notes/${s.epicNote.id}` }, { path: `${E}/discussions/${s.epicDiscussion.id}/notes/${s.epicDiscussion.noteId}` });
+    }
     if (s.mergeRequestApprovalRule.id) {
       const base = `${P}/merge_requests/${s.mergeRequest.iid}/approval_rules`;
       out.push({
@@ -399,14 +428,19 @@ export function pathValue(w: World, space: Space, path: string, name: string): s
       return String(w.groupServiceAccount.tokenId);
     case "issue_iid":
       return String(space.issue.iid);
+    case "epic_iid":
+      return String(space.epic.iid);
+    case "epic_id":
+      return String(space.epic.id);
     case "merge_request_iid":
       return String(space.mergeRequest.iid);
     case "note_id":
+      if (under("epics")) return String(under("discussions") ? space.epicDiscussion.noteId : space.epicNote.id);
       return String(under("discussions") ? space.discussion.noteId : space.note.id);
     case "discussion_id":
-      return space.discussion.id;
+      return under("epics") ? space.epicDiscussion.id : space.discussion.id;
     case "resource_state_event_id":
-      return String(space.stateEvent.id);
+      return String(under("epics") ? space.epicStateEvent.id : space.stateEvent.id);
     case "label_id":
       return String(inGroup ? space.groupLabel.id : space.projectLabel.id);
     case "milestone_id":
