@@ -32,6 +32,16 @@ describe("noteRoutes", () => {
     expect(isNoteCreatingAction(noteContract("issues").notes.update.name)).toBe(false);
   });
 
+  test("a group's noteable (an epic, by id): its routes under the group, the creating ones rate limited", () => {
+    const E = "/groups/:id/epics/:epic_id";
+    const entries = unresolvableNoteContract("widgets.epics", "epic_id");
+    const routes = noteRoutes(entries, E, { resolvable: false });
+    expect(routes).toHaveLength(14);
+    expect(routes.every((r) => r.path.startsWith(`${E}/`) && r.action.startsWith("widgets.epics."))).toBe(true);
+    expect(routes.filter((r) => isNoteCreatingAction(r.action)).map((r) => r.action).sort()).toEqual(["widgets.epics.discussions.create", "widgets.epics.discussions.reply", "widgets.epics.notes.create"]);
+    expect(entries.stateEvents.get.input().parse({ id: "team", epic_id: "12", resource_state_event_id: "3" })).toEqual({ id: "team", epic_id: 12, resource_state_event_id: 3 });
+  });
+
   test("a noteable with discussions only (a commit): its seven routes (no resolution), the creating ones rate limited", () => {
     const C = "/projects/:id/repository/commits/:commit_id";
     const routes = discussionRoutes(discussionContract("widgets.commits", "commit_id"), C, { resolvable: false });

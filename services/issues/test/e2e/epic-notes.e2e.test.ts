@@ -1,6 +1,7 @@
 import { Issues } from "@collab/issues-contract";
 import { addMember, apiClient, createUser, eventually, watchEvents, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
 import { startApp } from "@collab/standalone/test/app";
+import { sql } from "drizzle-orm";
 import { createGitbeakerUser, failureStatus } from "@collab/standalone/test/gitbeaker.fixtures";
 
 /**
@@ -137,6 +138,39 @@ test("each comment written, edited and deleted is announced as an epic note even
     noteable_title: "Launch",
     noteable_confidential: true,
   });
+});
+
+test("the notes rate limit (notes_create_limit) counts comments and new threads on epics", async () => {
+  const groupId = await createGroup("platform");
+  const epic = await createEpic(groupId);
+  const alice = await createUser(app, "alice");
+  await addMember(app, "groups", groupId, alice.id, 30);
+  expect((await root.put("/application/settings", { json: { notes_create_limit: 1 } })).status).toBe(200);
+  const E = `/groups/${groupId}/epics/${epic.id}`;
+  expect((await alice.api.post(`${E}/notes`, { json: { body: "one" } })).status).toBe(201);
+  const second = await alice.api.post(`${E}/discussions`, { json: { body: "two" } });
+  expect(second).toMatchObject({ status: 429, body: { message: { error: "This endpoint has been requested too many times. Try again later." } } });
+  expect((await alice.api.get(`${E}/notes`)).body.map((n: { body: string }) => n.body)).toEqual(["one"]);
+});
+
+test("system notes are listed but immutable, even for the group's owner and administrators", async () => {
+  const groupId = await createGroup("platform");
+  const epic = await createEpic(groupId);
+  const owner = await createUser(app, "olga");
+  await addMember(app, "groups", groupId, owner.id, 50);
+  // No endpoint writes a system note on an epic yet: one is set up as GitLab would record a change.
+  const [row] = (
+    await app.database.db.execute(
+      sql`INSERT INTO issues.notes (noteable_type, noteable_id, project_id, author_id, body, system, discussion_id) VALUES ('Epic', ${epic.id}, NULL, ${owner.id}, 'changed the description', true, 'system-note-1') RETURNING id`,
+    )
+  ).rows as { id: number }[];
+  const N = `/groups/${groupId}/epics/${epic.id}/notes`;
+  expect((await owner.api.get(`${N}?activity_filter=only_activity`)).body).toMatchObject([{ id: row.id, system: true, project_id: null }]);
+  for (const api of [owner.api, root]) {
+    expect((await api.put(`${N}/${row.id}`, { json: { body: "rewritten" } })).status).toBe(403);
+    expect((await api.delete(`${N}/${row.id}`)).status).toBe(403);
+  }
+  expect((await root.get(`${N}/${row.id}`)).body.body).toBe("changed the description");
 });
 
 test("a note's limits: blank and too long bodies are refused, nothing is written", async () => {
