@@ -82,6 +82,32 @@ test("a group removed for good takes its and its subgroups' runners, and its pro
   });
 });
 
+test("a group removed for good takes its and its subgroups' epics with their notes and state events; another group's stay", async () => {
+  const group = (await root.post("/groups", { json: { name: "Gone", path: "gone" } })).body;
+  const sub = (await root.post("/groups", { json: { name: "Sub", path: "sub", parent_id: group.id } })).body;
+  const other = (await root.post("/groups", { json: { name: "Other", path: "other" } })).body;
+  const epicWithConversation = async (groupId: number) => {
+    const epic = (await root.post(`/groups/${groupId}/epics`, { json: { title: "Plan" } })).body;
+    expect((await root.post(`/groups/${groupId}/epics/${epic.id}/notes`, { json: { body: "a remark" } })).status).toBe(201);
+    expect((await root.put(`/groups/${groupId}/epics/${epic.iid}`, { json: { state_event: "close" } })).status).toBe(200);
+    return epic.id as number;
+  };
+  const [top, nested, elsewhere] = [await epicWithConversation(group.id), await epicWithConversation(sub.id), await epicWithConversation(other.id)];
+  /** Notes and state events per epic, read in the issues schema (no endpoint reads a removed group's). */
+  const conversations = async () => {
+    const { rows } = await app.database.db.execute(
+      sql`SELECT e.id, (SELECT count(*)::int FROM issues.notes n WHERE n.noteable_type = 'Epic' AND n.noteable_id = e.id) AS notes, (SELECT count(*)::int FROM issues.resource_state_events r WHERE r.epic_id = e.id) AS events FROM unnest(${sql.param([top, nested, elsewhere])}::int[]) AS e(id) ORDER BY e.id`,
+    );
+    return rows;
+  };
+  expect(await conversations()).toEqual([top, nested, elsewhere].map((id) => ({ id, notes: 1, events: 1 })));
+
+  await removeForGood("groups", group.id, "gone");
+
+  await eventually(async () => expect(await conversations()).toEqual([{ id: top, notes: 0, events: 0 }, { id: nested, notes: 0, events: 0 }, { id: elsewhere, notes: 1, events: 1 }]));
+  expect((await root.get(`/groups/${other.id}/epics/${elsewhere}/notes`)).body.map((n: { body: string }) => n.body)).toEqual(["a remark"]);
+});
+
 test("a group removed for good takes its export archives with it", async () => {
   const group = (await root.post("/groups", { json: { name: "Exported", path: "exported" } })).body;
   expect((await root.post(`/groups/${group.id}/export`)).status).toBe(202);

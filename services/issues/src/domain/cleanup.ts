@@ -34,7 +34,7 @@ export async function removeProjectData(db: Db, projectId: number): Promise<numb
 
 /**
  * What follows the deletion of groups in namespaces (their descendants listed too): their epics
- * with their label links (cascade), subscriptions and iid sequences. Repeating it removes nothing
+ * with their label links (cascade), notes, state events, subscriptions and iid sequences. Repeating it removes nothing
  * more. Answers how many epics went.
  */
 export async function removeGroupData(db: Db, groupIds: number[]): Promise<number> {
@@ -43,6 +43,7 @@ export async function removeGroupData(db: Db, groupIds: number[]): Promise<numbe
     const gone = await tx.delete(epics).where(sql`${epics.groupId} = ANY(${sql.param(groupIds)}::int[])`).returning({ id: epics.id });
     const ids = gone.map((r) => r.id);
     if (ids.length) await tx.delete(subscriptions).where(sql`${subscriptions.subscribableType} = 'Epic' AND ${subscriptions.subscribableId} = ANY(${sql.param(ids)}::int[])`);
+    await removeConversation(tx, noteTables, "Epic", ids);
     await tx.delete(groupInternalIds).where(sql`${groupInternalIds.projectId} = ANY(${sql.param(groupIds)}::int[])`);
     return ids.length;
   });

@@ -173,6 +173,23 @@ test("system notes are listed but immutable, even for the group's owner and admi
   expect((await root.get(`${N}/${row.id}`)).body.body).toBe("changed the description");
 });
 
+test("deleting an epic deletes its notes and state events, not another epic's", async () => {
+  const groupId = await createGroup("platform");
+  const doomed = await createEpic(groupId, { title: "Doomed" });
+  const kept = await createEpic(groupId, { title: "Kept" });
+  for (const epic of [doomed, kept]) {
+    expect((await root.post(`/groups/${groupId}/epics/${epic.id}/notes`, { json: { body: "a remark" } })).status).toBe(201);
+    expect((await root.put(`/groups/${groupId}/epics/${epic.iid}`, { json: { state_event: "close" } })).status).toBe(200);
+  }
+  expect((await root.delete(`/groups/${groupId}/epics/${doomed.iid}`)).status).toBe(204);
+  const { rows } = await app.database.db.execute(
+    sql`SELECT (SELECT count(*)::int FROM issues.notes WHERE noteable_type = 'Epic' AND noteable_id = ${doomed.id}) AS notes, (SELECT count(*)::int FROM issues.resource_state_events WHERE epic_id = ${doomed.id}) AS events`,
+  );
+  expect(rows).toEqual([{ notes: 0, events: 0 }]);
+  expect((await root.get(`/groups/${groupId}/epics/${kept.id}/notes`)).body).toHaveLength(1);
+  expect((await root.get(`/groups/${groupId}/epics/${kept.id}/resource_state_events`)).body).toHaveLength(1);
+});
+
 test("a note's limits: blank and too long bodies are refused, nothing is written", async () => {
   const groupId = await createGroup("platform");
   const epic = await createEpic(groupId);
