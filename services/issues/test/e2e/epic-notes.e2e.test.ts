@@ -3,6 +3,7 @@ import { addMember, apiClient, createUser, eventually, watchEvents, type ApiClie
 import { startApp } from "@collab/standalone/test/app";
 import { sql } from "drizzle-orm";
 import { createGitbeakerUser, failureStatus } from "@collab/standalone/test/gitbeaker.fixtures";
+import { groupWithRoles, outcome, ROLES, tableOf, type Table } from "./group-roles";
 
 /**
  * Comments, threads and state events on a group's epics (GitLab Premium) through the real
@@ -251,38 +252,16 @@ test("a subgroup's epic is found through its ancestor group (GitLab's EpicsFinde
   expect([viaSub.status, viaSub.body]).toEqual([404, { message: "404 Epic Not Found" }]);
 });
 
-const ROLES = ["anonymous", "outsider", "guest", "reporter", "developer", "maintainer", "owner"] as const;
-type Role = (typeof ROLES)[number];
-type Table = Record<Role, number | string>;
-
 /** A group with one member per role, an open epic with a comment and an internal note by the owner, and a confidential epic. */
 async function world(visibility: "private" | "public") {
-  const groupId = await createGroup("team", visibility);
-  const levels: Partial<Record<Role, number>> = { guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50 };
-  const callers: Partial<Record<Role, ApiClient>> = { anonymous: apiClient(app.url) };
-  await Promise.all(
-    ROLES.filter((r) => r !== "anonymous").map(async (role) => {
-      const user = await createUser(app, role, { email: `${role}@team.test` });
-      callers[role] = user.api;
-      if (levels[role]) await addMember(app, "groups", groupId, user.id, levels[role]);
-    }),
-  );
-  const c = callers as Record<Role, ApiClient>;
+  const { groupId, callers } = await groupWithRoles(app, root, visibility);
   const open = await createEpic(groupId, { title: "Roadmap" });
   const secret = await createEpic(groupId, { title: "Acquisition", confidential: true });
   const N = `/groups/${groupId}/epics/${open.id}/notes`;
-  expect((await c.owner.post(N, { json: { body: "public plan" } })).status).toBe(201);
-  const internal = await c.owner.post(N, { json: { body: "budget: 2M", internal: true } });
+  expect((await callers.owner.post(N, { json: { body: "public plan" } })).status).toBe(201);
+  const internal = await callers.owner.post(N, { json: { body: "budget: 2M", internal: true } });
   expect([internal.status, internal.body.internal]).toEqual([201, true]);
-  return { groupId, open, secret, callers: c };
-}
-
-const outcome = (res: ApiResponse) => (res.status < 400 ? res.status : typeof res.body?.message === "string" ? res.body.message : `${res.status} ${JSON.stringify(res.body)}`);
-
-async function tableOf(call: (role: Role) => Promise<ApiResponse>): Promise<Table> {
-  const table = {} as Table;
-  for (const role of ROLES) table[role] = outcome(await call(role));
-  return table;
+  return { groupId, open, secret, callers };
 }
 
 const NO_GROUP = "404 Group Not Found";

@@ -1,5 +1,6 @@
-import { addMember, apiClient, createUser, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
+import { apiClient, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "@collab/standalone/test/app";
+import { groupWithRoles, outcome, ROLES, tableOf, type Table } from "./group-roles";
 
 /**
  * Who may read and write a group's epics (GitLab Premium), on a private and a public group, for
@@ -17,35 +18,12 @@ beforeEach(async () => {
   root = apiClient(app.url, app.rootToken);
 });
 
-const ROLES = ["anonymous", "outsider", "guest", "reporter", "developer", "maintainer", "owner"] as const;
-type Role = (typeof ROLES)[number];
-type Table = Record<Role, number | string>;
-
 async function world(visibility: "private" | "public") {
-  const group = await root.post("/groups", { json: { name: "Team", path: "team", visibility } });
-  expect(group.status).toBe(201);
-  const groupId = group.body.id as number;
-  const levels: Partial<Record<Role, number>> = { guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50 };
-  const callers: Partial<Record<Role, ApiClient>> = { anonymous: apiClient(app.url) };
-  await Promise.all(
-    ROLES.filter((r) => r !== "anonymous").map(async (role) => {
-      const user = await createUser(app, role, { email: `${role}@team.test` });
-      callers[role] = user.api;
-      if (levels[role]) await addMember(app, "groups", groupId, user.id, levels[role]);
-    }),
-  );
+  const { groupId, callers } = await groupWithRoles(app, root, visibility);
   const open = await root.post(`/groups/${groupId}/epics`, { json: { title: "Roadmap" } });
   const secret = await root.post(`/groups/${groupId}/epics`, { json: { title: "Acquisition", confidential: true } });
   expect([open.status, secret.status]).toEqual([201, 201]);
-  return { groupId, callers: callers as Record<Role, ApiClient> };
-}
-
-const outcome = (res: ApiResponse) => (res.status < 400 ? res.status : typeof res.body?.message === "string" ? res.body.message : `${res.status} ${JSON.stringify(res.body)}`);
-
-async function tableOf(call: (role: Role) => Promise<ApiResponse>): Promise<Table> {
-  const table = {} as Table;
-  for (const role of ROLES) table[role] = outcome(await call(role));
-  return table;
+  return { groupId, callers };
 }
 
 const NO_GROUP = "404 Group Not Found";
