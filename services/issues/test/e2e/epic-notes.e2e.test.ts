@@ -191,6 +191,23 @@ test("deleting an epic deletes its notes and state events, not another epic's", 
   expect((await root.get(`/groups/${groupId}/epics/${kept.id}/resource_state_events`)).body).toHaveLength(1);
 });
 
+test("created_at is kept from the group's owners (set_note_created_at) and silently ignored from others", async () => {
+  const groupId = await createGroup("platform");
+  const epic = await createEpic(groupId);
+  const owner = await createUser(app, "olga");
+  const reporter = await createUser(app, "rita");
+  await addMember(app, "groups", groupId, owner.id, 50);
+  await addMember(app, "groups", groupId, reporter.id, 20);
+  const N = `/groups/${groupId}/epics/${epic.id}/notes`;
+  const past = "2020-02-03T04:05:06Z";
+  const startedAt = Date.now() - 1000;
+  const backdated = await owner.api.post(N, { json: { body: "backdated", created_at: past } });
+  expect([backdated.status, backdated.body.created_at]).toEqual([201, "2020-02-03T04:05:06.000Z"]);
+  const ignored = await reporter.api.post(N, { json: { body: "not backdated", created_at: past } });
+  expect(ignored.status).toBe(201);
+  expect(Date.parse(ignored.body.created_at)).toBeGreaterThanOrEqual(startedAt);
+});
+
 test("a note's limits: blank and too long bodies are refused, nothing is written", async () => {
   const groupId = await createGroup("platform");
   const epic = await createEpic(groupId);
