@@ -1,10 +1,10 @@
 /** Actions of the issues service other services call (see index.ts). */
 import { actionContract, flushContract, noContent, pageOf } from "@collab/core";
-import { UserRefSchema } from "@collab/accounts-contract";
-import { LabelBasicSchema, MilestoneSchema } from "@collab/namespaces-contract";
 import { unresolvableNoteContract } from "@collab/notes-contract";
 import { z } from "zod";
+import { EpicIssuesActions } from "./epic-issues";
 import { EpicLinksActions, EpicsActions } from "./epics";
+import { IssueSchema } from "./issue";
 import {
   CloneIssueParams,
   CreateIssueParams,
@@ -23,61 +23,6 @@ const ids = () => z.array(int()).max(100_000);
 const IssueRef = z.object({ project_id: int(), iid: int() });
 const IssueRefs = () => z.array(IssueRef).max(1000);
 
-/** A user as an issue embeds one (author, assignees, closed_by): accounts' UserRef. */
-const UserRef = UserRefSchema;
-/** GitLab's LabelBasic (with_labels_details), as namespaces answers it. */
-const LabelBasic = LabelBasicSchema;
-
-/** An issue as the issues API presents it (services/issues/src/api/issue.entity.ts). */
-export const IssueSchema = z.object({
-  id: int(),
-  iid: int(),
-  project_id: int(),
-  title: z.string(),
-  description: z.string().nullable(),
-  state: z.string(),
-  created_at: z.string().nullable(),
-  updated_at: z.string().nullable(),
-  closed_at: z.string().nullable(),
-  closed_by: UserRef.nullable(),
-  labels: z.union([z.array(z.string()), z.array(LabelBasic)]),
-  /** namespaces' milestone, as it answers it (or null). */
-  milestone: MilestoneSchema.nullable(),
-  assignees: z.array(UserRef),
-  author: UserRef.nullable(),
-  type: z.string(),
-  assignee: UserRef.nullable(),
-  user_notes_count: int(),
-  merge_requests_count: int(),
-  upvotes: int(),
-  downvotes: int(),
-  due_date: z.string().nullable(),
-  confidential: z.boolean(),
-  discussion_locked: z.boolean().nullable(),
-  issue_type: z.string(),
-  web_url: z.string(),
-  time_stats: z.object({ time_estimate: z.number(), total_time_spent: z.number(), human_time_estimate: z.string().nullable(), human_total_time_spent: z.string().nullable() }),
-  task_completion_status: z.object({ count: int(), completed_count: int() }),
-  has_tasks: z.boolean(),
-  task_status: z.string(),
-  _links: z.object({ self: z.string(), notes: z.string(), award_emoji: z.string(), project: z.string(), closed_as_duplicate_of: z.string().nullable() }),
-  references: z.object({ short: z.string(), relative: z.string(), full: z.string() }),
-  severity: z.string(),
-  subscribed: z.boolean().optional(),
-  moved_to_id: int().nullable(),
-  imported: z.boolean(),
-  imported_from: z.string(),
-  service_desk_reply_to: z.null(),
-  // Premium and up.
-  weight: int().nullable().optional(),
-  epic_iid: z.null().optional(),
-  epic: z.null().optional(),
-  iteration: z.null().optional(),
-  blocking_issues_count: int().optional(),
-  // Ultimate.
-  health_status: z.string().nullable().optional(),
-});
-export type Issue = z.output<typeof IssueSchema>;
 
 export const IssuesActions = {
   /** Bus only: namespaces empties this node's held project access (see @collab/work-items, projects.ts). */
@@ -113,6 +58,8 @@ export const IssuesActions = {
   epics: EpicsActions,
   /** Child epics (GitLab's epic links). */
   epicLinks: EpicLinksActions,
+  /** Issues of epics (GitLab's epic issues). */
+  epicIssues: EpicIssuesActions,
   /** Notes, discussions and resource state events: the shared notes' (@collab/notes-contract); threads are not resolvable. */
   ...unresolvableNoteContract("issues"),
   /**

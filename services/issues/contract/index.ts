@@ -9,6 +9,8 @@ import { IssuesEvents } from "./events";
 
 export const Issues = { ...serviceContract("issues"), ...IssuesActions, events: IssuesEvents };
 export * from "./actions";
+export * from "./issue";
+export * from "./epic-issues";
 export * from "./events";
 export * from "./params/issues";
 export * from "./params/epics";

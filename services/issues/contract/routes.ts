@@ -6,6 +6,7 @@ const P = "/projects/:id/issues/:issue_iid";
 const I = A.issues;
 const E = A.epics;
 const EL = A.epicLinks;
+const EI = A.epicIssues;
 const EPIC = "/groups/:id/epics/:epic_iid";
 
 /** The issues service's REST routes, mounted by the gateway. */
@@ -34,6 +35,11 @@ export const routes: RouteDef[] = [
   { method: "POST", path: `${EPIC}/epics`, action: EL.create.name },
   { method: "POST", path: `${EPIC}/epics/:child_epic_id`, action: EL.assign.name },
   { method: "DELETE", path: `${EPIC}/epics/:child_epic_id`, action: EL.remove.name, status: 200 },
+  // Signed-in callers only (GitLab's authenticate!), checked after the tier so that the free tier answers 404 to all.
+  { method: "GET", path: `${EPIC}/issues`, action: EI.list.name, auth: "optional" },
+  { method: "POST", path: `${EPIC}/issues/:issue_id`, action: EI.assign.name, auth: "optional" },
+  { method: "PUT", path: `${EPIC}/issues/:epic_issue_id`, action: EI.reorder.name, auth: "optional" },
+  { method: "DELETE", path: `${EPIC}/issues/:epic_issue_id`, action: EI.remove.name, auth: "optional", status: 200 },
   // Notes, discussions and state events of an epic: named by its id (GitLab's notes helpers), not its iid.
   ...noteRoutes(A.epicNotes, "/groups/:id/epics/:epic_id", { resolvable: false }),
 

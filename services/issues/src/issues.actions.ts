@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { AccessLevel, implement, callerOf, forbidden, notFound, notModified, page, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx, announce } from "@collab/core";
-import type { ServiceKit } from "@collab/db";
+import type { Db, ServiceKit } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { listParamsForTier } from "./api/issues.params";
@@ -35,6 +35,8 @@ import {
   type ProjectAccess,
 } from "@collab/work-items";
 import { reorderIssue } from "./domain/reorder";
+import { setIssueEpic } from "./epics/epic-issues";
+import { epicOfWrite } from "./epics/issue-epic-input";
 
 
 /** Resolves every name-based filter to ids with one bus call per kind. */
@@ -115,7 +117,7 @@ function inputRefsOf(kit: ServiceKit, p: WriteParams): WorkItemInputRefs {
 
 /**
  * Turns request params into an IssueInput: resolves label names (creating unknown ones), keeps
- * assignees who can see the project, validates the milestone and epic, and drops what the caller
+ * assignees who can see the project, resolves the milestone and epic, and drops what the caller
  * may not set — all before the write transaction. `known`: the labels and milestone looked up on
  * the way, which the answer needs not ask for again.
  */
@@ -139,6 +141,8 @@ async function buildInput(
     if ("iid" in p && p.iid !== undefined) input.iid = p.iid;
     if ("updated_at" in p && p.updated_at !== undefined) input.updatedAt = p.updated_at;
   }
+  const epic = await epicOfWrite(kit, ctx, access.project, p, admin);
+  if (epic !== undefined) input.epic = epic;
   if (!admin) {
     // Authors below Planner may still file confidential issues of their own.
     if (!current && p.confidential !== undefined) input.confidential = p.confidential;
@@ -150,11 +154,11 @@ async function buildInput(
   if (p.issue_type !== undefined) input.issueType = p.issue_type;
   if (p.weight !== undefined) input.weight = p.weight;
   if (p.health_status !== undefined) input.healthStatus = p.health_status;
-  // No iterations or epics exist here: naming one is 404 (GitLab's find of the record).
+  // No iterations exist here: naming one is 404 (GitLab's find of the record).
   if (namesIteration(p)) throw notFound("Iteration");
   if (p.iteration_id === null) input.iterationId = null;
-  if (namesEpic(p)) throw notFound("Epic");
-  if ((p.epic_id ?? p.epic_iid) === null) input.epicId = null;
+  // A new issue of a confidential epic is confidential, whatever was asked (GitLab's filter_epic).
+  if (!current && input.epic?.confidential) input.confidential = true;
 
   // Assignees, milestone and labels are the namespaces service's to check: one call for the three
   // (made already, with the project's, on create).
@@ -258,13 +262,25 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
         // an epic or iteration, or when a namespaces replica that predates issue_input answered.
         const checked = access.issue_input || (!refusable && request === undefined) ? resolvedWorkItemInput(access.issue_input, refs) : undefined;
         const { input, known } = await buildInput(kit, ctx, access, ctx.params, admin, access.role >= AccessLevel.OWNER, undefined, checked);
-        // One statement writes the issue, its links and its `opened` event (see issuePayloadSql).
-        const issue = await kit.events.announced(
-          createIssue(kit.db, access.project.id, { id: caller.id, username: caller.username }, { ...input, title: ctx.params.title }, randomUUID()),
-        );
+        const actor = { id: caller.id, username: caller.username };
+        const write = (db: Db) => createIssue(db, access.project.id, actor, { ...input, title: ctx.params.title }, randomUUID());
+        const epic = input.epic ?? null;
+        // One statement writes the issue, its links and its `opened` event (see issuePayloadSql); with
+        // an epic, in one transaction with the issue's association, its note and its `updated` event.
+        const issue = epic
+          ? await kit.events.transact(
+              async (tx) => {
+                const row = await write(tx);
+                await setIssueEpic(tx, row, epic, caller.id, access.project);
+                return row;
+              },
+              (row) => [announce(Issues.events.issueUpdated, { ...issuePayload(row, caller.id), changes: ["epic"] })],
+            )
+          : await kit.events.announced(write(kit.db));
         // Its links are what was just written: no need to read them back.
         const created = { ...issue, labelIds: [...new Set(input.labelIds ?? [])], assigneeIds: input.assigneeIds ?? [] };
-        return (await presentIssues(kit, ctx, [created], { context: { projectId: access.project.id }, knownProjects: [access.project], knownRefs: known, subscribed: true, created: true }))[0];
+        const knownEpics = new Map(epic ? [[issue.id, epic]] : []);
+        return (await presentIssues(kit, ctx, [created], { context: { projectId: access.project.id }, knownProjects: [access.project], knownRefs: known, subscribed: true, created: true, knownEpics }))[0];
     },
     { visibility: "published" },
   ),
@@ -291,7 +307,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
         }
         const usernames = new Map([...(await userMap(ctx, [...loaded.assigneeIds, ...(input.assigneeIds ?? [])])).values()].map((u) => [u.id, u.username]));
         const { issue, changes } = await kit.events.transact(
-          (tx) => updateIssue(tx, loaded.issue, input, { actor: { id: caller.id, username: caller.username }, assigneeIds: loaded.assigneeIds, labelIds, usernames }),
+          (tx) => updateIssue(tx, loaded.issue, input, { actor: { id: caller.id, username: caller.username }, assigneeIds: loaded.assigneeIds, labelIds, usernames, project: loaded.access.project }),
           ({ issue: updated, changes }) => [
             ...(changes.includes("state") ? [issueEvent(updated.state === "closed" ? Issues.events.issueClosed : Issues.events.issueReopened, updated, caller.id)] : []),
             ...(changes.some((c) => c !== "state") ? [announce(Issues.events.issueUpdated, { ...issuePayload(updated, caller.id), changes: changes.filter((c) => c !== "state") })] : []),

@@ -9,6 +9,7 @@ import path from "node:path";
 import { issuesActions } from "./issues.actions";
 import { epicsActions } from "./epics/epics.actions";
 import { epicLinksActions } from "./epics/epic-links.actions";
+import { epicIssuesActions } from "./epics/epic-issues.actions";
 import { mergeRequestLinksActions } from "./merge-request-links.actions";
 import { namespacesConsumers } from "./namespaces.events";
 import { outbox, processedEvents } from "./db/schema";
@@ -24,7 +25,7 @@ export const issuesService: ServiceSchema = defineService({
   name: "issues",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => [issuesActions(kit), epicsActions(kit), epicLinksActions(kit), analyticsActions(kit), notesActions(kit, issueNotes, Issues), notesActions(kit, epicNotes, Issues.epicNotes), mergeRequestLinksActions(kit), actionsOf("issues", [accessCacheHolder(Issues.accessCache.flush), userRefsHolder(Issues.userRefs.flush), workItemRefsHolder(Issues.workItemRefs.flush)])],
+  actions: (kit) => [issuesActions(kit), epicsActions(kit), epicLinksActions(kit), epicIssuesActions(kit), analyticsActions(kit), notesActions(kit, issueNotes, Issues), notesActions(kit, epicNotes, Issues.epicNotes), mergeRequestLinksActions(kit), actionsOf("issues", [accessCacheHolder(Issues.accessCache.flush), userRefsHolder(Issues.userRefs.flush), workItemRefsHolder(Issues.workItemRefs.flush)])],
   eventTables: { outbox, processedEvents },
   consumes: (kit) => namespacesConsumers(() => kit.broker),
 });

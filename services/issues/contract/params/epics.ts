@@ -90,3 +90,22 @@ export type ChildEpicParams = z.output<typeof ChildEpicParams>;
 /** POST …/epics/:epic_iid/epics: a new child; confidential as its parent unless said. */
 export const CreateChildEpicParams = EpicRefParams.extend({ title: gString(), confidential: gBool().optional() });
 export type CreateChildEpicParams = z.output<typeof CreateChildEpicParams>;
+
+/** GET …/epics/:epic_iid/issues: a page of the epic's issues. */
+export const ListEpicIssuesParams = EpicRefParams.extend(paginationParams);
+export type ListEpicIssuesParams = z.output<typeof ListEpicIssuesParams>;
+
+/** POST …/epics/:epic_iid/issues/:issue_id: the issue by its global id. */
+export const AssignEpicIssueParams = EpicRefParams.extend({ issue_id: gInt() });
+export type AssignEpicIssueParams = z.output<typeof AssignEpicIssueParams>;
+
+/** DELETE …/epics/:epic_iid/issues/:epic_issue_id: the association by its id, looked up inside the epic. */
+export const EpicIssueRefParams = EpicRefParams.extend({ epic_issue_id: gInt() });
+export type EpicIssueRefParams = z.output<typeof EpicIssueRefParams>;
+
+/**
+ * PUT …/epics/:epic_iid/issues/:epic_issue_id: places the association between two others of the
+ * epic (ids of associations, either may be left out) and answers a page of the list.
+ */
+export const ReorderEpicIssueParams = EpicIssueRefParams.extend({ move_before_id: gInt().optional(), move_after_id: gInt().optional(), ...paginationParams });
+export type ReorderEpicIssueParams = z.output<typeof ReorderEpicIssueParams>;

@@ -130,7 +130,8 @@ export const CreateIssueParams = z
     iid: gId().optional(),
     ...issueFields,
   })
-  .superRefine(exclusive("assignee_id", "assignee_ids"));
+  .superRefine(exclusive("assignee_id", "assignee_ids"))
+  .superRefine(exclusive("epic_id", "epic_iid"));
 export type CreateIssueParams = z.output<typeof CreateIssueParams>;
 
 const UPDATE_KEYS = ["assignee_id", "assignee_ids", "confidential", "created_at", "description", "discussion_locked", "due_date", "issue_type", "labels", "milestone_id", "state_event", "title", "add_labels", "remove_labels", "weight", "epic_id", "epic_iid", "health_status", "iteration_id", "updated_at"] as const;
@@ -146,6 +147,7 @@ export const UpdateIssueParams = z
     ...issueFields,
   })
   .superRefine(exclusive("assignee_id", "assignee_ids"))
+  .superRefine(exclusive("epic_id", "epic_iid"))
   .superRefine((v, c) => {
     if (!UPDATE_KEYS.some((k) => (v as Record<string, unknown>)[k] !== undefined))
       c.addIssue({

@@ -1,5 +1,5 @@
 import { iso, taskCompletion, taskStatus, timeStats, workItemReferences, type UserRef } from "@collab/core";
-import type { Issue } from "@collab/issues-contract";
+import type { Issue, IssueBasic, IssueEpic } from "@collab/issues-contract";
 import { labelBasic, type LabelDetail, type MilestoneDetail, type WorkItemProject } from "@collab/work-items";
 import type { IssueRow } from "../db/schema";
 
@@ -23,6 +23,8 @@ export interface IssuePresentation {
   subscribed?: boolean;
   /** Merge requests closing each issue, by issue id (absent: 0). */
   mergeRequestsCounts?: Map<number, number>;
+  /** Premium and up: the epic each issue shows, by issue id (absent: none, or one the caller may not read). */
+  epics?: Map<number, IssueEpic>;
 }
 
 export function presentIssue(issue: IssueRow, p: IssuePresentation): Issue {
@@ -35,6 +37,9 @@ export function presentIssue(issue: IssueRow, p: IssuePresentation): Issue {
   const tasks = taskCompletion(issue.description);
   const api = `${p.baseUrl}/api/v4/projects/${issue.projectId}/issues/${issue.iid}`;
   const premium = p.tier !== "free";
+  // GitLab exposes an issue's epic where epics may be: a project of a group.
+  const epicFields = premium && (project?.group_ids.length ?? 0) > 0;
+  const epic = p.epics?.get(issue.id) ?? null;
   return {
     id: issue.id,
     iid: issue.iid,
@@ -82,8 +87,29 @@ export function presentIssue(issue: IssueRow, p: IssuePresentation): Issue {
     imported_from: issue.importedFrom,
     service_desk_reply_to: null,
     ...(premium
-      ? { weight: issue.weight, epic_iid: null, epic: null, iteration: null, blocking_issues_count: 0 }
+      ? { weight: issue.weight, ...(epicFields ? { epic_iid: epic?.iid ?? null, epic } : {}), iteration: null, blocking_issues_count: 0 }
       : {}),
     ...(p.tier === "ultimate" ? { health_status: issue.healthStatus } : {}),
   };
+}
+
+/** GitLab's IssueBasic (what an epic-issue association embeds): the issue without the fields IssueBasicSchema leaves out. */
+export function issueBasic(issue: Issue): IssueBasic {
+  const {
+    has_tasks: _hasTasks,
+    task_status: _taskStatus,
+    _links: _l,
+    subscribed: _subscribed,
+    moved_to_id: _movedToId,
+    imported: _imported,
+    imported_from: _importedFrom,
+    service_desk_reply_to: _replyTo,
+    severity: _severity,
+    epic_iid: _epicIid,
+    epic: _epic,
+    iteration: _iteration,
+    health_status: _healthStatus,
+    ...basic
+  } = issue;
+  return basic;
 }

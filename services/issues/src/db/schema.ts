@@ -29,7 +29,6 @@ export const issues = issuesSchema.table(
     relativePosition: integer("relative_position"),
     weight: integer("weight"),
     healthStatus: text("health_status"),
-    epicId: integer("epic_id"),
     iterationId: integer("iteration_id"),
     severity: text("severity").notNull().default("UNKNOWN"),
     timeEstimate: integer("time_estimate").notNull().default(0),
@@ -125,6 +124,25 @@ export const epicLabels = issuesSchema.table(
 );
 
 export type EpicRow = typeof epics.$inferSelect;
+
+/**
+ * Issues of epics (GitLab's epic_issues): an issue belongs to one epic at most, ordered within it
+ * by relative_position. Deleting either side removes the link.
+ */
+export const epicIssues = issuesSchema.table(
+  "epic_issues",
+  {
+    id: serial("id").primaryKey(),
+    epicId: integer("epic_id").notNull().references(() => epics.id, { onDelete: "cascade" }),
+    issueId: integer("issue_id").notNull().references(() => issues.id, { onDelete: "cascade" }),
+    relativePosition: integer("relative_position"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("epic_issues_issue_idx").on(t.issueId), index("epic_issues_epic_position_idx").on(t.epicId, t.relativePosition, t.id)],
+);
+
+export type EpicIssueRow = typeof epicIssues.$inferSelect;
+
 
 /** Each group's epic iid sequence (internal_ids keyed by group, apart from the projects' sequences). */
 export const groupInternalIds = internalIdsTable(issuesSchema, { table: "group_internal_ids", key: "group_id" });

@@ -2,7 +2,8 @@ import { charCount, conflict, isBlank, rubyStrip, validationFailed } from "@coll
 import { iidCte, iidOf, preparedQuery, type Db } from "@collab/db";
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { addSystemNote, recordStateEvent, removeConversation } from "@collab/notes";
-import { issueAssignees, issueLabels, issues, noteTables, outbox, subscriptions, type IssueRow } from "../db/schema";
+import { issueAssignees, issueLabels, issues, noteTables, outbox, subscriptions, type EpicRow, type IssueRow } from "../db/schema";
+import { checkEpicConfidentiality, setIssueEpic, type ProjectPlace } from "../epics/epic-issues";
 import { Issues } from "@collab/issues-contract";
 import { issuePayloadSql } from "./events";
 import { IssueSystemNote, issueTarget } from "./system-notes";
@@ -20,7 +21,8 @@ export interface IssueInput {
   issueType?: string;
   weight?: number | null;
   healthStatus?: string | null;
-  epicId?: number | null;
+  /** The epic to be in (null: none), resolved and authorized by the action. */
+  epic?: EpicRow | null;
   iterationId?: number | null;
   createdAt?: Date;
   updatedAt?: Date;
@@ -84,7 +86,6 @@ const createStatement = preparedQuery((db: Db) => {
         issueType: param("issueType"),
         weight: param("weight"),
         healthStatus: param("healthStatus"),
-        epicId: param("epicId"),
         iterationId: param("iterationId"),
         authorId: param("authorId"),
         relativePosition: sql`(SELECT COALESCE(max(relative_position), 0) + 1024 FROM ${issues} WHERE ${issues.projectId} = ${param("projectId")})`,
@@ -141,7 +142,6 @@ export async function createIssue(db: Db, projectId: number, actor: Actor, raw: 
       issueType: input.issueType ?? "issue",
       weight: input.weight ?? null,
       healthStatus: input.healthStatus ?? null,
-      epicId: input.epicId ?? null,
       iterationId: input.iterationId ?? null,
       authorId: actor.id,
       createdAt,
@@ -166,6 +166,8 @@ export interface UpdateContext {
   labelIds: number[];
   /** Usernames for the assignee system note. */
   usernames: Map<number, string>;
+  /** The issue's project, for the epic's reference in its system note. */
+  project: ProjectPlace;
 }
 
 /** Applies an edit in the caller's transaction: row, links, system notes and the state event together. */
@@ -209,7 +211,7 @@ export async function updateIssue(tx: Db, issue: IssueRow, raw: IssueInput, c: U
     set.milestoneId = input.milestoneId;
     changes.push("milestone");
   }
-  for (const [key, column] of [["weight", "weight"], ["healthStatus", "healthStatus"], ["epicId", "epicId"], ["iterationId", "iterationId"]] as const) {
+  for (const [key, column] of [["weight", "weight"], ["healthStatus", "healthStatus"], ["iterationId", "iterationId"]] as const) {
     if (input[key] !== undefined && input[key] !== issue[column]) {
       (set as Record<string, unknown>)[column] = input[key];
       changes.push(key);
@@ -252,6 +254,12 @@ export async function updateIssue(tx: Db, issue: IssueRow, raw: IssueInput, c: U
       if (next.length) await tx.insert(issueLabels).values(next.map((labelId) => ({ issueId: issue.id, labelId })));
       changes.push("labels");
     }
+  }
+
+  if (input.epic !== undefined) {
+    // After the confidentiality change of the same edit: a confidential epic takes confidential issues.
+    if (input.epic) checkEpicConfidentiality(input.epic, { iid: issue.iid, confidential: set.confidential ?? issue.confidential });
+    if ((await setIssueEpic(tx, issue, input.epic, c.actor.id, c.project)).changed) changes.push("epic");
   }
 
   if (changes.length === 0 && input.updatedAt === undefined && input.createdAt === undefined) return { issue, changes };

@@ -1,10 +1,17 @@
-import { type Ctx, call } from "@collab/core";
+import { type Ctx, call, callerOf } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { presentIssue, type IssuePresentation, type WorkItemProject } from "../api/issue.entity";
 import { MergeRequests } from "@collab/merge-requests-contract";
 import type { IssueRow } from "../db/schema";
 import { issueLinks, type IssueWithLinks } from "../finders/issues.finder";
 import { labelAndMilestoneMaps, projectMap, userMap, type LabelDetail, type MilestoneDetail } from "@collab/work-items";
+import type { IssueEpic } from "@collab/issues-contract";
+import type { EpicRow } from "../db/schema";
+import { canReadEpic } from "../epics/epic-permissions";
+import { roleOnGroup } from "../epics/epic-groups";
+import { epicsOfIssues } from "../epics/epic-issues.finder";
+import { groupPathAbove } from "../epics/epic-issues";
+import { presentIssueEpic } from "../epics/issue-epic.entity";
 
 export interface PresentOptions {
   context: IssuePresentation["context"];
@@ -20,6 +27,8 @@ export interface PresentOptions {
    * merge_requests_count is 0 without asking.
    */
   created?: boolean;
+  /** The epics of the rows by issue id, when the caller knows them (a create): not read again. */
+  knownEpics?: Map<number, EpicRow>;
 }
 
 export interface KnownRefs {
@@ -32,19 +41,23 @@ export const NO_KNOWN_REFS: KnownRefs = { labels: [], milestones: [] };
 /**
  * Presents a page of issues with a fixed number of queries and bus calls whatever its size: the
  * links (read with the page by list queries, else two local queries) and at most four batched
- * calls (users, labels with milestones, projects, merge request counts).
+ * calls (users, labels with milestones, projects, merge request counts); on Premium and up, one
+ * query for the page's epics (and a call per group of a confidential one among them, rare).
  */
 export async function presentIssues(kit: ServiceKit, ctx: Ctx<unknown>, rows: (IssueRow | IssueWithLinks)[], o: PresentOptions) {
   const { labelIds, assigneeIds } = linksOf(rows) ?? (await issueLinks(kit.db, rows.map((r) => r.id)));
   const known = new Map((o.knownProjects ?? []).map((p) => [p.id, p]));
   const missingProjects = rows.map((r) => r.projectId).filter((id) => !known.has(id));
-  const [users, { labels, milestones }, asked, mergeRequestsCounts] = await Promise.all([
+  const premium = kit.config.LICENSE_TIER !== "free";
+  const [users, { labels, milestones }, asked, mergeRequestsCounts, epicRows] = await Promise.all([
     userMap(ctx, rows.flatMap((r) => [r.authorId, r.closedById, ...(assigneeIds.get(r.id) ?? [])])),
     knownOrAsked(ctx, [...labelIds.values()].flat(), rows.map((r) => r.milestoneId), o.knownRefs ?? NO_KNOWN_REFS),
     projectMap(ctx, missingProjects),
     o.created ? new Map<number, number>() : mergeRequestCounts(ctx, rows),
+    premium ? (o.knownEpics ?? epicsOfIssues(kit.db, rows.map((r) => r.id))) : undefined,
   ]);
   const projects = new Map<number, WorkItemProject>([...asked, ...known]);
+  const epics = epicRows && (await epicsShown(ctx, rows, epicRows, projects));
   const presentation: IssuePresentation = {
     baseUrl: kit.baseUrl,
     projects,
@@ -58,6 +71,7 @@ export async function presentIssues(kit: ServiceKit, ctx: Ctx<unknown>, rows: (I
     tier: kit.config.LICENSE_TIER,
     subscribed: o.subscribed,
     mergeRequestsCounts,
+    epics,
   };
   return rows.map((r) => presentIssue(r, presentation));
 }
@@ -99,6 +113,26 @@ async function mergeRequestCounts(ctx: Ctx<unknown>, rows: IssueRow[]): Promise<
     for (const r of rows) out.set(r.id, byRef.get(`${r.projectId}:${r.iid}`) ?? 0);
   } catch (err) {
     ctx.broker.logger.warn({ err: (err as Error).message }, "merge request counts unavailable");
+  }
+  return out;
+}
+
+/**
+ * The epic each issue shows (GitLab's authorized_epic_for): any epic of a group the caller reads
+ * the issue under (its project's group or one above), a confidential one only to Planners and up
+ * of the epic's group, asked once per such group.
+ */
+async function epicsShown(ctx: Ctx<unknown>, rows: IssueRow[], epics: Map<number, EpicRow>, projects: Map<number, WorkItemProject>): Promise<Map<number, IssueEpic>> {
+  const confidentialGroups = [...new Set([...epics.values()].filter((e) => e.confidential).map((e) => e.groupId))];
+  const roles = new Map(await Promise.all(confidentialGroups.map(async (id) => [id, await roleOnGroup(ctx, id)] as const)));
+  const caller = callerOf(ctx);
+  const now = new Date();
+  const out = new Map<number, IssueEpic>();
+  for (const r of rows) {
+    const epic = epics.get(r.id);
+    const project = projects.get(r.projectId);
+    if (!epic || !project || !canReadEpic({ caller, role: roles.get(epic.groupId) ?? 0 }, epic)) continue;
+    out.set(r.id, presentIssueEpic(epic, groupPathAbove(project, epic.groupId) ?? "", now));
   }
   return out;
 }

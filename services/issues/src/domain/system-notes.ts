@@ -14,4 +14,7 @@ export const IssueSystemNote = {
   movedFrom: (ref: string) => `moved from ${ref}`,
   clonedTo: (ref: string) => `cloned to ${ref}`,
   clonedFrom: (ref: string) => `cloned from ${ref}`,
+  addedToEpic: (ref: string) => `added to epic ${ref}`,
+  removedFromEpic: (ref: string) => `removed from epic ${ref}`,
+  changedEpic: (ref: string) => `changed epic to ${ref}`,
 };

@@ -41,3 +41,6 @@ export async function readableGroup(ctx: Ctx<unknown>, id: number) {
     throw err;
   }
 }
+
+/** The caller's role on a group, 0 when they may not read it. */
+export const roleOnGroup = async (ctx: Ctx<unknown>, id: number) => (await readableGroup(ctx, id))?.role ?? 0;

@@ -20,6 +20,12 @@ export interface EpicPresentation {
   subscribed?: boolean;
 }
 
+/** An epic's start and due dates: the fixed ones when they count (no milestone inheritance here). */
+export const epicDates = (epic: Pick<EpicRow, "startDateIsFixed" | "startDateFixed" | "dueDateIsFixed" | "dueDateFixed">) => ({
+  start: epic.startDateIsFixed ? epic.startDateFixed : null,
+  due: epic.dueDateIsFixed ? epic.dueDateFixed : null,
+});
+
 /** An epic as GitLab's EE::API::Entities::Epic presents it; dates are the fixed ones (no milestone inheritance here). */
 export function presentEpic(epic: EpicWithLabels, p: EpicPresentation): Epic {
   const path = p.groupPaths.get(epic.groupId) ?? "";
@@ -28,8 +34,7 @@ export function presentEpic(epic: EpicWithLabels, p: EpicPresentation): Epic {
     .map((id) => p.labels.get(id))
     .filter((l): l is LabelDetail => l !== undefined)
     .sort((a, b) => a.name.localeCompare(b.name));
-  const startDate = epic.startDateIsFixed ? epic.startDateFixed : null;
-  const dueDate = epic.dueDateIsFixed ? epic.dueDateFixed : null;
+  const { start: startDate, due: dueDate } = epicDates(epic);
   const api = `${p.baseUrl}/api/v4/groups/${epic.groupId}`;
   return {
     id: epic.id,

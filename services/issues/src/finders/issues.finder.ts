@@ -4,7 +4,7 @@ import { bySearch, dateCase, valuesTable } from "@collab/work-items";
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { ListIssuesParams, NotParams } from "@collab/issues-contract";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { issueAssignees, issueLabels, issues, type IssueRow } from "../db/schema";
+import { epicIssues, issueAssignees, issueLabels, issues, type IssueRow } from "../db/schema";
 
 /** A project the caller may list issues of, with their access level there. */
 export interface ReadableProject {
@@ -49,9 +49,7 @@ const hasAnyLabel = sql`EXISTS (SELECT 1 FROM issues.issue_labels l WHERE l.issu
 
 /** GitLab's IssuesFinder: an explicit pipeline of steps, each a no-op when its param is absent. */
 export function issueConditions(p: ListIssuesParams, scope: IssueScope, names: ResolvedNames): SQL[] {
-  const where: SQL[] = [];
-  byProjects(where, scope);
-  byConfidentiality(where, scope);
+  const where = readableIssueConditions(scope);
   byScope(where, p, scope);
   byState(where, p);
   byIids(where, p.iids);
@@ -67,11 +65,19 @@ export function issueConditions(p: ListIssuesParams, scope: IssueScope, names: R
   byReactionEmoji(where, p.my_reaction_emoji);
   if (p.closed_by_id !== undefined) where.push(eq(issues.closedById, p.closed_by_id));
   byIntOrSentinel(where, issues.weight, p.weight);
-  byIntOrSentinel(where, issues.epicId, p.epic_id);
+  byEpic(where, p.epic_id);
   byIntOrSentinel(where, issues.iterationId, p.iteration_id);
   if (p.iteration_title !== undefined) where.push(sql`FALSE`); // no iterations exist to match a title
   byHealthStatus(where, p.health_status);
   if (p.not) byNegations(where, p.not, names);
+  return where;
+}
+
+/** The issues of `scope` the caller may read: its projects with issues visible, confidential ones where allowed. */
+export function readableIssueConditions(scope: IssueScope): SQL[] {
+  const where: SQL[] = [];
+  byProjects(where, scope);
+  byConfidentiality(where, scope);
   return where;
 }
 
@@ -198,6 +204,18 @@ function byIntOrSentinel(where: SQL[], column: AnyPgColumn, value: number | "Non
   else where.push(eq(column, value));
 }
 
+/** An issue's epic is its epic_issues row (at most one): a subquery on its unique issue_id index. */
+const epicCondition = (value: number | "None" | "Any") =>
+  value === "None"
+    ? sql`NOT EXISTS (SELECT 1 FROM ${epicIssues} ei WHERE ei.issue_id = ${issues.id})`
+    : value === "Any"
+      ? sql`EXISTS (SELECT 1 FROM ${epicIssues} ei WHERE ei.issue_id = ${issues.id})`
+      : sql`EXISTS (SELECT 1 FROM ${epicIssues} ei WHERE ei.issue_id = ${issues.id} AND ei.epic_id = ${value})`;
+
+function byEpic(where: SQL[], value: number | "None" | "Any" | undefined) {
+  if (value !== undefined) where.push(epicCondition(value));
+}
+
 function byHealthStatus(where: SQL[], value: ListIssuesParams["health_status"]) {
   if (value === undefined) return;
   if (value === "None") where.push(sql`${issues.healthStatus} IS NULL`);
@@ -225,7 +243,7 @@ function byNegations(where: SQL[], not: NotParams, names: ResolvedNames) {
   else if (typeof not.assignee_id === "number") where.push(sql`NOT ${assignedTo([not.assignee_id])}`);
   if (not.assignee_username?.length && names.notAssigneeIds?.length) where.push(sql`NOT ${assignedTo(names.notAssigneeIds)}`);
   negateIntOrSentinel(where, issues.weight, not.weight);
-  negateIntOrSentinel(where, issues.epicId, not.epic_id);
+  if (not.epic_id !== undefined) where.push(sql`NOT ${epicCondition(not.epic_id)}`);
   negateIntOrSentinel(where, issues.iterationId, not.iteration_id);
   if (not.health_status !== undefined) where.push(sql`${issues.healthStatus} IS DISTINCT FROM ${not.health_status}`);
 }
@@ -276,7 +294,7 @@ export function issueOrder(p: ListIssuesParams, names: ResolvedNames): SQL[] {
 export type IssueWithLinks = IssueRow & { labelIds: number[]; assigneeIds: number[] };
 
 /** The links of each row, as subqueries of the page query (the links are this service's own tables). */
-const linkColumns = {
+export const linkColumns = {
   labelIds: sql<number[]>`array(SELECT l.label_id FROM issues.issue_labels l WHERE l.issue_id = ${issues.id})`.as("label_ids"),
   assigneeIds: sql<number[]>`array(SELECT a.user_id FROM issues.issue_assignees a WHERE a.issue_id = ${issues.id})`.as("assignee_ids"),
 };
