@@ -42,3 +42,20 @@ test("epic notes, discussions and state events answer 404 Not Found and write no
   expect(await answers(root.get(`${E}/resource_state_events`))).toEqual([404, notFound]);
   expect(await answers(root.get(`${E}/resource_state_events/1`))).toEqual([404, notFound]);
 });
+
+test("epic issue routes answer 404 Not Found to everyone, and issues know no epic", async () => {
+  const group = ok(await root.post("/groups", { json: { name: "Team", path: "team" } }), 201, "group").body;
+  const project = ok(await root.post("/projects", { json: { name: "app", namespace_id: group.id } }), 201, "project").body;
+  const E = `/groups/${group.id}/epics/1/issues`;
+  const notFound = { error: "404 Not Found" };
+  for (const client of [root, apiClient(app.url)]) {
+    expect(await client.get(E).then((r) => [r.status, r.body])).toEqual([404, notFound]);
+    expect(await client.post(`${E}/1`).then((r) => [r.status, r.body])).toEqual([404, notFound]);
+    expect(await client.put(`${E}/1`, { json: { move_after_id: 2 } }).then((r) => [r.status, r.body])).toEqual([404, notFound]);
+    expect(await client.delete(`${E}/1`).then((r) => [r.status, r.body])).toEqual([404, notFound]);
+  }
+  // GitLab CE ignores the epic params of an issue write and shows no epic fields.
+  const issue = ok(await root.post(`/projects/${project.id}/issues`, { json: { title: "Plain", epic_id: 1 } }), 201, "issue").body;
+  expect(["epic", "epic_iid"].filter((k) => k in issue)).toEqual([]);
+  expect(ok(await root.put(`/projects/${project.id}/issues/1`, { json: { title: "Still plain", epic_iid: 1 } }), 200, "edit").body.title).toBe("Still plain");
+});
