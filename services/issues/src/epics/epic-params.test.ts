@@ -1,4 +1,4 @@
-import { CreateEpicParams, fixedDates, ListEpicsParams, UpdateEpicParams } from "@collab/issues-contract";
+import { AssignEpicIssueParams, CreateEpicParams, CreateIssueParams, fixedDates, ListEpicIssuesParams, ListEpicsParams, ReorderEpicIssueParams, UpdateEpicParams, UpdateIssueParams } from "@collab/issues-contract";
 
 describe("epic params", () => {
   test("an update without any field is GitLab's at-least-one error, aliases counting as their fields", () => {
@@ -25,5 +25,18 @@ describe("epic params", () => {
     expect(ListEpicsParams.parse({ id: "g" })).toMatchObject({ state: "all", order_by: "created_at", sort: "desc", include_descendant_groups: true, include_ancestor_groups: false });
     expect(ListEpicsParams.safeParse({ id: "g", author_id: 1, author_username: "a" }).error?.issues[0].message).toBe("author_id, author_username are mutually exclusive");
     expect(ListEpicsParams.safeParse({ id: "g", order_by: "weight" }).success).toBe(false);
+  });
+
+  test("epic issues: ids are integers, the list pages, a reorder may name either neighbour", () => {
+    expect(ListEpicIssuesParams.parse({ id: "g", epic_iid: "2" })).toMatchObject({ epic_iid: 2, page: 1, per_page: 20 });
+    expect(AssignEpicIssueParams.parse({ id: "g", epic_iid: 1, issue_id: "77" }).issue_id).toBe(77);
+    expect(AssignEpicIssueParams.safeParse({ id: "g", epic_iid: 1, issue_id: "x" }).success).toBe(false);
+    expect(ReorderEpicIssueParams.parse({ id: "g", epic_iid: 1, epic_issue_id: 3, move_after_id: "4" })).toMatchObject({ epic_issue_id: 3, move_after_id: 4, page: 1 });
+    expect(ReorderEpicIssueParams.safeParse({ id: "g", epic_iid: 1, epic_issue_id: 3, move_before_id: "soon" }).success).toBe(false);
+  });
+  test("issue writes: epic_id and epic_iid are exclusive, 0 means none, and each counts as an edit", () => {
+    expect(CreateIssueParams.safeParse({ id: "1", title: "x", epic_id: 1, epic_iid: 1 }).error?.issues[0].message).toBe("epic_id, epic_iid are mutually exclusive");
+    expect(CreateIssueParams.parse({ id: "1", title: "x", epic_id: "0" }).epic_id).toBeNull();
+    expect(UpdateIssueParams.parse({ id: "1", issue_iid: 1, epic_iid: 3 }).epic_iid).toBe(3);
   });
 });
