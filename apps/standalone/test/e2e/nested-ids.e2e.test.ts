@@ -392,6 +392,29 @@ describe("epics' conversations", () => {
       );
     }
   });
+  test("epic-issue association of another group's epic (or of another epic of my group) → 404 through my epic (PUT, DELETE)", async () => {
+    const w = await world();
+    const myEpic = ok(await w.alice.api.post(`${G(w.mine.group)}/epics`, { json: { title: "Mine" } }), 201, "my epic").body as { iid: number };
+    const sibling = ok(await w.alice.api.post(`${G(w.mine.group)}/epics`, { json: { title: "Sibling" } }), 201, "sibling epic").body as { iid: number };
+    const siblingLink = ok(await w.alice.api.post(`${G(w.mine.group)}/epics/${sibling.iid}/issues/${(await createIssue(w.alice.api, w.mine.project.id, "Sibling's")).id}`), 201, "link").body;
+    const links = [siblingLink.id as number];
+    const watched = [`${G(w.mine.group)}/epics/${sibling.iid}/issues`];
+    for (const f of w.foreign) {
+      const epic = ok(await w.bob.api.post(`${G(f.group)}/epics`, { json: { title: "Theirs" } }), 201, "foreign epic").body as { iid: number };
+      const issue = await createIssue(w.bob.api, f.project.id, "Theirs");
+      links.push(ok(await w.bob.api.post(`${G(f.group)}/epics/${epic.iid}/issues/${issue.id}`), 201, "foreign link").body.id);
+      watched.push(`${G(f.group)}/epics/${epic.iid}/issues`);
+    }
+    const mine = `${G(w.mine.group)}/epics/${myEpic.iid}/issues`;
+    await expectUntouched(
+      watched,
+      w.callers,
+      links.flatMap((id): Attempt[] => [
+        ["PUT", `${mine}/${id}`, { move_after_id: id }],
+        ["DELETE", `${mine}/${id}`],
+      ]),
+    );
+  });
 });
 
 describe("labels and milestones", () => {

@@ -46,6 +46,8 @@ export interface Space {
   epicNote: { id: number };
   epicDiscussion: { id: string; noteId: number };
   epicStateEvent: { id: number };
+  /** The association of `issue` with the epic (id 0 when epics are refused). */
+  epicIssue: { id: number };
 }
 
 export interface World {
@@ -150,7 +152,9 @@ async function makeSpace(app: WorldApp, root: ApiClient, tag: "pub" | "priv", w:
   const groupDeployToken = await optional(`/groups/${group.id}/deploy_tokens`, { name: "fuzz-pull", scopes: ["read_repository"] });
   const approvals = await makeApprovals(root, project.id, "feature");
   const epics = await makeEpic(root, group.id, tag);
+  const epicIssue = epics.epic.id ? await optional(`/groups/${group.id}/epics/${epics.epic.iid}/issues/${issue.id}`, {}) : { id: 0 };
   return {
+    epicIssue,
     group: { id: group.id, full_path: group.full_path },
     project: { id: project.id, path_with_namespace: project.path_with_namespace },
     issue: { id: issue.id, iid: issue.iid },
@@ -432,6 +436,10 @@ export function pathValue(w: World, space: Space, path: string, name: string): s
       return String(space.epic.iid);
     case "epic_id":
       return String(space.epic.id);
+    case "issue_id":
+      return String(space.issue.id);
+    case "epic_issue_id":
+      return String(space.epicIssue.id);
     case "merge_request_iid":
       return String(space.mergeRequest.iid);
     case "note_id":
