@@ -35,7 +35,10 @@ import {
   type ProjectAccess,
 } from "@collab/work-items";
 import { reorderIssue } from "./domain/reorder";
-import { setIssueEpic } from "./epics/epic-issues";
+import { projectUnderGroup, setIssueEpic } from "./epics/epic-issues";
+import { findIssueEpic } from "./epics/epic-issues.finder";
+import { roleOnGroup } from "./epics/epic-groups";
+import { canAdminEpic } from "./epics/epic-permissions";
 import { epicOfWrite } from "./epics/issue-epic-input";
 
 
@@ -399,10 +402,11 @@ async function copyAcross(kit: ServiceKit, ctx: Ctx<CloneIssueParams | MoveIssue
     targetRefFor: (iid: number) => `${target.project.path_with_namespace}#${iid}`,
   };
   const actor = { id: caller.id, username: caller.username };
+  const keepsEpic = mode === "move" && (await movesWithEpic(kit, ctx, loaded.issue.id, target.project));
   const copy = await kit.events.transact(
     (tx) =>
       mode === "move"
-        ? moveIssue(tx, loaded.issue, actor, plan)
+        ? moveIssue(tx, loaded.issue, actor, { ...plan, keepsEpic })
         : cloneIssue(tx, loaded.issue, actor, { ...plan, withNotes: (ctx.params as { with_notes?: boolean }).with_notes ?? false }),
     (created) => [
       ...(mode === "move" ? [announce(Issues.events.issueMoved, { ...issuePayload(loaded.issue, caller.id), moved_to_id: created.id, to_project_id: target.project.id })] : []),
@@ -412,3 +416,14 @@ async function copyAcross(kit: ServiceKit, ctx: Ctx<CloneIssueParams | MoveIssue
   return (await presentIssues(kit, ctx, [copy], { context: { projectId: target.project.id }, knownProjects: [target.project], subscribed: true }))[0];
 }
 
+
+/**
+ * Whether a moved issue keeps its epic (GitLab's rewrite_epic_issue): when the caller may edit the
+ * epic (admin_epic on its group) and the target project is one the epic may hold. Premium and up.
+ */
+async function movesWithEpic(kit: ServiceKit, ctx: Ctx<unknown>, issueId: number, target: ProjectAccess["project"]): Promise<boolean> {
+  if (kit.config.LICENSE_TIER === "free") return false;
+  const held = await findIssueEpic(kit.db, issueId);
+  if (!held || !projectUnderGroup(target, held.epic.groupId)) return false;
+  return canAdminEpic({ caller: callerOf(ctx), role: await roleOnGroup(ctx, held.epic.groupId) });
+}

@@ -1,7 +1,7 @@
 import { nextIid, type Db } from "@collab/db";
 import { addSystemNote, copyNotes, recordStateEvent } from "@collab/notes";
 import { eq, sql } from "drizzle-orm";
-import { issueAssignees, issueLabels, issues, noteTables, subscriptions, type IssueRow } from "../db/schema";
+import { epicIssues, issueAssignees, issueLabels, issues, noteTables, subscriptions, type IssueRow } from "../db/schema";
 import { IssueSystemNote, issueTarget } from "./system-notes";
 import type { Actor } from "./issues";
 
@@ -48,10 +48,14 @@ async function copyIssue(tx: Db, source: IssueRow, actor: Actor, plan: CopyPlan)
   return copy;
 }
 
-/** Move: the copy carries the notes; the original is closed and points at it. */
-export function moveIssue(db: Db, source: IssueRow, actor: Actor, plan: Omit<CopyPlan, "withNotes">): Promise<IssueRow> {
+/**
+ * Move: the copy carries the notes (and, with `keepsEpic`, the original's place in its epic, as
+ * GitLab's rewrite_epic_issue); the original is closed and points at it.
+ */
+export function moveIssue(db: Db, source: IssueRow, actor: Actor, plan: Omit<CopyPlan, "withNotes"> & { keepsEpic?: boolean }): Promise<IssueRow> {
   return db.transaction(async (tx) => {
     const copy = await copyIssue(tx, source, actor, { ...plan, withNotes: true });
+    if (plan.keepsEpic) await tx.update(epicIssues).set({ issueId: copy.id }).where(eq(epicIssues.issueId, source.id));
     await addSystemNote(tx, noteTables, issueTarget(copy), actor.id, IssueSystemNote.movedFrom(plan.sourceRef));
     await addSystemNote(tx, noteTables, issueTarget(source), actor.id, IssueSystemNote.movedTo(plan.targetRefFor(copy.iid)));
     const closing = source.state === "opened";

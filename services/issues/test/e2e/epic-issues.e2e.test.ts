@@ -183,3 +183,22 @@ test("gitbeaker reports GitLab's refusals", async () => {
   expect(await failureStatus(alice.gl.EpicIssues.assign(groupId, 1, theirs.id))).toBe(404);
   expect(await failureStatus(alice.gl.EpicIssues.remove(groupId, 1, 12345))).toBe(404);
 });
+
+test("a moved issue takes its place in the epic along when the epic may hold the new project", async () => {
+  const { alice, groupId, api, web, tools, issue } = await team();
+  ok(await root.post(`/groups/${groupId}/epics`, { json: { title: "Launch" } }), 201, "epic");
+  const [stays, travels] = [await issue(api.id, "Stays"), await issue(api.id, "Travels")];
+  const link = ok(await root.post(`/groups/${groupId}/epics/1/issues/${travels.id}`), 201, "link").body;
+  ok(await root.post(`/groups/${groupId}/epics/1/issues/${stays.id}`), 201, "link");
+
+  const moved = ok(await alice.api.post(`/projects/${api.id}/issues/${travels.iid}/move`, { json: { to_project_id: web.id } }), 201, "move").body;
+  expect(moved).toMatchObject({ project_id: web.id, epic_iid: 1 });
+  const listed = (await root.get(`/groups/${groupId}/epics/1/issues`)).body as { id: number; epic_issue_id: number }[];
+  expect(listed.map((i) => [i.id, i.epic_issue_id])).toContainEqual([moved.id, link.id]);
+  expect(ok(await root.get(`/projects/${api.id}/issues/${travels.iid}`), 200, "original").body).toMatchObject({ state: "closed", epic: null });
+
+  // Out of the epic's group the association stays with the (closed) original.
+  const away = ok(await alice.api.post(`/projects/${api.id}/issues/${stays.iid}/move`, { json: { to_project_id: tools.id } }), 201, "move away").body;
+  expect(away.epic).toBeNull();
+  expect(ok(await root.get(`/projects/${api.id}/issues/${stays.iid}`), 200, "original").body).toMatchObject({ state: "closed", epic_iid: 1 });
+});
