@@ -4,13 +4,13 @@ import { Issues, type EpicIssue, type EpicIssueLink, type EpicRefParams } from "
 import { readableProjects, visibleProjectOrNull } from "@collab/work-items";
 import { eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { issues, type EpicIssueRow, type EpicRow, type IssueRow } from "../db/schema";
+import { issues, type EpicIssueRow, type IssueRow } from "../db/schema";
 import { issuePayload } from "../domain/events";
 import { presentIssues } from "../domain/presentation";
 import { canReadIssue } from "../domain/permissions";
 import { findIssueWithLinks, type IssueScope } from "../finders/issues.finder";
 import { loadEpic, presentOne, requireEpicsTier, type Group } from "./epic-load";
-import { checkEpicConfidentiality, moveEpicIssue, projectUnderGroup, removeEpicIssue, setIssueEpic } from "./epic-issues";
+import { checkEpicConfidentiality, epicMayHold, moveEpicIssue, removeEpicIssue, setIssueEpic } from "./epic-issues";
 import { findEpicIssue, findEpicIssues, findIssueEpic } from "./epic-issues.finder";
 import { issueBasic } from "../api/issue.entity";
 
@@ -56,7 +56,8 @@ async function epicIssuesPage(kit: ServiceKit, ctx: Ctx<unknown>, group: Group, 
 async function presentLink(kit: ServiceKit, ctx: Ctx<unknown>, loaded: Awaited<ReturnType<typeof loadEpic>>, link: EpicIssueRow, issue: IssueRow): Promise<EpicIssueLink> {
   const [epic, [presented]] = await Promise.all([
     presentOne(kit, ctx, loaded.group, loaded.epic),
-    presentIssues(kit, ctx, [issue], { context: { groupPath: loaded.group.group.full_path } }),
+    // IssueBasic shows no epic: none is looked up.
+    presentIssues(kit, ctx, [issue], { context: { groupPath: loaded.group.group.full_path }, knownEpics: new Map() }),
   ]);
   return { id: link.id, relative_position: link.relativePosition, epic, issue: issueBasic(presented) };
 }
@@ -80,12 +81,11 @@ export const epicIssuesActions = (kit: ServiceKit): Record<string, ActionSchema>
       const loaded = await epicForCaller(kit, ctx);
       const { issue, project } = await issueForRelation(kit, ctx, ctx.params.issue_id);
       if ((await findIssueEpic(kit.db, issue.id))?.link.epicId === loaded.epic.id) throw conflict("Issue(s) already assigned");
-      // The epic holds issues of its group and the groups below it only.
-      if (!projectUnderGroup(project, loaded.epic.groupId)) throw noMatchingIssue();
+      // The epic holds issues (not test cases or tasks) of its group and the groups below it only.
+      if (!epicMayHold(loaded.epic.groupId, issue, project)) throw noMatchingIssue();
       checkEpicConfidentiality(loaded.epic, issue);
-      const epic: EpicRow = loaded.epic;
       const { link } = await kit.events.transact(
-        (tx) => setIssueEpic(tx, issue, epic, loaded.caller.id, project),
+        (tx) => setIssueEpic(tx, issue, loaded.epic, loaded.caller.id, project),
         (change) => (change.changed ? [epicChanged(issue, loaded.caller.id)] : []),
       );
       return presentLink(kit, ctx, loaded, link!, issue);

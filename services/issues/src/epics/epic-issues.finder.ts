@@ -46,7 +46,7 @@ export async function epicsOfIssues(db: Db, issueIds: number[]): Promise<Map<num
   return new Map(rows.map((r) => [r.issueId, r.epic]));
 }
 
-/** Epics by id among the groups given (an issue's project's group and its ancestors). */
+/** The epic matching `where` (an id, or an iid) among the groups given: an issue's project's group and those above it. */
 export async function epicInGroups(db: Db, where: SQL, groupIds: number[]): Promise<EpicRow | undefined> {
   if (groupIds.length === 0) return undefined;
   const [row] = await db.select().from(epics).where(and(where, inArray(epics.groupId, groupIds)));

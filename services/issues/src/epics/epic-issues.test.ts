@@ -1,5 +1,5 @@
 import { errorBodyOf } from "@collab/core";
-import { checkEpicConfidentiality, epicReferenceFrom, groupPathAbove, projectUnderGroup } from "./epic-issues";
+import { checkEpicConfidentiality, epicMayHold, epicReferenceFrom, groupPathAbove, projectUnderGroup } from "./epic-issues";
 
 /** A project platform/billing/web: group 1 (platform), its subgroup 2 (billing). */
 const web = { namespace_id: 2, path_with_namespace: "platform/billing/web", group_ids: [1, 2] };
@@ -11,6 +11,9 @@ test("a group's path is read off the project's path, for its group and those abo
 
 test("an epic may hold issues of its group's projects and those below it only", () => {
   expect([projectUnderGroup(web, 1), projectUnderGroup(web, 2), projectUnderGroup(web, 3), projectUnderGroup(personal, 9)]).toEqual([true, true, false, false]);
+  // Issues and incidents only: test cases and tasks sit in no epic.
+  expect(["issue", "incident", "test_case", "task"].map((issueType) => epicMayHold(1, { issueType }, web))).toEqual([true, true, false, false]);
+  expect(epicMayHold(3, { issueType: "issue" }, web)).toBe(false);
 });
 
 test("an epic is named from the issue's project: bare in the project's own group, else with its group's path", () => {

@@ -24,6 +24,13 @@ export function groupPathAbove(project: ProjectPlace, groupId: number): string |
 /** Whether an epic of `groupId` may hold the project's issues: the project is in that group or below it. */
 export const projectUnderGroup = (project: Pick<WorkItemProject, "group_ids">, groupId: number) => project.group_ids.includes(groupId);
 
+/** Work item types that may sit in an epic (GitLab's issue_type_supports?(:epics)): not test cases nor tasks. */
+const EPIC_CHILD_TYPES = new Set(["issue", "incident"]);
+
+/** Whether an epic of `groupId` may hold this issue (GitLab's supports_epic?, within the epic's group). */
+export const epicMayHold = (groupId: number, issue: Pick<IssueRow, "issueType">, project: Pick<WorkItemProject, "group_ids">) =>
+  EPIC_CHILD_TYPES.has(issue.issueType) && projectUnderGroup(project, groupId);
+
 /** An epic as an issue's notes name it (GitLab's Epic#to_reference from the project): "&N" in its own group, else with the group's path. */
 export function epicReferenceFrom(project: ProjectPlace, epic: Pick<EpicRow, "iid" | "groupId">): string {
   if (project.namespace_id === epic.groupId) return `&${epic.iid}`;

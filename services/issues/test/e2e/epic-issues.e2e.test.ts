@@ -119,6 +119,8 @@ test("refusals: an issue outside the group, twice the same, a nested id of anoth
   const answer = async (res: Promise<{ status: number; body: any }>) => res.then((r) => [r.status, r.body]);
 
   expect(await answer(root.post(`${E}/1/issues/${theirs.id}`))).toEqual([404, { message: "No matching issue found. Make sure that you are adding a valid issue URL." }]);
+  const testCase = await issue(api.id, "Checks", { issue_type: "test_case" });
+  expect(await answer(root.post(`${E}/1/issues/${testCase.id}`))).toEqual([404, { message: "No matching issue found. Make sure that you are adding a valid issue URL." }]);
   expect(await answer(root.post(`${E}/1/issues/999999`))).toEqual([404, { message: "404 Not found" }]);
   expect(await answer(root.post(`${E}/99/issues/${mine.id}`))).toEqual([403, { message: "403 Forbidden" }]);
   expect(await answer(root.post(`${E}/${secret.iid}/issues/${mine.id}`))).toEqual([
