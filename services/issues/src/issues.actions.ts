@@ -416,7 +416,6 @@ async function copyAcross(kit: ServiceKit, ctx: Ctx<CloneIssueParams | MoveIssue
   return (await presentIssues(kit, ctx, [copy], { context: { projectId: target.project.id }, knownProjects: [target.project], subscribed: true }))[0];
 }
 
-
 /**
  * Whether a moved issue keeps its epic (GitLab's rewrite_epic_issue): when the caller may edit the
  * epic (admin_epic on its group) and the target project is one the epic may hold. Premium and up.
