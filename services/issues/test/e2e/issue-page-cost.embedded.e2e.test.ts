@@ -128,3 +128,39 @@ test("creating an issue checks its project, assignees, milestone and labels in o
     spy.mockRestore();
   }
 });
+
+test("a page of issues in epics asks no service more: their epics are one query, a confidential one's group once", async () => {
+  const group = ok(await root.post("/groups", { json: { name: "Plan", path: "plan" } }), 201, "group").body;
+  const project = await createProject(root, { name: "api", namespace_id: group.id });
+  const E = `/groups/${group.id}/epics`;
+  const open = ok(await root.post(E, { json: { title: "Open" } }), 201, "epic").body;
+  const secret = ok(await root.post(E, { json: { title: "Secret", confidential: true } }), 201, "epic").body;
+  for (let n = 0; n < 20; n++) {
+    const confidential = n % 5 === 0;
+    const issue = ok(await root.post(`/projects/${project.id}/issues`, { json: { title: `Planned ${n}`, confidential } }), 201, "issue").body;
+    ok(await root.post(`${E}/${confidential ? secret.iid : open.iid}/issues/${issue.id}`), 201, "link");
+  }
+  await settleOutboxes(app.database.db);
+  const spy = jest.spyOn(app.broker, "call");
+  const callsFor = async (query: Query) => {
+    spy.mockClear();
+    const res = ok(await root.get(`/projects/${project.id}/issues`, { query }), 200, "page");
+    const counts: Record<string, number> = {};
+    for (const [name] of spy.mock.calls) counts[String(name)] = (counts[String(name)] ?? 0) + 1;
+    return { items: res.body as { epic: { iid: number } | null }[], counts };
+  };
+  try {
+    await callsFor({ per_page: 20 });
+    const all = await callsFor({ per_page: 20 });
+    expect(all.items.map((i) => i.epic?.iid).sort()).toEqual([...Array(16).fill(open.iid), ...Array(4).fill(secret.iid)].sort());
+    // The confidential epic's group is asked for once for the whole page.
+    expect(all.counts[Namespaces.access.group.name]).toBe(1);
+    expect((await callsFor({ per_page: 2, confidential: "true" })).counts).toEqual(all.counts);
+    // Without a confidential epic on the page, nothing is asked for the epics at all.
+    const plain = await callsFor({ per_page: 20, confidential: "false" });
+    expect(plain.items.every((i) => i.epic?.iid === open.iid)).toBe(true);
+    expect(plain.counts[Namespaces.access.group.name]).toBeUndefined();
+  } finally {
+    spy.mockRestore();
+  }
+});
