@@ -15,8 +15,8 @@ export const unsetDeletedMilestones = (db: Db, milestoneIds: number[], actorId: 
 
 /**
  * What follows a project's deletion in the namespaces service (GitLab's Projects::DestroyService
- * removing the project's issues and notes): its issues with their assignees and label links
- * (cascades), subscriptions, state events, every note in the project and its iid sequences, in
+ * removing the project's issues and notes): its issues with their assignees, label links and
+ * epic associations (cascades), subscriptions, state events, every note in the project and its iid sequences, in
  * one transaction. Repeating it removes nothing more. Answers how many issues went.
  */
 export async function removeProjectData(db: Db, projectId: number): Promise<number> {
@@ -34,7 +34,7 @@ export async function removeProjectData(db: Db, projectId: number): Promise<numb
 
 /**
  * What follows the deletion of groups in namespaces (their descendants listed too): their epics
- * with their label links (cascade), notes, state events, subscriptions and iid sequences. Repeating it removes nothing
+ * with their label links and issue associations (cascades), notes, state events, subscriptions and iid sequences. Repeating it removes nothing
  * more. Answers how many epics went.
  */
 export async function removeGroupData(db: Db, groupIds: number[]): Promise<number> {
