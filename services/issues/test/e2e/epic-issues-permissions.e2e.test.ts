@@ -129,3 +129,18 @@ describe.each(["private", "public"] as const)("a %s group", (visibility) => {
     expect(table).toEqual(expected[visibility].removeConfidential);
   });
 });
+
+test("a public group's epic with issues of a private project: outsiders see the epic, none of its issues, and may not move them", async () => {
+  const group = ok(await root.post("/groups", { json: { name: "Open", path: "open", visibility: "public" } }), 201, "group").body;
+  const hidden = await createProject(root, { name: "internal-tools", namespace_id: group.id, visibility: "private" });
+  const outsider = await createUser(app, "outsider");
+  const E = `/groups/${group.id}/epics`;
+  ok(await root.post(E, { json: { title: "Roadmap" } }), 201, "epic");
+  const issue = ok(await root.post(`/projects/${hidden.id}/issues`, { json: { title: "Hidden" } }), 201, "issue").body;
+  const link = ok(await root.post(`${E}/1/issues/${issue.id}`), 201, "link").body;
+
+  expect(ok(await outsider.api.get(`${E}/1/issues`), 200, "list").body).toEqual([]);
+  expect((await root.get(`${E}/1/issues`)).body).toHaveLength(1);
+  for (const res of [await outsider.api.post(`${E}/1/issues/${issue.id}`), await outsider.api.delete(`${E}/1/issues/${link.id}`), await outsider.api.put(`${E}/1/issues/${link.id}`, { json: {} })])
+    expect([res.status, res.body]).toEqual([403, { message: FORBIDDEN }]);
+});
