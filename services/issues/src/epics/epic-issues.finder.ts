@@ -1,5 +1,5 @@
 import { offsetOf } from "@collab/core";
-import type { Db } from "@collab/db";
+import { preparedQuery, type Db } from "@collab/db";
 import { and, asc, count, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import { epicIssues, epics, issues, type EpicIssueRow, type EpicRow } from "../db/schema";
 import { linkColumns, readableIssueConditions, type IssueScope, type IssueWithLinks } from "../finders/issues.finder";
@@ -39,10 +39,20 @@ export async function findIssueEpic(db: Db, issueId: number): Promise<{ link: Ep
   return row;
 }
 
+/** The page's epics: prepared once per database, as every issue list of Premium and up runs it. */
+const epicsOfPage = preparedQuery((db: Db) =>
+  db
+    .select({ issueId: epicIssues.issueId, epic: epics })
+    .from(epicIssues)
+    .innerJoin(epics, eq(epics.id, epicIssues.epicId))
+    .where(sql`${epicIssues.issueId} = ANY(${sql.placeholder("ids")}::int[])`)
+    .prepare("issues_epics_of_page"),
+);
+
 /** The epics of a page of issues, by issue id: one query whatever the page holds. */
 export async function epicsOfIssues(db: Db, issueIds: number[]): Promise<Map<number, EpicRow>> {
   if (issueIds.length === 0) return new Map();
-  const rows = await db.select({ issueId: epicIssues.issueId, epic: epics }).from(epicIssues).innerJoin(epics, eq(epics.id, epicIssues.epicId)).where(inArray(epicIssues.issueId, issueIds));
+  const rows = await epicsOfPage(db, { ids: issueIds });
   return new Map(rows.map((r) => [r.issueId, r.epic]));
 }
 
