@@ -4,7 +4,7 @@ import type { Db, ServiceKit } from "@collab/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { listParamsForTier } from "./api/issues.params";
-import { issueLabels, issues, type IssueRow } from "./db/schema";
+import { issueLabels, issues, type EpicRow, type IssueRow } from "./db/schema";
 import { findIssues, issueConditions, type IssueScope, type IssueWithLinks, type ReadableProject, type ResolvedNames } from "./finders/issues.finder";
 import { Issues, type CloneIssueParams, type CreateIssueParams, type ListIssuesParams as ListParams, type MoveIssueParams, type UpdateIssueParams } from "@collab/issues-contract";
 import { issueEvent, issuePayload } from "./domain/events";
@@ -402,27 +402,29 @@ async function copyAcross(kit: ServiceKit, ctx: Ctx<CloneIssueParams | MoveIssue
     targetRefFor: (iid: number) => `${target.project.path_with_namespace}#${iid}`,
   };
   const actor = { id: caller.id, username: caller.username };
-  const keepsEpic = mode === "move" && (await movesWithEpic(kit, ctx, loaded.issue.id, target.project));
+  const epic = await epicCarried(kit, ctx, loaded.issue.id, target.project);
   const copy = await kit.events.transact(
     (tx) =>
       mode === "move"
-        ? moveIssue(tx, loaded.issue, actor, { ...plan, keepsEpic })
-        : cloneIssue(tx, loaded.issue, actor, { ...plan, withNotes: (ctx.params as { with_notes?: boolean }).with_notes ?? false }),
+        ? moveIssue(tx, loaded.issue, actor, { ...plan, keepsEpic: epic !== null })
+        : cloneIssue(tx, loaded.issue, actor, { ...plan, withNotes: (ctx.params as { with_notes?: boolean }).with_notes ?? false, epic: epic ? { epic, target: target.project } : undefined }),
     (created) => [
       ...(mode === "move" ? [announce(Issues.events.issueMoved, { ...issuePayload(loaded.issue, caller.id), moved_to_id: created.id, to_project_id: target.project.id })] : []),
       issueEvent(Issues.events.issueOpened, created, caller.id),
+      ...(mode === "clone" && epic ? [announce(Issues.events.issueUpdated, { ...issuePayload(created, caller.id), changes: ["epic"] })] : []),
     ],
   );
   return (await presentIssues(kit, ctx, [copy], { context: { projectId: target.project.id }, knownProjects: [target.project], subscribed: true }))[0];
 }
 
 /**
- * Whether a moved issue keeps its epic (GitLab's rewrite_epic_issue): when the caller may edit the
- * epic (admin_epic on its group) and the target project is one the epic may hold. Premium and up.
+ * The epic a moved or cloned issue takes along (GitLab's rewrite_epic_issue and add_epic): the
+ * original's, when the caller may edit it (admin_epic on its group) and it may hold the target
+ * project's issues; else null. Premium and up.
  */
-async function movesWithEpic(kit: ServiceKit, ctx: Ctx<unknown>, issueId: number, target: ProjectAccess["project"]): Promise<boolean> {
-  if (kit.config.LICENSE_TIER === "free") return false;
+async function epicCarried(kit: ServiceKit, ctx: Ctx<unknown>, issueId: number, target: ProjectAccess["project"]): Promise<EpicRow | null> {
+  if (kit.config.LICENSE_TIER === "free") return null;
   const held = await findIssueEpic(kit.db, issueId);
-  if (!held || !projectUnderGroup(target, held.epic.groupId)) return false;
-  return canAdminEpic({ caller: callerOf(ctx), role: await roleOnGroup(ctx, held.epic.groupId) });
+  if (!held || !projectUnderGroup(target, held.epic.groupId)) return null;
+  return canAdminEpic({ caller: callerOf(ctx), role: await roleOnGroup(ctx, held.epic.groupId) }) ? held.epic : null;
 }

@@ -1,7 +1,8 @@
 import { nextIid, type Db } from "@collab/db";
 import { addSystemNote, copyNotes, recordStateEvent } from "@collab/notes";
 import { eq, sql } from "drizzle-orm";
-import { epicIssues, issueAssignees, issueLabels, issues, noteTables, subscriptions, type IssueRow } from "../db/schema";
+import { epicIssues, issueAssignees, issueLabels, issues, noteTables, subscriptions, type EpicRow, type IssueRow } from "../db/schema";
+import { setIssueEpic, type ProjectPlace } from "../epics/epic-issues";
 import { IssueSystemNote, issueTarget } from "./system-notes";
 import type { Actor } from "./issues";
 
@@ -72,10 +73,14 @@ export function moveIssue(db: Db, source: IssueRow, actor: Actor, plan: Omit<Cop
   });
 }
 
-/** Clone: the original stays as it is; notes come along only when asked. */
-export function cloneIssue(db: Db, source: IssueRow, actor: Actor, plan: CopyPlan): Promise<IssueRow> {
+/**
+ * Clone: the original stays as it is; notes come along only when asked, and with `epic` the copy
+ * joins the original's epic (GitLab's add_epic, with its system note on the copy).
+ */
+export function cloneIssue(db: Db, source: IssueRow, actor: Actor, plan: CopyPlan & { epic?: { epic: EpicRow; target: ProjectPlace } }): Promise<IssueRow> {
   return db.transaction(async (tx) => {
     const copy = await copyIssue(tx, source, actor, plan);
+    if (plan.epic) await setIssueEpic(tx, copy, plan.epic.epic, actor.id, plan.epic.target);
     await addSystemNote(tx, noteTables, issueTarget(copy), actor.id, IssueSystemNote.clonedFrom(plan.sourceRef));
     await addSystemNote(tx, noteTables, issueTarget(source), actor.id, IssueSystemNote.clonedTo(plan.targetRefFor(copy.iid)));
     return copy;

@@ -186,7 +186,7 @@ test("gitbeaker reports GitLab's refusals", async () => {
   expect(await failureStatus(alice.gl.EpicIssues.remove(groupId, 1, 12345))).toBe(404);
 });
 
-test("a moved issue takes its place in the epic along when the epic may hold the new project", async () => {
+test("a moved issue takes its place in the epic along, a clone joins the epic, when the epic may hold the new project", async () => {
   const { alice, groupId, api, web, tools, issue } = await team();
   ok(await root.post(`/groups/${groupId}/epics`, { json: { title: "Launch" } }), 201, "epic");
   const [stays, travels] = [await issue(api.id, "Stays"), await issue(api.id, "Travels")];
@@ -198,6 +198,12 @@ test("a moved issue takes its place in the epic along when the epic may hold the
   const listed = (await root.get(`/groups/${groupId}/epics/1/issues`)).body as { id: number; epic_issue_id: number }[];
   expect(listed.map((i) => [i.id, i.epic_issue_id])).toContainEqual([moved.id, link.id]);
   expect(ok(await root.get(`/projects/${api.id}/issues/${travels.iid}`), 200, "original").body).toMatchObject({ state: "closed", epic: null });
+
+  // A clone joins its original's epic, with the note and event of any assignment.
+  const clone = ok(await alice.api.post(`/projects/${web.id}/issues/${moved.iid}/clone`, { json: { to_project_id: api.id } }), 201, "clone").body;
+  expect(clone).toMatchObject({ project_id: api.id, epic_iid: 1 });
+  expect(await notesOf(api.id, clone.iid)).toEqual(expect.arrayContaining(["added to epic &1"]));
+  expect(ok(await root.get(`/projects/${web.id}/issues/${moved.iid}`), 200, "cloned original").body).toMatchObject({ state: "opened", epic_iid: 1 });
 
   // Out of the epic's group the association stays with the (closed) original.
   const away = ok(await alice.api.post(`/projects/${api.id}/issues/${stays.iid}/move`, { json: { to_project_id: tools.id } }), 201, "move away").body;
