@@ -218,9 +218,16 @@ function presentIssue(i, x) {
     imported: i.imported,
     imported_from: i.imported_from,
     service_desk_reply_to: null,
-    ...(TIER !== "free" ? { weight: i.weight, epic_iid: null, epic: null, iteration: null, blocking_issues_count: 0 } : {}),
+    ...(TIER !== "free" ? { weight: i.weight, ...epicOf(i, x), iteration: null, blocking_issues_count: 0 } : {}),
     ...(TIER === "ultimate" ? { health_status: i.health_status } : {}),
   };
+}
+
+/** The issue's epic (Premium and up); a confidential one only for Planners and up of the project (x.role, when known). */
+function epicOf(i, x) {
+  const e = i.epic;
+  if (!e || (e.confidential && !(x.role >= ACCESS.PLANNER))) return { epic_iid: null, epic: null };
+  return { epic_iid: e.iid, epic: { id: e.id, iid: e.iid, title: e.title, url: `${BASE}/groups/${e.group_path}/-/epics/${e.iid}`, group_id: e.group_id } };
 }
 
 const uniq = (xs) => [...new Set(xs.filter((v) => typeof v === "number"))];
@@ -245,7 +252,9 @@ const ISSUE_FIELDS = `i."id", i."project_id", i."iid", i."title", i."description
     ms."description" as ms_description, ms."state" as ms_state, ms."due_date" as ms_due_date, ms."start_date" as ms_start_date,
     ms."created_at" as ms_created_at, ms."updated_at" as ms_updated_at,
     (select mn."full_path" || '/' || mp."path" from "namespaces"."projects" mp join "namespaces"."namespaces" mn on mn."id" = mp."namespace_id" where mp."id" = ms."project_id") as ms_project_path,
-    (select g."full_path" from "namespaces"."namespaces" g where g."id" = ms."group_id") as ms_group_path`;
+    (select g."full_path" from "namespaces"."namespaces" g where g."id" = ms."group_id") as ms_group_path${TIER !== "free" ? `,
+    (select json_build_object('id', e."id", 'iid', e."iid", 'title', e."title", 'group_id', e."group_id", 'confidential', e."confidential", 'group_path', eg."full_path")
+      from "issues"."epic_issues" ei join "issues"."epics" e on e."id" = ei."epic_id" join "namespaces"."namespaces" eg on eg."id" = e."group_id" where ei."issue_id" = i."id") as epic` : ""}`;
 const WITH_MILESTONE = `left join "namespaces"."milestones" ms on ms."id" = i."milestone_id"`;
 
 /** Confidential issues hidden from callers below Reporter: not them, their own, or assigned to them ($2). */
@@ -322,7 +331,7 @@ async function projectIssues(caller, id, url, res) {
   ]);
   const users = await userRefs(issueUserIds(rows));
   pageHeaders(res, url, p, count);
-  const x = { projects: new Map([[a.project.id, a.project]]), users, projectId: a.project.id, today: today() };
+  const x = { projects: new Map([[a.project.id, a.project]]), users, projectId: a.project.id, role: a.role, today: today() };
   return rows.map((r) => presentIssue(r, x));
 }
 
@@ -482,7 +491,7 @@ async function createIssue(caller, id, body) {
   const description = typeof body.description === "string" ? body.description : null;
   const [row] = await q(CREATE_SQL, [a.project.id, title, description, caller.id, check.milestone?.id ?? null, body.confidential === true, labelIds, assignees.map((u) => u.id), new Date()]);
   const users = new Map([[caller.id, userRef(caller)], ...assignees.map((u) => [u.id, userRef(u)])]);
-  const x = { projects: new Map([[a.project.id, a.project]]), users, projectId: a.project.id, subscribed: true, today: today() };
+  const x = { projects: new Map([[a.project.id, a.project]]), users, projectId: a.project.id, role: a.role, subscribed: true, today: today() };
   return presentIssue({ ...row, label_titles: labelTitles, assignee_ids: assignees.map((u) => u.id), milestone: check.milestone }, x);
 }
 
@@ -519,7 +528,7 @@ async function updateIssue(caller, id, iid, url) {
     if (changed) row = { ...issue, ...changed };
   }
   const users = await userRefs(issueUserIds([row]));
-  const x = { projects: new Map([[a.project.id, a.project]]), users, projectId: a.project.id, subscribed: issue.subscribed, today: today() };
+  const x = { projects: new Map([[a.project.id, a.project]]), users, projectId: a.project.id, role: a.role, subscribed: issue.subscribed, today: today() };
   return presentIssue(row, x);
 }
 
