@@ -70,6 +70,7 @@ async function main() {
   const headers = { "PRIVATE-TOKEN": m.users[6].token };
   const scenarios = {
     "GET /projects/:id/issues?per_page=20": () => ({ path: `/api/v4/projects/${m.projectId}/issues?per_page=20` }),
+    "GET /issues?scope=all": () => ({ path: "/api/v4/issues?scope=all" }),
     "GET /projects/:id/issues/:iid/notes": () => ({ path: `/api/v4/projects/${m.projectId}/issues/${m.notesIid}/notes` }),
     "GET /projects/:id/merge_requests?per_page=20": () => ({ path: `/api/v4/projects/${m.projectId}/merge_requests?per_page=20` }),
     "POST /projects/:id/issues": (i) => ({

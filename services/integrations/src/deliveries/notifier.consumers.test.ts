@@ -1,6 +1,7 @@
 import { Issues } from "@collab/issues-contract";
 import { MergeRequests } from "@collab/merge-requests-contract";
 import { Runners } from "@collab/runners-contract";
+import { Snippets } from "@collab/snippets-contract";
 import { describeEvent } from "./notifier.consumers";
 
 const project = { id: 7, path_with_namespace: "team/app", web_url: "http://h/team/app", group_ids: [1], default_branch: "main" };
@@ -14,15 +15,23 @@ describe("notifier event descriptions", () => {
   });
 
   test("system notes are skipped; internal notes are confidential", () => {
-    const note = { id: 9, noteable_type: "Issue", noteable_iid: 3, noteable_title: "Bug", noteable_confidential: false, project_id: 7, author_id: 2, body: "hi", internal: false, system: false };
+    const note = { id: 9, noteable_type: "Issue", noteable_id: 30, noteable_iid: 3, noteable_title: "Bug", noteable_confidential: false, project_id: 7, author_id: 2, body: "hi", internal: false, system: false };
     expect(describeEvent("discord", Issues.events.noteCreated.name, { ...note, system: true })).toBeNull();
     expect(describeEvent("discord", Issues.events.noteCreated.name, { ...note, internal: true })!.kind).toBe("confidential_note_events");
     expect(describeEvent("discord", Issues.events.noteCreated.name, note)!.build(project, "Ann", "t")).toMatchObject({ embeds: [{ url: "http://h/team/app/-/issues/3#note_9", description: "hi" }] });
   });
 
+  test("a note on a project snippet links the snippet ($id); one on an epic (a group's, no project) is not a project's to tell", () => {
+    const note = { id: 9, noteable_type: "Snippet", noteable_id: 4, noteable_iid: null, noteable_title: "Setup script", noteable_confidential: false, project_id: 7, author_id: 2, body: "hi", internal: false, system: false };
+    const described = describeEvent("discord", Snippets.events.noteCreated.name, note)!;
+    expect(described.kind).toBe("note_events");
+    expect(described.build(project, "Ann", "t")).toMatchObject({ content: "[team/app] Ann commented on snippet $4", embeds: [{ url: "http://h/team/app/-/snippets/4#note_9", title: "Setup script" }] });
+    expect(describeEvent("discord", Issues.events.epicNoteCreated.name, { ...note, noteable_type: "Epic", project_id: null, group_id: 1 })).toBeNull();
+  });
+
   test("a note on a commit links the commit and names its short sha", () => {
     const sha = "0123456789abcdef0123456789abcdef01234567";
-    const note = { id: 9, noteable_type: "Commit", noteable_iid: null, commit_id: sha, noteable_title: "Fix totals", noteable_confidential: false, project_id: 7, author_id: 2, body: "hi", internal: false, system: false };
+    const note = { id: 9, noteable_type: "Commit", noteable_id: null, noteable_iid: null, commit_id: sha, noteable_title: "Fix totals", noteable_confidential: false, project_id: 7, author_id: 2, body: "hi", internal: false, system: false };
     const described = describeEvent("discord", MergeRequests.events.noteCreated.name, note)!;
     expect(described.kind).toBe("note_events");
     expect(described.build(project, "Ann", "t")).toMatchObject({ content: "[team/app] Ann commented on commit 01234567", embeds: [{ url: `http://h/team/app/-/commit/${sha}#note_9` }] });

@@ -4,6 +4,7 @@ import { Issues } from "@collab/issues-contract";
 import { MergeRequests } from "@collab/merge-requests-contract";
 import { Namespaces } from "@collab/namespaces-contract";
 import { Runners } from "@collab/runners-contract";
+import { Snippets } from "@collab/snippets-contract";
 import { and, eq, isNotNull, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { EventKind } from "@collab/integrations-contract";
@@ -69,15 +70,16 @@ const mergeRequest = (event: typeof ME.mergeRequestOpened | typeof ME.mergeReque
     build: (project, author, at) => discordMessage({ project: project.path_with_namespace, summary: `Merge request !${p.iid} ${verb} by ${author}`, title: `!${p.iid} ${p.title}`, url: `${project.web_url}/-/merge_requests/${p.iid}`, author, at }),
   }));
 /** How a chat message names a note's noteable, and its page under the project. */
-function noteTarget(p: { noteable_type: string; noteable_iid: number | null; commit_id?: string }): [ref: string, path: string] {
+function noteTarget(p: { noteable_type: string; noteable_id: number | null; noteable_iid: number | null; commit_id?: string }): [ref: string, path: string] {
   if (p.noteable_type === "Commit") return [`commit ${p.commit_id?.slice(0, 8)}`, `commit/${p.commit_id}`];
+  if (p.noteable_type === "Snippet") return [`snippet $${p.noteable_id}`, `snippets/${p.noteable_id}`];
   return p.noteable_type === "Issue" ? [`issue #${p.noteable_iid}`, `issues/${p.noteable_iid}`] : [`merge request !${p.noteable_iid}`, `merge_requests/${p.noteable_iid}`];
 }
 
-const note = (event: typeof Issues.events.noteCreated | typeof ME.noteCreated) =>
+const note = (event: typeof Issues.events.noteCreated | typeof ME.noteCreated | typeof Snippets.events.noteCreated) =>
   describer(
     event,
-    pickFields("id", "noteable_type", "noteable_iid", "commit_id", "noteable_title", "noteable_confidential", "project_id", "author_id", "body", "internal", "system"),
+    pickFields("id", "noteable_type", "noteable_id", "noteable_iid", "commit_id", "noteable_title", "noteable_confidential", "project_id", "author_id", "body", "internal", "system"),
     (p) => {
       if (p.system) return null; // system notes are not chat-worthy
       if (p.project_id === null) return null; // a group's noteable (epic): project integrations do not see it
@@ -161,6 +163,7 @@ export const CHAT_EVENTS: Record<string, Describer> = byName(CHAT_SLUG, [
   mergeRequest(ME.mergeRequestMerged, "merged"),
   note(Issues.events.noteCreated),
   note(ME.noteCreated),
+  note(Snippets.events.noteCreated),
   push,
   tag,
 ]);

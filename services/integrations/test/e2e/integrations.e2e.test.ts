@@ -7,6 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { startApp } from "@collab/standalone/test/app";
 import { Issues } from "@collab/issues-contract";
+import { Snippets } from "@collab/snippets-contract";
 
 /**
  * Integrations (GitLab's project and group integrations API): every kind's required parameters,
@@ -207,6 +208,24 @@ describe("Discord deliveries", () => {
     expect(await deliveries()).toEqual([{ event_name: Issues.events.issueOpened.name, status: "delivered", attempts: 1, response_code: 204, error: null }]);
     await tick();
     expect(received).toHaveLength(1);
+  });
+
+  test("a comment on a project snippet reaches the webhook, naming the snippet", async () => {
+    await allowLocal(true);
+    await U.maint.api.put(P("discord"), { json: { webhook: hookUrl, issues_events: false } });
+    const snippet = await U.dev.api.post(`/projects/${project.id}/snippets`, { json: { title: "Deploy script", visibility: "private", files: [{ file_path: "deploy.sh", content: "make" }] } });
+    expect(snippet.status).toBe(201);
+    const note = await U.dev.api.post(`/projects/${project.id}/snippets/${snippet.body.id}/notes`, { json: { body: "Looks right" } });
+    expect(note.status).toBe(201);
+    await eventually(async () => expect(await deliveries()).toHaveLength(1));
+    await tick();
+    expect(received.map((r) => r.body)).toEqual([
+      expect.objectContaining({
+        content: `[team/sub/app] dev commented on snippet $${snippet.body.id}`,
+        embeds: [expect.objectContaining({ title: "Deploy script", url: `${snippet.body.web_url}#note_${note.body.id}`, description: "Looks right" })],
+      }),
+    ]);
+    expect(await deliveries()).toEqual([expect.objectContaining({ event_name: Snippets.events.noteCreated.name, status: "delivered" })]);
   });
 
   test("disabled event kinds and confidential issues follow their booleans", async () => {
