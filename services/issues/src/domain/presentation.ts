@@ -54,7 +54,7 @@ export async function presentIssues(kit: ServiceKit, ctx: Ctx<unknown>, rows: (I
     knownOrAsked(ctx, [...labelIds.values()].flat(), rows.map((r) => r.milestoneId), o.knownRefs ?? NO_KNOWN_REFS),
     projectMap(ctx, missingProjects),
     o.created ? new Map<number, number>() : mergeRequestCounts(ctx, rows),
-    premium ? (o.knownEpics ?? epicsOfIssues(kit.db, rows.map((r) => r.id))) : undefined,
+    premium ? (o.knownEpics ?? epicsOf(kit, rows)) : undefined,
   ]);
   const projects = new Map<number, WorkItemProject>([...asked, ...known]);
   const epics = epicRows && (await epicsShown(ctx, rows, epicRows, projects));
@@ -94,6 +94,16 @@ async function knownOrAsked(ctx: Ctx<unknown>, labelIds: number[], milestoneIds:
 function linksOf(rows: (IssueRow | IssueWithLinks)[]) {
   if (!rows.every((r): r is IssueWithLinks => "labelIds" in r && "assigneeIds" in r)) return undefined;
   return { labelIds: new Map(rows.map((r) => [r.id, r.labelIds])), assigneeIds: new Map(rows.map((r) => [r.id, r.assigneeIds])) };
+}
+
+/**
+ * The epics of the rows by issue id: none asked for when the rows were read with their epic ids
+ * and none is in an epic (the common page), else one query for those in one.
+ */
+async function epicsOf(kit: ServiceKit, rows: (IssueRow | IssueWithLinks)[]): Promise<Map<number, EpicRow>> {
+  const read = rows.every((r): r is IssueWithLinks => "epicId" in r && r.epicId !== undefined);
+  const ids = read ? rows.filter((r) => r.epicId !== null).map((r) => r.id) : rows.map((r) => r.id);
+  return ids.length ? epicsOfIssues(kit.db, ids) : new Map();
 }
 
 /**

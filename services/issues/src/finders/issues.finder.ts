@@ -290,13 +290,23 @@ export function issueOrder(p: ListIssuesParams, names: ResolvedNames): SQL[] {
 
 
 
-/** An issue row with its label and assignee ids, as list queries read them in one statement. */
-export type IssueWithLinks = IssueRow & { labelIds: number[]; assigneeIds: number[] };
+/**
+ * An issue row with its label and assignee ids, as list queries read them in one statement, and
+ * the id of the epic it is in (null: none; absent when not read), so that a page without epics
+ * needs no epic lookup.
+ */
+export type IssueWithLinks = IssueRow & { labelIds: number[]; assigneeIds: number[]; epicId?: number | null };
 
-/** The links of each row, as subqueries of the page query (the links are this service's own tables). */
+/**
+ * The links of each row, as subqueries of the page query (the links are this service's own tables).
+ * The row's id is written qualified: drizzle leaves a lone table's columns bare, and a bare "id"
+ * inside a subquery would be the subquery's own (epic_issues has one).
+ */
+const issueId = sql`${issues}.${sql.identifier(issues.id.name)}`;
 export const linkColumns = {
-  labelIds: sql<number[]>`array(SELECT l.label_id FROM issues.issue_labels l WHERE l.issue_id = ${issues.id})`.as("label_ids"),
-  assigneeIds: sql<number[]>`array(SELECT a.user_id FROM issues.issue_assignees a WHERE a.issue_id = ${issues.id})`.as("assignee_ids"),
+  labelIds: sql<number[]>`array(SELECT l.label_id FROM issues.issue_labels l WHERE l.issue_id = ${issueId})`.as("label_ids"),
+  assigneeIds: sql<number[]>`array(SELECT a.user_id FROM issues.issue_assignees a WHERE a.issue_id = ${issueId})`.as("assignee_ids"),
+  epicId: sql<number | null>`(SELECT e.epic_id FROM issues.epic_issues e WHERE e.issue_id = ${issueId})`.as("in_epic_id"),
 };
 
 /** The page of a list with its links, and its count: prepared per shape of its filters and order. */
@@ -351,12 +361,17 @@ const issueWithLinksByIid = preparedQuery((db: Db) =>
 );
 
 /**
- * An issue by iid with its assignee ids (who may read or edit it depends on them) and label ids
- * (what a write changes and a presenter shows): one statement.
+ * An issue by iid with its assignee ids (who may read or edit it depends on them), label ids
+ * (what a write changes and a presenter shows) and epic id: one statement.
  */
-export async function findIssueWithLinks(db: Db, projectId: number, iid: number): Promise<{ issue: IssueRow; assigneeIds: number[]; labelIds: number[] } | undefined> {
+export async function findIssueWithLinks(
+  db: Db,
+  projectId: number,
+  iid: number,
+): Promise<{ issue: IssueRow; assigneeIds: number[]; labelIds: number[]; epicId: number | null } | undefined> {
   const [row] = await issueWithLinksByIid(db, { projectId, iid });
   if (!row) return undefined;
-  const { assigneeIds, labelIds, ...issue } = row;
-  return { issue, assigneeIds, labelIds };
+  // The row alone: writes spread it back into the table, which has no column for the others.
+  const { assigneeIds, labelIds, epicId, ...issue } = row;
+  return { issue, assigneeIds, labelIds, epicId };
 }
