@@ -107,13 +107,12 @@ export async function recordIterationEvent(tx: Db, tables: NotesTables, issueId:
 export async function copyResourceEvents(tx: Db, tables: NotesTables, fromIssueId: number, toIssueId: number, milestoneFor: (id: number) => number | null): Promise<void> {
   const { resourceStateEvents: rse, resourceLabelEvents: rle, resourceMilestoneEvents: rme, resourceWeightEvents: rwe, resourceIterationEvents: rie } = tables;
   const strip = <R extends { id: number; issueId: number | null }>({ id: _id, issueId: _issue, ...rest }: R) => ({ ...rest, issueId: toIssueId });
-  const [states, labels, milestones, weights, iterations] = await Promise.all([
-    tx.select().from(rse).where(eq(rse.issueId, fromIssueId)).orderBy(asc(rse.id)),
-    tx.select().from(rle).where(eq(rle.issueId, fromIssueId)).orderBy(asc(rle.id)),
-    tx.select().from(rme).where(eq(rme.issueId, fromIssueId)).orderBy(asc(rme.id)),
-    tx.select().from(rwe).where(eq(rwe.issueId, fromIssueId)).orderBy(asc(rwe.id)),
-    tx.select().from(rie).where(eq(rie.issueId, fromIssueId)).orderBy(asc(rie.id)),
-  ]);
+  // One after another: a transaction's client runs one query at a time.
+  const states = await tx.select().from(rse).where(eq(rse.issueId, fromIssueId)).orderBy(asc(rse.id));
+  const labels = await tx.select().from(rle).where(eq(rle.issueId, fromIssueId)).orderBy(asc(rle.id));
+  const milestones = await tx.select().from(rme).where(eq(rme.issueId, fromIssueId)).orderBy(asc(rme.id));
+  const weights = await tx.select().from(rwe).where(eq(rwe.issueId, fromIssueId)).orderBy(asc(rwe.id));
+  const iterations = await tx.select().from(rie).where(eq(rie.issueId, fromIssueId)).orderBy(asc(rie.id));
   const copiedMilestones = milestones.flatMap((e): (typeof rme.$inferInsert)[] => {
     if (e.action === "remove") return [{ ...strip(e), milestoneId: null }];
     const target = e.milestoneId === null ? null : milestoneFor(e.milestoneId);
