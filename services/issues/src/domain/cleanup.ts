@@ -1,13 +1,14 @@
 import type { Db } from "@collab/db";
 import { sql } from "drizzle-orm";
-import { removeConversation, removeMilestoneEvents, removeProjectNotes } from "@collab/notes";
+import { forgetDeletedLabels, removeConversation, removeMilestoneEvents, removeProjectNotes } from "@collab/notes";
 import { clearDeletedMilestones, deleteLabelLinks } from "@collab/work-items";
 import { epicLabels, epics, groupInternalIds, issueLabels, issues, noteTables, subscriptions } from "../db/schema";
 
-/** A label's deletion in namespaces: every issue and epic loses its links to these labels (see deleteLabelLinks). */
+/** A label's deletion in namespaces: every issue and epic loses its links to these labels (see deleteLabelLinks); their label events stay, without the label. */
 export async function unlinkDeletedLabels(db: Db, labelIds: number[]) {
   await deleteLabelLinks(db, issueLabels, labelIds);
   await deleteLabelLinks(db, epicLabels, labelIds);
+  await forgetDeletedLabels(db, noteTables, labelIds);
 }
 
 /** A milestone's deletion in namespaces: its issues lose it, updated by whoever deleted it (see clearDeletedMilestones). */

@@ -1,4 +1,4 @@
-import { addMember, apiClient, assertStatus as ok, createGroup, createProject, createUser, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
+import { addMember, apiClient, assertStatus as ok, createGroup, eventually, createProject, createUser, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
 import { startApp } from "@collab/standalone/test/app";
 import { createGitbeakerUser, failureStatus } from "@collab/standalone/test/gitbeaker.fixtures";
 
@@ -163,6 +163,30 @@ test("an epic's label events with @gitbeaker/rest, the epic named by its id", as
   expect(await failureStatus(alice.gl.EpicLabelEvents.show(group.id, epic.iid, events[0].id))).toBe(404);
   // Epics have no milestone events.
   expect((await alice.api.get(`/groups/${group.id}/epics/${epic.id}/resource_milestone_events`)).status).toBe(404);
+});
+
+test("a deleted label's events stay without their label; a deleted milestone's events go with it", async () => {
+  const project = await createProject(root, { name: "billing", visibility: "private", initialize_with_readme: true });
+  const P = `/projects/${project.id}`;
+  ok(await root.post(`${P}/repository/branches`, { json: { branch: "feature", ref: "main" } }), 201, "branch");
+  const label = ok(await root.post(`${P}/labels`, { json: { name: "bug", color: "#d9534f" } }), 201, "label").body;
+  const [v1, v2] = [ok(await root.post(`${P}/milestones`, { json: { title: "v1" } }), 201, "v1").body, ok(await root.post(`${P}/milestones`, { json: { title: "v2" } }), 201, "v2").body];
+  ok(await root.post(`${P}/issues`, { json: { title: "A", labels: "bug", milestone_id: v1.id } }), 201, "issue");
+  ok(await root.put(`${P}/issues/1`, { json: { milestone_id: v2.id } }), 200, "v2");
+  ok(await root.post(`${P}/merge_requests`, { json: { title: "MR", source_branch: "feature", target_branch: "main", labels: "bug", milestone_id: v1.id } }), 201, "mr");
+
+  ok(await root.delete(`${P}/labels/${label.id}`), 204, "delete label");
+  ok(await root.delete(`${P}/milestones/${v1.id}`), 204, "delete v1");
+  for (const resource of [`${P}/issues/1`, `${P}/merge_requests/1`]) {
+    await eventually(async () => {
+      const labels = ok(await root.get(`${resource}/resource_label_events`), 200, "label events").body;
+      expect(labels.map((e: { action: string; label: unknown }) => [e.action, e.label])).toEqual([["add", null]]);
+    });
+    await eventually(async () => {
+      const milestones = ok(await root.get(`${resource}/resource_milestone_events`), 200, "milestone events").body;
+      expect(milestones.map((e: { milestone: { title: string } }) => e.milestone.title)).toEqual(resource.includes("issues") ? ["v2"] : []);
+    });
+  }
 });
 
 describe("who may read them: the issue's read rules", () => {

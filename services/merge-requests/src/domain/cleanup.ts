@@ -6,10 +6,14 @@ import { resetApprovalsOnPush } from "../approvals/on-push";
 import { approvals } from "../db/approvals.schema";
 import { notes, resourceStateEvents } from "../db/schema";
 import { closingIssueRefs, internalIds, mergeRequestLabels, mergeRequests, noteTables } from "../db/schema";
-import { removeMilestoneEvents, removeResourceEvents } from "@collab/notes";
+import { forgetDeletedLabels, removeMilestoneEvents, removeResourceEvents } from "@collab/notes";
 
 /** A label's deletion in namespaces: every merge request loses its links to these labels (see deleteLabelLinks). */
-export const unlinkDeletedLabels = (db: Db, labelIds: number[]) => deleteLabelLinks(db, mergeRequestLabels, labelIds);
+export async function unlinkDeletedLabels(db: Db, labelIds: number[]): Promise<number> {
+  // Their label events stay, without the label.
+  await forgetDeletedLabels(db, noteTables, labelIds);
+  return deleteLabelLinks(db, mergeRequestLabels, labelIds);
+}
 
 /** A milestone's deletion in namespaces: its merge requests lose it, updated by whoever deleted it (see clearDeletedMilestones). */
 export async function unsetDeletedMilestones(db: Db, milestoneIds: number[], actorId: number | null): Promise<number> {

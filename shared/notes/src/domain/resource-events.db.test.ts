@@ -7,6 +7,7 @@ import type { NoteableType } from "../kind";
 import { removeConversation } from "./conversation";
 import {
   copyResourceEvents,
+  forgetDeletedLabels,
   recordIterationEvent,
   recordLabelEvents,
   recordMilestoneEvent,
@@ -128,7 +129,7 @@ describe("copying and removing", () => {
     expect(states.rows).toEqual([{ state: "closed" }]);
   });
 
-  test("a deleted resource loses its events; a deleted milestone takes its events along", async () => {
+  test("a deleted resource loses its events; a deleted milestone takes its events along, a deleted label leaves them without it", async () => {
     await recordLabelEvents(db, tables, { issueId: 10 }, 7, { before: [], after: [1] });
     await recordWeightEvent(db, tables, 10, 7, { before: null, after: 1 });
     await recordMilestoneEvent(db, tables, { issueId: 11 }, 7, { before: null, after: 70, state: "opened" });
@@ -138,5 +139,11 @@ describe("copying and removing", () => {
     expect(await summary("weight", 10)).toEqual([]);
     await removeMilestoneEvents(db, tables, [70]);
     expect(await summary("milestone", 11)).toEqual([["add", 71]]);
+    await recordLabelEvents(db, tables, { issueId: 12 }, 7, { before: [], after: [80, 81] });
+    await forgetDeletedLabels(db, tables, [80]);
+    expect(await summary("label", 12)).toEqual([
+      ["add", null],
+      ["add", 81],
+    ]);
   });
 });

@@ -145,6 +145,13 @@ export async function removeMilestoneEvents(tx: Db, tables: NotesTables, milesto
   await tx.delete(t).where(sql`${t.milestoneId} = ${anyOf(milestoneIds)}`);
 }
 
+/** Deleted labels' events stay, without their label (GitLab's foreign key nullifies it): answered with label null. */
+export async function forgetDeletedLabels(tx: Db, tables: NotesTables, labelIds: number[]): Promise<void> {
+  if (!labelIds.length) return;
+  const t = tables.resourceLabelEvents;
+  await tx.update(t).set({ labelId: null }).where(sql`${t.labelId} = ${anyOf(labelIds)}`);
+}
+
 /** A resource's events of one family, for the finders. */
 export const eventsOf = (tables: NotesTables, family: ResourceEventFamily, type: NoteableType, id: number | null): SQL =>
   id === null || !EVENT_RESOURCES[family].includes(type) ? sql`false` : and(eq(eventColumn(tables, family, type), id))!;
