@@ -20,7 +20,7 @@ export function notesActions<L extends LoadedNoteable>(kit: ServiceKit, kind: No
   const service = kind.events.noteCreated.name.split(".")[0];
   const stateEvents = entries.stateEvents ? [stateEventActions(kit, entries.stateEvents, c)] : [];
   // Keyed by their entries' names, so a service may mount several kinds (issues.notes.*, issues.epics.notes.*).
-  const maps = [noteActions(kit, kind, entries, c), discussionActions(kit, kind, entries, c), ...stateEvents, resourceEventActions(kit, entries, c)];
+  const maps = [noteActions(kit, kind, entries, c), discussionActions(kit, kind, entries, c), ...stateEvents, resourceEventActions(kit, kind, entries, c)];
   return actionsOf(service, maps.flatMap((m) => Object.values(m)) as ImplementedAction[]);
 }
 

@@ -1,4 +1,4 @@
-import { implement, page, recordNotFound } from "@collab/core";
+import { implement, page, recordNotFound, routeNotFound } from "@collab/core";
 import { labelMap, milestoneMap, userMap } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import type { Ctx } from "@collab/core";
@@ -7,7 +7,7 @@ import type { NoteEntries, ResourceEventKey } from "@collab/notes-contract";
 import { presentIterationEvent, presentLabelEvent, presentMilestoneEvent, presentWeightEvent, type ResourceEventContext } from "../api/resource-events.entity";
 import type { ResourceEventFamily } from "../domain/resource-events";
 import { findResourceEvent, findResourceEvents, type ResourceEventRows } from "../finders/resource-events.finder";
-import type { LoadedNoteable } from "../kind";
+import type { LoadedNoteable, NoteableKind } from "../kind";
 import type { NotesContext } from "./context";
 
 /** How each family is found, embedded and presented. */
@@ -60,15 +60,19 @@ const WIRING: { [K in ResourceEventKey]: FamilyWiring<ResourceEventFamily> } = {
  * GET …/resource_<family>_events[/:resource_<family>_event_id] of the families the entries have:
  * the noteable loaded with its kind's read rules (404 when hidden), then its events, paginated.
  */
-export function resourceEventActions<L extends LoadedNoteable>(kit: ServiceKit, entries: NoteEntries, c: NotesContext<L>): Record<string, ActionSchema> {
+export function resourceEventActions<L extends LoadedNoteable>(kit: ServiceKit, kind: NoteableKind<L>, entries: NoteEntries, c: NotesContext<L>): Record<string, ActionSchema> {
   const actions: Record<string, ActionSchema> = {};
   for (const key of Object.keys(WIRING) as ResourceEventKey[]) {
     const entry = entries[key];
     if (!entry) continue;
     const w = WIRING[key];
+    const served = () => {
+      if (kind.servesEvents && !kind.servesEvents(kit, key)) throw routeNotFound();
+    };
     actions[`${key}.list`] = implement(
       entry.list,
       async (ctx) => {
+        served();
         const l = await c.load(ctx);
         const { rows, total } = await findResourceEvents(kit.db, c.scope(l), w.family, ctx.params);
         const context = await w.context(ctx, rows);
@@ -79,6 +83,7 @@ export function resourceEventActions<L extends LoadedNoteable>(kit: ServiceKit, 
     actions[`${key}.get`] = implement(
       entry.get,
       async (ctx) => {
+        served();
         const l = await c.load(ctx);
         const id = (ctx.params as unknown as Record<string, number>)[w.idParam];
         const event = await findResourceEvent(kit.db, c.scope(l), w.family, id);
