@@ -1,5 +1,5 @@
 import type { Db } from "@collab/db";
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { asc, eq, sql, type SQL } from "drizzle-orm";
 import type { NotesTables } from "../db/tables";
 import type { NoteableType } from "../kind";
 
@@ -154,4 +154,4 @@ export async function forgetDeletedLabels(tx: Db, tables: NotesTables, labelIds:
 
 /** A resource's events of one family, for the finders. */
 export const eventsOf = (tables: NotesTables, family: ResourceEventFamily, type: NoteableType, id: number | null): SQL =>
-  id === null || !EVENT_RESOURCES[family].includes(type) ? sql`false` : and(eq(eventColumn(tables, family, type), id))!;
+  id === null || !EVENT_RESOURCES[family].includes(type) ? sql`false` : eq(eventColumn(tables, family, type), id);
