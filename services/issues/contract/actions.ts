@@ -1,6 +1,6 @@
 /** Actions of the issues service other services call (see index.ts). */
 import { actionContract, flushContract, noContent, pageOf } from "@collab/core";
-import { unresolvableNoteContract } from "@collab/notes-contract";
+import { unresolvableNoteContract, withResourceEvents } from "@collab/notes-contract";
 import { z } from "zod";
 import { EpicIssuesActions } from "./epic-issues";
 import { EpicLinksActions, EpicsActions } from "./epics";
@@ -60,13 +60,13 @@ export const IssuesActions = {
   epicLinks: EpicLinksActions,
   /** Issues of epics (GitLab's epic issues). */
   epicIssues: EpicIssuesActions,
-  /** Notes, discussions and resource state events: the shared notes' (@collab/notes-contract); threads are not resolvable. */
+  /** Notes, discussions, resource state, label, milestone, weight and iteration events: the shared notes' (@collab/notes-contract); threads are not resolvable. */
   ...unresolvableNoteContract("issues"),
   /**
    * The same on epics (issues.epics.notes.* …), Premium and Ultimate: `epic_id` is the epic's global
    * id, not its iid, as GitLab's notes helpers look epics up; threads are not resolvable.
    */
-  epicNotes: unresolvableNoteContract("issues.epics", "epic_id"),
+  epicNotes: withResourceEvents(unresolvableNoteContract("issues.epics", "epic_id"), ["labelEvents"]),
   analytics: {
     /**
      * Bus only (activity's group analytics): how many issues were created after `since` in these

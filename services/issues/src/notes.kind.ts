@@ -18,6 +18,8 @@ export const issueNotes: NoteableKind<LoadedIssueNoteable> = {
   tables: noteTables,
   events: Issues.events,
   resolvable: false,
+  // Weight and iterations are Premium: on the free tier their event routes do not exist (GitLab CE).
+  servesEvents: (kit, family) => kit.config.LICENSE_TIER !== "free" || (family !== "weightEvents" && family !== "iterationEvents"),
   missing: recordNotFound,
   async load(kit, ctx, projectRef, iid, missing) {
     const loaded = await loadIssue(kit, ctx, projectRef, iid, missing);

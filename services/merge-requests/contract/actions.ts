@@ -5,7 +5,7 @@
  */
 import { actionContract, noContent, pageOf, replyOf, flushContract } from "@collab/core";
 import { Issues } from "@collab/issues-contract";
-import { discussionContract, noteContract } from "@collab/notes-contract";
+import { discussionContract, noteContract, withResourceEvents } from "@collab/notes-contract";
 import { CreateCommitNoteParams, ListCommitNotesParams } from "./params/commit-notes";
 import { z } from "zod";
 import {
@@ -114,8 +114,8 @@ export const MergeRequestsActions = {
       idempotent: true,
     }),
   },
-  /** Notes, discussions (resolvable threads) and resource state events: the shared notes' (@collab/notes-contract). */
-  ...noteContract("merge-requests", "merge_request_iid"),
+  /** Notes, discussions (resolvable threads), resource state, label and milestone events: the shared notes' (@collab/notes-contract). */
+  ...withResourceEvents(noteContract("merge-requests", "merge_request_iid"), ["labelEvents", "milestoneEvents"]),
   /** Commits as noteables (their notes live here until a repositories service owns commits). */
   commits: {
     notes: {

@@ -1,5 +1,5 @@
 import { AccessLevel, callerOf, forbidden, implement, page, requireCaller, unprocessable, type Ctx, announce } from "@collab/core";
-import { accessLevels, assertWritable, groupOf, milestoneMap, readableProjects, userMap, type ProjectAccess } from "@collab/work-items";
+import { accessLevels, assertWritable, groupOf, readableProjects, userMap, type ProjectAccess } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, ne } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
@@ -168,17 +168,13 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
         if (input.targetBranch === mr.sourceBranch) throw unprocessable(["You can't use same project/branch for source and target"]);
         await checkBranchesExist(ctx, mr.projectId, undefined, input.targetBranch);
       }
-      const [users, milestones] = await Promise.all([
-        input.assigneeIds || input.reviewerIds ? userMap(ctx, [...links.assigneeIds, ...links.reviewerIds, ...(input.assigneeIds ?? []), ...(input.reviewerIds ?? [])]) : Promise.resolve(new Map()),
-        input.milestoneId !== undefined ? milestoneMap(ctx, [mr.milestoneId, input.milestoneId]) : Promise.resolve(new Map()),
-      ]);
+      const users = input.assigneeIds || input.reviewerIds ? await userMap(ctx, [...links.assigneeIds, ...links.reviewerIds, ...(input.assigneeIds ?? []), ...(input.reviewerIds ?? [])]) : new Map<number, { id: number; username: string }>();
       const { mergeRequest } = await kit.events.transact(
         (tx) =>
           updateMergeRequest(tx, mr, input, {
             actor: caller,
             ...links,
             usernames: new Map([...users.values()].map((u) => [u.id, u.username])),
-            milestoneTitles: new Map([...milestones.values()].map((m) => [m.id, String(m.title)])),
           }),
         ({ mergeRequest: updated, changes }) => [
           ...(changes.includes("state") ? [mergeRequestEvent(updated.state === "closed" ? MergeRequests.events.mergeRequestClosed : MergeRequests.events.mergeRequestReopened, updated, caller.id)] : []),

@@ -1,6 +1,6 @@
 /** The notes, discussions and resource state events actions of a noteable-owning service. */
 import { actionContract, noContent, pageOf } from "@collab/core";
-import { DiscussionSchema, NoteSchema, StateEventSchema } from "./entities";
+import { DiscussionSchema, IterationEventSchema, LabelEventSchema, MilestoneEventSchema, NoteSchema, StateEventSchema, WeightEventSchema } from "./entities";
 import { noteParams, type NoteablePathParam } from "./params";
 
 /** The noteable's iid param of each service that mounts the shared notes. */
@@ -39,6 +39,22 @@ export function noteContract(service: string, pathParam?: NoteablePathParam) {
       list: actionContract(`${S}.stateEvents.list`, { input: () => P().ListStateEvents, output: () => pageOf(StateEventSchema), idempotent: true }),
       get: actionContract(`${S}.stateEvents.get`, { input: () => P().StateEventRef, output: () => StateEventSchema, idempotent: true }),
     },
+    labelEvents: {
+      list: actionContract(`${S}.labelEvents.list`, { input: () => P().ListResourceEvents, output: () => pageOf(LabelEventSchema), idempotent: true }),
+      get: actionContract(`${S}.labelEvents.get`, { input: () => P().LabelEventRef, output: () => LabelEventSchema, idempotent: true }),
+    },
+    milestoneEvents: {
+      list: actionContract(`${S}.milestoneEvents.list`, { input: () => P().ListResourceEvents, output: () => pageOf(MilestoneEventSchema), idempotent: true }),
+      get: actionContract(`${S}.milestoneEvents.get`, { input: () => P().MilestoneEventRef, output: () => MilestoneEventSchema, idempotent: true }),
+    },
+    weightEvents: {
+      list: actionContract(`${S}.weightEvents.list`, { input: () => P().ListResourceEvents, output: () => pageOf(WeightEventSchema), idempotent: true }),
+      get: actionContract(`${S}.weightEvents.get`, { input: () => P().WeightEventRef, output: () => WeightEventSchema, idempotent: true }),
+    },
+    iterationEvents: {
+      list: actionContract(`${S}.iterationEvents.list`, { input: () => P().ListResourceEvents, output: () => pageOf(IterationEventSchema), idempotent: true }),
+      get: actionContract(`${S}.iterationEvents.get`, { input: () => P().IterationEventRef, output: () => IterationEventSchema, idempotent: true }),
+    },
   };
 }
 
@@ -60,6 +76,11 @@ export interface NoteEntries {
   notes: NoteContract["notes"];
   discussions: Omit<NoteContract["discussions"], "resolve"> & { resolve?: NoteContract["discussions"]["resolve"] };
   stateEvents?: NoteContract["stateEvents"];
+  /** The resource event families the kind records (resource_label_events …), each optional. */
+  labelEvents?: NoteContract["labelEvents"];
+  milestoneEvents?: NoteContract["milestoneEvents"];
+  weightEvents?: NoteContract["weightEvents"];
+  iterationEvents?: NoteContract["iterationEvents"];
 }
 
 /**
@@ -69,12 +90,22 @@ export interface NoteEntries {
 export const discussionContract = (service: string, pathParam: NoteablePathParam): NoteEntries["discussions"] => unresolvableNoteContract(service, pathParam).discussions;
 
 /** noteContract without `discussions.resolve`, for a kind whose threads are not resolvable. */
-export function unresolvableNoteContract(service: string, pathParam?: NoteablePathParam): NoteEntries & Pick<NoteContract, "stateEvents"> {
-  const { notes, discussions: all, stateEvents } = noteContract(service, pathParam);
+export function unresolvableNoteContract(service: string, pathParam?: NoteablePathParam): NoteEntries & Omit<NoteContract, "notes" | "discussions"> {
+  const { discussions: all, ...rest } = noteContract(service, pathParam);
   const discussions: NoteEntries["discussions"] = { ...all };
   delete discussions.resolve;
-  return { notes, discussions, stateEvents };
+  return { ...rest, discussions };
 }
+
+/** The entries of the resource event families `families` only (a kind records just some: an epic only labels). */
+export function withResourceEvents<E extends NoteEntries, K extends ResourceEventKey>(entries: E, families: readonly K[]): Omit<E, Exclude<ResourceEventKey, K>> {
+  const out: NoteEntries = { ...entries };
+  for (const key of RESOURCE_EVENT_KEYS) if (!(families as readonly ResourceEventKey[]).includes(key)) delete out[key];
+  return out as unknown as Omit<E, Exclude<ResourceEventKey, K>>;
+}
+
+export const RESOURCE_EVENT_KEYS = ["labelEvents", "milestoneEvents", "weightEvents", "iterationEvents"] as const;
+export type ResourceEventKey = (typeof RESOURCE_EVENT_KEYS)[number];
 
 /** Notes and discussions only (no resolving, no state events): a kind without states, such as snippets. */
 export function statelessNoteContract(service: string, pathParam: NoteablePathParam): NoteEntries {

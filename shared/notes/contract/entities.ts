@@ -1,5 +1,6 @@
 /** The answers of the notes actions, as @collab/notes' api/entity.ts presents them. */
 import { UserRefSchema } from "@collab/accounts-contract";
+import { LabelBasicSchema, MilestoneSchema } from "@collab/namespaces-contract";
 import { z } from "zod";
 
 const int = () => z.number().int();
@@ -53,3 +54,28 @@ export const StateEventSchema = z.object({
   state: z.string(),
 });
 export type StateEvent = z.output<typeof StateEventSchema>;
+
+const eventResource = {
+  id: int(),
+  user: UserRefSchema.nullable(),
+  created_at: z.string().nullable(),
+  resource_type: z.enum(["Issue", "MergeRequest", "Epic"]),
+  resource_id: int().nullable(),
+};
+const action = z.enum(["add", "remove"]);
+
+/** A label added to or removed from an issue, merge request or epic (label null once the label is deleted). */
+export const LabelEventSchema = z.object({ ...eventResource, label: LabelBasicSchema.nullable(), action });
+export type LabelEvent = z.output<typeof LabelEventSchema>;
+
+/** A milestone set on (add) or removed from (remove) an issue or merge request; state: the resource's at the time. */
+export const MilestoneEventSchema = z.object({ ...eventResource, milestone: MilestoneSchema.nullable(), action, state: z.string() });
+export type MilestoneEvent = z.output<typeof MilestoneEventSchema>;
+
+/** A weight change of an issue (weight null: removed). */
+export const WeightEventSchema = z.object({ id: int(), user: UserRefSchema.nullable(), created_at: z.string().nullable(), issue_id: int().nullable(), weight: int().nullable() });
+export type WeightEvent = z.output<typeof WeightEventSchema>;
+
+/** An iteration set on or removed from an issue; iteration null: no iteration record to show (none exist here). */
+export const IterationEventSchema = z.object({ ...eventResource, iteration: z.record(z.string(), z.unknown()).nullable(), action });
+export type IterationEvent = z.output<typeof IterationEventSchema>;

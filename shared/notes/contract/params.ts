@@ -89,6 +89,11 @@ export function noteParams<K extends NoteablePathParam>(pathParam: K) {
     ResolveDiscussion: z.object({ ...noteable, discussion_id: gString(), resolved: gBool() }),
     ListStateEvents: z.object({ ...noteable, ...paginationParams }),
     StateEventRef: z.object({ ...noteable, resource_state_event_id: gInt() }),
+    ListResourceEvents: z.object({ ...noteable, ...paginationParams }),
+    LabelEventRef: z.object({ ...noteable, resource_label_event_id: gInt() }),
+    MilestoneEventRef: z.object({ ...noteable, resource_milestone_event_id: gInt() }),
+    WeightEventRef: z.object({ ...noteable, resource_weight_event_id: gInt() }),
+    IterationEventRef: z.object({ ...noteable, resource_iteration_event_id: gInt() }),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { RouteDef } from "@collab/core";
-import type { NoteEntries } from "./actions";
+import { RESOURCE_EVENT_KEYS, type NoteEntries, type ResourceEventKey } from "./actions";
 
 /**
  * The note-creating actions (comments, new threads, replies), by the suffix after the service name:
@@ -33,7 +33,29 @@ export function noteRoutes(entries: NoteEntries, noteablePath: string, o: { reso
           { method: "GET", path: `${P}/resource_state_events/:resource_state_event_id`, action: E.get.name },
         ] satisfies RouteDef[])
       : []),
+    ...resourceEventRoutes(entries, P),
   ];
+}
+
+/** The path segment of each resource event family (GitLab's resource_<family>_events). */
+const EVENT_PATHS: Record<ResourceEventKey, string> = {
+  labelEvents: "resource_label_events",
+  milestoneEvents: "resource_milestone_events",
+  weightEvents: "resource_weight_events",
+  iterationEvents: "resource_iteration_events",
+};
+
+/** GET …/resource_<family>_events[/:resource_<family>_event_id] of the families the kind's entries have. */
+function resourceEventRoutes(entries: NoteEntries, P: string): RouteDef[] {
+  return RESOURCE_EVENT_KEYS.flatMap((key) => {
+    const E = entries[key];
+    if (!E) return [];
+    const segment = EVENT_PATHS[key];
+    return [
+      { method: "GET", path: `${P}/${segment}`, action: E.list.name },
+      { method: "GET", path: `${P}/${segment}/:${segment.slice(0, -1)}_id`, action: E.get.name },
+    ] satisfies RouteDef[];
+  });
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ProjectAccess } from "@collab/work-items";
 import type { Db, ServiceKit } from "@collab/db";
 import type { NoteRow, NotesTables } from "./db/tables";
 
-import type { DiffPositionParams, NoteablePathParam, NoteableType } from "@collab/notes-contract";
+import type { DiffPositionParams, NoteablePathParam, NoteableType, ResourceEventKey } from "@collab/notes-contract";
 
 // Declared by the notes contract (its params name the noteable's path param).
 export type { DiffPositionParams, NoteablePathParam, NoteableType };
@@ -61,6 +61,11 @@ export interface NoteableKind<L extends LoadedNoteable = LoadedNoteable, K exten
   checkPosition?: (l: L, position: DiffPositionParams) => [field: string, message: string][];
   /** false: the noteable takes no internal notes (GitLab refuses `internal` on them); default true. */
   internalNotes?: boolean;
+  /**
+   * Whether a resource event family its entries have is served here: false makes its routes
+   * answer as unknown routes (an unlicensed family, as GitLab CE lacks them). Absent: all are.
+   */
+  servesEvents?: (kit: ServiceKit, family: ResourceEventKey) => boolean;
   /** The 404 answered when the noteable is missing or hidden. */
   missing: () => ApiError;
   /** Loads a noteable the caller may read, else throws `missing()` (or its project's or group's 404); `parentRef` is the path's :id. */

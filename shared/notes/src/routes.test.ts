@@ -1,4 +1,4 @@
-import { discussionContract, discussionRoutes, isNoteCreatingAction, noteContract, noteRoutes, statelessNoteContract, unresolvableNoteContract } from "@collab/notes-contract";
+import { discussionContract, discussionRoutes, isNoteCreatingAction, noteContract, noteRoutes, statelessNoteContract, unresolvableNoteContract, withResourceEvents } from "@collab/notes-contract";
 
 const MR = "/projects/:id/merge_requests/:merge_request_iid";
 
@@ -8,13 +8,14 @@ describe("noteRoutes", () => {
     const routes = noteRoutes(noteContract("widgets", "merge_request_iid"), MR, { resolvable: true });
     expect(routes.every((r) => r.path.startsWith(`${MR}/`) && r.action.startsWith("widgets."))).toBe(true);
     expect(routes).toContainEqual({ method: "PUT", path: `${MR}/discussions/:discussion_id`, action: "widgets.discussions.resolve" });
-    expect(routes).toHaveLength(15);
+    // 15 notes, discussions and state events routes, and list and get of the four resource event families.
+    expect(routes).toHaveLength(23);
   });
 
   test("no thread resolution route for a kind without resolvable threads", () => {
     const routes = noteRoutes(unresolvableNoteContract("issues"), "/projects/:id/issues/:issue_iid", { resolvable: false });
     expect(routes.some((r) => r.action.endsWith(".discussions.resolve"))).toBe(false);
-    expect(routes).toHaveLength(14);
+    expect(routes).toHaveLength(22);
     expect(() => noteRoutes(unresolvableNoteContract("issues"), "/x", { resolvable: true })).toThrow(/discussions.resolve/);
   });
 
@@ -36,7 +37,7 @@ describe("noteRoutes", () => {
     const E = "/groups/:id/epics/:epic_id";
     const entries = unresolvableNoteContract("widgets.epics", "epic_id");
     const routes = noteRoutes(entries, E, { resolvable: false });
-    expect(routes).toHaveLength(14);
+    expect(routes).toHaveLength(22);
     expect(routes.every((r) => r.path.startsWith(`${E}/`) && r.action.startsWith("widgets.epics."))).toBe(true);
     expect(routes.filter((r) => isNoteCreatingAction(r.action)).map((r) => r.action).sort()).toEqual(["widgets.epics.discussions.create", "widgets.epics.discussions.reply", "widgets.epics.notes.create"]);
     expect(entries.stateEvents.get.input().parse({ id: "team", epic_id: "12", resource_state_event_id: "3" })).toEqual({ id: "team", epic_id: 12, resource_state_event_id: 3 });
@@ -48,5 +49,30 @@ describe("noteRoutes", () => {
     expect(routes).toHaveLength(7);
     expect(routes.every((r) => r.path.startsWith(`${C}/discussions`) && r.action.startsWith("widgets.commits.discussions."))).toBe(true);
     expect(routes.filter((r) => isNoteCreatingAction(r.action)).map((r) => r.action).sort()).toEqual(["widgets.commits.discussions.create", "widgets.commits.discussions.reply"]);
+  });
+
+  test("the resource event families a kind records: list and get of each, under GitLab's paths", () => {
+    const P = "/projects/:id/issues/:issue_iid";
+    const routes = noteRoutes(unresolvableNoteContract("widgets", "issue_iid"), P, { resolvable: false }).filter((r) => /resource_(label|milestone|weight|iteration)_events/.test(r.path));
+    expect(routes.map((r) => `${r.method} ${r.path.slice(P.length)} ${r.action}`)).toEqual([
+      "GET /resource_label_events widgets.labelEvents.list",
+      "GET /resource_label_events/:resource_label_event_id widgets.labelEvents.get",
+      "GET /resource_milestone_events widgets.milestoneEvents.list",
+      "GET /resource_milestone_events/:resource_milestone_event_id widgets.milestoneEvents.get",
+      "GET /resource_weight_events widgets.weightEvents.list",
+      "GET /resource_weight_events/:resource_weight_event_id widgets.weightEvents.get",
+      "GET /resource_iteration_events widgets.iterationEvents.list",
+      "GET /resource_iteration_events/:resource_iteration_event_id widgets.iterationEvents.get",
+    ]);
+    // An epic records label events only; snippets none.
+    const epic = withResourceEvents(unresolvableNoteContract("widgets.epics", "epic_id"), ["labelEvents"]);
+    expect(Object.keys(epic).sort()).toEqual(["discussions", "labelEvents", "notes", "stateEvents"]);
+    expect(noteRoutes(epic, "/e", { resolvable: false }).filter((r) => r.path.includes("_events/")).map((r) => r.path)).toEqual([
+      "/e/resource_state_events/:resource_state_event_id",
+      "/e/resource_label_events/:resource_label_event_id",
+    ]);
+    expect(noteRoutes(statelessNoteContract("widgets", "snippet_id"), "/s", { resolvable: false }).some((r) => r.path.includes("_events"))).toBe(false);
+    expect(epic.labelEvents.get.input().parse({ id: "team", epic_id: "12", resource_label_event_id: "3" })).toEqual({ id: "team", epic_id: 12, resource_label_event_id: 3 });
+    expect(() => epic.labelEvents.get.input().parse({ id: "team", epic_id: "12", resource_label_event_id: "x" })).toThrow();
   });
 });

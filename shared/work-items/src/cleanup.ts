@@ -22,8 +22,8 @@ export async function deleteLabelLinks<T extends PgTable & { labelId: AnyPgColum
 /**
  * A milestone's deletion (GitLab's Milestones::DestroyService, which updates each of its issues
  * and merge requests with `milestone_id: nil`): the items lose the milestone and are updated by
- * whoever deleted it. No resource milestone events (nor system notes for milestone changes) are
- * recorded, so there is nothing more to write. One UPDATE on the milestone index; repeating it
+ * whoever deleted it. The removals' milestone events would go with the milestone (GitLab's foreign
+ * key cascades), so none is recorded: the services remove the milestone's events (removeMilestoneEvents of @collab/notes). One UPDATE on the milestone index; repeating it
  * matches nothing. Answers how many items changed.
  */
 export async function clearDeletedMilestones<T extends PgTable & { id: AnyPgColumn; milestoneId: AnyPgColumn; updatedAt: AnyPgColumn; updatedById: AnyPgColumn }>(

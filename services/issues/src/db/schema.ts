@@ -148,11 +148,11 @@ export type EpicIssueRow = typeof epicIssues.$inferSelect;
 export const groupInternalIds = internalIdsTable(issuesSchema, { table: "group_internal_ids", key: "group_id" });
 
 /**
- * Notes, resource state events and per-project iid sequences: the shared conversation tables
+ * Notes, resource state, label, milestone, weight and iteration events and per-project iid sequences: the shared conversation tables
  * (@collab/notes), declared in this service's schema. Exported one by one so drizzle-kit sees them.
  */
 export const noteTables = notesTables(issuesSchema);
-export const { notes, resourceStateEvents, internalIds } = noteTables;
+export const { notes, resourceStateEvents, internalIds, resourceLabelEvents, resourceMilestoneEvents, resourceWeightEvents, resourceIterationEvents } = noteTables;
 
 export type IssueRow = typeof issues.$inferSelect;
 

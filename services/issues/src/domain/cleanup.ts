@@ -1,17 +1,22 @@
 import type { Db } from "@collab/db";
 import { sql } from "drizzle-orm";
-import { removeConversation, removeProjectNotes } from "@collab/notes";
+import { forgetDeletedLabels, removeConversation, removeMilestoneEvents, removeProjectNotes } from "@collab/notes";
 import { clearDeletedMilestones, deleteLabelLinks } from "@collab/work-items";
 import { epicLabels, epics, groupInternalIds, issueLabels, issues, noteTables, subscriptions } from "../db/schema";
 
-/** A label's deletion in namespaces: every issue and epic loses its links to these labels (see deleteLabelLinks). */
+/** A label's deletion in namespaces: every issue and epic loses its links to these labels (see deleteLabelLinks); their label events stay, without the label. */
 export async function unlinkDeletedLabels(db: Db, labelIds: number[]) {
   await deleteLabelLinks(db, issueLabels, labelIds);
   await deleteLabelLinks(db, epicLabels, labelIds);
+  await forgetDeletedLabels(db, noteTables, labelIds);
 }
 
 /** A milestone's deletion in namespaces: its issues lose it, updated by whoever deleted it (see clearDeletedMilestones). */
-export const unsetDeletedMilestones = (db: Db, milestoneIds: number[], actorId: number | null) => clearDeletedMilestones(db, issues, milestoneIds, actorId);
+export async function unsetDeletedMilestones(db: Db, milestoneIds: number[], actorId: number | null): Promise<number> {
+  // The milestones' events go with them, as GitLab's foreign key cascades (see removeMilestoneEvents).
+  await removeMilestoneEvents(db, noteTables, milestoneIds);
+  return clearDeletedMilestones(db, issues, milestoneIds, actorId);
+}
 
 /**
  * What follows a project's deletion in the namespaces service (GitLab's Projects::DestroyService

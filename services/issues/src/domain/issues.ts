@@ -1,7 +1,7 @@
 import { charCount, conflict, isBlank, rubyStrip, validationFailed } from "@collab/core";
 import { iidCte, iidOf, preparedQuery, type Db } from "@collab/db";
 import { and, eq, getTableColumns, sql } from "drizzle-orm";
-import { addSystemNote, recordStateEvent, removeConversation } from "@collab/notes";
+import { addSystemNote, recordIterationEvent, recordLabelEvents, recordMilestoneEvent, recordStateEvent, recordWeightEvent, removeConversation } from "@collab/notes";
 import { issueAssignees, issueLabels, issues, noteTables, outbox, subscriptions, type EpicRow, type IssueRow } from "../db/schema";
 import { checkEpicConfidentiality, setIssueEpic, type ProjectPlace } from "../epics/epic-issues";
 import { Issues } from "@collab/issues-contract";
@@ -65,7 +65,8 @@ const param = (name: string) => sql.placeholder(name);
  * A new issue with everything that comes with it, in one prepared statement (atomic on its own,
  * built once per database): the iid (allocated from the project's sequence, or an owner's
  * explicit one, which moves the sequence past it), the row at the end of the board order, its
- * assignee and label links, its followers' subscriptions, and its `opened` event in the outbox
+ * assignee and label links, its label, milestone, weight and iteration events, its followers'
+ * subscriptions, and its `opened` event in the outbox
  * (issuePayloadSql: the payload issuePayload builds, from the inserted row).
  */
 const createStatement = preparedQuery((db: Db) => {
@@ -103,6 +104,24 @@ const createStatement = preparedQuery((db: Db) => {
     sql`INSERT INTO ${issueLabels} (${column(issueLabels.issueId)}, ${column(issueLabels.labelId)})
       SELECT c.id, unnest(${param("labelIds")}::int[]) FROM created c RETURNING 1 AS n`,
   );
+  // The creation's resource events, as GitLab's CommonSystemNotesService records them on create: each label added, the milestone, weight and iteration set.
+  const { resourceLabelEvents: rle, resourceMilestoneEvents: rme, resourceWeightEvents: rwe, resourceIterationEvents: rie } = noteTables;
+  const labelEvents = db.$with("label_events", written).as(
+    sql`INSERT INTO ${rle} (${column(rle.userId)}, ${column(rle.issueId)}, ${column(rle.labelId)}, ${column(rle.action)}, ${column(rle.createdAt)})
+      SELECT c.author_id, c.id, unnest(${param("labelIds")}::int[]), 'add', c.created_at FROM created c RETURNING 1 AS n`,
+  );
+  const milestoneEvents = db.$with("milestone_events", written).as(
+    sql`INSERT INTO ${rme} (${column(rme.userId)}, ${column(rme.issueId)}, ${column(rme.milestoneId)}, ${column(rme.action)}, ${column(rme.state)}, ${column(rme.createdAt)})
+      SELECT c.author_id, c.id, c.milestone_id, 'add', c.state, c.created_at FROM created c WHERE c.milestone_id IS NOT NULL RETURNING 1 AS n`,
+  );
+  const weightEvents = db.$with("weight_events", written).as(
+    sql`INSERT INTO ${rwe} (${column(rwe.userId)}, ${column(rwe.issueId)}, ${column(rwe.weight)}, ${column(rwe.createdAt)})
+      SELECT c.author_id, c.id, c.weight, c.created_at FROM created c WHERE c.weight IS NOT NULL RETURNING 1 AS n`,
+  );
+  const iterationEvents = db.$with("iteration_events", written).as(
+    sql`INSERT INTO ${rie} (${column(rie.userId)}, ${column(rie.issueId)}, ${column(rie.iterationId)}, ${column(rie.action)}, ${column(rie.createdAt)})
+      SELECT c.author_id, c.id, c.iteration_id, 'add', c.created_at FROM created c WHERE c.iteration_id IS NOT NULL RETURNING 1 AS n`,
+  );
   const followed = db.$with("followed", written).as(
     sql`INSERT INTO ${subscriptions} (${column(subscriptions.subscribableType)}, ${column(subscriptions.subscribableId)}, ${column(subscriptions.userId)}, ${column(subscriptions.subscribed)})
       SELECT 'Issue', c.id, unnest(${param("followerIds")}::int[]), true FROM created c ON CONFLICT DO NOTHING RETURNING 1 AS n`,
@@ -112,7 +131,11 @@ const createStatement = preparedQuery((db: Db) => {
       SELECT ${param("eventId")}::uuid, ${param("eventName")}::text, ${issuePayloadSql("c", sql`${param("authorId")}::int`)}
       FROM created c RETURNING 1 AS n`,
   );
-  return db.with(nextIid, created, assigned, labelled, followed, announced).select().from(created).prepare("issues_create");
+  return db
+    .with(nextIid, created, assigned, labelled, labelEvents, milestoneEvents, weightEvents, iterationEvents, followed, announced)
+    .select()
+    .from(created)
+    .prepare("issues_create");
 });
 
 const isTakenIid = (err: unknown) => {
@@ -170,7 +193,7 @@ export interface UpdateContext {
   project: ProjectPlace;
 }
 
-/** Applies an edit in the caller's transaction: row, links, system notes and the state event together. */
+/** Applies an edit in the caller's transaction: row, links, system notes and the state, label, milestone, weight and iteration events together. */
 export async function updateIssue(tx: Db, issue: IssueRow, raw: IssueInput, c: UpdateContext): Promise<{ issue: IssueRow; changes: string[] }> {
   const input = checkIssueInput(raw);
   const set: Partial<typeof issues.$inferInsert> = {};
@@ -217,6 +240,10 @@ export async function updateIssue(tx: Db, issue: IssueRow, raw: IssueInput, c: U
       changes.push(key);
     }
   }
+  // Weight and iteration changes are resource events, not system notes (the milestone's is recorded below, with the state it leaves).
+  const on = { issueId: issue.id };
+  if (set.weight !== undefined) await recordWeightEvent(tx, noteTables, issue.id, c.actor.id, { before: issue.weight, after: set.weight });
+  if (set.iterationId !== undefined) await recordIterationEvent(tx, noteTables, issue.id, c.actor.id, { before: issue.iterationId, after: set.iterationId });
   if (input.createdAt !== undefined) set.createdAt = input.createdAt;
 
   if (input.stateEvent === "close" && issue.state === "opened") {
@@ -228,6 +255,8 @@ export async function updateIssue(tx: Db, issue: IssueRow, raw: IssueInput, c: U
     await recordStateEvent(tx, noteTables, { userId: c.actor.id, issueId: issue.id, state: "reopened" });
     changes.push("state");
   }
+  if (set.milestoneId !== undefined)
+    await recordMilestoneEvent(tx, noteTables, on, c.actor.id, { before: issue.milestoneId, after: set.milestoneId, state: set.state ?? issue.state });
 
   if (input.assigneeIds !== undefined) {
     const next = [...new Set(input.assigneeIds)];
@@ -252,6 +281,7 @@ export async function updateIssue(tx: Db, issue: IssueRow, raw: IssueInput, c: U
     if (!same) {
       await tx.delete(issueLabels).where(eq(issueLabels.issueId, issue.id));
       if (next.length) await tx.insert(issueLabels).values(next.map((labelId) => ({ issueId: issue.id, labelId })));
+      await recordLabelEvents(tx, noteTables, on, c.actor.id, { before: c.labelIds, after: next });
       changes.push("labels");
     }
   }

@@ -1,5 +1,5 @@
 import { nextIid, type Db } from "@collab/db";
-import { addSystemNote, copyNotes, recordStateEvent } from "@collab/notes";
+import { addSystemNote, copyNotes, copyResourceEvents, recordStateEvent } from "@collab/notes";
 import { eq, sql } from "drizzle-orm";
 import { epicIssues, issueAssignees, issueLabels, issues, noteTables, subscriptions, type EpicRow, type IssueRow } from "../db/schema";
 import { setIssueEpic, type ProjectPlace } from "../epics/epic-issues";
@@ -17,7 +17,7 @@ export interface CopyPlan {
   withNotes: boolean;
 }
 
-/** Copies an issue (and optionally its notes, keeping each thread together) into another project. */
+/** Copies an issue (and optionally its notes, keeping each thread together, and its resource events) into another project. */
 async function copyIssue(tx: Db, source: IssueRow, actor: Actor, plan: CopyPlan): Promise<IssueRow> {
   const iid = await nextIid(tx, noteTables.internalIds, plan.targetProjectId, "issues");
   const [copy] = await tx
@@ -43,6 +43,10 @@ async function copyIssue(tx: Db, source: IssueRow, actor: Actor, plan: CopyPlan)
   if (plan.labelIds.length) await tx.insert(issueLabels).values([...new Set(plan.labelIds)].map((labelId) => ({ issueId: copy.id, labelId })));
   await tx.insert(subscriptions).values({ subscribableType: "Issue", subscribableId: copy.id, userId: actor.id, subscribed: true }).onConflictDoNothing();
   if (plan.withNotes) {
+    // The history comes along with the notes (GitLab's CopyResourceEventsService); a milestone event only where the target has that milestone.
+    const sameProject = plan.targetProjectId === source.projectId;
+    const milestoneFor = (id: number) => (sameProject ? id : id === source.milestoneId ? plan.milestoneId : null);
+    await copyResourceEvents(tx, noteTables, source.id, copy.id, milestoneFor);
     const userNotes = await copyNotes(tx, noteTables, { type: "Issue", id: source.id }, issueTarget(copy));
     if (userNotes) return (await tx.update(issues).set({ userNotesCount: userNotes }).where(eq(issues.id, copy.id)).returning())[0];
   }

@@ -1,6 +1,6 @@
 import { announce, isValidColor, normalizeColor, validationFailed } from "@collab/core";
 import { nextIid, type Announcement, type Db } from "@collab/db";
-import { recordStateEvent, removeConversation } from "@collab/notes";
+import { recordLabelEvents, recordStateEvent, removeConversation } from "@collab/notes";
 import { Issues } from "@collab/issues-contract";
 import { and, eq, inArray } from "drizzle-orm";
 import { epicLabels, epics, groupInternalIds, noteTables, subscriptions, type EpicRow } from "../db/schema";
@@ -53,7 +53,7 @@ function columnsOf(input: EpicInput): Partial<typeof epics.$inferInsert> {
   return set;
 }
 
-/** A new epic of the group with its labels, the author following it, in the caller's transaction. */
+/** A new epic of the group with its labels (and their label events), the author following it, in the caller's transaction. */
 export async function createEpic(tx: Db, groupId: number, authorId: number, raw: EpicInput & { title: string }): Promise<EpicWithLabels> {
   const input = checkEpicInput(raw);
   const iid = await nextIid(tx, groupInternalIds, groupId, EPIC_IIDS);
@@ -64,13 +64,14 @@ export async function createEpic(tx: Db, groupId: number, authorId: number, raw:
     .returning();
   const labelIds = [...new Set(input.labelIds ?? [])];
   if (labelIds.length) await tx.insert(epicLabels).values(labelIds.map((labelId) => ({ epicId: row.id, labelId })));
+  await recordLabelEvents(tx, noteTables, { epicId: row.id }, authorId, { before: [], after: labelIds }, createdAt);
   await tx.insert(subscriptions).values({ subscribableType: "Epic", subscribableId: row.id, userId: authorId, subscribed: true }).onConflictDoNothing();
   return { ...row, labelIds };
 }
 
 /**
- * Applies an edit to `epic` in the caller's transaction: its columns, labels and state (closed_at and
- * closed_by with it, and a resource state event). Answers the row and which fields changed ("state"
+ * Applies an edit to `epic` in the caller's transaction: its columns, labels (with their label events)
+ * and state (closed_at and closed_by with it, and a resource state event). Answers the row and which fields changed ("state"
  * for a close or reopen).
  */
 export async function updateEpic(tx: Db, epic: EpicWithLabels, raw: EpicInput, actorId: number): Promise<{ epic: EpicWithLabels; changes: string[] }> {
@@ -86,6 +87,7 @@ export async function updateEpic(tx: Db, epic: EpicWithLabels, raw: EpicInput, a
     labelIds = [...new Set(input.labelIds)];
     await tx.delete(epicLabels).where(eq(epicLabels.epicId, epic.id));
     if (labelIds.length) await tx.insert(epicLabels).values(labelIds.map((labelId) => ({ epicId: epic.id, labelId })));
+    await recordLabelEvents(tx, noteTables, { epicId: epic.id }, actorId, { before: epic.labelIds, after: labelIds });
     changes.push("labels");
   }
   if (changes.length === 0 && input.updatedAt === undefined) return { epic, changes };

@@ -5,16 +5,25 @@ import { removeProjectApprovalData } from "../approvals/cleanup";
 import { resetApprovalsOnPush } from "../approvals/on-push";
 import { approvals } from "../db/approvals.schema";
 import { notes, resourceStateEvents } from "../db/schema";
-import { closingIssueRefs, internalIds, mergeRequestLabels, mergeRequests } from "../db/schema";
+import { closingIssueRefs, internalIds, mergeRequestLabels, mergeRequests, noteTables } from "../db/schema";
+import { forgetDeletedLabels, removeMilestoneEvents, removeResourceEvents } from "@collab/notes";
 
 /** A label's deletion in namespaces: every merge request loses its links to these labels (see deleteLabelLinks). */
-export const unlinkDeletedLabels = (db: Db, labelIds: number[]) => deleteLabelLinks(db, mergeRequestLabels, labelIds);
+export async function unlinkDeletedLabels(db: Db, labelIds: number[]): Promise<number> {
+  // Their label events stay, without the label.
+  await forgetDeletedLabels(db, noteTables, labelIds);
+  return deleteLabelLinks(db, mergeRequestLabels, labelIds);
+}
 
 /** A milestone's deletion in namespaces: its merge requests lose it, updated by whoever deleted it (see clearDeletedMilestones). */
-export const unsetDeletedMilestones = (db: Db, milestoneIds: number[], actorId: number | null) => clearDeletedMilestones(db, mergeRequests, milestoneIds, actorId);
+export async function unsetDeletedMilestones(db: Db, milestoneIds: number[], actorId: number | null): Promise<number> {
+  // The milestones' events go with them, as GitLab's foreign key cascades (see removeMilestoneEvents).
+  await removeMilestoneEvents(db, noteTables, milestoneIds);
+  return clearDeletedMilestones(db, mergeRequests, milestoneIds, actorId);
+}
 
 /**
- * A project's removal: its merge requests with their links (cascades), notes, state events,
+ * A project's removal: its merge requests with their links (cascades), notes, state, label and milestone events,
  * approvals, iid sequence, and the closing references other merge requests held to its issues.
  */
 export async function removeProjectData(db: Db, projectId: number): Promise<number> {
@@ -23,6 +32,7 @@ export async function removeProjectData(db: Db, projectId: number): Promise<numb
     const ids = gone.map((r) => r.id);
     if (ids.length) {
       await tx.delete(resourceStateEvents).where(inArray(resourceStateEvents.mergeRequestId, ids));
+      await removeResourceEvents(tx, noteTables, "MergeRequest", ids);
       await tx.delete(approvals).where(inArray(approvals.mergeRequestId, ids));
     }
     await tx.delete(notes).where(eq(notes.projectId, projectId));

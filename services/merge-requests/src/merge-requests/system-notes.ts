@@ -15,8 +15,6 @@ export const SystemNote = {
     if (removed.length) parts.push(`removed review request for ${removed.map((u) => `@${u}`).join(" and ")}`);
     return parts.join(" and ");
   },
-  milestone: (title: string | null, previous: string | null) =>
-    title !== null ? `changed milestone to %"${title}"` : `removed milestone${previous !== null ? ` %"${previous}"` : ""}`,
   locked: (on: boolean) => (on ? "locked the discussion in this merge request" : "unlocked the discussion in this merge request"),
   targetBranch: (from: string, to: string) => `changed target branch from \`${from}\` to \`${to}\``,
 };

@@ -4,7 +4,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import { approvals } from "../db/approvals.schema";
 import { removeConversation } from "@collab/notes";
 import { closingIssueRefs, noteTables, mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, type MergeRequestRow } from "../db/schema";
-import { addSystemNote, recordStateEvent } from "../domain/activity";
+import { addSystemNote, recordLabelEvents, recordMilestoneEvent, recordStateEvent } from "../domain/activity";
 import { isDraftTitle } from "./draft";
 import { SystemNote } from "./system-notes";
 
@@ -128,6 +128,8 @@ export async function createMergeRequest(
       })
       .returning();
     await replaceLinks(tx, mr.id, o.input);
+    await recordLabelEvents(tx, mr.id, actor.id, [], o.input.labelIds ?? []);
+    await recordMilestoneEvent(tx, mr.id, actor.id, { before: null, after: mr.milestoneId, state: mr.state });
     if (o.input.reviewerIds?.length) await setReviewers(tx, mr.id, [], o.input.reviewerIds);
     return mr;
   });
@@ -139,7 +141,6 @@ export interface UpdateContext {
   reviewerIds: number[];
   labelIds: number[];
   usernames: Map<number, string>;
-  milestoneTitles: Map<number, string>;
 }
 
 /**
@@ -179,11 +180,10 @@ export async function updateMergeRequest(db: Db, mr: MergeRequestRow, input: Mer
       changes.push("discussion_locked");
       await note(SystemNote.locked(input.discussionLocked));
     }
+    // A milestone change is a resource milestone event (recorded below, with the state it leaves), not a system note.
     if (input.milestoneId !== undefined && input.milestoneId !== mr.milestoneId) {
       set.milestoneId = input.milestoneId;
       changes.push("milestone");
-      const title = (id: number | null) => (id === null ? null : (c.milestoneTitles.get(id) ?? String(id)));
-      await note(SystemNote.milestone(title(input.milestoneId), title(mr.milestoneId)));
     }
     for (const [key, column] of [
       ["forceRemoveSourceBranch", "forceRemoveSourceBranch"],
@@ -208,6 +208,7 @@ export async function updateMergeRequest(db: Db, mr: MergeRequestRow, input: Mer
       await recordStateEvent(tx, mr.id, c.actor.id, "reopened");
       changes.push("state");
     }
+    if (set.milestoneId !== undefined) await recordMilestoneEvent(tx, mr.id, c.actor.id, { before: mr.milestoneId, after: set.milestoneId, state: set.state ?? mr.state });
     if (input.assigneeIds !== undefined) {
       const next = [...new Set(input.assigneeIds)];
       const added = next.filter((id) => !c.assigneeIds.includes(id));
@@ -229,6 +230,7 @@ export async function updateMergeRequest(db: Db, mr: MergeRequestRow, input: Mer
       const next = [...new Set(input.labelIds)];
       if (next.length !== c.labelIds.length || !next.every((id) => c.labelIds.includes(id))) {
         await replaceLinks(tx, mr.id, { labelIds: next });
+        await recordLabelEvents(tx, mr.id, c.actor.id, c.labelIds, next);
         changes.push("labels");
       }
     }

@@ -46,6 +46,12 @@ const systemNotes = async (mrId: number) =>
       rows: { body: string }[];
     }
   ).rows.map((r) => r.body);
+const milestoneEvents = async (mrId: number) =>
+  (
+    (await app.database.db.execute(sql`SELECT action, milestone_id FROM merge_requests.resource_milestone_events WHERE merge_request_id = ${mrId} ORDER BY id`)) as unknown as {
+      rows: { action: string; milestone_id: number }[];
+    }
+  ).rows.map((r) => `${r.action} ${r.milestone_id}`);
 const stateEvents = async (mrId: number) =>
   ((await app.database.db.execute(sql`SELECT state FROM merge_requests.resource_state_events WHERE merge_request_id = ${mrId} ORDER BY id`)) as unknown as { rows: { state: string }[] }).rows.map(
     (r) => r.state,
@@ -177,12 +183,12 @@ describe("update", () => {
       "changed the description",
       "assigned to @maintainer",
       "requested review from @developer",
-      'changed milestone to %"v1"',
-      'removed milestone %"v1"',
       "locked the discussion in this merge request",
       "changed target branch from `main` to `release`",
     ]);
     expect(await stateEvents(mr.id)).toEqual(["closed", "reopened"]);
+    // Milestone changes are resource milestone events, not system notes.
+    expect(await milestoneEvents(mr.id)).toEqual([`add ${w.milestone.id}`, `remove ${w.milestone.id}`]);
   });
 
   it("refuses what GitLab refuses", async () => {

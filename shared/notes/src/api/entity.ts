@@ -1,6 +1,7 @@
 import { iso, type UserRef } from "@collab/core";
 import type { Discussion, Note, StateEvent } from "@collab/notes-contract";
 import type { NoteRow, StateEventRow } from "../db/tables";
+import { eventResourceOf } from "./resource-events.entity";
 
 export interface NoteContext {
   users: Map<number, UserRef>;
@@ -43,18 +44,10 @@ export const presentDiscussion = (discussionId: string, threadNotes: NoteRow[], 
   notes: threadNotes.map((n) => presentNote(n, c)),
 });
 
-/** The resource an event belongs to: exactly one of its columns is set. */
-const resourceOf = (e: StateEventRow): Pick<StateEvent, "resource_type" | "resource_id"> =>
-  e.issueId !== null
-    ? { resource_type: "Issue", resource_id: e.issueId }
-    : e.epicId !== null
-      ? { resource_type: "Epic", resource_id: e.epicId }
-      : { resource_type: "MergeRequest", resource_id: e.mergeRequestId };
-
 export const presentStateEvent = (e: StateEventRow, users: Map<number, UserRef>): StateEvent => ({
   id: e.id,
   user: users.get(e.userId) ?? null,
   created_at: iso(e.createdAt),
-  ...resourceOf(e),
+  ...eventResourceOf(e),
   state: e.state,
 });

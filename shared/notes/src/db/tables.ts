@@ -1,5 +1,5 @@
 import { internalIdsTable } from "@collab/db";
-import { boolean, index, integer, jsonb, primaryKey, serial, text, timestamp, type PgSchema } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, serial, text, timestamp, type AnyPgColumn, type PgSchema } from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -63,9 +63,82 @@ export function notesTables(schema: PgSchema<string>) {
   /** Per-project iid sequences, allocated atomically with an upsert. */
   const internalIds = internalIdsTable(schema);
 
-  return { notes, resourceStateEvents, internalIds };
+  return { notes, resourceStateEvents, internalIds, ...resourceEventTables(schema) };
+}
+
+/** The resource's columns of an event: exactly one is set (which families take which: EVENT_RESOURCES). */
+const resourceColumns = () => ({ issueId: integer("issue_id"), mergeRequestId: integer("merge_request_id"), epicId: integer("epic_id") });
+const resourceIndexes = (prefix: string, t: { id: AnyPgColumn; issueId: AnyPgColumn; mergeRequestId: AnyPgColumn; epicId: AnyPgColumn }) => [
+  index(`${prefix}_issue_idx`).on(t.issueId, t.id),
+  index(`${prefix}_mr_idx`).on(t.mergeRequestId, t.id),
+  index(`${prefix}_epic_idx`).on(t.epicId, t.id),
+];
+
+/**
+ * GitLab's other resource event families: each label added or removed, each milestone set or
+ * removed, each weight and iteration change of an issue, merge request or epic, recorded in the
+ * transaction of the change (the API answers them instead of system notes). `action`: add | remove.
+ */
+function resourceEventTables(schema: PgSchema<string>) {
+  const resourceLabelEvents = schema.table(
+    "resource_label_events",
+    {
+      id: serial("id").primaryKey(),
+      userId: integer("user_id").notNull(),
+      ...resourceColumns(),
+      /** A deleted label's events stay, answered with label null (GitLab nullifies the key). */
+      labelId: integer("label_id"),
+      action: text("action").notNull(),
+      createdAt: ts("created_at").notNull().defaultNow(),
+    },
+    (t) => [...resourceIndexes("rle", t), index("rle_label_idx").on(t.labelId)],
+  );
+  const resourceMilestoneEvents = schema.table(
+    "resource_milestone_events",
+    {
+      id: serial("id").primaryKey(),
+      userId: integer("user_id").notNull(),
+      ...resourceColumns(),
+      /** null on a copied `remove` event, as GitLab copies them. */
+      milestoneId: integer("milestone_id"),
+      action: text("action").notNull(),
+      /** The resource's state when the event was recorded (opened, closed, merged, locked). */
+      state: text("state").notNull(),
+      createdAt: ts("created_at").notNull().defaultNow(),
+    },
+    (t) => [...resourceIndexes("rme", t), index("rme_milestone_idx").on(t.milestoneId)],
+  );
+  const resourceWeightEvents = schema.table(
+    "resource_weight_events",
+    {
+      id: serial("id").primaryKey(),
+      userId: integer("user_id").notNull(),
+      ...resourceColumns(),
+      /** null: the weight was removed. */
+      weight: integer("weight"),
+      createdAt: ts("created_at").notNull().defaultNow(),
+    },
+    (t) => resourceIndexes("rwe", t),
+  );
+  const resourceIterationEvents = schema.table(
+    "resource_iteration_events",
+    {
+      id: serial("id").primaryKey(),
+      userId: integer("user_id").notNull(),
+      ...resourceColumns(),
+      iterationId: integer("iteration_id"),
+      action: text("action").notNull(),
+      createdAt: ts("created_at").notNull().defaultNow(),
+    },
+    (t) => resourceIndexes("rie", t),
+  );
+  return { resourceLabelEvents, resourceMilestoneEvents, resourceWeightEvents, resourceIterationEvents };
 }
 
 export type NotesTables = ReturnType<typeof notesTables>;
 export type NoteRow = NotesTables["notes"]["$inferSelect"];
 export type StateEventRow = NotesTables["resourceStateEvents"]["$inferSelect"];
+export type LabelEventRow = NotesTables["resourceLabelEvents"]["$inferSelect"];
+export type MilestoneEventRow = NotesTables["resourceMilestoneEvents"]["$inferSelect"];
+export type WeightEventRow = NotesTables["resourceWeightEvents"]["$inferSelect"];
+export type IterationEventRow = NotesTables["resourceIterationEvents"]["$inferSelect"];

@@ -2,6 +2,7 @@ import type { Db } from "@collab/db";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { NotesTables } from "../db/tables";
 import type { NoteableType } from "../kind";
+import { removeResourceEvents } from "./resource-events";
 import { newDiscussionId, type NoteableTarget } from "./system-notes";
 
 /** The state-events column pointing at a noteable of this type. */
@@ -41,7 +42,7 @@ export async function copyNotes(tx: Db, tables: NotesTables, from: { type: Notea
   return original.filter((n) => !n.system).length;
 }
 
-/** The notes and state events (for kinds that have them) of deleted noteables, inside the deleting transaction. */
+/** The notes, state and other resource events (for kinds that have them) of deleted noteables, inside the deleting transaction. */
 export async function removeConversation(tx: Db, tables: NotesTables, type: NoteableType, ids: number[]): Promise<void> {
   if (!ids.length) return;
   const { notes } = tables;
@@ -49,6 +50,7 @@ export async function removeConversation(tx: Db, tables: NotesTables, type: Note
   // Snippets have no states, hence no state events.
   if (type === "Snippet") return;
   await tx.delete(tables.resourceStateEvents).where(sql`${stateEventColumn(tables, type)} = ANY(${sql.param(ids)}::int[])`);
+  await removeResourceEvents(tx, tables, type, ids);
 }
 
 /** Every note of a removed project and its iid sequences (its noteables' state events go with them: removeConversation). */
