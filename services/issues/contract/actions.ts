@@ -1,6 +1,6 @@
 /** Actions of the issues service other services call (see index.ts). */
 import { actionContract, flushContract, noContent, pageOf } from "@collab/core";
-import { unresolvableNoteContract, withResourceEvents } from "@collab/notes-contract";
+import { awardEmojiContract, timeTrackingContract, unresolvableNoteContract, withResourceEvents } from "@collab/notes-contract";
 import { z } from "zod";
 import { EpicIssuesActions } from "./epic-issues";
 import { EpicLinksActions, EpicsActions } from "./epics";
@@ -67,6 +67,10 @@ export const IssuesActions = {
    * id, not its iid, as GitLab's notes helpers look epics up; threads are not resolvable.
    */
   epicNotes: withResourceEvents(unresolvableNoteContract("issues.epics", "epic_id"), ["labelEvents"]),
+  /** Emoji reactions on issues and their notes: the shared award emoji's (@collab/notes-contract). */
+  awardEmoji: awardEmojiContract("issues", "issue_iid"),
+  /** Time estimate and spent time: the shared time tracking's (@collab/notes-contract). */
+  timeTracking: timeTrackingContract("issues", "issue_iid"),
   analytics: {
     /**
      * Bus only (activity's group analytics): how many issues were created after `since` in these

@@ -1,5 +1,5 @@
 import type { RouteDef } from "@collab/core";
-import { noteRoutes } from "@collab/notes-contract";
+import { awardEmojiRoutes, noteRoutes, timeTrackingRoutes } from "@collab/notes-contract";
 import { IssuesActions as A } from "./actions";
 
 const P = "/projects/:id/issues/:issue_iid";
@@ -45,4 +45,7 @@ export const routes: RouteDef[] = [
 
   // Notes, discussions and state events: the shared notes routes (signed-in callers only, as in GitLab).
   ...noteRoutes(A, P, { resolvable: false }),
+  // Emoji reactions on the issue and its notes, and time tracking: shared with merge requests (and snippets' reactions).
+  ...awardEmojiRoutes(A.awardEmoji, P),
+  ...timeTrackingRoutes(A.timeTracking, P),
 ];

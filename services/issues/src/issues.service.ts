@@ -3,7 +3,7 @@ import { accessCacheHolder, userRefsHolder, workItemRefsHolder } from "@collab/w
 import { analyticsActions } from "./analytics.actions";
 import { defineService } from "@collab/db";
 import { Issues } from "@collab/issues-contract";
-import { notesActions } from "@collab/notes";
+import { awardEmojiActions, notesActions, timeTrackingActions } from "@collab/notes";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { issuesActions } from "./issues.actions";
@@ -15,6 +15,7 @@ import { namespacesConsumers } from "./namespaces.events";
 import { outbox, processedEvents } from "./db/schema";
 import { issueNotes } from "./notes.kind";
 import { epicNotes } from "./epics/epic-notes.kind";
+import { issueAwards, issueTimeTracking } from "./reactions-and-time.kind";
 
 /**
  * Issues and the conversation on them: notes, discussions and resource state events; and the
@@ -25,7 +26,7 @@ export const issuesService: ServiceSchema = defineService({
   name: "issues",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => [issuesActions(kit), epicsActions(kit), epicLinksActions(kit), epicIssuesActions(kit), analyticsActions(kit), notesActions(kit, issueNotes, Issues), notesActions(kit, epicNotes, Issues.epicNotes), mergeRequestLinksActions(kit), actionsOf("issues", [accessCacheHolder(Issues.accessCache.flush), userRefsHolder(Issues.userRefs.flush), workItemRefsHolder(Issues.workItemRefs.flush)])],
+  actions: (kit) => [issuesActions(kit), epicsActions(kit), epicLinksActions(kit), epicIssuesActions(kit), analyticsActions(kit), notesActions(kit, issueNotes, Issues), notesActions(kit, epicNotes, Issues.epicNotes), awardEmojiActions(kit, issueAwards, Issues.awardEmoji), timeTrackingActions(kit, issueTimeTracking, Issues.timeTracking), mergeRequestLinksActions(kit), actionsOf("issues", [accessCacheHolder(Issues.accessCache.flush), userRefsHolder(Issues.userRefs.flush), workItemRefsHolder(Issues.workItemRefs.flush)])],
   eventTables: { outbox, processedEvents },
   consumes: (kit) => namespacesConsumers(() => kit.broker),
 });

@@ -5,7 +5,7 @@
  */
 import { actionContract, noContent, pageOf, replyOf, flushContract } from "@collab/core";
 import { Issues } from "@collab/issues-contract";
-import { discussionContract, noteContract, withResourceEvents } from "@collab/notes-contract";
+import { awardEmojiContract, discussionContract, noteContract, timeTrackingContract, withResourceEvents } from "@collab/notes-contract";
 import { CreateCommitNoteParams, ListCommitNotesParams } from "./params/commit-notes";
 import { z } from "zod";
 import {
@@ -116,6 +116,10 @@ export const MergeRequestsActions = {
   },
   /** Notes, discussions (resolvable threads), resource state, label and milestone events: the shared notes' (@collab/notes-contract). */
   ...withResourceEvents(noteContract("merge-requests", "merge_request_iid"), ["labelEvents", "milestoneEvents"]),
+  /** Emoji reactions on merge requests and their notes: the shared award emoji's (@collab/notes-contract). */
+  awardEmoji: awardEmojiContract("merge-requests", "merge_request_iid"),
+  /** Time estimate and spent time: the shared time tracking's (@collab/notes-contract). */
+  timeTracking: timeTrackingContract("merge-requests", "merge_request_iid"),
   /** Commits as noteables (their notes live here until a repositories service owns commits). */
   commits: {
     notes: {

@@ -4,7 +4,7 @@
  * (@collab/notes-contract): notes, discussions and state events of merge requests.
  */
 import type { RouteDef } from "@collab/core";
-import { discussionRoutes, noteRoutes } from "@collab/notes-contract";
+import { awardEmojiRoutes, discussionRoutes, noteRoutes, timeTrackingRoutes } from "@collab/notes-contract";
 import { MergeRequestsActions as A } from "./actions";
 
 const P = "/projects/:id";
@@ -50,6 +50,9 @@ export const routes: RouteDef[] = [
   ...approvalRoutes,
   // Notes, discussions (resolvable) and state events: the shared notes routes.
   ...noteRoutes(A, MR, { resolvable: true }),
+  // Emoji reactions on the merge request and its notes, and time tracking: shared with issues.
+  ...awardEmojiRoutes(A.awardEmoji, MR),
+  ...timeTrackingRoutes(A.timeTracking, MR),
   // Comments and discussions of commits (GitLab's commits and discussions APIs).
   { method: "GET", path: `${P}/repository/commits/:sha/comments`, action: A.commits.notes.list.name, auth: "optional" },
   { method: "POST", path: `${P}/repository/commits/:sha/comments`, action: A.commits.notes.create.name },

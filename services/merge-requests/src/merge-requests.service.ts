@@ -2,7 +2,7 @@ import { actionsOf } from "@collab/core";
 import { accessCacheHolder, userRefsHolder, workItemRefsHolder } from "@collab/work-items";
 import { analyticsActions } from "./analytics.actions";
 import { defineService } from "@collab/db";
-import { notesActions } from "@collab/notes";
+import { awardEmojiActions, notesActions, timeTrackingActions } from "@collab/notes";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { closingIssuesActions } from "./closing-issues.actions";
@@ -11,6 +11,7 @@ import { mergeRequestsActions } from "./merge-requests.actions";
 import { namespacesConsumers } from "./namespaces.events";
 import { outbox, processedEvents } from "./db/schema";
 import { mergeRequestNotes } from "./notes.kind";
+import { mergeRequestAwards, mergeRequestTimeTracking } from "./reactions-and-time.kind";
 import { commitNotesActions } from "./commits/commit-notes.actions";
 import { approvalActions } from "./approvals";
 import { MergeRequests } from "@collab/merge-requests-contract";
@@ -31,6 +32,8 @@ export const mergeRequestsService: ServiceSchema = defineService({
     closingIssuesActions(kit),
     closingIssueRoutesActions(kit),
     notesActions(kit, mergeRequestNotes, MergeRequests),
+    awardEmojiActions(kit, mergeRequestAwards, MergeRequests.awardEmoji),
+    timeTrackingActions(kit, mergeRequestTimeTracking, MergeRequests.timeTracking),
     commitNotesActions(kit),
     approvalActions(kit),
     analyticsActions(kit),

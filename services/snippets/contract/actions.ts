@@ -1,6 +1,6 @@
 /** Actions of the snippets service: the routes' actions (see index.ts). */
 import { actionContract, fileOf, noContent, pageOf } from "@collab/core";
-import { statelessNoteContract } from "@collab/notes-contract";
+import { awardEmojiContract, statelessNoteContract } from "@collab/notes-contract";
 import { SnippetSchema, UserAgentDetailSchema } from "./entities";
 import {
   CreatePersonalSnippetParams,
@@ -21,6 +21,8 @@ const S = "snippets";
 export const SnippetsActions = {
   /** Notes and discussions on project snippets: the shared notes' (@collab/notes-contract), by snippet id; no state events. */
   ...statelessNoteContract(S, "snippet_id"),
+  /** Emoji reactions on project snippets and their notes: the shared award emoji's (@collab/notes-contract). */
+  awardEmoji: awardEmojiContract(S, "snippet_id"),
   /** For the admin service's storage moves (no HTTP route). */
   storage: SnippetStorageActions,
   /** /projects/:id/snippets… */

@@ -1,5 +1,5 @@
 import type { RouteDef } from "@collab/core";
-import { noteRoutes } from "@collab/notes-contract";
+import { awardEmojiRoutes, noteRoutes } from "@collab/notes-contract";
 import { SnippetsActions as A } from "./actions";
 
 const P = "/projects/:id/snippets";
@@ -17,6 +17,7 @@ export const routes: RouteDef[] = [
   { method: "GET", path: `${P}/:snippet_id/user_agent_detail`, action: A.project.userAgentDetail.name },
   // Notes and discussions: the shared notes routes (signed-in callers only, as in GitLab); project snippets only.
   ...noteRoutes(A, `${P}/:snippet_id`, { resolvable: false }),
+  ...awardEmojiRoutes(A.awardEmoji, `${P}/:snippet_id`),
 
   { method: "GET", path: "/snippets", action: A.personal.mine.name },
   { method: "GET", path: "/snippets/public", action: A.personal.public.name },

@@ -1,5 +1,5 @@
 import { defineService } from "@collab/db";
-import { notesActions } from "@collab/notes";
+import { awardEmojiActions, notesActions } from "@collab/notes";
 import { Snippets } from "@collab/snippets-contract";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
@@ -15,7 +15,7 @@ export const snippetsService: ServiceSchema = defineService({
   name: "snippets",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => [projectSnippetsActions(kit), personalSnippetsActions(kit), storageActions(kit), notesActions(kit, snippetNotes, { notes: Snippets.notes, discussions: Snippets.discussions })],
+  actions: (kit) => [projectSnippetsActions(kit), personalSnippetsActions(kit), storageActions(kit), notesActions(kit, snippetNotes, { notes: Snippets.notes, discussions: Snippets.discussions }), awardEmojiActions(kit, { notes: snippetNotes }, Snippets.awardEmoji)],
   eventTables: { outbox, processedEvents },
   consumes: () => namespacesConsumers(),
 });

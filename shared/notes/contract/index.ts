@@ -7,3 +7,5 @@ export * from "./params";
 export * from "./entities";
 export * from "./actions";
 export * from "./routes";
+export * from "./award-emoji";
+export * from "./time-tracking";

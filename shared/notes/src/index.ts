@@ -16,3 +16,9 @@ export { copyNotes, removeConversation, removeProjectNotes, stateEventColumn } f
 export { bodyError, createNote, deleteNote, replyToDiscussion, updateNote, type NewNote, type NoteWriteKind } from "./domain/notes";
 export * from "./domain/resolution";
 export { countUnresolvedThreads, findAllNotes, findDiscussion, findDiscussions, findNote, findNotes, findStateEvent, findStateEvents, userNoteCounts, type NoteableScope, type NoteVisibility } from "./finders/notes.finder";
+export { awardEmojiActions, type AwardableKind } from "./award-emoji/award-emoji.actions";
+export { emojiName, UPVOTE, DOWNVOTE } from "./award-emoji/emoji-names";
+export { reactionCondition } from "./award-emoji/award-emoji.finder";
+export { type BumpVotes } from "./award-emoji/award-emoji";
+export { timeTrackingActions, type TimeTrackableKind } from "./time-tracking/time-tracking.actions";
+export { TimeTrackingNote, type TimeColumns } from "./time-tracking/time-tracking";

@@ -269,6 +269,39 @@ describe("issues and what hangs below them", () => {
     }
   });
 
+  test("award of another issue or of another issue's note → 404 through my issue and my note (GET, DELETE)", async () => {
+    const w = await world();
+    const own = await createIssue(w.alice.api, w.mine.project.id, "mine");
+    const ownNote = await comment(w.alice.api, w.mine.project.id, own.iid, "my remark");
+    const award = async (api: ApiClient, path: string) => ok(await api.post(`${path}/award_emoji`, { json: { name: "eyes" } }), 201, `award on ${path}`).body as { id: number };
+    await award(w.alice.api, `${P(w.mine.project)}/issues/${own.iid}`);
+    // Another issue of my own project, and its note, are other parents too.
+    const sibling = await createIssue(w.alice.api, w.mine.project.id, "sibling");
+    const siblingNote = await comment(w.alice.api, w.mine.project.id, sibling.iid, "sibling remark");
+    const siblingPath = `${P(w.mine.project)}/issues/${sibling.iid}`;
+    const targets = [{ path: siblingPath, issueAward: await award(w.alice.api, siblingPath), noteAward: await award(w.alice.api, `${siblingPath}/notes/${siblingNote.id}`) }];
+    for (const f of w.foreign) {
+      const issue = await createIssue(root, f.project.id, "foreign");
+      const note = await comment(root, f.project.id, issue.iid, "foreign remark");
+      const path = `${P(f.project)}/issues/${issue.iid}`;
+      targets.push({ path, issueAward: await award(root, path), noteAward: await award(root, `${path}/notes/${note.id}`) });
+    }
+    const viaIssue = `${P(w.mine.project)}/issues/${own.iid}/award_emoji`;
+    const viaNote = `${P(w.mine.project)}/issues/${own.iid}/notes/${ownNote.id}/award_emoji`;
+    for (const t of targets) {
+      await expectUntouched(
+        [`${t.path}/award_emoji`, viaIssue, viaNote, `${P(w.mine.project)}/issues/${own.iid}`],
+        w.callers,
+        [t.issueAward.id, t.noteAward.id].flatMap((id): Attempt[] => [
+          ["GET", `${viaIssue}/${id}`],
+          ["DELETE", `${viaIssue}/${id}`],
+          ["GET", `${viaNote}/${id}`],
+          ["DELETE", `${viaNote}/${id}`],
+        ]),
+      );
+    }
+  });
+
   test("discussion of another project's issue → 404 through my issue (GET, reply)", async () => {
     const w = await world();
     const own = await createIssue(w.alice.api, w.mine.project.id, "mine");

@@ -152,7 +152,7 @@ export const groupInternalIds = internalIdsTable(issuesSchema, { table: "group_i
  * (@collab/notes), declared in this service's schema. Exported one by one so drizzle-kit sees them.
  */
 export const noteTables = notesTables(issuesSchema);
-export const { notes, resourceStateEvents, internalIds, resourceLabelEvents, resourceMilestoneEvents, resourceWeightEvents, resourceIterationEvents } = noteTables;
+export const { notes, resourceStateEvents, awardEmoji, timelogs, internalIds, resourceLabelEvents, resourceMilestoneEvents, resourceWeightEvents, resourceIterationEvents } = noteTables;
 
 export type IssueRow = typeof issues.$inferSelect;
 

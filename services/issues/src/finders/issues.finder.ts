@@ -4,7 +4,8 @@ import { bySearch, dateCase, valuesTable } from "@collab/work-items";
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { ListIssuesParams, NotParams } from "@collab/issues-contract";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { epicIssues, issueAssignees, issueLabels, issues, type IssueRow } from "../db/schema";
+import { reactionCondition } from "@collab/notes";
+import { awardEmoji, epicIssues, issueAssignees, issueLabels, issues, type IssueRow } from "../db/schema";
 
 /** A project the caller may list issues of, with their access level there. */
 export interface ReadableProject {
@@ -62,7 +63,7 @@ export function issueConditions(p: ListIssuesParams, scope: IssueScope, names: R
   if (p.confidential !== undefined) where.push(eq(issues.confidential, p.confidential));
   byDueDate(where, p.due_date);
   if (p.issue_type) where.push(eq(issues.issueType, p.issue_type));
-  byReactionEmoji(where, p.my_reaction_emoji);
+  byReactionEmoji(where, scope.caller, p.my_reaction_emoji);
   if (p.closed_by_id !== undefined) where.push(eq(issues.closedById, p.closed_by_id));
   byIntOrSentinel(where, issues.weight, p.weight);
   byEpic(where, p.epic_id);
@@ -70,6 +71,7 @@ export function issueConditions(p: ListIssuesParams, scope: IssueScope, names: R
   if (p.iteration_title !== undefined) where.push(sql`FALSE`); // no iterations exist to match a title
   byHealthStatus(where, p.health_status);
   if (p.not) byNegations(where, p.not, names);
+  if (p.not) byReactionEmoji(where, scope.caller, p.not.my_reaction_emoji, true);
   return where;
 }
 
@@ -192,9 +194,10 @@ function byDueDate(where: SQL[], value: ListIssuesParams["due_date"]) {
   }
 }
 
-/** Award emoji are not modelled, so no issue carries a reaction: None matches all, anything else none. */
-function byReactionEmoji(where: SQL[], value: string | undefined) {
-  if (value !== undefined && value !== "None") where.push(sql`FALSE`);
+/** my_reaction_emoji (and not[…] with `negated`): the caller's own reactions, a subquery on the awards' unique index. */
+function byReactionEmoji(where: SQL[], caller: Caller | null, value: string | undefined, negated = false) {
+  const condition = reactionCondition(awardEmoji, "Issue", issues.id, caller?.id, value, negated);
+  if (condition) where.push(condition);
 }
 
 function byIntOrSentinel(where: SQL[], column: AnyPgColumn, value: number | "None" | "Any" | undefined) {

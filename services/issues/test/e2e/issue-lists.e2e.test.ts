@@ -31,8 +31,7 @@ let database: Database;
 
 beforeAll(async () => {
   app = await startApp("issue-lists");
-  // The app's own database, for the two facts no API sets: award-emoji vote counts
-  // (popularity) and archived projects.
+  // The app's own database, for vote counts (popularity, quicker than awards) and archived projects.
   database = app.database;
 });
 afterAll(() => app.stop());
@@ -397,12 +396,28 @@ describe("GET /projects/:id/issues filters", () => {
     expect((await root.get(P, { query: { health_status: "fine" } })).body).toEqual({ error: "health_status is invalid" });
   });
 
-  test("my_reaction_emoji: nobody reacted, so None matches all and anything else nothing", async () => {
+  test("my_reaction_emoji: the caller's own reactions (None, Any, a name; negated with not[])", async () => {
     await expectIids(root, P, [
       [{ my_reaction_emoji: "None" }, [1, 2, 3, 4, 5]],
       [{ my_reaction_emoji: "Any" }, []],
-      [{ my_reaction_emoji: "thumbsup" }, []],
     ]);
+    ok(await root.post(`${P}/2/award_emoji`, { json: { name: "thumbsup" } }), 201, "award");
+    ok(await root.post(`${P}/4/award_emoji`, { json: { name: "tada" } }), 201, "award");
+    // Another user's reaction is not the caller's.
+    const other = await createUser(app, "reactor");
+    await addMember(app, "projects", w.api.id, other.id, 30);
+    ok(await other.api.post(`${P}/5/award_emoji`, { json: { name: "thumbsup" } }), 201, "award");
+    await expectIids(root, P, [
+      [{ my_reaction_emoji: "None" }, [1, 3, 5]],
+      [{ my_reaction_emoji: "Any" }, [2, 4]],
+      [{ my_reaction_emoji: "thumbsup" }, [2]],
+      [{ my_reaction_emoji: "+1" }, [2]],
+      [{ my_reaction_emoji: "rocket" }, []],
+      [{ "not[my_reaction_emoji]": "thumbsup" }, [1, 3, 4, 5]],
+      [{ "not[my_reaction_emoji]": "None" }, [2, 4]],
+      [{ "not[my_reaction_emoji]": "Any" }, [1, 3, 5]],
+    ]);
+    await expectIids(other.api, P, [[{ my_reaction_emoji: "thumbsup" }, [5]]]);
   });
 
   test("filters combine with AND", async () => {
@@ -420,7 +435,7 @@ describe("GET /projects/:id/issues filters", () => {
 describe("GET /projects/:id/issues order_by × sort", () => {
   test("every order_by in both directions, id breaking ties in the same direction", async () => {
     const w = await seed();
-    // Award emoji are not modelled by any endpoint yet: vote counts are set in the table.
+    // Vote counts set in the table: quicker than three users' thumbsup awards.
     await database.db.execute(sql`UPDATE issues.issues SET upvotes = CASE iid WHEN 2 THEN 3 WHEN 4 THEN 1 ELSE 0 END WHERE project_id = ${w.api.id}`);
     const P = `/projects/${w.api.id}/issues`;
     const orders: [string, number[], number[]][] = [

@@ -107,7 +107,7 @@ export const closingIssueRefs = mergeRequestsSchema.table(
  * (@collab/notes), in this service's schema. Exported one by one so drizzle-kit sees them.
  */
 export const noteTables = notesTables(mergeRequestsSchema);
-export const { notes, resourceStateEvents, internalIds, resourceLabelEvents, resourceMilestoneEvents } = noteTables;
+export const { notes, resourceStateEvents, awardEmoji, timelogs, internalIds, resourceLabelEvents, resourceMilestoneEvents } = noteTables;
 
 export type MergeRequestRow = typeof mergeRequests.$inferSelect;
 export * from "./approvals.schema";

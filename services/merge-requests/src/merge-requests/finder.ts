@@ -2,7 +2,8 @@ import { offsetOf, type Caller } from "@collab/core";
 import { bySearch, dateCase, valuesTable, type ReadableProjectRef } from "@collab/work-items";
 import { preparedList, preparedQuery, type Db } from "@collab/db";
 import { and, asc, count, desc, eq, gte, inArray, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
-import { mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, notes, type MergeRequestRow } from "../db/schema";
+import { reactionCondition } from "@collab/notes";
+import { awardEmoji, mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, notes, type MergeRequestRow } from "../db/schema";
 import { canReadMergeRequests } from "../domain/permissions";
 import type { ListMergeRequestsParams, NotParams } from "@collab/merge-requests-contract";
 
@@ -68,7 +69,7 @@ export function mergeRequestConditions(p: ListMergeRequestsParams, scope: MergeR
   }
   byMilestone(where, p.milestone, names.milestoneIds);
   byLabels(where, p.labels, names);
-  byReactionEmoji(where, p.my_reaction_emoji);
+  byReactionEmoji(where, scope.caller, p.my_reaction_emoji);
   bySearch(where, p, M);
   byDates(where, p);
   // There are no deployments nor environments: these filters match nothing, as GitLab's do on a
@@ -81,6 +82,7 @@ export function mergeRequestConditions(p: ListMergeRequestsParams, scope: MergeR
   if (p.draft !== undefined) where.push(eq(M.draft, p.draft));
   byApprovals(where, p, names);
   if (p.not) byNegations(where, p.not, names);
+  if (p.not) byReactionEmoji(where, scope.caller, p.not.my_reaction_emoji, true);
   return where;
 }
 
@@ -128,9 +130,10 @@ function byLabels(where: SQL[], labels: ListMergeRequestsParams["labels"], names
   else for (const title of labels) where.push(names.labelIds[title]?.length ? hasLabel(names.labelIds[title]) : FALSE);
 }
 
-/** Award emoji are not modelled: no merge request carries a reaction, so None matches all and anything else none. */
-function byReactionEmoji(where: SQL[], value: string | undefined) {
-  if (value !== undefined && value !== "None") where.push(FALSE);
+/** my_reaction_emoji (and not[…] with `negated`): the caller's own reactions, a subquery on the awards' unique index. */
+function byReactionEmoji(where: SQL[], caller: Caller | null, value: string | undefined, negated = false) {
+  const condition = reactionCondition(awardEmoji, "MergeRequest", M.id, caller?.id, value, negated);
+  if (condition) where.push(condition);
 }
 
 
@@ -185,8 +188,6 @@ function byNegations(where: SQL[], not: NotParams, names: ResolvedNames) {
     const id = idOf(not.reviewer_username);
     if (id) where.push(sql`NOT ${reviewedBy([id])}`);
   }
-  // No reactions exist: not[my_reaction_emoji]=None matches nothing, anything else everything.
-  if (not.my_reaction_emoji === "None") where.push(FALSE);
 }
 
 function negateLinked(where: SQL[], table: string, linkedTo: (ids: number[]) => SQL, value: number | "None" | "Any" | undefined) {

@@ -101,7 +101,19 @@ describe("project list filters", () => {
     expect(await list({ milestone: "Any" })).toEqual([1]);
     expect(await list({ my_reaction_emoji: "None" })).toEqual([4, 3, 2, 1]);
     expect(await list({ my_reaction_emoji: "Any" })).toEqual([]);
-    expect(await list({ my_reaction_emoji: "thumbsup" })).toEqual([]);
+  });
+
+  it("filters by the caller's own reactions (my_reaction_emoji, not[my_reaction_emoji])", async () => {
+    const award = async (iid: number, name: string) => ok(await root.post(`/projects/${w.project.id}/merge_requests/${iid}/award_emoji`, { json: { name } }), 201, `award ${name}`);
+    await award(1, "thumbsup");
+    await award(3, "eyes");
+    expect(await list({ my_reaction_emoji: "None" })).toEqual([4, 2]);
+    expect(await list({ my_reaction_emoji: "Any" })).toEqual([3, 1]);
+    expect(await list({ my_reaction_emoji: "thumbsup" })).toEqual([1]);
+    expect(await list({ my_reaction_emoji: "rocket" })).toEqual([]);
+    expect(await list({ "not[my_reaction_emoji]": "thumbsup" })).toEqual([4, 3, 2]);
+    expect(await list({ "not[my_reaction_emoji]": "None" })).toEqual([3, 1]);
+    expect(await list({ "not[my_reaction_emoji]": "Any" })).toEqual([4, 2]);
   });
 
   it("negates with not[...]", async () => {

@@ -64,7 +64,7 @@ export const userAgentDetails = snippetsSchema.table("user_agent_details", {
  * empty: snippets have neither states nor iids).
  */
 export const noteTables = notesTables(snippetsSchema);
-export const { notes, resourceStateEvents, internalIds } = noteTables;
+export const { notes, resourceStateEvents, awardEmoji, timelogs, internalIds } = noteTables;
 
 /** Durable domain events: the outbox and the ids of the events applied. */
 export const { outbox, processedEvents } = eventTables(snippetsSchema);

@@ -1,5 +1,5 @@
 import { internalIdsTable } from "@collab/db";
-import { boolean, index, integer, jsonb, serial, text, timestamp, type AnyPgColumn, type PgSchema } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, serial, text, timestamp, uniqueIndex, type AnyPgColumn, type PgSchema } from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -8,7 +8,7 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" 
  * schema (each service owns its tables: issues in `issues`, merge requests in `merge_requests`).
  * Same columns and index names in every schema; index names only need to be unique per schema.
  * A service's schema.ts spreads them into its exports so drizzle-kit sees them:
- * `export const { notes, resourceStateEvents, internalIds } = notesTables(mySchema);`
+ * `export const { notes, resourceStateEvents, awardEmoji, timelogs, internalIds } = notesTables(mySchema);`
  */
 export function notesTables(schema: PgSchema<string>) {
   /** Notes on any noteable of the service; commits are noteables identified by sha. */
@@ -60,10 +60,51 @@ export function notesTables(schema: PgSchema<string>) {
     (t) => [index("rse_issue_idx").on(t.issueId, t.id), index("rse_mr_idx").on(t.mergeRequestId, t.id), index("rse_epic_idx").on(t.epicId, t.id)],
   );
 
+  /**
+   * Emoji reactions on the service's noteables and on their notes (awardable_type "Note"): one per
+   * user, name and awardable (the unique index refuses a second). project_id, not in GitLab's
+   * table, lets a removed project's awards go in one statement.
+   */
+  const awardEmoji = schema.table(
+    "award_emoji",
+    {
+      id: serial("id").primaryKey(),
+      name: text("name").notNull(),
+      userId: integer("user_id").notNull(),
+      awardableType: text("awardable_type").notNull(),
+      awardableId: integer("awardable_id").notNull(),
+      projectId: integer("project_id"),
+      createdAt: ts("created_at").notNull().defaultNow(),
+      updatedAt: ts("updated_at").notNull().defaultNow(),
+    },
+    (t) => [uniqueIndex("award_emoji_awardable_user_name_idx").on(t.awardableType, t.awardableId, t.userId, t.name), index("award_emoji_project_idx").on(t.projectId)],
+  );
+
+  /**
+   * Time spent on an issue or merge request (GitLab's timelogs): total_time_spent is their sum;
+   * a reset adds one that takes the total back to 0. Empty in services without time tracking.
+   */
+  const timelogs = schema.table(
+    "timelogs",
+    {
+      id: serial("id").primaryKey(),
+      timeSpent: integer("time_spent").notNull(),
+      userId: integer("user_id").notNull(),
+      issueId: integer("issue_id"),
+      mergeRequestId: integer("merge_request_id"),
+      projectId: integer("project_id").notNull(),
+      summary: text("summary"),
+      spentAt: ts("spent_at").notNull().defaultNow(),
+      createdAt: ts("created_at").notNull().defaultNow(),
+      updatedAt: ts("updated_at").notNull().defaultNow(),
+    },
+    (t) => [index("timelogs_issue_idx").on(t.issueId), index("timelogs_mr_idx").on(t.mergeRequestId), index("timelogs_project_idx").on(t.projectId)],
+  );
+
   /** Per-project iid sequences, allocated atomically with an upsert. */
   const internalIds = internalIdsTable(schema);
 
-  return { notes, resourceStateEvents, internalIds, ...resourceEventTables(schema) };
+  return { notes, resourceStateEvents, awardEmoji, timelogs, internalIds, ...resourceEventTables(schema) };
 }
 
 /** The resource's columns of an event: exactly one is set (which families take which: EVENT_RESOURCES). */
@@ -142,3 +183,4 @@ export type LabelEventRow = NotesTables["resourceLabelEvents"]["$inferSelect"];
 export type MilestoneEventRow = NotesTables["resourceMilestoneEvents"]["$inferSelect"];
 export type WeightEventRow = NotesTables["resourceWeightEvents"]["$inferSelect"];
 export type IterationEventRow = NotesTables["resourceIterationEvents"]["$inferSelect"];
+export type AwardEmojiRow = NotesTables["awardEmoji"]["$inferSelect"];

@@ -3,6 +3,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { NotesTables } from "../db/tables";
 import type { NoteableType } from "../kind";
 import { removeResourceEvents } from "./resource-events";
+import { removeAwards } from "../award-emoji/award-emoji";
 import { newDiscussionId, type NoteableTarget } from "./system-notes";
 
 /** The state-events column pointing at a noteable of this type. */
@@ -42,19 +43,24 @@ export async function copyNotes(tx: Db, tables: NotesTables, from: { type: Notea
   return original.filter((n) => !n.system).length;
 }
 
-/** The notes, state and other resource events (for kinds that have them) of deleted noteables, inside the deleting transaction. */
+/** The notes, awards, timelogs, state and other resource events (for kinds that have them) of deleted noteables, inside the deleting transaction. */
 export async function removeConversation(tx: Db, tables: NotesTables, type: NoteableType, ids: number[]): Promise<void> {
   if (!ids.length) return;
-  const { notes } = tables;
+  const { notes, timelogs } = tables;
+  await removeAwards(tx, tables, type, ids);
   await tx.delete(notes).where(and(eq(notes.noteableType, type), sql`${notes.noteableId} = ANY(${sql.param(ids)}::int[])`));
   // Snippets have no states, hence no state events.
   if (type === "Snippet") return;
+  if (type === "Issue" || type === "MergeRequest")
+    await tx.delete(timelogs).where(sql`${type === "Issue" ? timelogs.issueId : timelogs.mergeRequestId} = ANY(${sql.param(ids)}::int[])`);
   await tx.delete(tables.resourceStateEvents).where(sql`${stateEventColumn(tables, type)} = ANY(${sql.param(ids)}::int[])`);
   await removeResourceEvents(tx, tables, type, ids);
 }
 
-/** Every note of a removed project and its iid sequences (its noteables' state events go with them: removeConversation). */
+/** Every note, award and timelog of a removed project and its iid sequences (its noteables' state events go with them: removeConversation). */
 export async function removeProjectNotes(tx: Db, tables: NotesTables, projectId: number): Promise<void> {
+  await tx.delete(tables.awardEmoji).where(sql`${tables.awardEmoji.projectId} = ${projectId}`);
+  await tx.delete(tables.timelogs).where(sql`${tables.timelogs.projectId} = ${projectId}`);
   await tx.delete(tables.notes).where(sql`${tables.notes.projectId} = ${projectId}`);
   await tx.delete(tables.internalIds).where(sql`${tables.internalIds.projectId} = ${projectId}`);
 }

@@ -100,6 +100,7 @@ export async function deleteNote(db: Db, kind: NoteWriteKind, noteable: Noteable
   const { notes } = kind.tables;
   await db.transaction(async (tx) => {
     await tx.delete(notes).where(eq(notes.id, note.id));
+    await tx.delete(kind.tables.awardEmoji).where(and(eq(kind.tables.awardEmoji.awardableType, "Note"), eq(kind.tables.awardEmoji.awardableId, note.id)));
     if (!note.system && noteable.id !== null) await kind.bumpUserNotesCount(tx, noteable.id, -1);
   });
 }
