@@ -53,6 +53,15 @@ export const MergeRequestsActions = {
     /** GET /projects/:id/merge_requests. */
     listProject: actionContract("merge-requests.mergeRequests.listProject", { input: () => ListMergeRequestsParams, output: () => pageOf(MergeRequestListItemSchema), idempotent: true }),
     /** GET /projects/:id/merge_requests/:merge_request_iid. */
+    /**
+     * Bus only: the merge requests of `ids` the caller may read, as the merge request list
+     * presents them; the others left out. One call per page of to-dos.
+     */
+    byIds: actionContract("merge-requests.mergeRequests.byIds", {
+      input: () => z.object({ ids: z.array(int()).max(100) }),
+      output: () => z.array(MergeRequestListItemSchema),
+      idempotent: true,
+    }),
     get: actionContract("merge-requests.mergeRequests.get", { input: () => MergeRequestRefParams, output: () => MergeRequestSchema, idempotent: true }),
     /** POST /projects/:id/merge_requests. */
     create: actionContract("merge-requests.mergeRequests.create", { input: () => CreateMergeRequestParams, output: () => MergeRequestSchema }),

@@ -1,21 +1,21 @@
 import { AccessLevel, callerOf, forbidden, implement, page, requireCaller, unprocessable, type Ctx, announce } from "@collab/core";
 import { accessLevels, assertWritable, groupOf, milestoneMap, readableProjects, userMap, type ProjectAccess } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, inArray, ne } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, type MergeRequestRow } from "./db/schema";
 import { loadMergeRequest, mergeRequestsProject } from "./domain/load";
 import { canAdminMergeRequest, canCreateMergeRequest, canDestroyMergeRequest, canUpdateMergeRequest } from "./domain/permissions";
 import { branchHeads, headKey, mergeAccessLevel } from "./merge-requests/branches";
 import { type MergeRequestDetail, type MergeRequestPresentation } from "./merge-requests/entity";
-import { findMergeRequests, type MergeRequestScope } from "./merge-requests/finder";
+import { findMergeRequests, readableMergeRequestConditions, type MergeRequestScope } from "./merge-requests/finder";
 import { buildInput } from "./merge-requests/input";
 import { resolveNames } from "./merge-requests/names";
 import { listParamsForTier } from "./merge-requests/params";
 import { presentMergeRequests } from "./merge-requests/presentation";
 import { createMergeRequest, deleteMergeRequest, updateMergeRequest } from "./merge-requests/writes";
 import { MergeRequests, type ListMergeRequestsParams } from "@collab/merge-requests-contract";
-import { eventPayload, mergeRequestEvent } from "./merge-requests/events";
+import { eventPayload, mergeRequestEvent, openedEvent, todoFacts } from "./merge-requests/events";
 import { mergeAction } from "./merge-requests/merge";
 
 async function linkIds(kit: ServiceKit, id: number) {
@@ -123,6 +123,15 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
     return { scope: { caller, projects, defaultScope: "created_by_me" }, context: {}, projectIds: projects ? projects.map((pr) => pr.id) : null };
   }),
 
+  "mergeRequests.byIds": implement(MergeRequests.mergeRequests.byIds, async (ctx) => {
+    const ids = [...new Set(ctx.params.ids)];
+    if (!ids.length) return [];
+    const readable = await readableProjects(ctx);
+    const scope: MergeRequestScope = { caller: callerOf(ctx), projects: readable.all ? null : readable.projects, defaultScope: "all" };
+    const rows = await kit.db.select().from(mergeRequests).where(and(inArray(mergeRequests.id, ids), ...readableMergeRequestConditions(scope)));
+    return presentMergeRequests(kit, ctx, rows, { context: {} });
+  }),
+
   "mergeRequests.get": implement(
     MergeRequests.mergeRequests.get,
     async (ctx) => {
@@ -147,7 +156,7 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
       if (input.squash === undefined && access.project.squash_option) input.squash = ["always", "default_on"].includes(access.project.squash_option);
       const mr = await kit.events.transact(
         (tx) => createMergeRequest(tx, access.project.id, caller, { sourceBranch: p.source_branch, targetBranch: p.target_branch, sha: heads.get(headKey(access.project.id, p.source_branch)) ?? null, input }),
-        (created) => [mergeRequestEvent(MergeRequests.events.mergeRequestOpened, created, caller.id)],
+        (created) => [openedEvent(created, caller.id, input)],
       );
       return presentOne(kit, ctx, { access, role: actor.role }, mr);
     },
@@ -182,7 +191,7 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
           }),
         ({ mergeRequest: updated, changes }) => [
           ...(changes.includes("state") ? [mergeRequestEvent(updated.state === "closed" ? MergeRequests.events.mergeRequestClosed : MergeRequests.events.mergeRequestReopened, updated, caller.id)] : []),
-          ...(changes.some((c) => c !== "state") ? [announce(MergeRequests.events.mergeRequestUpdated, { ...eventPayload(updated, caller.id), changes: changes.filter((c) => c !== "state") })] : []),
+          ...(changes.some((c) => c !== "state") ? [announce(MergeRequests.events.mergeRequestUpdated, { ...eventPayload(updated, caller.id), changes: changes.filter((c) => c !== "state"), ...todoFacts(mr, updated, changes, links, input) })] : []),
         ],
       );
       return presentOne(kit, ctx, { access: loaded.access, role: loaded.actor.role }, mergeRequest);

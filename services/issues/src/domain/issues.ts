@@ -109,7 +109,8 @@ const createStatement = preparedQuery((db: Db) => {
   );
   const announced = db.$with("announced", written).as(
     sql`INSERT INTO ${outbox} (${column(outbox.eventId)}, ${column(outbox.name)}, ${column(outbox.payload)})
-      SELECT ${param("eventId")}::uuid, ${param("eventName")}::text, ${issuePayloadSql("c", sql`${param("authorId")}::int`)}
+      SELECT ${param("eventId")}::uuid, ${param("eventName")}::text,
+        ${issuePayloadSql("c", sql`${param("authorId")}::int`)} || jsonb_build_object('assignee_ids', to_jsonb(${param("assigneeIds")}::int[]), 'description', c.description)
       FROM created c RETURNING 1 AS n`,
   );
   return db.with(nextIid, created, assigned, labelled, followed, announced).select().from(created).prepare("issues_create");
