@@ -16,6 +16,7 @@ import {
   MergeRequestApprovalRuleSchema,
   MergeRequestBasicSchema,
   MergeRequestListItemSchema,
+  MergeRequestReviewerSchema,
   MergeRequestSchema,
   ProjectApprovalRuleSchema,
 } from "./entities";
@@ -34,7 +35,7 @@ import {
   UpdateSettingsParams,
 } from "./params/approvals";
 import { ClosedByParams, ClosesIssuesParams } from "./params/closing-issues";
-import { CreateMergeRequestParams, ListMergeRequestsParams, MergeParams, MergeRequestRefParams, UpdateMergeRequestParams } from "./params/merge-requests";
+import { CreateMergeRequestParams, ListMergeRequestsParams, MergeParams, MergeRequestRefParams, SubscribeMergeRequestParams, UpdateMergeRequestParams } from "./params/merge-requests";
 
 const int = () => z.number().int();
 
@@ -62,6 +63,10 @@ export const MergeRequestsActions = {
       output: () => z.array(MergeRequestListItemSchema),
       idempotent: true,
     }),
+    /** POST …/subscribe and …/unsubscribe (the route sets `subscribed`): 304 when the caller already is so. */
+    subscribe: actionContract("merge-requests.mergeRequests.subscribe", { input: () => SubscribeMergeRequestParams, output: () => MergeRequestSchema }),
+    /** GET …/reviewers: each reviewer with their review state. */
+    reviewers: actionContract("merge-requests.mergeRequests.reviewers", { input: () => MergeRequestRefParams, output: () => z.array(MergeRequestReviewerSchema), idempotent: true }),
     get: actionContract("merge-requests.mergeRequests.get", { input: () => MergeRequestRefParams, output: () => MergeRequestSchema, idempotent: true }),
     /** POST /projects/:id/merge_requests. */
     create: actionContract("merge-requests.mergeRequests.create", { input: () => CreateMergeRequestParams, output: () => MergeRequestSchema }),

@@ -1,9 +1,10 @@
-import { AccessLevel, callerOf, forbidden, implement, page, requireCaller, unprocessable, type Ctx, announce } from "@collab/core";
-import { accessLevels, assertWritable, groupOf, milestoneMap, readableProjects, userMap, type ProjectAccess } from "@collab/work-items";
+import { AccessLevel, callerOf, forbidden, implement, notModified, page, requireCaller, unprocessable, type Ctx, announce } from "@collab/core";
+import { accessLevels, assertWritable, groupOf, milestoneMap, readableProjects, setSubscription, subscriptionOf, userMap, type ProjectAccess } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, inArray, ne } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, type MergeRequestRow } from "./db/schema";
+import { mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, subscriptions, type MergeRequestRow } from "./db/schema";
+import { findReviewers } from "./merge-requests/reviewers";
 import { loadMergeRequest, mergeRequestsProject } from "./domain/load";
 import { canAdminMergeRequest, canCreateMergeRequest, canDestroyMergeRequest, canUpdateMergeRequest } from "./domain/permissions";
 import { branchHeads, headKey, mergeAccessLevel } from "./merge-requests/branches";
@@ -25,6 +26,16 @@ async function linkIds(kit: ServiceKit, id: number) {
     kit.db.select({ id: mergeRequestReviewers.userId }).from(mergeRequestReviewers).where(eq(mergeRequestReviewers.mergeRequestId, id)),
   ]);
   return { labelIds: labels.map((r) => r.id), assigneeIds: assignees.map((r) => r.id), reviewerIds: reviewers.map((r) => r.id) };
+}
+
+/**
+ * Whether the user follows the merge request (GitLab's Subscribable#subscribed?): their explicit
+ * choice, else whether they take part in it (author, assignee, reviewer).
+ */
+async function subscribedTo(kit: ServiceKit, mr: MergeRequestRow, userId: number | undefined, assigneeIds: number[], reviewerIds: number[]): Promise<boolean> {
+  if (userId === undefined) return false;
+  const chosen = await subscriptionOf(kit.db, subscriptions, { type: "MergeRequest", id: mr.id }, userId);
+  return chosen ?? (userId === mr.authorId || assigneeIds.includes(userId) || reviewerIds.includes(userId));
 }
 
 /** The access level a caller needs to merge into the target branch: Developer at least. */
@@ -50,7 +61,7 @@ function detailOf(kit: ServiceKit, ctx: Ctx<unknown>, loaded: { access: ProjectA
     const target = targetHeads.get(headKey(mr.projectId, mr.targetBranch)) ?? null;
     const head = mr.state === "merged" ? mr.sha : (p.heads.get(headKey(mr.sourceProjectId, mr.sourceBranch)) ?? mr.sha);
     return {
-      subscribed: caller !== null && (caller.id === mr.authorId || assigneeIds.includes(caller.id) || (p.reviewerIds.get(mr.id) ?? []).includes(caller.id)),
+      subscribed: await subscribedTo(kit, mr, caller?.id, assigneeIds, p.reviewerIds.get(mr.id) ?? []),
       changesCount: "0",
       diffRefs: { base_sha: target, head_sha: head, start_sha: target },
       firstContribution: (authorLevel[mr.authorId]?.access_level ?? 0) <= AccessLevel.GUEST && !earlier,
@@ -131,6 +142,34 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
     const rows = await kit.db.select().from(mergeRequests).where(and(inArray(mergeRequests.id, ids), ...readableMergeRequestConditions(scope)));
     return presentMergeRequests(kit, ctx, rows, { context: {} });
   }),
+
+  "mergeRequests.subscribe": implement(
+    MergeRequests.mergeRequests.subscribe,
+    async (ctx) => {
+      const caller = requireCaller(ctx);
+      const loaded = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
+      const mr = loaded.mergeRequest;
+      const { assigneeIds, reviewerIds } = await linkIds(kit, mr.id);
+      const current = await subscribedTo(kit, mr, caller.id, assigneeIds, reviewerIds);
+      if (!(await setSubscription(kit.db, subscriptions, { type: "MergeRequest", id: mr.id }, caller.id, ctx.params.subscribed, current))) throw notModified();
+      return presentOne(kit, ctx, { access: loaded.access, role: loaded.actor.role }, mr);
+    },
+    { visibility: "published" },
+  ),
+
+  "mergeRequests.reviewers": implement(
+    MergeRequests.mergeRequests.reviewers,
+    async (ctx) => {
+      const { mergeRequest } = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
+      const rows = await findReviewers(kit.db, mergeRequest.id);
+      const users = await userMap(ctx, rows.map((r) => r.userId));
+      return rows.flatMap((r) => {
+        const user = users.get(r.userId);
+        return user ? [{ user, state: r.state, created_at: r.createdAt.toISOString() }] : [];
+      });
+    },
+    { visibility: "published" },
+  ),
 
   "mergeRequests.get": implement(
     MergeRequests.mergeRequests.get,
