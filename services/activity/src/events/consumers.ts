@@ -1,3 +1,4 @@
+import { Accounts } from "@collab/accounts-contract";
 import { pickFields, type PayloadOf } from "@collab/core";
 import { consumersOf, on, type Subscriptions, type Db, type EventHandler, type EventMeta } from "@collab/db";
 import { Issues } from "@collab/issues-contract";
@@ -8,7 +9,7 @@ import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { ServiceBroker } from "moleculer";
 import { events, type NewEvent, type PushData } from "../db/schema";
 import { todoHandlers } from "../todos/todo.consumers";
-import { removeTodosOfProject } from "../todos/todos.store";
+import { removeTodosOfProject, removeTodosOfUser } from "../todos/todos.store";
 
 const ZERO_SHA = "0".repeat(40);
 
@@ -298,6 +299,8 @@ export const consumers = (broker: () => ServiceBroker): Subscriptions => {
   milestoneDeleted,
   memberRecord("joined", NE.memberAdded),
   memberRecord("left", NE.memberRemoved),
+  // A deleted user's to-dos go with them (GitLab: dependent destroy).
+  on(Accounts.events.userDeleted, (p, tx) => removeTodosOfUser(tx, p.userId)),
   on(NE.branchPushed, refPushed("branch")),
   on(NE.tagPushed, refPushed("tag")),
   ]);

@@ -45,3 +45,7 @@ export async function removeTodosOfTarget(tx: Db, target: Pick<TodoTarget, "type
 export async function removeTodosOfProject(tx: Db, projectId: number) {
   await tx.delete(todos).where(eq(todos.projectId, projectId));
 }
+
+export async function removeTodosOfUser(tx: Db, userId: number) {
+  await tx.delete(todos).where(eq(todos.userId, userId));
+}
