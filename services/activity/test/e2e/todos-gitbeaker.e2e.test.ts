@@ -204,6 +204,19 @@ describe("to-dos made of what others do", () => {
     await eventually(async () => expect(await list(reporter)).toEqual([]));
   });
 
+  test("group_id: the to-dos of the group's projects only; an unknown group 404", async () => {
+    const team = await alice.gl.Groups.create("Team", "team", { visibility: "private" });
+    const tools = (await alice.gl.Projects.create({ name: "tools", namespaceId: team.id })).id as number;
+    await alice.gl.ProjectMembers.add(tools, 30, { userId: developer.id });
+    const inGroup = await alice.gl.Issues.create(tools, "In the group", { assigneeIds: [developer.id] });
+    await alice.gl.Issues.create(secret, "Outside", { assigneeIds: [developer.id] });
+    await eventually(async () => expect(await list(developer)).toHaveLength(2));
+    expect((await list(developer, { groupId: team.id })).map((t) => [t.project.id, t.target.iid])).toEqual([[tools, inGroup.iid]]);
+    expect(await failureStatus(developer.gl.TodoLists.all({ groupId: 999999 }))).toBe(404);
+    // A group the caller cannot see is none to them either.
+    expect(await failureStatus(outsider.gl.TodoLists.all({ groupId: team.id }))).toBe(404);
+  });
+
   test("a to-do whose target its owner may no longer read is not listed", async () => {
     const issue = await alice.gl.Issues.create(secret, "Members only");
     await guest.gl.Issues.createTodo(secret, issue.iid);
