@@ -1,9 +1,10 @@
 /** Actions of the activity service: its routes' (see index.ts). */
-import { actionContract, pageOf } from "@collab/core";
+import { actionContract, noContent, pageOf } from "@collab/core";
 import { z } from "zod";
-import { EventSchema } from "./entities";
+import { EventSchema, TodoSchema } from "./entities";
 import { OwnEventsParams, ProjectEventsParams, UserEventsParams } from "./params/events";
 import { GroupActivityParams } from "./params/group-activity";
+import { CreateIssueTodoParams, CreateMergeRequestTodoParams, ListTodosParams, TodoRefParams } from "./params/todos";
 
 const count = () => z.number().int();
 
@@ -16,6 +17,19 @@ export const ActivityActions = {
     ofUser: actionContract("activity.events.ofUser", { input: () => UserEventsParams, output: () => pageOf(EventSchema), idempotent: true }),
     /** GET /projects/:id/events. */
     ofProject: actionContract("activity.events.ofProject", { input: () => ProjectEventsParams, output: () => pageOf(EventSchema), idempotent: true }),
+  },
+  /** The To-dos API and the routes that mark an issue or merge request as a to-do. */
+  todos: {
+    /** GET /todos: the caller's own to-dos (pending by default), their targets as the caller reads them now. */
+    list: actionContract("activity.todos.list", { input: () => ListTodosParams, output: () => pageOf(TodoSchema), idempotent: true }),
+    /** POST /todos/:id/mark_as_done: one of the caller's own. */
+    markDone: actionContract("activity.todos.markDone", { input: () => TodoRefParams, output: () => TodoSchema }),
+    /** POST /todos/mark_as_done: every pending one of the caller's. */
+    markAllDone: actionContract("activity.todos.markAllDone", { input: () => z.object({}), output: () => noContent() }),
+    /** POST /projects/:id/issues/:issue_iid/todo: 304 when the caller has a pending `marked` one for it. */
+    createForIssue: actionContract("activity.todos.createForIssue", { input: () => CreateIssueTodoParams, output: () => TodoSchema }),
+    /** POST /projects/:id/merge_requests/:merge_request_iid/todo. */
+    createForMergeRequest: actionContract("activity.todos.createForMergeRequest", { input: () => CreateMergeRequestTodoParams, output: () => TodoSchema }),
   },
   groupActivity: {
     /** GET /analytics/group_activity/issues_count: issues created in the window. */

@@ -1,5 +1,8 @@
 /** What the activity service's routes answer, field by field as its presenters build them (src/events/event.entity.ts). */
 import { UserRefSchema } from "@collab/accounts-contract";
+import { IssueSchema } from "@collab/issues-contract";
+import { MergeRequestListItemSchema } from "@collab/merge-requests-contract";
+import { ProjectIdentitySchema } from "@collab/namespaces-contract";
 import { z } from "zod";
 
 const id = () => z.number().int();
@@ -55,3 +58,22 @@ export const EventSchema = z.object({
   data: z.null(),
 });
 export type ActivityEvent = z.output<typeof EventSchema>;
+
+/**
+ * Entities::Todo: the target as the caller would get it now (an issue as GET issue shows it, a
+ * merge request as the list does); `body` the mentioning note's text, else the target's title.
+ */
+export const TodoSchema = z.object({
+  id: id(),
+  project: ProjectIdentitySchema,
+  author: UserRefSchema.nullable(),
+  action_name: z.string(),
+  target_type: z.string(),
+  target: z.union([IssueSchema, MergeRequestListItemSchema]).nullable(),
+  target_url: z.string().nullable(),
+  body: z.string(),
+  state: z.enum(["pending", "done"]),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Todo = z.output<typeof TodoSchema>;

@@ -13,4 +13,5 @@ export * from "./entities";
 export * from "./events";
 export * from "./params/events";
 export * from "./params/group-activity";
+export * from "./params/todos";
 export { routes } from "./routes";

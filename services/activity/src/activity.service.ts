@@ -5,6 +5,7 @@ import { groupActivityActions } from "./analytics/group-activity.actions";
 import { consumers } from "./events/consumers";
 import { eventsActions } from "./events/events.actions";
 import { outbox, processedEvents } from "./db/schema";
+import { todosActions } from "./todos/todos.actions";
 
 /**
  * Activity: the Events API over an events table this service fills from the other services'
@@ -15,7 +16,7 @@ export const activityService: ServiceSchema = defineService({
   name: "activity",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => [eventsActions(kit), groupActivityActions(kit)],
+  actions: (kit) => [eventsActions(kit), groupActivityActions(kit), todosActions(kit)],
   eventTables: { outbox, processedEvents },
-  consumes: () => consumers,
+  consumes: (kit) => consumers(() => kit.broker),
 });

@@ -51,6 +51,11 @@ export const IssuesActions = {
     move: actionContract("issues.issues.move", { input: () => MoveIssueParams, output: () => IssueSchema }),
     /** POST …/clone: the copy. */
     clone: actionContract("issues.issues.clone", { input: () => CloneIssueParams, output: () => IssueSchema }),
+    /**
+     * Bus only: the issues of `ids` the caller may read, as GET issue presents them (its
+     * `subscribed` aside); the others left out. One call per page of to-dos.
+     */
+    byIds: actionContract("issues.issues.byIds", { input: () => z.object({ ids: z.array(int()).max(100) }), output: () => z.array(IssueSchema), idempotent: true }),
     /** POST …/subscribe and …/unsubscribe (the route sets `subscribed`); 304 when already so. */
     subscribe: actionContract("issues.issues.subscribe", { input: () => SubscribeIssueParams, output: () => IssueSchema }),
   },

@@ -9,14 +9,30 @@ export const IssueEventPayload = () => z.object({ id, iid: id, project_id: id, a
 /** An epic as its events carry it, and who acted. */
 export const EpicEventPayload = () => z.object({ id, iid: id, group_id: id, actor_id: id, title: z.string(), confidential: z.boolean() });
 
+/**
+ * What a to-do needs of a write (the activity service's TodoService): who is newly assigned, and
+ * the description, with the one it replaced when it changed, for new mentions.
+ */
+const TodoFacts = {
+  assignee_ids: z.array(id).optional(),
+  description: z.string().nullable().optional(),
+};
+
 /** Notes on epics: the shared notes' payload with project_id null and group_id set. */
 const epicNoteEvents = noteEventContracts("issues", "epic_note");
 
 /** Durable events the issues service publishes (see index.ts). */
 export const IssuesEvents = {
-  issueOpened: eventContract("issues.issue.opened", IssueEventPayload),
-  /** `changes`: the fields that changed, state aside (a state change is closed or reopened). */
-  issueUpdated: eventContract("issues.issue.updated", () => IssueEventPayload().extend({ changes: z.array(z.string()) })),
+  /** `assignee_ids` and `description`: the new issue's (absent on a moved or cloned copy). */
+  issueOpened: eventContract("issues.issue.opened", () => IssueEventPayload().extend(TodoFacts)),
+  /**
+   * `changes`: the fields that changed, state aside (a state change is closed or reopened).
+   * `assignee_ids`: the ones added, when assignees changed; `description` and
+   * `previous_description` when the description changed.
+   */
+  issueUpdated: eventContract("issues.issue.updated", () =>
+    IssueEventPayload().extend({ changes: z.array(z.string()), ...TodoFacts, previous_description: z.string().nullable().optional() }),
+  ),
   issueClosed: eventContract("issues.issue.closed", IssueEventPayload),
   issueReopened: eventContract("issues.issue.reopened", IssueEventPayload),
   /** The original, closed by the move; its copy is announced as opened. */

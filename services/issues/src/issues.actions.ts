@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { AccessLevel, implement, callerOf, forbidden, notFound, notModified, page, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx, announce } from "@collab/core";
 import type { Db, ServiceKit } from "@collab/db";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { listParamsForTier } from "./api/issues.params";
 import { issueLabels, issues, type EpicRow, type IssueRow } from "./db/schema";
-import { findIssues, issueConditions, type IssueScope, type IssueWithLinks, type ReadableProject, type ResolvedNames } from "./finders/issues.finder";
+import { findIssues, issueConditions, readableIssueConditions, type IssueScope, type IssueWithLinks, type ReadableProject, type ResolvedNames } from "./finders/issues.finder";
 import { Issues, type CloneIssueParams, type CreateIssueParams, type ListIssuesParams as ListParams, type MoveIssueParams, type UpdateIssueParams } from "@collab/issues-contract";
-import { issueEvent, issuePayload } from "./domain/events";
+import { issueEvent, issuePayload, todoFacts } from "./domain/events";
 import { createIssue, deleteIssue, isSubscribed, isTransitionOnly, setSubscription, transitionIssue, updateIssue, type IssueInput } from "./domain/issues";
 import { issuesProject, loadIssue } from "./domain/load";
 import { cloneIssue, moveIssue } from "./domain/move";
@@ -224,6 +224,15 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
     { visibility: "published" },
   ),
 
+  "issues.byIds": implement(Issues.issues.byIds, async (ctx) => {
+    const ids = [...new Set(ctx.params.ids)];
+    if (!ids.length) return [];
+    const readable = await readableProjects(ctx);
+    const scope: IssueScope = { caller: callerOf(ctx), projects: readable.all ? null : readable.projects, defaultScope: "all" };
+    const rows = await kit.db.select().from(issues).where(and(inArray(issues.id, ids), ...readableIssueConditions(scope)));
+    return presentIssues(kit, ctx, rows, { context: {} });
+  }),
+
   "issues.get": implement(
     Issues.issues.get,
     async (ctx) => {
@@ -314,7 +323,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
           (tx) => updateIssue(tx, loaded.issue, input, { actor: { id: caller.id, username: caller.username }, assigneeIds: loaded.assigneeIds, labelIds, usernames, project: loaded.access.project }),
           ({ issue: updated, changes }) => [
             ...(changes.includes("state") ? [issueEvent(updated.state === "closed" ? Issues.events.issueClosed : Issues.events.issueReopened, updated, caller.id)] : []),
-            ...(changes.some((c) => c !== "state") ? [announce(Issues.events.issueUpdated, { ...issuePayload(updated, caller.id), changes: changes.filter((c) => c !== "state") })] : []),
+            ...(changes.some((c) => c !== "state") ? [announce(Issues.events.issueUpdated, { ...issuePayload(updated, caller.id), changes: changes.filter((c) => c !== "state"), ...todoFacts(loaded, updated, changes, input.assigneeIds) })] : []),
           ],
         );
         const subscribed = await isSubscribed(kit.db, issue.id, caller.id);

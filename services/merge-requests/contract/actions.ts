@@ -16,6 +16,7 @@ import {
   MergeRequestApprovalRuleSchema,
   MergeRequestBasicSchema,
   MergeRequestListItemSchema,
+  MergeRequestReviewerSchema,
   MergeRequestSchema,
   ProjectApprovalRuleSchema,
 } from "./entities";
@@ -34,7 +35,7 @@ import {
   UpdateSettingsParams,
 } from "./params/approvals";
 import { ClosedByParams, ClosesIssuesParams } from "./params/closing-issues";
-import { CreateMergeRequestParams, ListMergeRequestsParams, MergeParams, MergeRequestRefParams, UpdateMergeRequestParams } from "./params/merge-requests";
+import { CreateMergeRequestParams, ListMergeRequestsParams, MergeParams, MergeRequestRefParams, SubscribeMergeRequestParams, UpdateMergeRequestParams } from "./params/merge-requests";
 
 const int = () => z.number().int();
 
@@ -53,6 +54,19 @@ export const MergeRequestsActions = {
     /** GET /projects/:id/merge_requests. */
     listProject: actionContract("merge-requests.mergeRequests.listProject", { input: () => ListMergeRequestsParams, output: () => pageOf(MergeRequestListItemSchema), idempotent: true }),
     /** GET /projects/:id/merge_requests/:merge_request_iid. */
+    /**
+     * Bus only: the merge requests of `ids` the caller may read, as the merge request list
+     * presents them; the others left out. One call per page of to-dos.
+     */
+    byIds: actionContract("merge-requests.mergeRequests.byIds", {
+      input: () => z.object({ ids: z.array(int()).max(100) }),
+      output: () => z.array(MergeRequestListItemSchema),
+      idempotent: true,
+    }),
+    /** POST …/subscribe and …/unsubscribe (the route sets `subscribed`): 304 when the caller already is so. */
+    subscribe: actionContract("merge-requests.mergeRequests.subscribe", { input: () => SubscribeMergeRequestParams, output: () => MergeRequestSchema }),
+    /** GET …/reviewers: each reviewer with their review state. */
+    reviewers: actionContract("merge-requests.mergeRequests.reviewers", { input: () => MergeRequestRefParams, output: () => z.array(MergeRequestReviewerSchema), idempotent: true }),
     get: actionContract("merge-requests.mergeRequests.get", { input: () => MergeRequestRefParams, output: () => MergeRequestSchema, idempotent: true }),
     /** POST /projects/:id/merge_requests. */
     create: actionContract("merge-requests.mergeRequests.create", { input: () => CreateMergeRequestParams, output: () => MergeRequestSchema }),

@@ -204,3 +204,10 @@ export const CommitNoteSchema = z.object({
   created_at: z.string().nullable(),
 });
 export type CommitNoteEntity = z.output<typeof CommitNoteSchema>;
+
+/** Entities::MergeRequestReviewer: GET …/reviewers. */
+export const MergeRequestReviewerSchema = z.object({
+  user: UserRefSchema,
+  state: z.enum(["unreviewed", "reviewed", "requested_changes", "approved", "unapproved", "review_started"]),
+  created_at: time(),
+});

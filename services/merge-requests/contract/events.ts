@@ -10,11 +10,28 @@ export const MergeRequestEventPayload = () =>
 /** An approval change: the merge request, shorter, and who acted. */
 const ApprovalEventPayload = () => z.object({ id, iid: id, project_id: id, actor_id: id, title: z.string() });
 
+/**
+ * What a to-do needs of a write (the activity service's TodoService): who is newly assigned or
+ * asked to review, and the description, for new mentions.
+ */
+const TodoFacts = {
+  assignee_ids: z.array(id).optional(),
+  reviewer_ids: z.array(id).optional(),
+  description: z.string().nullable().optional(),
+};
+
 /** Durable events the merge-requests service publishes (see index.ts). */
 export const MergeRequestsEvents = {
-  mergeRequestOpened: eventContract("merge-requests.merge_request.opened", MergeRequestEventPayload),
-  /** `changes`: the fields that changed, state aside (a state change is closed or reopened). */
-  mergeRequestUpdated: eventContract("merge-requests.merge_request.updated", () => MergeRequestEventPayload().extend({ changes: z.array(z.string()) })),
+  /** `assignee_ids`, `reviewer_ids` and `description`: the new merge request's. */
+  mergeRequestOpened: eventContract("merge-requests.merge_request.opened", () => MergeRequestEventPayload().extend(TodoFacts)),
+  /**
+   * `changes`: the fields that changed, state aside (a state change is closed or reopened).
+   * `assignee_ids`, `reviewer_ids`: the ones added, when they changed; `description` and
+   * `previous_description` when the description changed.
+   */
+  mergeRequestUpdated: eventContract("merge-requests.merge_request.updated", () =>
+    MergeRequestEventPayload().extend({ changes: z.array(z.string()), ...TodoFacts, previous_description: z.string().nullable().optional() }),
+  ),
   mergeRequestClosed: eventContract("merge-requests.merge_request.closed", MergeRequestEventPayload),
   mergeRequestReopened: eventContract("merge-requests.merge_request.reopened", MergeRequestEventPayload),
   mergeRequestMerged: eventContract("merge-requests.merge_request.merged", () => MergeRequestEventPayload().extend({ merge_commit_sha: z.string().nullable() })),

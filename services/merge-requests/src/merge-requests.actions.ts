@@ -1,21 +1,22 @@
-import { AccessLevel, callerOf, forbidden, implement, page, requireCaller, unprocessable, type Ctx, announce } from "@collab/core";
-import { accessLevels, assertWritable, groupOf, readableProjects, userMap, type ProjectAccess } from "@collab/work-items";
+import { AccessLevel, callerOf, forbidden, implement, notModified, page, requireCaller, unprocessable, type Ctx, announce } from "@collab/core";
+import { accessLevels, assertWritable, groupOf, readableProjects, setSubscription, subscriptionOf, userMap, type ProjectAccess } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, inArray, ne } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, type MergeRequestRow } from "./db/schema";
+import { mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, subscriptions, type MergeRequestRow } from "./db/schema";
+import { findReviewers } from "./merge-requests/reviewers";
 import { loadMergeRequest, mergeRequestsProject } from "./domain/load";
 import { canAdminMergeRequest, canCreateMergeRequest, canDestroyMergeRequest, canUpdateMergeRequest } from "./domain/permissions";
 import { branchHeads, headKey, mergeAccessLevel } from "./merge-requests/branches";
 import { type MergeRequestDetail, type MergeRequestPresentation } from "./merge-requests/entity";
-import { findMergeRequests, type MergeRequestScope } from "./merge-requests/finder";
+import { findMergeRequests, readableMergeRequestConditions, type MergeRequestScope } from "./merge-requests/finder";
 import { buildInput } from "./merge-requests/input";
 import { resolveNames } from "./merge-requests/names";
 import { listParamsForTier } from "./merge-requests/params";
 import { presentMergeRequests } from "./merge-requests/presentation";
 import { createMergeRequest, deleteMergeRequest, updateMergeRequest } from "./merge-requests/writes";
 import { MergeRequests, type ListMergeRequestsParams } from "@collab/merge-requests-contract";
-import { eventPayload, mergeRequestEvent } from "./merge-requests/events";
+import { eventPayload, mergeRequestEvent, openedEvent, todoFacts } from "./merge-requests/events";
 import { mergeAction } from "./merge-requests/merge";
 
 async function linkIds(kit: ServiceKit, id: number) {
@@ -25,6 +26,16 @@ async function linkIds(kit: ServiceKit, id: number) {
     kit.db.select({ id: mergeRequestReviewers.userId }).from(mergeRequestReviewers).where(eq(mergeRequestReviewers.mergeRequestId, id)),
   ]);
   return { labelIds: labels.map((r) => r.id), assigneeIds: assignees.map((r) => r.id), reviewerIds: reviewers.map((r) => r.id) };
+}
+
+/**
+ * Whether the user follows the merge request (GitLab's Subscribable#subscribed?): their explicit
+ * choice, else whether they take part in it (author, assignee, reviewer).
+ */
+async function subscribedTo(kit: ServiceKit, mr: MergeRequestRow, userId: number | undefined, assigneeIds: number[], reviewerIds: number[]): Promise<boolean> {
+  if (userId === undefined) return false;
+  const chosen = await subscriptionOf(kit.db, subscriptions, { type: "MergeRequest", id: mr.id }, userId);
+  return chosen ?? (userId === mr.authorId || assigneeIds.includes(userId) || reviewerIds.includes(userId));
 }
 
 /** The access level a caller needs to merge into the target branch: Developer at least. */
@@ -50,7 +61,7 @@ function detailOf(kit: ServiceKit, ctx: Ctx<unknown>, loaded: { access: ProjectA
     const target = targetHeads.get(headKey(mr.projectId, mr.targetBranch)) ?? null;
     const head = mr.state === "merged" ? mr.sha : (p.heads.get(headKey(mr.sourceProjectId, mr.sourceBranch)) ?? mr.sha);
     return {
-      subscribed: caller !== null && (caller.id === mr.authorId || assigneeIds.includes(caller.id) || (p.reviewerIds.get(mr.id) ?? []).includes(caller.id)),
+      subscribed: await subscribedTo(kit, mr, caller?.id, assigneeIds, p.reviewerIds.get(mr.id) ?? []),
       changesCount: "0",
       diffRefs: { base_sha: target, head_sha: head, start_sha: target },
       firstContribution: (authorLevel[mr.authorId]?.access_level ?? 0) <= AccessLevel.GUEST && !earlier,
@@ -123,6 +134,43 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
     return { scope: { caller, projects, defaultScope: "created_by_me" }, context: {}, projectIds: projects ? projects.map((pr) => pr.id) : null };
   }),
 
+  "mergeRequests.byIds": implement(MergeRequests.mergeRequests.byIds, async (ctx) => {
+    const ids = [...new Set(ctx.params.ids)];
+    if (!ids.length) return [];
+    const readable = await readableProjects(ctx);
+    const scope: MergeRequestScope = { caller: callerOf(ctx), projects: readable.all ? null : readable.projects, defaultScope: "all" };
+    const rows = await kit.db.select().from(mergeRequests).where(and(inArray(mergeRequests.id, ids), ...readableMergeRequestConditions(scope)));
+    return presentMergeRequests(kit, ctx, rows, { context: {} });
+  }),
+
+  "mergeRequests.subscribe": implement(
+    MergeRequests.mergeRequests.subscribe,
+    async (ctx) => {
+      const caller = requireCaller(ctx);
+      const loaded = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
+      const mr = loaded.mergeRequest;
+      const { assigneeIds, reviewerIds } = await linkIds(kit, mr.id);
+      const current = await subscribedTo(kit, mr, caller.id, assigneeIds, reviewerIds);
+      if (!(await setSubscription(kit.db, subscriptions, { type: "MergeRequest", id: mr.id }, caller.id, ctx.params.subscribed, current))) throw notModified();
+      return presentOne(kit, ctx, { access: loaded.access, role: loaded.actor.role }, mr);
+    },
+    { visibility: "published" },
+  ),
+
+  "mergeRequests.reviewers": implement(
+    MergeRequests.mergeRequests.reviewers,
+    async (ctx) => {
+      const { mergeRequest } = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
+      const rows = await findReviewers(kit.db, mergeRequest.id);
+      const users = await userMap(ctx, rows.map((r) => r.userId));
+      return rows.flatMap((r) => {
+        const user = users.get(r.userId);
+        return user ? [{ user, state: r.state, created_at: r.createdAt.toISOString() }] : [];
+      });
+    },
+    { visibility: "published" },
+  ),
+
   "mergeRequests.get": implement(
     MergeRequests.mergeRequests.get,
     async (ctx) => {
@@ -147,7 +195,7 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
       if (input.squash === undefined && access.project.squash_option) input.squash = ["always", "default_on"].includes(access.project.squash_option);
       const mr = await kit.events.transact(
         (tx) => createMergeRequest(tx, access.project.id, caller, { sourceBranch: p.source_branch, targetBranch: p.target_branch, sha: heads.get(headKey(access.project.id, p.source_branch)) ?? null, input }),
-        (created) => [mergeRequestEvent(MergeRequests.events.mergeRequestOpened, created, caller.id)],
+        (created) => [openedEvent(created, caller.id, input)],
       );
       return presentOne(kit, ctx, { access, role: actor.role }, mr);
     },
@@ -178,7 +226,7 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
           }),
         ({ mergeRequest: updated, changes }) => [
           ...(changes.includes("state") ? [mergeRequestEvent(updated.state === "closed" ? MergeRequests.events.mergeRequestClosed : MergeRequests.events.mergeRequestReopened, updated, caller.id)] : []),
-          ...(changes.some((c) => c !== "state") ? [announce(MergeRequests.events.mergeRequestUpdated, { ...eventPayload(updated, caller.id), changes: changes.filter((c) => c !== "state") })] : []),
+          ...(changes.some((c) => c !== "state") ? [announce(MergeRequests.events.mergeRequestUpdated, { ...eventPayload(updated, caller.id), changes: changes.filter((c) => c !== "state"), ...todoFacts(mr, updated, changes, links, input) })] : []),
         ],
       );
       return presentOne(kit, ctx, { access: loaded.access, role: loaded.actor.role }, mergeRequest);

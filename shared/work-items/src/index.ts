@@ -29,3 +29,4 @@ export * from "./list-names";
 export * from "./permissions";
 export * from "./cleanup";
 export * from "./tier-params";
+export * from "./subscriptions";

@@ -76,3 +76,42 @@ export type EventRow = typeof events.$inferSelect;
 /** An event the Events API lists: a project's (groups' events, epics', are recorded but never listed). */
 export type ProjectEventRow = EventRow & { projectId: number };
 export type NewEvent = typeof events.$inferInsert;
+
+/**
+ * To-dos (GitLab's todos table): one user's reminder about an issue or merge request, written by
+ * the consumers of the issues' and merge requests' domain events (todos/consumers.ts) and by the
+ * users themselves (POST …/todo). The target is presented live from its service.
+ */
+export const todos = activitySchema.table(
+  "todos",
+  {
+    id: serial("id").primaryKey(),
+    /** Whose to-do it is. */
+    userId: integer("user_id").notNull(),
+    /** Who caused it (the assigner, the mentioner; the user themselves for `marked`). */
+    authorId: integer("author_id").notNull(),
+    projectId: integer("project_id").notNull(),
+    /** Issue | MergeRequest. */
+    targetType: text("target_type").notNull(),
+    targetId: integer("target_id").notNull(),
+    /** GitLab's Todo action names: assigned, mentioned, marked, review_requested, directly_addressed. */
+    action: text("action").notNull(),
+    /** pending | done. */
+    state: text("state").notNull().default("pending"),
+    /** The mentioning note's body (a to-do about a description shows the target's title). */
+    body: text("body"),
+    noteId: integer("note_id"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().default(sql`now()`),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().default(sql`now()`),
+  },
+  (t) => [
+    index("todos_user_state_idx").on(t.userId, t.state, t.id),
+    index("todos_target_idx").on(t.targetType, t.targetId),
+    index("todos_project_idx").on(t.projectId),
+    // A user marks a target as a to-do once while it is pending (TodoService#mark_todo: 304 then).
+    uniqueIndex("todos_pending_marked_idx").on(t.userId, t.targetType, t.targetId).where(sql`${t.state} = 'pending' AND ${t.action} = 'marked'`),
+  ],
+);
+
+export type TodoRow = typeof todos.$inferSelect;
+export type NewTodo = typeof todos.$inferInsert;

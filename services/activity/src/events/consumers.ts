@@ -1,3 +1,4 @@
+import { Accounts } from "@collab/accounts-contract";
 import { pickFields, type PayloadOf } from "@collab/core";
 import { consumersOf, on, type Subscriptions, type Db, type EventHandler, type EventMeta } from "@collab/db";
 import { Issues } from "@collab/issues-contract";
@@ -5,7 +6,10 @@ import { MergeRequests } from "@collab/merge-requests-contract";
 import { Namespaces } from "@collab/namespaces-contract";
 import { Snippets } from "@collab/snippets-contract";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
+import type { ServiceBroker } from "moleculer";
 import { events, type NewEvent, type PushData } from "../db/schema";
+import { todoHandlers } from "../todos/todo.consumers";
+import { removeTodosOfProject, removeTodosOfUser } from "../todos/todos.store";
 
 const ZERO_SHA = "0".repeat(40);
 
@@ -236,22 +240,32 @@ const refPushed =
 const IE = Issues.events;
 const ME = MergeRequests.events;
 
-/** Domain event → how it lands in the events table. */
-export const consumers: Subscriptions = consumersOf("activity", [
-  on(IE.issueOpened, issueFields, issueRecord("created")),
-  on(IE.issueClosed, issueFields, issueRecord("closed")),
+/** Several handlers of one event, in its one transaction, in order. */
+const both =
+  <P>(...handlers: EventHandler<P>[]): EventHandler<P> =>
+  async (p, tx, event, afterCommit) => {
+    for (const handle of handlers) await handle(p, tx, event, afterCommit);
+  };
+
+/** Domain event → how it lands in the events table, and the to-dos it makes or resolves (todos/todo.consumers.ts). */
+export const consumers = (broker: () => ServiceBroker): Subscriptions => {
+  const T = todoHandlers(broker);
+  return consumersOf("activity", [
+  on(IE.issueOpened, both(issueRecord("created"), T.issueOpened)),
+  on(IE.issueClosed, issueFields, both(issueRecord("closed"), T.issueClosed)),
   on(IE.issueReopened, issueFields, issueRecord("reopened")),
   // A move closes the original (Issues::MoveService closes it); the copy arrives as opened.
-  on(IE.issueMoved, issueFields, issueRecord("closed")),
-  on(IE.issueUpdated, issueUpdated),
-  on(IE.issueDeleted, idOnly, (p, tx) => removeTargetEvents(tx, "Issue", p.id)),
-  on(ME.mergeRequestOpened, mrFields, mergeRequestRecord("created")),
-  on(ME.mergeRequestClosed, mrFields, mergeRequestRecord("closed")),
+  on(IE.issueMoved, issueFields, both(issueRecord("closed"), T.issueClosed)),
+  on(IE.issueUpdated, both(issueUpdated, T.issueUpdated)),
+  on(IE.issueDeleted, pickFields("id", "actor_id"), both((p, tx) => removeTargetEvents(tx, "Issue", p.id), T.issueDeleted)),
+  on(ME.mergeRequestOpened, both(mergeRequestRecord("created"), T.mergeRequestOpened)),
+  on(ME.mergeRequestUpdated, T.mergeRequestUpdated),
+  on(ME.mergeRequestClosed, mrFields, both(mergeRequestRecord("closed"), T.mergeRequestResolved)),
   on(ME.mergeRequestReopened, mrFields, mergeRequestRecord("reopened")),
-  on(ME.mergeRequestMerged, mrFields, mergeRequestRecord("merged")),
-  on(ME.mergeRequestApproved, mrFields, mergeRequestRecord("approved")),
-  on(ME.mergeRequestDeleted, idOnly, (p, tx) => removeTargetEvents(tx, "MergeRequest", p.id)),
-  on(IE.noteCreated, noteCreated),
+  on(ME.mergeRequestMerged, mrFields, both(mergeRequestRecord("merged"), T.mergeRequestResolved)),
+  on(ME.mergeRequestApproved, mrFields, both(mergeRequestRecord("approved"), T.mergeRequestResolved)),
+  on(ME.mergeRequestDeleted, pickFields("id", "actor_id"), both((p, tx) => removeTargetEvents(tx, "MergeRequest", p.id), T.mergeRequestDeleted)),
+  on(IE.noteCreated, both(noteCreated, T.noteCreated)),
   on(IE.noteUpdated, noteUpdated),
   on(IE.noteDeleted, noteRef, noteDeleted),
   on(IE.epicOpened, epicFields, epicRecord("created")),
@@ -262,7 +276,7 @@ export const consumers: Subscriptions = consumersOf("activity", [
   on(IE.epicNoteCreated, noteCreated),
   on(IE.epicNoteUpdated, noteUpdated),
   on(IE.epicNoteDeleted, noteRef, noteDeleted),
-  on(ME.noteCreated, noteCreated),
+  on(ME.noteCreated, both(noteCreated, T.noteCreated)),
   on(ME.noteUpdated, noteUpdated),
   on(ME.noteDeleted, noteRef, noteDeleted),
   snippetCreated,
@@ -273,6 +287,7 @@ export const consumers: Subscriptions = consumersOf("activity", [
   on(NE.projectCreated, pickFields("projectId", "userId"), (p, tx, event) => record(tx, event, { projectId: p.projectId, authorId: p.userId, action: "created" })),
   on(NE.projectDeleted, async (p, tx) => {
     await tx.delete(events).where(eq(events.projectId, p.projectId));
+    await removeTodosOfProject(tx, p.projectId);
   }),
   // A deleted group's epics go with it, unannounced one by one: their events go by group.
   on(NE.groupDeleted, async (p, tx) => {
@@ -284,6 +299,9 @@ export const consumers: Subscriptions = consumersOf("activity", [
   milestoneDeleted,
   memberRecord("joined", NE.memberAdded),
   memberRecord("left", NE.memberRemoved),
+  // A deleted user's to-dos go with them (GitLab: dependent destroy).
+  on(Accounts.events.userDeleted, (p, tx) => removeTodosOfUser(tx, p.userId)),
   on(NE.branchPushed, refPushed("branch")),
   on(NE.tagPushed, refPushed("tag")),
-]);
+  ]);
+};

@@ -2,6 +2,7 @@ import { eventTables, internalIdsTable } from "@collab/db";
 import { sql } from "drizzle-orm";
 import { notesTables } from "@collab/notes";
 import { boolean, date, index, integer, pgSchema, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { subscriptionsTable } from "@collab/work-items";
 
 export const issuesSchema = pgSchema("issues");
 
@@ -67,16 +68,8 @@ export const issueLabels = issuesSchema.table(
   (t) => [primaryKey({ columns: [t.issueId, t.labelId] }), index("issue_labels_label_idx").on(t.labelId, t.issueId)],
 );
 
-export const subscriptions = issuesSchema.table(
-  "subscriptions",
-  {
-    subscribableType: text("subscribable_type").notNull(),
-    subscribableId: integer("subscribable_id").notNull(),
-    userId: integer("user_id").notNull(),
-    subscribed: boolean("subscribed").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.subscribableType, t.subscribableId, t.userId] })],
-);
+/** Who follows an issue or epic (the shared subscriptions of @collab/work-items). */
+export const subscriptions = subscriptionsTable(issuesSchema);
 
 /**
  * Epics: a group's work items (Premium and Ultimate), with iids of their own per group

@@ -5,7 +5,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { issues, type IssueRow } from "../db/schema";
 
 /** What every issue event carries (Issues.events): the issue, and who acted. */
-export type IssuePayload = PayloadOf<typeof Issues.events.issueOpened>;
+export type IssuePayload = PayloadOf<typeof Issues.events.issueClosed>;
 
 /**
  * The issue's side of the payload: each field and the row property it is. The one definition of
@@ -35,3 +35,14 @@ type PlainIssueEvent = typeof Issues.events.issueOpened | typeof Issues.events.i
 
 /** An issue event whose payload is the issue's alone. */
 export const issueEvent = (event: PlainIssueEvent, issue: IssueFacts, actorId: number): Announcement => announce(event, issuePayload(issue, actorId));
+
+/**
+ * What the activity service makes to-dos of in an issue's `updated` event: the assignees added,
+ * and the description with the one it replaced, when they changed.
+ */
+export function todoFacts(before: { issue: IssueRow; assigneeIds: number[] }, after: IssueRow, changes: string[], assigneeIds: number[] | undefined) {
+  return {
+    ...(changes.includes("assignees") && assigneeIds ? { assignee_ids: [...new Set(assigneeIds)].filter((id) => !before.assigneeIds.includes(id)) } : {}),
+    ...(changes.includes("description") ? { description: after.description, previous_description: before.issue.description } : {}),
+  };
+}

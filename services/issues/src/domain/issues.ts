@@ -7,6 +7,7 @@ import { checkEpicConfidentiality, setIssueEpic, type ProjectPlace } from "../ep
 import { Issues } from "@collab/issues-contract";
 import { issuePayloadSql } from "./events";
 import { IssueSystemNote, issueTarget } from "./system-notes";
+import { setSubscription as setSubscriptionOf, subscriptionOf } from "@collab/work-items";
 
 /** Issue fields after names were resolved to ids and permissions applied. */
 export interface IssueInput {
@@ -128,7 +129,8 @@ const createStatement = preparedQuery((db: Db) => {
   );
   const announced = db.$with("announced", written).as(
     sql`INSERT INTO ${outbox} (${column(outbox.eventId)}, ${column(outbox.name)}, ${column(outbox.payload)})
-      SELECT ${param("eventId")}::uuid, ${param("eventName")}::text, ${issuePayloadSql("c", sql`${param("authorId")}::int`)}
+      SELECT ${param("eventId")}::uuid, ${param("eventName")}::text,
+        ${issuePayloadSql("c", sql`${param("authorId")}::int`)} || jsonb_build_object('assignee_ids', to_jsonb(${param("assigneeIds")}::int[]), 'description', c.description)
       FROM created c RETURNING 1 AS n`,
   );
   return db
@@ -386,22 +388,12 @@ export async function deleteIssue(db: Db, issue: IssueRow): Promise<void> {
 
 /** Subscribes or unsubscribes; false when the caller was already in that state (GitLab's 304). */
 export async function setSubscription(db: Db, issue: IssueRow, userId: number, subscribed: boolean): Promise<boolean> {
-  const current = await isSubscribed(db, issue.id, userId);
-  if (current === subscribed) return false;
-  await db
-    .insert(subscriptions)
-    .values({ subscribableType: "Issue", subscribableId: issue.id, userId, subscribed })
-    .onConflictDoUpdate({ target: [subscriptions.subscribableType, subscriptions.subscribableId, subscriptions.userId], set: { subscribed } });
-  return true;
+  const target = { type: "Issue", id: issue.id };
+  return setSubscriptionOf(db, subscriptions, target, userId, subscribed, (await subscriptionOf(db, subscriptions, target, userId)) ?? false);
 }
 
-/** Whether the user follows the issue (or, with `type` "Epic", the epic). */
+/** Whether the user follows the issue (or, with `type` "Epic", the epic): its author and assignees follow it from the start (rows written then). */
 export async function isSubscribed(db: Db, id: number, userId: number | undefined, type: "Issue" | "Epic" = "Issue"): Promise<boolean> {
-  if (userId === undefined) return false;
-  const [row] = await db
-    .select({ subscribed: subscriptions.subscribed })
-    .from(subscriptions)
-    .where(and(eq(subscriptions.subscribableType, type), eq(subscriptions.subscribableId, id), eq(subscriptions.userId, userId)));
-  return row?.subscribed ?? false;
+  return (await subscriptionOf(db, subscriptions, { type, id }, userId)) ?? false;
 }
 

@@ -109,6 +109,8 @@ export const ListMergeRequestsParams = z
 export type ListMergeRequestsParams = z.output<typeof ListMergeRequestsParams>;
 
 export const MergeRequestRefParams = z.object({ id: gString(), merge_request_iid: gInt() });
+/** POST …/subscribe and …/unsubscribe: the route sets `subscribed`. */
+export const SubscribeMergeRequestParams = MergeRequestRefParams.extend({ subscribed: z.boolean() });
 
 /** 0, "" or null: none. */
 const zeroOrEmptyToNull = (v: unknown) => (v === "" || v === 0 || v === "0" || v === null ? null : v);

@@ -16,6 +16,7 @@ import { passwordMatches, userTypes } from "./remote";
 import { projectRulesOf } from "./rules.store";
 import { approvalStates, type ApprovalState } from "./state";
 import { approvalRulesAvailable, requireApprovalRules } from "./tier";
+import { setReviewerState } from "../merge-requests/reviewers";
 
 const RESOURCE_TOKEN_BOTS = ["project_bot", "group_bot"];
 
@@ -89,7 +90,10 @@ export const approvalsActions = (kit: ServiceKit): Record<string, ActionSchema> 
       const inserted = await kit.events.transact(
         async (tx) => {
           const rows = await tx.insert(approvals).values({ mergeRequestId: mergeRequest.id, userId: caller.id }).onConflictDoNothing().returning();
-          if (rows.length) await noteApprovalChange(tx, mergeRequest, "approved", caller.id);
+          if (rows.length) {
+            await noteApprovalChange(tx, mergeRequest, "approved", caller.id);
+            await setReviewerState(tx, mergeRequest.id, caller.id, "approved");
+          }
           return rows;
         },
         (rows) => (rows.length ? [approvalChange(mergeRequest, "approved", caller.id)] : []),
@@ -113,7 +117,10 @@ export const approvalsActions = (kit: ServiceKit): Record<string, ActionSchema> 
             .delete(approvals)
             .where(and(eq(approvals.mergeRequestId, mergeRequest.id), eq(approvals.userId, caller.id)))
             .returning();
-          if (rows.length) await noteApprovalChange(tx, mergeRequest, "unapproved", caller.id);
+          if (rows.length) {
+            await noteApprovalChange(tx, mergeRequest, "unapproved", caller.id);
+            await setReviewerState(tx, mergeRequest.id, caller.id, "unapproved");
+          }
           return rows;
         },
         (rows) => (rows.length ? [approvalChange(mergeRequest, "unapproved", caller.id)] : []),

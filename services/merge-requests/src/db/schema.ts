@@ -1,8 +1,16 @@
 import { eventTables } from "@collab/db";
 import { notesTables } from "@collab/notes";
+import { subscriptionsTable } from "@collab/work-items";
 import { boolean, index, integer, pgSchema, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 export const mergeRequestsSchema = pgSchema("merge_requests");
+
+/** Who follows a merge request, or stopped following it (the shared subscriptions of @collab/work-items). */
+export const subscriptions = subscriptionsTable(mergeRequestsSchema);
+
+/** MergeRequestReviewer.states. */
+export const REVIEWER_STATES = ["unreviewed", "reviewed", "requested_changes", "approved", "unapproved", "review_started"] as const;
+export type ReviewerState = (typeof REVIEWER_STATES)[number];
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -78,6 +86,8 @@ export const mergeRequestReviewers = mergeRequestsSchema.table(
     mergeRequestId: integer("merge_request_id").notNull().references(() => mergeRequests.id, { onDelete: "cascade" }),
     userId: integer("user_id").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
+    /** GitLab's MergeRequestReviewer state: unreviewed until the reviewer approves (approved), withdraws it (unapproved)… */
+    state: text("state").$type<ReviewerState>().notNull().default("unreviewed"),
   },
   (t) => [primaryKey({ columns: [t.mergeRequestId, t.userId] }), index("merge_request_reviewers_user_idx").on(t.userId, t.mergeRequestId)],
 );

@@ -1,11 +1,11 @@
 import type { Db } from "@collab/db";
-import { clearDeletedMilestones, deleteLabelLinks } from "@collab/work-items";
+import { clearDeletedMilestones, deleteLabelLinks, removeSubscriptions } from "@collab/work-items";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { removeProjectApprovalData } from "../approvals/cleanup";
 import { resetApprovalsOnPush } from "../approvals/on-push";
 import { approvals } from "../db/approvals.schema";
 import { notes, resourceStateEvents } from "../db/schema";
-import { closingIssueRefs, internalIds, mergeRequestLabels, mergeRequests, noteTables } from "../db/schema";
+import { closingIssueRefs, internalIds, mergeRequestLabels, mergeRequests, noteTables, subscriptions } from "../db/schema";
 import { forgetDeletedLabels, removeMilestoneEvents, removeResourceEvents } from "@collab/notes";
 
 /** A label's deletion in namespaces: every merge request loses its links to these labels (see deleteLabelLinks). */
@@ -34,6 +34,7 @@ export async function removeProjectData(db: Db, projectId: number): Promise<numb
       await tx.delete(resourceStateEvents).where(inArray(resourceStateEvents.mergeRequestId, ids));
       await removeResourceEvents(tx, noteTables, "MergeRequest", ids);
       await tx.delete(approvals).where(inArray(approvals.mergeRequestId, ids));
+      await removeSubscriptions(tx, subscriptions, "MergeRequest", ids);
     }
     await tx.delete(notes).where(eq(notes.projectId, projectId));
     await tx.delete(internalIds).where(eq(internalIds.projectId, projectId));

@@ -86,6 +86,13 @@ export function mergeRequestConditions(p: ListMergeRequestsParams, scope: MergeR
   return where;
 }
 
+/** The merge requests of `scope` the caller may read: those of its projects whose merge requests they see. */
+export function readableMergeRequestConditions(scope: MergeRequestScope): SQL[] {
+  const where: SQL[] = [];
+  byProjects(where, scope);
+  return where;
+}
+
 function byProjects(where: SQL[], scope: MergeRequestScope) {
   if (scope.projects === null) return;
   const ids = scope.projects.filter((pr) => canReadMergeRequests(pr, pr.access_level)).map((pr) => pr.id);

@@ -3,8 +3,9 @@ import { nextIid, type Db } from "@collab/db";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { approvals } from "../db/approvals.schema";
 import { removeConversation } from "@collab/notes";
-import { closingIssueRefs, noteTables, mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, type MergeRequestRow } from "../db/schema";
+import { closingIssueRefs, noteTables, mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, mergeRequests, subscriptions, type MergeRequestRow } from "../db/schema";
 import { addSystemNote, recordLabelEvents, recordMilestoneEvent, recordStateEvent } from "../domain/activity";
+import { removeSubscriptions } from "@collab/work-items";
 import { isDraftTitle } from "./draft";
 import { SystemNote } from "./system-notes";
 
@@ -249,6 +250,7 @@ export async function deleteMergeRequest(db: Db, mr: MergeRequestRow): Promise<v
   await db.transaction(async (tx) => {
     await removeConversation(tx, noteTables, "MergeRequest", [mr.id]);
     await tx.delete(approvals).where(eq(approvals.mergeRequestId, mr.id));
+    await removeSubscriptions(tx, subscriptions, "MergeRequest", [mr.id]);
     await tx.delete(mergeRequests).where(eq(mergeRequests.id, mr.id));
   });
 }

@@ -243,7 +243,8 @@ describe("durable domain events", () => {
     while (seen.length < 6 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     const E = MergeRequests.events;
     expect(seen.map((s) => s.event)).toEqual([E.mergeRequestOpened, E.mergeRequestUpdated, E.mergeRequestClosed, E.mergeRequestReopened, E.mergeRequestMerged, E.mergeRequestDeleted].map((e) => e.name));
-    expect(seen[0].payload).toEqual({ ...base, actor_id: w.developer.id, title: "E", state: "opened" });
+    // Opened also carries what the activity service makes to-dos of: assignees, reviewers, description.
+    expect(seen[0].payload).toEqual({ ...base, actor_id: w.developer.id, title: "E", state: "opened", assignee_ids: [], reviewer_ids: [], description: null });
     expect(seen[1].payload).toMatchObject({ ...base, title: "E2", changes: ["title"] });
     expect(seen[4].payload).toMatchObject({ ...base, state: "merged", merge_commit_sha: expect.any(String) });
     expect(seen[5].payload).toMatchObject({ ...base, actor_id: 1 });

@@ -2,3 +2,4 @@ export * from "./references";
 export * from "./task-list";
 export * from "./time-stats";
 export * from "./filter-params";
+export * from "./mentions";
