@@ -5,6 +5,7 @@ import { z } from "zod";
 import { EpicIssuesActions } from "./epic-issues";
 import { EpicLinksActions, EpicsActions } from "./epics";
 import { IssueSchema } from "./issue";
+import { IssueLinksActions } from "./issue-links";
 import {
   CloneIssueParams,
   CreateIssueParams,
@@ -54,6 +55,8 @@ export const IssuesActions = {
     /** POST …/subscribe and …/unsubscribe (the route sets `subscribed`); 304 when already so. */
     subscribe: actionContract("issues.issues.subscribe", { input: () => SubscribeIssueParams, output: () => IssueSchema }),
   },
+  /** Links between issues (GitLab's issue links). */
+  issueLinks: IssueLinksActions,
   /** The epics API (Premium and Ultimate; on the free tier the routes do not exist). */
   epics: EpicsActions,
   /** Child epics (GitLab's epic links). */

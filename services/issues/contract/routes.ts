@@ -7,6 +7,7 @@ const I = A.issues;
 const E = A.epics;
 const EL = A.epicLinks;
 const EI = A.epicIssues;
+const L = A.issueLinks;
 const EPIC = "/groups/:id/epics/:epic_iid";
 
 /** The issues service's REST routes, mounted by the gateway. */
@@ -24,6 +25,11 @@ export const routes: RouteDef[] = [
   { method: "POST", path: `${P}/clone`, action: I.clone.name },
   { method: "POST", path: `${P}/subscribe`, action: I.subscribe.name, params: { subscribed: true } },
   { method: "POST", path: `${P}/unsubscribe`, action: I.subscribe.name, params: { subscribed: false } },
+  // Issue links: signed-in callers only (GitLab's authenticate!).
+  { method: "GET", path: `${P}/links`, action: L.list.name },
+  { method: "POST", path: `${P}/links`, action: L.create.name },
+  { method: "GET", path: `${P}/links/:issue_link_id`, action: L.get.name },
+  { method: "DELETE", path: `${P}/links/:issue_link_id`, action: L.remove.name, status: 200 },
 
   // Epics (Premium and Ultimate): GitLab's API needs a signed-in caller but for reads.
   { method: "GET", path: "/groups/:id/epics", action: E.list.name, auth: "optional" },

@@ -227,9 +227,10 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
   "issues.get": implement(
     Issues.issues.get,
     async (ctx) => {
-        const { access, issue } = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
+        const { access, issue, labelIds, assigneeIds, blockingIssuesCount } = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
         const subscribed = await isSubscribed(kit.db, issue.id, callerOf(ctx)?.id);
-        return (await presentIssues(kit, ctx, [issue], { context: { projectId: access.project.id }, knownProjects: [access.project], subscribed }))[0];
+        // Its links were read with it: presented without reading them again.
+        return (await presentIssues(kit, ctx, [{ ...issue, labelIds, assigneeIds, blockingIssuesCount }], { context: { projectId: access.project.id }, knownProjects: [access.project], subscribed }))[0];
     },
     { visibility: "published" },
   ),
@@ -303,10 +304,10 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
         if (isTransitionOnly(loaded.issue, input)) {
           const moved = await kit.events.announced(transitionIssue(kit.db, loaded.issue, input.stateEvent, caller.id, randomUUID()));
           // Its links are untouched: presented as loaded.
-          if (moved) return (await present({ ...moved.issue, labelIds: loaded.labelIds, assigneeIds: loaded.assigneeIds }, moved.subscribed))[0];
+          if (moved) return (await present({ ...moved.issue, labelIds: loaded.labelIds, assigneeIds: loaded.assigneeIds, blockingIssuesCount: loaded.blockingIssuesCount }, moved.subscribed))[0];
           // Another request moved it meanwhile, to the state asked for (an issue has two): nothing is left to change.
           const current = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
-          return (await present({ ...current.issue, labelIds: current.labelIds, assigneeIds: current.assigneeIds }, await isSubscribed(kit.db, current.issue.id, caller.id)))[0];
+          return (await present({ ...current.issue, labelIds: current.labelIds, assigneeIds: current.assigneeIds, blockingIssuesCount: current.blockingIssuesCount }, await isSubscribed(kit.db, current.issue.id, caller.id)))[0];
         }
         const usernames = new Map([...(await userMap(ctx, [...loaded.assigneeIds, ...(input.assigneeIds ?? [])])).values()].map((u) => [u.id, u.username]));
         const { issue, changes } = await kit.events.transact(
@@ -318,7 +319,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
         );
         const subscribed = await isSubscribed(kit.db, issue.id, caller.id);
         // Links the write left alone are the ones loaded with the issue: presented without reading them again.
-        const row = changes.includes("labels") || changes.includes("assignees") ? issue : { ...issue, labelIds: loaded.labelIds, assigneeIds: loaded.assigneeIds };
+        const row = changes.includes("labels") || changes.includes("assignees") ? issue : { ...issue, labelIds: loaded.labelIds, assigneeIds: loaded.assigneeIds, blockingIssuesCount: loaded.blockingIssuesCount };
         return (await present(row, subscribed))[0];
     },
     { visibility: "published" },

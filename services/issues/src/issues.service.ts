@@ -11,6 +11,7 @@ import { epicsActions } from "./epics/epics.actions";
 import { epicLinksActions } from "./epics/epic-links.actions";
 import { epicIssuesActions } from "./epics/epic-issues.actions";
 import { mergeRequestLinksActions } from "./merge-request-links.actions";
+import { issueLinksActions } from "./issue-links/issue-links.actions";
 import { namespacesConsumers } from "./namespaces.events";
 import { outbox, processedEvents } from "./db/schema";
 import { issueNotes } from "./notes.kind";
@@ -25,7 +26,7 @@ export const issuesService: ServiceSchema = defineService({
   name: "issues",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => [issuesActions(kit), epicsActions(kit), epicLinksActions(kit), epicIssuesActions(kit), analyticsActions(kit), notesActions(kit, issueNotes, Issues), notesActions(kit, epicNotes, Issues.epicNotes), mergeRequestLinksActions(kit), actionsOf("issues", [accessCacheHolder(Issues.accessCache.flush), userRefsHolder(Issues.userRefs.flush), workItemRefsHolder(Issues.workItemRefs.flush)])],
+  actions: (kit) => [issuesActions(kit), epicsActions(kit), epicLinksActions(kit), epicIssuesActions(kit), analyticsActions(kit), issueLinksActions(kit), notesActions(kit, issueNotes, Issues), notesActions(kit, epicNotes, Issues.epicNotes), mergeRequestLinksActions(kit), actionsOf("issues", [accessCacheHolder(Issues.accessCache.flush), userRefsHolder(Issues.userRefs.flush), workItemRefsHolder(Issues.workItemRefs.flush)])],
   eventTables: { outbox, processedEvents },
   consumes: (kit) => namespacesConsumers(() => kit.broker),
 });

@@ -11,6 +11,8 @@ export interface LoadedIssue {
   actor: IssueActor;
   assigneeIds: number[];
   labelIds: number[];
+  /** How many open issues it blocks (GitLab's blocking_issues_count), read with it. */
+  blockingIssuesCount: number;
 }
 
 /**
@@ -28,9 +30,9 @@ export async function loadIssue(kit: ServiceKit, ctx: Ctx<unknown>, projectRef: 
   const access = await issuesProject(ctx, projectRef);
   const found = await findIssueWithLinks(kit.db, access.project.id, iid);
   if (!found) throw missing();
-  const { issue, assigneeIds, labelIds } = found;
+  const { issue, assigneeIds, labelIds, blockingIssuesCount } = found;
   const caller = callerOf(ctx);
   const actor: IssueActor = { caller, role: access.role, assigned: caller !== null && assigneeIds.includes(caller.id) };
   if (!canReadIssue(actor, issue)) throw missing();
-  return { access, issue, actor, assigneeIds, labelIds };
+  return { access, issue, actor, assigneeIds, labelIds, blockingIssuesCount };
 }

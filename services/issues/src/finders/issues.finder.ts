@@ -290,13 +290,25 @@ export function issueOrder(p: ListIssuesParams, names: ResolvedNames): SQL[] {
 
 
 
-/** An issue row with its label and assignee ids, as list queries read them in one statement. */
-export type IssueWithLinks = IssueRow & { labelIds: number[]; assigneeIds: number[] };
+/**
+ * An issue row with its label and assignee ids, as list queries read them in one statement, and
+ * how many open issues it blocks (when read with it: rows rebuilt after a write may lack it).
+ */
+export type IssueWithLinks = IssueRow & { labelIds: number[]; assigneeIds: number[]; blockingIssuesCount?: number };
+
+/**
+ * GitLab's blocking_issues_count: the open issues `issueId` blocks (its `blocks` links; an
+ * `is_blocked_by` is stored as the other's `blocks`), on the partial index of blocking links.
+ */
+export const blockingCount = (issueId: SQL) =>
+  sql`(SELECT count(*)::int FROM issues.issue_links bl JOIN issues.issues bt ON bt.id = bl.target_id
+    WHERE bl.source_id = ${issueId} AND bl.link_type = 'blocks' AND bt.state = 'opened')`;
 
 /** The links of each row, as subqueries of the page query (the links are this service's own tables). */
 export const linkColumns = {
   labelIds: sql<number[]>`array(SELECT l.label_id FROM issues.issue_labels l WHERE l.issue_id = ${issues.id})`.as("label_ids"),
   assigneeIds: sql<number[]>`array(SELECT a.user_id FROM issues.issue_assignees a WHERE a.issue_id = ${issues.id})`.as("assignee_ids"),
+  blockingIssuesCount: sql<number>`${blockingCount(sql`${issues.id}`)}`.as("blocking_issues_count"),
 };
 
 /** The page of a list with its links, and its count: prepared per shape of its filters and order. */
@@ -354,9 +366,23 @@ const issueWithLinksByIid = preparedQuery((db: Db) =>
  * An issue by iid with its assignee ids (who may read or edit it depends on them) and label ids
  * (what a write changes and a presenter shows): one statement.
  */
-export async function findIssueWithLinks(db: Db, projectId: number, iid: number): Promise<{ issue: IssueRow; assigneeIds: number[]; labelIds: number[] } | undefined> {
+export async function findIssueWithLinks(
+  db: Db,
+  projectId: number,
+  iid: number,
+): Promise<{ issue: IssueRow; assigneeIds: number[]; labelIds: number[]; blockingIssuesCount: number } | undefined> {
   const [row] = await issueWithLinksByIid(db, { projectId, iid });
   if (!row) return undefined;
-  const { assigneeIds, labelIds, ...issue } = row;
-  return { issue, assigneeIds, labelIds };
+  const { assigneeIds, labelIds, blockingIssuesCount, ...issue } = row;
+  return { issue, assigneeIds, labelIds, blockingIssuesCount };
+}
+
+/** blocking_issues_count of issues read without it: one statement for them all. */
+export async function blockingCounts(db: Db, issueIds: number[]): Promise<Map<number, number>> {
+  if (issueIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: issues.id, count: sql<number>`${blockingCount(sql`${issues.id}`)}` })
+    .from(issues)
+    .where(sql`${issues.id} = ANY(${sql.param(issueIds)}::int[])`);
+  return new Map(rows.map((r) => [r.id, r.count]));
 }
