@@ -11,6 +11,8 @@ import {
   CreateIssueParams,
   IssueByIdParams,
   IssueRefParams,
+  IssuesStatisticsParams,
+  IssuesStatisticsSchema,
   ListIssuesParams,
   MoveIssueParams,
   ReorderIssueParams,
@@ -40,6 +42,12 @@ export const IssuesActions = {
     listGroup: actionContract("issues.issues.listGroup", { input: () => ListIssuesParams, output: () => pageOf(IssueSchema), idempotent: true }),
     /** GET /projects/:id/issues. */
     listProject: actionContract("issues.issues.listProject", { input: () => ListIssuesParams, output: () => pageOf(IssueSchema), idempotent: true }),
+    /** GET /issues_statistics: counts by state of the issues /issues would list (scope created_by_me by default). */
+    statisticsAll: actionContract("issues.issues.statisticsAll", { input: () => IssuesStatisticsParams, output: () => IssuesStatisticsSchema, idempotent: true }),
+    /** GET /groups/:id/issues_statistics. */
+    statisticsGroup: actionContract("issues.issues.statisticsGroup", { input: () => IssuesStatisticsParams, output: () => IssuesStatisticsSchema, idempotent: true }),
+    /** GET /projects/:id/issues_statistics. */
+    statisticsProject: actionContract("issues.issues.statisticsProject", { input: () => IssuesStatisticsParams, output: () => IssuesStatisticsSchema, idempotent: true }),
     /** GET /projects/:id/issues/:issue_iid. */
     get: actionContract("issues.issues.get", { input: () => IssueRefParams, output: () => IssueSchema, idempotent: true }),
     /** GET /issues/:id: by global id, administrators only. */

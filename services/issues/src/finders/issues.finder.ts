@@ -386,3 +386,17 @@ export async function blockingCounts(db: Db, issueIds: number[]): Promise<Map<nu
     .where(sql`${issues.id} = ANY(${sql.param(issueIds)}::int[])`);
   return new Map(rows.map((r) => [r.id, r.count]));
 }
+
+/** GitLab's IssuablesCountForState: the issues matching the filters (state aside), by state, in one statement. */
+export async function countIssuesByState(db: Db, p: ListIssuesParams, scope: IssueScope, names: ResolvedNames): Promise<{ all: number; opened: number; closed: number }> {
+  const where = and(...issueConditions({ ...p, state: "all" }, scope, names));
+  const [row] = await db
+    .select({
+      all: sql<number>`count(*)::int`,
+      opened: sql<number>`(count(*) FILTER (WHERE ${issues.state} = 'opened'))::int`,
+      closed: sql<number>`(count(*) FILTER (WHERE ${issues.state} = 'closed'))::int`,
+    })
+    .from(issues)
+    .where(where);
+  return row;
+}
