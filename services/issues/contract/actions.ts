@@ -1,6 +1,6 @@
 /** Actions of the issues service other services call (see index.ts). */
 import { actionContract, flushContract, noContent, pageOf } from "@collab/core";
-import { unresolvableNoteContract } from "@collab/notes-contract";
+import { participantsContract, unresolvableNoteContract } from "@collab/notes-contract";
 import { z } from "zod";
 import { EpicIssuesActions } from "./epic-issues";
 import { EpicLinksActions, EpicsActions } from "./epics";
@@ -71,6 +71,8 @@ export const IssuesActions = {
   epicLinks: EpicLinksActions,
   /** Issues of epics (GitLab's epic issues). */
   epicIssues: EpicIssuesActions,
+  /** GET …/issues/:issue_iid/participants: the shared notes' (@collab/notes-contract), all of them as GitLab's issues API answers. */
+  participants: participantsContract("issues", { paged: false }),
   /** Notes, discussions and resource state events: the shared notes' (@collab/notes-contract); threads are not resolvable. */
   ...unresolvableNoteContract("issues"),
   /**

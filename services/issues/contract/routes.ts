@@ -1,5 +1,5 @@
 import type { RouteDef } from "@collab/core";
-import { noteRoutes } from "@collab/notes-contract";
+import { noteRoutes, participantsRoute } from "@collab/notes-contract";
 import { IssuesActions as A } from "./actions";
 
 const P = "/projects/:id/issues/:issue_iid";
@@ -26,6 +26,7 @@ export const routes: RouteDef[] = [
   { method: "PUT", path: `${P}/reorder`, action: I.reorder.name },
   { method: "POST", path: `${P}/move`, action: I.move.name },
   { method: "POST", path: `${P}/clone`, action: I.clone.name },
+  participantsRoute(A.participants, P),
   { method: "POST", path: `${P}/subscribe`, action: I.subscribe.name, params: { subscribed: true } },
   { method: "POST", path: `${P}/unsubscribe`, action: I.subscribe.name, params: { subscribed: false } },
   // Issue links: signed-in callers only (GitLab's authenticate!).

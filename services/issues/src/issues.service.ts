@@ -3,7 +3,7 @@ import { accessCacheHolder, userRefsHolder, workItemRefsHolder } from "@collab/w
 import { analyticsActions } from "./analytics.actions";
 import { defineService } from "@collab/db";
 import { Issues } from "@collab/issues-contract";
-import { notesActions } from "@collab/notes";
+import { notesActions, participantsActions } from "@collab/notes";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { issuesActions } from "./issues.actions";
@@ -26,7 +26,7 @@ export const issuesService: ServiceSchema = defineService({
   name: "issues",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => [issuesActions(kit), epicsActions(kit), epicLinksActions(kit), epicIssuesActions(kit), analyticsActions(kit), issueLinksActions(kit), notesActions(kit, issueNotes, Issues), notesActions(kit, epicNotes, Issues.epicNotes), mergeRequestLinksActions(kit), actionsOf("issues", [accessCacheHolder(Issues.accessCache.flush), userRefsHolder(Issues.userRefs.flush), workItemRefsHolder(Issues.workItemRefs.flush)])],
+  actions: (kit) => [issuesActions(kit), epicsActions(kit), epicLinksActions(kit), epicIssuesActions(kit), analyticsActions(kit), issueLinksActions(kit), notesActions(kit, issueNotes, Issues), participantsActions(kit, issueNotes, Issues.participants), notesActions(kit, epicNotes, Issues.epicNotes), mergeRequestLinksActions(kit), actionsOf("issues", [accessCacheHolder(Issues.accessCache.flush), userRefsHolder(Issues.userRefs.flush), workItemRefsHolder(Issues.workItemRefs.flush)])],
   eventTables: { outbox, processedEvents },
   consumes: (kit) => namespacesConsumers(() => kit.broker),
 });

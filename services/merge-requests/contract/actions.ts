@@ -5,7 +5,7 @@
  */
 import { actionContract, noContent, pageOf, replyOf, flushContract } from "@collab/core";
 import { Issues } from "@collab/issues-contract";
-import { discussionContract, noteContract } from "@collab/notes-contract";
+import { discussionContract, noteContract, participantsContract } from "@collab/notes-contract";
 import { CreateCommitNoteParams, ListCommitNotesParams } from "./params/commit-notes";
 import { z } from "zod";
 import {
@@ -114,6 +114,8 @@ export const MergeRequestsActions = {
       idempotent: true,
     }),
   },
+  /** GET …/merge_requests/:merge_request_iid/participants: the shared notes' (@collab/notes-contract), a page as GitLab's merge requests API answers. */
+  participants: participantsContract("merge-requests", { paged: true }),
   /** Notes, discussions (resolvable threads) and resource state events: the shared notes' (@collab/notes-contract). */
   ...noteContract("merge-requests", "merge_request_iid"),
   /** Commits as noteables (their notes live here until a repositories service owns commits). */

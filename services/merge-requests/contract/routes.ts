@@ -4,7 +4,7 @@
  * (@collab/notes-contract): notes, discussions and state events of merge requests.
  */
 import type { RouteDef } from "@collab/core";
-import { discussionRoutes, noteRoutes } from "@collab/notes-contract";
+import { discussionRoutes, noteRoutes, participantsRoute } from "@collab/notes-contract";
 import { MergeRequestsActions as A } from "./actions";
 
 const P = "/projects/:id";
@@ -45,6 +45,7 @@ export const routes: RouteDef[] = [
   { method: "PUT", path: MR, action: A.mergeRequests.update.name },
   { method: "DELETE", path: MR, action: A.mergeRequests.delete.name },
   { method: "PUT", path: `${MR}/merge`, action: A.mergeRequests.merge.name },
+  participantsRoute(A.participants, MR),
   { method: "GET", path: `${MR}/closes_issues`, action: A.closingIssues.closesIssues.name, auth: "optional" },
   { method: "GET", path: `${P}/issues/:issue_iid/closed_by`, action: A.closingIssues.closedBy.name, auth: "optional" },
   ...approvalRoutes,

@@ -2,7 +2,7 @@ import { actionsOf } from "@collab/core";
 import { accessCacheHolder, userRefsHolder, workItemRefsHolder } from "@collab/work-items";
 import { analyticsActions } from "./analytics.actions";
 import { defineService } from "@collab/db";
-import { notesActions } from "@collab/notes";
+import { notesActions, participantsActions } from "@collab/notes";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { closingIssuesActions } from "./closing-issues.actions";
@@ -31,6 +31,7 @@ export const mergeRequestsService: ServiceSchema = defineService({
     closingIssuesActions(kit),
     closingIssueRoutesActions(kit),
     notesActions(kit, mergeRequestNotes, MergeRequests),
+    participantsActions(kit, mergeRequestNotes, MergeRequests.participants),
     commitNotesActions(kit),
     approvalActions(kit),
     analyticsActions(kit),
