@@ -48,6 +48,8 @@ export const routes: RouteDef[] = [
   participantsRoute(A.participants, MR),
   { method: "GET", path: `${MR}/closes_issues`, action: A.closingIssues.closesIssues.name, auth: "optional" },
   { method: "GET", path: `${P}/issues/:issue_iid/closed_by`, action: A.closingIssues.closedBy.name, auth: "optional" },
+  { method: "GET", path: `${MR}/related_issues`, action: A.closingIssues.relatedIssues.name, auth: "optional" },
+  { method: "GET", path: `${P}/issues/:issue_iid/related_merge_requests`, action: A.closingIssues.relatedMergeRequests.name, auth: "optional" },
   ...approvalRoutes,
   // Notes, discussions (resolvable) and state events: the shared notes routes.
   ...noteRoutes(A, MR, { resolvable: true }),
