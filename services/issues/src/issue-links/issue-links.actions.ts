@@ -10,7 +10,10 @@ import { canReadIssue, type IssueActor } from "../domain/permissions";
 import { presentIssues } from "../domain/presentation";
 import { findIssueWithLinks } from "../finders/issues.finder";
 import { linkIssues, unlinkIssues, type LinkRefs } from "./issue-links";
-import { findLinkBetween, findLinkOf, findLinkedIssues } from "./issue-links.finder";
+import { findLinkBetween, findLinkOf, findLinkedIssues, linkCounts } from "./issue-links.finder";
+
+/** GitLab's IssuableLink::MAX_LINKS_COUNT: no issue holds more links. */
+export const MAX_LINKS = 100;
 
 type Project = ProjectAccess["project"];
 
@@ -120,6 +123,9 @@ export const issueLinksActions = (kit: ServiceKit): Record<string, ActionSchema>
       if (await findLinkBetween(kit.db, source.issue.id, target.issue.id)) throw conflict("Issue(s) already assigned");
       if (!canAdminIssueLink(target.actor, target.issue)) throw cannotLink();
       if (target.issue.id === source.issue.id) throw unprocessable(`#${target.issue.iid} cannot be added: cannot be related to itself`);
+      const counts = await linkCounts(kit.db, [source.issue.id, target.issue.id]);
+      if ((counts.get(source.issue.id) ?? 0) >= MAX_LINKS || (counts.get(target.issue.id) ?? 0) >= MAX_LINKS)
+        throw unprocessable(`#${target.issue.iid} cannot be added: This issue would exceed the maximum number of linked issues (${MAX_LINKS}).`);
       const refs = linkRefs(source.issue, source.access.project, target.issue, target.access.project);
       const link = await kit.events.transact(
         (tx) => linkIssues(tx, source.issue, target.issue, type, caller.id, refs),

@@ -1,6 +1,6 @@
 import { preparedQuery, type Db } from "@collab/db";
 import { alias } from "drizzle-orm/pg-core";
-import { and, asc, eq, getTableColumns, or, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, or, sql } from "drizzle-orm";
 import { issueLinks, issues, type IssueLinkRow, type IssueRow } from "../db/schema";
 import { linkColumns, type IssueWithLinks } from "../finders/issues.finder";
 
@@ -65,4 +65,15 @@ export async function findLinkBetween(db: Db, a: number, b: number): Promise<Iss
     .from(issueLinks)
     .where(or(and(eq(issueLinks.sourceId, a), eq(issueLinks.targetId, b)), and(eq(issueLinks.sourceId, b), eq(issueLinks.targetId, a))));
   return row;
+}
+
+/** How many links each of these issues has (GitLab's linked_items_count): their links, counted here. */
+export async function linkCounts(db: Db, ids: number[]): Promise<Map<number, number>> {
+  const rows = await db
+    .select({ sourceId: issueLinks.sourceId, targetId: issueLinks.targetId })
+    .from(issueLinks)
+    .where(or(inArray(issueLinks.sourceId, ids), inArray(issueLinks.targetId, ids)));
+  const out = new Map(ids.map((id) => [id, 0]));
+  for (const r of rows) for (const id of new Set([r.sourceId, r.targetId])) if (out.has(id)) out.set(id, out.get(id)! + 1);
+  return out;
 }

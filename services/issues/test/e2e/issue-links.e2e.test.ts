@@ -186,3 +186,21 @@ describe.each(["private", "public"] as const)("who may do what on a %s project",
     expect(await table((role) => callers[role].delete(`${base}/${links[role]}`))).toEqual(expected[visibility].remove);
   });
 });
+
+test("an issue holds at most 100 links", async () => {
+  const alice = await createUser(app, "alice");
+  const project = (await alice.api.post("/projects", { json: { name: "busy", visibility: "private" } })).body;
+  const newIssue = async (title: string) => (await alice.api.post(`/projects/${project.id}/issues`, { json: { title } })).body as { iid: number };
+  const hub = await newIssue("hub");
+  for (let i = 0; i < 100; i++) {
+    const spoke = await newIssue(`spoke ${i}`);
+    expect((await alice.api.post(`/projects/${project.id}/issues/${hub.iid}/links`, { json: { target_project_id: project.id, target_issue_iid: spoke.iid } })).status).toBe(201);
+  }
+  const last = await newIssue("one too many");
+  expect(await alice.api.post(`/projects/${project.id}/issues/${last.iid}/links`, { json: { target_project_id: project.id, target_issue_iid: hub.iid } })).toMatchObject({
+    status: 422,
+    body: { message: `#${hub.iid} cannot be added: This issue would exceed the maximum number of linked issues (100).` },
+  });
+  expect((await alice.api.get(`/projects/${project.id}/issues/${hub.iid}/links`)).body).toHaveLength(100);
+  expect((await alice.api.get(`/projects/${project.id}/issues/${last.iid}/links`)).body).toEqual([]);
+});
