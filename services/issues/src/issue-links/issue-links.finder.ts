@@ -17,7 +17,8 @@ const linked = preparedQuery((db: Db) =>
       ...getTableColumns(issues),
       ...linkColumns,
       issueLinkId: issueLinks.id,
-      linkType: sql<string>`CASE WHEN ${issueLinks.targetId} = ${sql.placeholder("issueId")} AND ${issueLinks.linkType} = 'blocks' THEN 'is_blocked_by' ELSE ${issueLinks.linkType} END`,
+      linkSourceId: issueLinks.sourceId,
+      storedLinkType: issueLinks.linkType,
       linkCreatedAt: issueLinks.createdAt,
       linkUpdatedAt: issueLinks.updatedAt,
     })
@@ -31,8 +32,11 @@ const linked = preparedQuery((db: Db) =>
     .prepare("issues_linked_issues"),
 );
 
-/** Every issue linked to `issueId`, oldest link first, with its labels and assignees: one statement. */
-export const findLinkedIssues = (db: Db, issueId: number): Promise<LinkedIssue[]> => linked(db, { issueId });
+/** Every issue linked to `issueId`, oldest link first, with its labels and assignees, each link seen from `issueId`: one statement. */
+export async function findLinkedIssues(db: Db, issueId: number): Promise<LinkedIssue[]> {
+  const rows = await linked(db, { issueId });
+  return rows.map(({ linkSourceId, storedLinkType, ...row }) => ({ ...row, linkType: linkTypeFrom({ sourceId: linkSourceId, linkType: storedLinkType }, issueId) }));
+}
 
 const source = alias(issues, "source");
 const target = alias(issues, "target");
