@@ -68,12 +68,15 @@ export const issueListShape = {
   iteration_title: gString().optional(),
 };
 
-export const ListIssuesParams = z
-  .object({ ...issueListShape, id: gString().optional() })
-  .superRefine(exclusive("assignee_id", "assignee_username"))
-  .superRefine(exclusive("author_id", "author_username"))
-  .superRefine(exclusive("milestone", "milestone_id"))
-  .superRefine(exclusive("iteration_id", "iteration_title"));
+/** The filters GitLab declares mutually exclusive, on the list and its statistics alike. */
+const exclusiveFilters = <T extends z.ZodObject>(schema: T) =>
+  schema
+    .superRefine(exclusive("assignee_id", "assignee_username"))
+    .superRefine(exclusive("author_id", "author_username"))
+    .superRefine(exclusive("milestone", "milestone_id"))
+    .superRefine(exclusive("iteration_id", "iteration_title"));
+
+export const ListIssuesParams = exclusiveFilters(z.object({ ...issueListShape, id: gString().optional() }));
 export type ListIssuesParams = z.output<typeof ListIssuesParams>;
 
 /** The filters GitLab's issues_stats_params declare: the list's, less its state, order, page and per-page extras. */
@@ -89,12 +92,7 @@ const statisticsShape = Object.fromEntries(STATISTICS_FILTERS.map((k) => [k, iss
  * GET /issues_statistics, /groups/:id/issues_statistics, /projects/:id/issues_statistics: the issue
  * list's filters (the same schemas, so the same validation), counted by state.
  */
-export const IssuesStatisticsParams = z
-  .object({ ...statisticsShape, id: gString().optional() })
-  .superRefine(exclusive("assignee_id", "assignee_username"))
-  .superRefine(exclusive("author_id", "author_username"))
-  .superRefine(exclusive("milestone", "milestone_id"))
-  .superRefine(exclusive("iteration_id", "iteration_title"));
+export const IssuesStatisticsParams = exclusiveFilters(z.object({ ...statisticsShape, id: gString().optional() }));
 export type IssuesStatisticsParams = z.output<typeof IssuesStatisticsParams>;
 
 /** What the statistics routes answer. */
