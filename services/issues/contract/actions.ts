@@ -1,15 +1,18 @@
 /** Actions of the issues service other services call (see index.ts). */
 import { actionContract, flushContract, noContent, pageOf } from "@collab/core";
-import { awardEmojiContract, timeTrackingContract, unresolvableNoteContract, withResourceEvents } from "@collab/notes-contract";
+import { awardEmojiContract, participantsContract, timeTrackingContract, unresolvableNoteContract, withResourceEvents } from "@collab/notes-contract";
 import { z } from "zod";
 import { EpicIssuesActions } from "./epic-issues";
 import { EpicLinksActions, EpicsActions } from "./epics";
 import { IssueSchema } from "./issue";
+import { IssueLinksActions } from "./issue-links";
 import {
   CloneIssueParams,
   CreateIssueParams,
   IssueByIdParams,
   IssueRefParams,
+  IssuesStatisticsParams,
+  IssuesStatisticsSchema,
   ListIssuesParams,
   MoveIssueParams,
   ReorderIssueParams,
@@ -39,6 +42,12 @@ export const IssuesActions = {
     listGroup: actionContract("issues.issues.listGroup", { input: () => ListIssuesParams, output: () => pageOf(IssueSchema), idempotent: true }),
     /** GET /projects/:id/issues. */
     listProject: actionContract("issues.issues.listProject", { input: () => ListIssuesParams, output: () => pageOf(IssueSchema), idempotent: true }),
+    /** GET /issues_statistics: counts by state of the issues /issues would list (scope created_by_me by default). */
+    statisticsAll: actionContract("issues.issues.statisticsAll", { input: () => IssuesStatisticsParams, output: () => IssuesStatisticsSchema, idempotent: true }),
+    /** GET /groups/:id/issues_statistics. */
+    statisticsGroup: actionContract("issues.issues.statisticsGroup", { input: () => IssuesStatisticsParams, output: () => IssuesStatisticsSchema, idempotent: true }),
+    /** GET /projects/:id/issues_statistics. */
+    statisticsProject: actionContract("issues.issues.statisticsProject", { input: () => IssuesStatisticsParams, output: () => IssuesStatisticsSchema, idempotent: true }),
     /** GET /projects/:id/issues/:issue_iid. */
     get: actionContract("issues.issues.get", { input: () => IssueRefParams, output: () => IssueSchema, idempotent: true }),
     /** GET /issues/:id: by global id, administrators only. */
@@ -59,12 +68,16 @@ export const IssuesActions = {
     /** POST …/subscribe and …/unsubscribe (the route sets `subscribed`); 304 when already so. */
     subscribe: actionContract("issues.issues.subscribe", { input: () => SubscribeIssueParams, output: () => IssueSchema }),
   },
+  /** Links between issues (GitLab's issue links). */
+  issueLinks: IssueLinksActions,
   /** The epics API (Premium and Ultimate; on the free tier the routes do not exist). */
   epics: EpicsActions,
   /** Child epics (GitLab's epic links). */
   epicLinks: EpicLinksActions,
   /** Issues of epics (GitLab's epic issues). */
   epicIssues: EpicIssuesActions,
+  /** GET …/issues/:issue_iid/participants: the shared notes' (@collab/notes-contract), all of them as GitLab's issues API answers. */
+  participants: participantsContract("issues", { paged: false }),
   /** Notes, discussions, resource state, label, milestone, weight and iteration events: the shared notes' (@collab/notes-contract); threads are not resolvable. */
   ...unresolvableNoteContract("issues"),
   /**

@@ -21,6 +21,10 @@ const TodoFacts = {
 /** Notes on epics: the shared notes' payload with project_id null and group_id set. */
 const epicNoteEvents = noteEventContracts("issues", "epic_note");
 
+/** A link between two issues as its events carry it (is_blocked_by stored as the reverse blocks), and who acted. */
+export const IssueLinkEventPayload = () =>
+  z.object({ id, source_issue_id: id, target_issue_id: id, link_type: z.enum(["relates_to", "blocks"]), actor_id: id });
+
 /** Durable events the issues service publishes (see index.ts). */
 export const IssuesEvents = {
   /** `assignee_ids` and `description`: the new issue's (absent on a moved or cloned copy). */
@@ -38,6 +42,9 @@ export const IssuesEvents = {
   /** The original, closed by the move; its copy is announced as opened. */
   issueMoved: eventContract("issues.issue.moved", () => IssueEventPayload().extend({ moved_to_id: id, to_project_id: id })),
   issueDeleted: eventContract("issues.issue.deleted", IssueEventPayload),
+  /** Links between issues (GitLab's issue links); a deleted issue's links go with it, unannounced. */
+  issueLinkCreated: eventContract("issues.issue_link.created", IssueLinkEventPayload),
+  issueLinkDeleted: eventContract("issues.issue_link.deleted", IssueLinkEventPayload),
   /** Epics: a group's, by id and iid. */
   epicOpened: eventContract("issues.epic.opened", EpicEventPayload),
   epicUpdated: eventContract("issues.epic.updated", () => EpicEventPayload().extend({ changes: z.array(z.string()) })),

@@ -11,6 +11,8 @@ export const Issues = { ...serviceContract("issues"), ...IssuesActions, events: 
 export * from "./actions";
 export * from "./issue";
 export * from "./epic-issues";
+export * from "./issue-links";
+export * from "./params/issue-links";
 export * from "./events";
 export * from "./params/issues";
 export * from "./params/epics";

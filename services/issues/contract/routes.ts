@@ -1,5 +1,5 @@
 import type { RouteDef } from "@collab/core";
-import { awardEmojiRoutes, noteRoutes, timeTrackingRoutes } from "@collab/notes-contract";
+import { awardEmojiRoutes, noteRoutes, participantsRoute, timeTrackingRoutes } from "@collab/notes-contract";
 import { IssuesActions as A } from "./actions";
 
 const P = "/projects/:id/issues/:issue_iid";
@@ -7,6 +7,7 @@ const I = A.issues;
 const E = A.epics;
 const EL = A.epicLinks;
 const EI = A.epicIssues;
+const L = A.issueLinks;
 const EPIC = "/groups/:id/epics/:epic_iid";
 
 /** The issues service's REST routes, mounted by the gateway. */
@@ -16,14 +17,23 @@ export const routes: RouteDef[] = [
   { method: "GET", path: "/groups/:id/issues", action: I.listGroup.name, auth: "optional" },
   { method: "GET", path: "/projects/:id/issues", action: I.listProject.name, auth: "optional" },
   { method: "POST", path: "/projects/:id/issues", action: I.create.name },
+  { method: "GET", path: "/issues_statistics", action: I.statisticsAll.name, auth: "optional" },
+  { method: "GET", path: "/groups/:id/issues_statistics", action: I.statisticsGroup.name, auth: "optional" },
+  { method: "GET", path: "/projects/:id/issues_statistics", action: I.statisticsProject.name, auth: "optional" },
   { method: "GET", path: P, action: I.get.name, auth: "optional" },
   { method: "PUT", path: P, action: I.update.name },
   { method: "DELETE", path: P, action: I.delete.name },
   { method: "PUT", path: `${P}/reorder`, action: I.reorder.name },
   { method: "POST", path: `${P}/move`, action: I.move.name },
   { method: "POST", path: `${P}/clone`, action: I.clone.name },
+  participantsRoute(A.participants, P),
   { method: "POST", path: `${P}/subscribe`, action: I.subscribe.name, params: { subscribed: true } },
   { method: "POST", path: `${P}/unsubscribe`, action: I.subscribe.name, params: { subscribed: false } },
+  // Issue links: signed-in callers only (GitLab's authenticate!).
+  { method: "GET", path: `${P}/links`, action: L.list.name },
+  { method: "POST", path: `${P}/links`, action: L.create.name },
+  { method: "GET", path: `${P}/links/:issue_link_id`, action: L.get.name },
+  { method: "DELETE", path: `${P}/links/:issue_link_id`, action: L.remove.name, status: 200 },
 
   // Epics (Premium and Ultimate): GitLab's API needs a signed-in caller but for reads.
   { method: "GET", path: "/groups/:id/epics", action: E.list.name, auth: "optional" },

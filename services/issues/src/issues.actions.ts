@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { AccessLevel, implement, callerOf, forbidden, notFound, notModified, page, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx, announce } from "@collab/core";
+import { AccessLevel, implement, callerOf, forbidden, notFound, notModified, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx, announce } from "@collab/core";
 import type { Db, ServiceKit } from "@collab/db";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
-import { listParamsForTier } from "./api/issues.params";
 import { issueLabels, issues, type EpicRow, type IssueRow } from "./db/schema";
-import { findIssues, issueConditions, readableIssueConditions, type IssueScope, type IssueWithLinks, type ReadableProject, type ResolvedNames } from "./finders/issues.finder";
-import { Issues, type CloneIssueParams, type CreateIssueParams, type ListIssuesParams as ListParams, type MoveIssueParams, type UpdateIssueParams } from "@collab/issues-contract";
+import { readableIssueConditions, type IssueScope, type IssueWithLinks } from "./finders/issues.finder";
+import { Issues, type CloneIssueParams, type CreateIssueParams, type MoveIssueParams, type UpdateIssueParams } from "@collab/issues-contract";
 import { issueEvent, issuePayload, todoFacts } from "./domain/events";
+import { issuesStatistics, listIssues } from "./issue-lists";
 import { createIssue, deleteIssue, isSubscribed, isTransitionOnly, setSubscription, transitionIssue, updateIssue, type IssueInput } from "./domain/issues";
 import { issuesProject, loadIssue } from "./domain/load";
 import { cloneIssue, moveIssue } from "./domain/move";
@@ -16,15 +16,11 @@ import { NO_KNOWN_REFS, presentIssues, type KnownRefs } from "./domain/presentat
 import {
   accessLevels,
   assertWritable,
-  groupOf,
   labelMap,
   milestoneByTitle,
-  orderingValues,
-  ordersByNamespacesValues,
   milestoneMap,
   readableProjects,
   resolveLabels,
-  resolveListNames,
   resolveWorkItemInput,
   resolvedWorkItemInput,
   workItemInputRequest,
@@ -41,57 +37,6 @@ import { roleOnGroup } from "./epics/epic-groups";
 import { canAdminEpic } from "./epics/epic-permissions";
 import { epicOfWrite } from "./epics/issue-epic-input";
 
-
-/** Resolves every name-based filter to ids with one bus call per kind. */
-async function resolveNames(kit: ServiceKit, ctx: Ctx<unknown>, p: ListParams, projectIds: number[] | null, scope: IssueScope): Promise<ResolvedNames> {
-  const titles = [...(Array.isArray(p.labels) ? p.labels : []), ...(p.not?.labels ?? [])];
-  const usernames = [p.author_username, p.not?.author_username, ...(p.assignee_username ?? []), ...(p.not?.assignee_username ?? [])].filter((u): u is string => !!u);
-  const milestoneTitle = p.milestone !== undefined && !["None", "Any"].includes(p.milestone) ? p.milestone : undefined;
-  const notMilestone = p.not?.milestone_id ?? p.not?.milestone;
-  const notMilestoneTitle = notMilestone !== undefined && !["None", "Any"].includes(notMilestone) ? notMilestone : undefined;
-  const { labelIds, users, milestoneIds, notMilestoneIds } = await resolveListNames(
-    ctx,
-    {
-      labelTitles: titles,
-      usernames,
-      milestone:
-        milestoneTitle !== undefined
-          ? { titles: [milestoneTitle] }
-          : p.milestone_id === "Upcoming" || p.milestone_id === "Started"
-            ? { sentinel: p.milestone_id }
-            : undefined,
-      notMilestone:
-        notMilestoneTitle !== undefined
-          ? ["Upcoming", "Started"].includes(notMilestoneTitle)
-            ? { sentinel: notMilestoneTitle as "Upcoming" | "Started" }
-            : { titles: [notMilestoneTitle] }
-          : undefined,
-    },
-    projectIds,
-  );
-  const idOf = (u?: string) => (u ? (users.find((x) => x.username.toLowerCase() === u.toLowerCase())?.id ?? null) : undefined);
-  const names: ResolvedNames = {
-    labelIds,
-    milestoneIds,
-    notMilestoneIds,
-    authorId: idOf(p.author_username),
-    notAuthorId: idOf(p.not?.author_username),
-    assigneeIds: p.assignee_username?.map(idOf).filter((i): i is number => typeof i === "number"),
-    notAssigneeIds: p.not?.assignee_username?.map(idOf).filter((i): i is number => typeof i === "number"),
-  };
-  if (ordersByNamespacesValues(p.order_by)) await resolveOrdering(kit, ctx, p, scope, names);
-  return names;
-}
-
-/** Milestone due dates and label priorities of the matching issues, for the cross-service orders. */
-async function resolveOrdering(kit: ServiceKit, ctx: Ctx<unknown>, p: ListParams, scope: IssueScope, names: ResolvedNames) {
-  const condition = and(...issueConditions(p, scope, names));
-  const [ms, ls] = await Promise.all([
-    kit.db.selectDistinct({ id: issues.milestoneId }).from(issues).where(and(condition, sql`${issues.milestoneId} IS NOT NULL`)),
-    kit.db.selectDistinct({ id: issueLabels.labelId }).from(issueLabels).innerJoin(issues, eq(issues.id, issueLabels.issueId)).where(condition),
-  ]);
-  Object.assign(names, await orderingValues(ctx, ms.map((m) => m.id), ls.map((l) => l.id)));
-}
 
 /** Fields below the tier are dropped on write, as GitLab ignores unlicensed params. */
 function tierFilter<T extends { weight?: unknown; epic_id?: unknown; epic_iid?: unknown; iteration_id?: unknown; health_status?: unknown }>(kit: ServiceKit, p: T): T {
@@ -176,53 +121,17 @@ async function buildInput(
 }
 
 export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
-  "issues.listProject": implement(
-    Issues.issues.listProject,
-    async (ctx) => {
-        const p = listParamsForTier(ctx.params, kit.config.LICENSE_TIER);
-        const access = await issuesProject(ctx, p.id!);
-        const projects: ReadableProject[] = [{ id: access.project.id, access_level: access.role, issues_access_level: access.project.issues_access_level }];
-        const scope: IssueScope = { caller: callerOf(ctx), projects, defaultScope: "all" };
-        const names = await resolveNames(kit, ctx, p, [access.project.id], scope);
-        const { rows, total } = await findIssues(kit.db, p, scope, names);
-        const items = await presentIssues(kit, ctx, rows, { context: { projectId: access.project.id }, withLabelsDetails: p.with_labels_details, knownProjects: [access.project] });
-        return page(items, total, p);
-    },
-    { visibility: "published" },
-  ),
+  "issues.listProject": implement(Issues.issues.listProject, (ctx) => listIssues(kit, ctx, "project"), { visibility: "published" }),
 
-  "issues.listGroup": implement(
-    Issues.issues.listGroup,
-    async (ctx) => {
-        const p = listParamsForTier(ctx.params, kit.config.LICENSE_TIER);
-        const group = await groupOf(ctx, p.id!);
-        const readable = await readableProjects(ctx, group.group.id);
-        const projects = p.non_archived ? readable.projects.filter((pr) => !pr.archived) : readable.projects;
-        const scope: IssueScope = { caller: callerOf(ctx), projects, defaultScope: "all" };
-        const names = await resolveNames(kit, ctx, p, projects.map((pr) => pr.id), scope);
-        const { rows, total } = await findIssues(kit.db, p, scope, names);
-        const items = await presentIssues(kit, ctx, rows, { context: { groupPath: group.group.full_path }, withLabelsDetails: p.with_labels_details });
-        return page(items, total, p);
-    },
-    { visibility: "published" },
-  ),
+  "issues.listGroup": implement(Issues.issues.listGroup, (ctx) => listIssues(kit, ctx, "group"), { visibility: "published" }),
 
-  "issues.listAll": implement(
-    Issues.issues.listAll,
-    async (ctx) => {
-        const caller = callerOf(ctx);
-        if (!caller && ctx.params.scope !== "all") requireCaller(ctx);
-        const p = listParamsForTier(ctx.params, kit.config.LICENSE_TIER);
-        const readable = await readableProjects(ctx);
-        const projects = readable.all ? null : p.non_archived ? readable.projects.filter((pr) => !pr.archived) : readable.projects;
-        const scope: IssueScope = { caller, projects, defaultScope: "created_by_me" };
-        const names = await resolveNames(kit, ctx, p, projects ? projects.map((pr) => pr.id) : null, scope);
-        const { rows, total } = await findIssues(kit.db, p, scope, names);
-        const items = await presentIssues(kit, ctx, rows, { context: {}, withLabelsDetails: p.with_labels_details });
-        return page(items, total, p);
-    },
-    { visibility: "published" },
-  ),
+  "issues.listAll": implement(Issues.issues.listAll, (ctx) => listIssues(kit, ctx, "all"), { visibility: "published" }),
+
+  "issues.statisticsProject": implement(Issues.issues.statisticsProject, (ctx) => issuesStatistics(kit, ctx, "project"), { visibility: "published" }),
+
+  "issues.statisticsGroup": implement(Issues.issues.statisticsGroup, (ctx) => issuesStatistics(kit, ctx, "group"), { visibility: "published" }),
+
+  "issues.statisticsAll": implement(Issues.issues.statisticsAll, (ctx) => issuesStatistics(kit, ctx, "all"), { visibility: "published" }),
 
   "issues.byIds": implement(Issues.issues.byIds, async (ctx) => {
     const ids = [...new Set(ctx.params.ids)];
@@ -236,10 +145,10 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
   "issues.get": implement(
     Issues.issues.get,
     async (ctx) => {
-        const { access, issue, labelIds, assigneeIds, epicId } = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
+        const { access, issue, labelIds, assigneeIds, epicId, blockingIssuesCount } = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
         const subscribed = await isSubscribed(kit.db, issue.id, callerOf(ctx)?.id);
         // Its links were read with it: presented without reading them again.
-        return (await presentIssues(kit, ctx, [{ ...issue, labelIds, assigneeIds, epicId }], { context: { projectId: access.project.id }, knownProjects: [access.project], subscribed }))[0];
+        return (await presentIssues(kit, ctx, [{ ...issue, labelIds, assigneeIds, epicId, blockingIssuesCount }], { context: { projectId: access.project.id }, knownProjects: [access.project], subscribed }))[0];
     },
     { visibility: "published" },
   ),
@@ -313,10 +222,10 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
         if (isTransitionOnly(loaded.issue, input)) {
           const moved = await kit.events.announced(transitionIssue(kit.db, loaded.issue, input.stateEvent, caller.id, randomUUID()));
           // Its links are untouched: presented as loaded.
-          if (moved) return (await present({ ...moved.issue, labelIds: loaded.labelIds, assigneeIds: loaded.assigneeIds, epicId: loaded.epicId }, moved.subscribed))[0];
+          if (moved) return (await present({ ...moved.issue, labelIds: loaded.labelIds, assigneeIds: loaded.assigneeIds, epicId: loaded.epicId, blockingIssuesCount: loaded.blockingIssuesCount }, moved.subscribed))[0];
           // Another request moved it meanwhile, to the state asked for (an issue has two): nothing is left to change.
           const current = await loadIssue(kit, ctx, ctx.params.id, ctx.params.issue_iid);
-          return (await present({ ...current.issue, labelIds: current.labelIds, assigneeIds: current.assigneeIds, epicId: current.epicId }, await isSubscribed(kit.db, current.issue.id, caller.id)))[0];
+          return (await present({ ...current.issue, labelIds: current.labelIds, assigneeIds: current.assigneeIds, epicId: current.epicId, blockingIssuesCount: current.blockingIssuesCount }, await isSubscribed(kit.db, current.issue.id, caller.id)))[0];
         }
         const usernames = new Map([...(await userMap(ctx, [...loaded.assigneeIds, ...(input.assigneeIds ?? [])])).values()].map((u) => [u.id, u.username]));
         const { issue, changes } = await kit.events.transact(
@@ -331,7 +240,7 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
         const row =
           changes.includes("labels") || changes.includes("assignees")
             ? issue
-            : { ...issue, labelIds: loaded.labelIds, assigneeIds: loaded.assigneeIds, epicId: changes.includes("epic") ? undefined : loaded.epicId };
+            : { ...issue, labelIds: loaded.labelIds, assigneeIds: loaded.assigneeIds, epicId: changes.includes("epic") ? undefined : loaded.epicId, blockingIssuesCount: loaded.blockingIssuesCount };
         return (await present(row, subscribed))[0];
     },
     { visibility: "published" },

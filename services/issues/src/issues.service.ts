@@ -3,7 +3,7 @@ import { accessCacheHolder, userRefsHolder, workItemRefsHolder } from "@collab/w
 import { analyticsActions } from "./analytics.actions";
 import { defineService } from "@collab/db";
 import { Issues } from "@collab/issues-contract";
-import { awardEmojiActions, notesActions, timeTrackingActions } from "@collab/notes";
+import { awardEmojiActions, notesActions, participantsActions, timeTrackingActions } from "@collab/notes";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { issuesActions } from "./issues.actions";
@@ -11,6 +11,7 @@ import { epicsActions } from "./epics/epics.actions";
 import { epicLinksActions } from "./epics/epic-links.actions";
 import { epicIssuesActions } from "./epics/epic-issues.actions";
 import { mergeRequestLinksActions } from "./merge-request-links.actions";
+import { issueLinksActions } from "./issue-links/issue-links.actions";
 import { namespacesConsumers } from "./namespaces.events";
 import { outbox, processedEvents } from "./db/schema";
 import { issueNotes } from "./notes.kind";
@@ -26,7 +27,7 @@ export const issuesService: ServiceSchema = defineService({
   name: "issues",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => [issuesActions(kit), epicsActions(kit), epicLinksActions(kit), epicIssuesActions(kit), analyticsActions(kit), notesActions(kit, issueNotes, Issues), notesActions(kit, epicNotes, Issues.epicNotes), awardEmojiActions(kit, issueAwards, Issues.awardEmoji), timeTrackingActions(kit, issueTimeTracking, Issues.timeTracking), mergeRequestLinksActions(kit), actionsOf("issues", [accessCacheHolder(Issues.accessCache.flush), userRefsHolder(Issues.userRefs.flush), workItemRefsHolder(Issues.workItemRefs.flush)])],
+  actions: (kit) => [issuesActions(kit), epicsActions(kit), epicLinksActions(kit), epicIssuesActions(kit), analyticsActions(kit), issueLinksActions(kit), notesActions(kit, issueNotes, Issues), participantsActions(kit, issueNotes, Issues.participants), notesActions(kit, epicNotes, Issues.epicNotes), awardEmojiActions(kit, issueAwards, Issues.awardEmoji), timeTrackingActions(kit, issueTimeTracking, Issues.timeTracking), mergeRequestLinksActions(kit), actionsOf("issues", [accessCacheHolder(Issues.accessCache.flush), userRefsHolder(Issues.userRefs.flush), workItemRefsHolder(Issues.workItemRefs.flush)])],
   eventTables: { outbox, processedEvents },
   consumes: (kit) => namespacesConsumers(() => kit.broker),
 });

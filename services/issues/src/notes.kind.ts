@@ -1,6 +1,7 @@
-import { recordNotFound } from "@collab/core";
+import { AccessLevel, featureHidden, recordNotFound } from "@collab/core";
 import { Issues } from "@collab/issues-contract";
 import { mayResolve, type LoadedNoteable, type NoteableKind } from "@collab/notes";
+import { accessLevels } from "@collab/work-items";
 import { eq, sql } from "drizzle-orm";
 import { issues, noteTables, type IssueRow } from "./db/schema";
 import { loadIssue, type LoadedIssue } from "./domain/load";
@@ -27,6 +28,21 @@ export const issueNotes: NoteableKind<LoadedIssueNoteable> = {
   },
   bumpUserNotesCount: (tx, issueId, delta) =>
     tx.update(issues).set({ userNotesCount: sql`GREATEST(${issues.userNotesCount} + ${delta}, 0)` }).where(eq(issues.id, issueId)),
+  participants: {
+    of: async (_kit, _ctx, l) => ({ userIds: [l.issue.authorId, ...l.assigneeIds], texts: [l.issue.title, l.issue.description] }),
+    /** Those who may read the issue: its project (and its issues), a confidential one as Reporters, its author or assignees. */
+    async readers(ctx, l, userIds) {
+      const levels = await accessLevels(ctx, l.access.project.id, userIds);
+      const { issue } = l;
+      return new Set(
+        userIds.filter((id) => {
+          const level = levels[id];
+          if (!level?.can_read || featureHidden(l.access.project.issues_access_level, level.access_level)) return false;
+          return !issue.confidential || level.access_level >= AccessLevel.REPORTER || id === issue.authorId || l.assigneeIds.includes(id);
+        }),
+      );
+    },
+  },
   can: {
     comment: (l) => canComment(l.actor, l.issue),
     seeInternalNotes: (l) => canSeeInternalNotes(l.actor),

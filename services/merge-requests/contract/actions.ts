@@ -4,8 +4,8 @@
  * it into HTTP. The notes, discussions and state events entries are the shared notes contract's.
  */
 import { actionContract, noContent, pageOf, replyOf, flushContract } from "@collab/core";
-import { Issues } from "@collab/issues-contract";
-import { awardEmojiContract, discussionContract, noteContract, timeTrackingContract, withResourceEvents } from "@collab/notes-contract";
+import { IssueBasicSchema, Issues } from "@collab/issues-contract";
+import { awardEmojiContract, discussionContract, noteContract, participantsContract, timeTrackingContract, withResourceEvents } from "@collab/notes-contract";
 import { CreateCommitNoteParams, ListCommitNotesParams } from "./params/commit-notes";
 import { z } from "zod";
 import {
@@ -118,6 +118,10 @@ export const MergeRequestsActions = {
     }),
     /** GET /projects/:id/issues/:issue_iid/closed_by: the merge requests closing the issue that the caller may read. */
     closedBy: actionContract("merge-requests.closingIssues.closedBy", { input: () => ClosedByParams, output: () => pageOf(MergeRequestBasicSchema), idempotent: true }),
+    /** GET /projects/:id/issues/:issue_iid/related_merge_requests: the merge requests whose description mentions or closes the issue, that the caller may read. */
+    relatedMergeRequests: actionContract("merge-requests.closingIssues.relatedMergeRequests", { input: () => ClosedByParams, output: () => pageOf(MergeRequestBasicSchema), idempotent: true }),
+    /** GET …/merge_requests/:merge_request_iid/related_issues: the issues its title, description and visible notes reference that the caller may read, as IssueBasic. */
+    relatedIssues: actionContract("merge-requests.closingIssues.relatedIssues", { input: () => ClosesIssuesParams, output: () => pageOf(IssueBasicSchema), idempotent: true }),
     /**
      * How many merge requests reference each issue with the closing pattern (the issue's
      * merge_requests_count): `[{ project_id, iid, count }]`, one for each ref, in one query.
@@ -128,6 +132,8 @@ export const MergeRequestsActions = {
       idempotent: true,
     }),
   },
+  /** GET …/merge_requests/:merge_request_iid/participants: the shared notes' (@collab/notes-contract), a page as GitLab's merge requests API answers. */
+  participants: participantsContract("merge-requests", { paged: true }),
   /** Notes, discussions (resolvable threads), resource state, label and milestone events: the shared notes' (@collab/notes-contract). */
   ...withResourceEvents(noteContract("merge-requests", "merge_request_iid"), ["labelEvents", "milestoneEvents"]),
   /** Emoji reactions on merge requests and their notes: the shared award emoji's (@collab/notes-contract). */

@@ -4,7 +4,7 @@
  * (@collab/notes-contract): notes, discussions and state events of merge requests.
  */
 import type { RouteDef } from "@collab/core";
-import { awardEmojiRoutes, discussionRoutes, noteRoutes, timeTrackingRoutes } from "@collab/notes-contract";
+import { awardEmojiRoutes, discussionRoutes, noteRoutes, participantsRoute, timeTrackingRoutes } from "@collab/notes-contract";
 import { MergeRequestsActions as A } from "./actions";
 
 const P = "/projects/:id";
@@ -48,8 +48,11 @@ export const routes: RouteDef[] = [
   { method: "POST", path: `${MR}/subscribe`, action: A.mergeRequests.subscribe.name, params: { subscribed: true } },
   { method: "POST", path: `${MR}/unsubscribe`, action: A.mergeRequests.subscribe.name, params: { subscribed: false } },
   { method: "GET", path: `${MR}/reviewers`, action: A.mergeRequests.reviewers.name, auth: "optional" },
+  participantsRoute(A.participants, MR),
   { method: "GET", path: `${MR}/closes_issues`, action: A.closingIssues.closesIssues.name, auth: "optional" },
   { method: "GET", path: `${P}/issues/:issue_iid/closed_by`, action: A.closingIssues.closedBy.name, auth: "optional" },
+  { method: "GET", path: `${MR}/related_issues`, action: A.closingIssues.relatedIssues.name, auth: "optional" },
+  { method: "GET", path: `${P}/issues/:issue_iid/related_merge_requests`, action: A.closingIssues.relatedMergeRequests.name, auth: "optional" },
   ...approvalRoutes,
   // Notes, discussions (resolvable) and state events: the shared notes routes.
   ...noteRoutes(A, MR, { resolvable: true }),

@@ -11,7 +11,7 @@ const closingCounts = preparedQuery((db: Db) =>
     .select({ projectId: closingIssueRefs.issueProjectId, iid: closingIssueRefs.issueIid, count: sql<number>`count(*)::int` })
     .from(closingIssueRefs)
     .where(
-      sql`(${closingIssueRefs.issueProjectId}, ${closingIssueRefs.issueIid}) IN (SELECT * FROM unnest(${sql.placeholder("projectIds")}::int[], ${sql.placeholder("iids")}::int[]))`,
+      sql`${closingIssueRefs.closes} AND (${closingIssueRefs.issueProjectId}, ${closingIssueRefs.issueIid}) IN (SELECT * FROM unnest(${sql.placeholder("projectIds")}::int[], ${sql.placeholder("iids")}::int[]))`,
     )
     .groupBy(closingIssueRefs.issueProjectId, closingIssueRefs.issueIid)
     .prepare("merge_requests_closing_counts"),

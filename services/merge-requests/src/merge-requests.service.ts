@@ -2,7 +2,7 @@ import { actionsOf } from "@collab/core";
 import { accessCacheHolder, userRefsHolder, workItemRefsHolder } from "@collab/work-items";
 import { analyticsActions } from "./analytics.actions";
 import { defineService } from "@collab/db";
-import { awardEmojiActions, notesActions, timeTrackingActions } from "@collab/notes";
+import { awardEmojiActions, notesActions, participantsActions, timeTrackingActions } from "@collab/notes";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { closingIssuesActions } from "./closing-issues.actions";
@@ -34,6 +34,7 @@ export const mergeRequestsService: ServiceSchema = defineService({
     notesActions(kit, mergeRequestNotes, MergeRequests),
     awardEmojiActions(kit, mergeRequestAwards, MergeRequests.awardEmoji),
     timeTrackingActions(kit, mergeRequestTimeTracking, MergeRequests.timeTracking),
+    participantsActions(kit, mergeRequestNotes, MergeRequests.participants),
     commitNotesActions(kit),
     approvalActions(kit),
     analyticsActions(kit),

@@ -1,10 +1,11 @@
 import { notFound } from "@collab/core";
 import { MergeRequests } from "@collab/merge-requests-contract";
 import { mayResolve, type LoadedNoteable, type NoteableKind } from "@collab/notes";
+import { accessLevels } from "@collab/work-items";
 import { eq, sql } from "drizzle-orm";
-import { mergeRequests, noteTables, type MergeRequestRow } from "./db/schema";
+import { mergeRequestAssignees, mergeRequestReviewers, mergeRequests, noteTables, type MergeRequestRow } from "./db/schema";
 import { loadMergeRequest, type LoadedMergeRequest } from "./domain/load";
-import { canComment, canSeeInternalNotes, canSetTimestamps } from "./domain/permissions";
+import { canComment, canReadMergeRequests, canSeeInternalNotes, canSetTimestamps } from "./domain/permissions";
 
 type LoadedMergeRequestNoteable = LoadedMergeRequest & LoadedNoteable<MergeRequestRow>;
 
@@ -26,6 +27,30 @@ export const mergeRequestNotes: NoteableKind<LoadedMergeRequestNoteable> = {
   },
   bumpUserNotesCount: (tx, id, delta) =>
     tx.update(mergeRequests).set({ userNotesCount: sql`GREATEST(${mergeRequests.userNotesCount} + ${delta}, 0)` }).where(eq(mergeRequests.id, id)),
+  participants: {
+    /** GitLab's find_merge_request_with_access: "404 Not found" when missing, 403 when the project's merge requests are hidden. */
+    async load(kit, ctx, projectRef, iid) {
+      const loaded = await loadMergeRequest(kit, ctx, projectRef, iid);
+      return { ...loaded, noteable: loaded.mergeRequest, caller: loaded.actor.caller, role: loaded.actor.role };
+    },
+    /** The author, then assignees and reviewers (GitLab's participant declarations): one statement. */
+    async of(kit, _ctx, l) {
+      const mr = l.mergeRequest;
+      const [row] = await kit.db
+        .select({
+          assignees: sql<number[]>`array(SELECT a.user_id FROM ${mergeRequestAssignees} a WHERE a.merge_request_id = ${mr.id})`,
+          reviewers: sql<number[]>`array(SELECT r.user_id FROM ${mergeRequestReviewers} r WHERE r.merge_request_id = ${mr.id} ORDER BY r.created_at, r.user_id)`,
+        })
+        .from(mergeRequests)
+        .where(eq(mergeRequests.id, mr.id));
+      return { userIds: [mr.authorId, ...(row?.assignees ?? []), ...(row?.reviewers ?? [])], texts: [mr.title, mr.description] };
+    },
+    /** Those who may read the project's merge requests. */
+    async readers(ctx, l, userIds) {
+      const levels = await accessLevels(ctx, l.access.project.id, userIds);
+      return new Set(userIds.filter((id) => levels[id]?.can_read && canReadMergeRequests(l.access.project, levels[id].access_level)));
+    },
+  },
   can: {
     comment: (l) => canComment(l.actor, l.mergeRequest),
     seeInternalNotes: (l) => canSeeInternalNotes(l.actor),

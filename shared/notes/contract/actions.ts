@@ -1,5 +1,7 @@
 /** The notes, discussions and resource state events actions of a noteable-owning service. */
 import { actionContract, noContent, pageOf } from "@collab/core";
+import { UserRefSchema } from "@collab/accounts-contract";
+import { z } from "zod";
 import { DiscussionSchema, IterationEventSchema, LabelEventSchema, MilestoneEventSchema, NoteSchema, StateEventSchema, WeightEventSchema } from "./entities";
 import { noteParams, type NoteablePathParam } from "./params";
 
@@ -112,3 +114,16 @@ export function statelessNoteContract(service: string, pathParam: NoteablePathPa
   const { notes, discussions } = unresolvableNoteContract(service, pathParam);
   return { notes, discussions };
 }
+
+/**
+ * GET …/participants of a noteable (GitLab's visible_participants, as UserBasic): `<service>.participants`.
+ * `paged`: the merge requests API pages them, the issues API answers them all.
+ */
+export function participantsContract(service: string, o: { paged: boolean }, pathParam?: NoteablePathParam) {
+  let params: ReturnType<typeof noteParams<NoteablePathParam>> | undefined;
+  const P = () => (params ??= noteParams(pathParam ?? pathParamOf(service)));
+  return o.paged
+    ? actionContract(`${service}.participants`, { input: () => P().PagedParticipants, output: () => pageOf(UserRefSchema), idempotent: true })
+    : actionContract(`${service}.participants`, { input: () => P().Participants, output: () => z.array(UserRefSchema), idempotent: true });
+}
+export type ParticipantsEntry = ReturnType<typeof participantsContract>;

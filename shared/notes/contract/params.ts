@@ -88,6 +88,9 @@ export function noteParams<K extends NoteablePathParam>(pathParam: K) {
     /** PUT /discussions/:discussion_id, resolvable kinds only. */
     ResolveDiscussion: z.object({ ...noteable, discussion_id: gString(), resolved: gBool() }),
     ListStateEvents: z.object({ ...noteable, ...paginationParams }),
+    /** GET …/participants: the issues API answers them all, the merge requests API a page. */
+    Participants: z.object({ ...noteable }),
+    PagedParticipants: z.object({ ...noteable, ...paginationParams }),
     StateEventRef: z.object({ ...noteable, resource_state_event_id: gInt() }),
     ListResourceEvents: z.object({ ...noteable, ...paginationParams }),
     LabelEventRef: z.object({ ...noteable, resource_label_event_id: gInt() }),

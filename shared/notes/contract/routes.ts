@@ -1,5 +1,5 @@
 import type { RouteDef } from "@collab/core";
-import { RESOURCE_EVENT_KEYS, type NoteEntries, type ResourceEventKey } from "./actions";
+import { RESOURCE_EVENT_KEYS, type NoteEntries, type ParticipantsEntry, type ResourceEventKey } from "./actions";
 
 /**
  * The note-creating actions (comments, new threads, replies), by the suffix after the service name:
@@ -77,3 +77,11 @@ export function discussionRoutes(D: NoteEntries["discussions"], noteablePath: st
     { method: "DELETE", path: `${P}/discussions/:discussion_id/notes/:note_id`, action: D.deleteNote.name },
   ];
 }
+
+/** GET …/participants of a noteable (participantsContract): readable anonymously where the noteable is, as in GitLab. */
+export const participantsRoute = (entry: ParticipantsEntry, noteablePath: string): RouteDef => ({
+  method: "GET",
+  path: `${noteablePath}/participants`,
+  action: entry.name,
+  auth: "optional",
+});

@@ -72,6 +72,15 @@ export interface NoteableKind<L extends LoadedNoteable = LoadedNoteable, K exten
   load(kit: ServiceKit, ctx: Ctx<unknown>, parentRef: string | number, key: K, missing: () => ApiError): Promise<L>;
   /** Moves the noteable's user_notes_count, inside the note's transaction; never below 0. */
   bumpUserNotesCount(tx: Db, noteableId: number, delta: number): Promise<unknown>;
+  /** GitLab's participants of the kind (…/participants, participantsActions); absent: the kind has none. */
+  participants?: {
+    /** Loads the noteable with the participants route's own 404s and 403s (default: `load` with `missing`). */
+    load?(kit: ServiceKit, ctx: Ctx<unknown>, parentRef: string | number, key: K): Promise<L>;
+    /** Who takes part by their place (author first, then assignees, reviewers…), and the texts whose @mentions count (title, description). */
+    of(kit: ServiceKit, ctx: Ctx<unknown>, l: L): Promise<{ userIds: number[]; texts: (string | null | undefined)[] }>;
+    /** Of these users, those who may read the noteable: GitLab leaves the others out. */
+    readers(ctx: Ctx<unknown>, l: L, userIds: number[]): Promise<Set<number>>;
+  };
   can: {
     comment(l: L): boolean;
     seeInternalNotes(l: L): boolean;

@@ -377,6 +377,26 @@ describe("issues and what hangs below them", () => {
       await expectUntouched([`${t.path}/resource_state_events/${t.eventId}`, `${t.path}/resource_state_events`, via], w.callers, [["GET", `${via}/${t.eventId}`]]);
     }
   });
+
+  test("issue link of another issue (of my project or another) → 404 through my issue (GET, DELETE)", async () => {
+    const w = await world();
+    const own = await createIssue(w.alice.api, w.mine.project.id, "mine");
+    const link = async (api: ApiClient, project: Parent["project"], title: string) => {
+      const [a, b] = [await createIssue(api, project.id, `${title} a`), await createIssue(api, project.id, `${title} b`)];
+      ok(await api.post(`${P(project)}/issues/${a.iid}/links`, { json: { target_project_id: project.id, target_issue_iid: b.iid } }), 201, "link");
+      const [linked] = ok(await api.get(`${P(project)}/issues/${a.iid}/links`), 200, "links").body as { issue_link_id: number }[];
+      return { path: `${P(project)}/issues/${a.iid}`, linkId: linked.issue_link_id };
+    };
+    const targets = [await link(w.alice.api, w.mine.project, "sibling")];
+    for (const f of w.foreign) targets.push(await link(root, f.project, "foreign"));
+    const via = `${P(w.mine.project)}/issues/${own.iid}/links`;
+    for (const t of targets) {
+      await expectUntouched([`${t.path}/links/${t.linkId}`, `${t.path}/links`, via], w.callers, [
+        ["GET", `${via}/${t.linkId}`],
+        ["DELETE", `${via}/${t.linkId}`],
+      ]);
+    }
+  });
 });
 
 // ---- labels and milestones -----------------------------------------------------------------------

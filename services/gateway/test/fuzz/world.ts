@@ -17,6 +17,8 @@ export interface Space {
   group: { id: number; full_path: string };
   project: { id: number; path_with_namespace: string };
   issue: { id: number; iid: number };
+  /** A link of `issue` to another issue of the project (0: none made). */
+  issueLink: { id: number };
   mergeRequest: { id: number; iid: number };
   note: { id: number };
   discussion: { id: string; noteId: number };
@@ -153,7 +155,11 @@ async function makeSpace(app: WorldApp, root: ApiClient, tag: "pub" | "priv", w:
   const approvals = await makeApprovals(root, project.id, "feature");
   const epics = await makeEpic(root, group.id, tag);
   const epicIssue = epics.epic.id ? await optional(`/groups/${group.id}/epics/${epics.epic.iid}/issues/${issue.id}`, {}) : { id: 0 };
+  const linkedIssue = ok(await root.post(`${P}/issues`, { json: { title: `fuzz linked issue ${tag}` } }), 201, "linked issue").body;
+  await root.post(`${I}/links`, { json: { target_project_id: project.id, target_issue_iid: linkedIssue.iid } });
+  const issueLink = { id: ((await root.get(`${I}/links`)).body?.[0]?.issue_link_id as number | undefined) ?? 0 };
   return {
+    issueLink,
     epicIssue,
     group: { id: group.id, full_path: group.full_path },
     project: { id: project.id, path_with_namespace: project.path_with_namespace },
@@ -440,6 +446,8 @@ export function pathValue(w: World, space: Space, path: string, name: string): s
       return String(space.issue.id);
     case "epic_issue_id":
       return String(space.epicIssue.id);
+    case "issue_link_id":
+      return String(space.issueLink.id);
     case "merge_request_iid":
       return String(space.mergeRequest.iid);
     case "note_id":

@@ -68,13 +68,37 @@ export const issueListShape = {
   iteration_title: gString().optional(),
 };
 
-export const ListIssuesParams = z
-  .object({ ...issueListShape, id: gString().optional() })
-  .superRefine(exclusive("assignee_id", "assignee_username"))
-  .superRefine(exclusive("author_id", "author_username"))
-  .superRefine(exclusive("milestone", "milestone_id"))
-  .superRefine(exclusive("iteration_id", "iteration_title"));
+/** The filters GitLab declares mutually exclusive, on the list and its statistics alike. */
+const exclusiveFilters = <T extends z.ZodObject>(schema: T) =>
+  schema
+    .superRefine(exclusive("assignee_id", "assignee_username"))
+    .superRefine(exclusive("author_id", "author_username"))
+    .superRefine(exclusive("milestone", "milestone_id"))
+    .superRefine(exclusive("iteration_id", "iteration_title"));
+
+export const ListIssuesParams = exclusiveFilters(z.object({ ...issueListShape, id: gString().optional() }));
 export type ListIssuesParams = z.output<typeof ListIssuesParams>;
+
+/** The filters GitLab's issues_stats_params declare: the list's, less its state, order, page and per-page extras. */
+const STATISTICS_FILTERS = [
+  "labels", "milestone", "milestone_id", "iids", "search", "in", "author_id", "author_username", "assignee_id", "assignee_username",
+  "created_after", "created_before", "updated_after", "updated_before", "not", "scope", "my_reaction_emoji", "confidential",
+  "weight", "epic_id", "health_status", "iteration_id", "iteration_title",
+] as const satisfies readonly (keyof typeof issueListShape)[];
+
+const statisticsShape = Object.fromEntries(STATISTICS_FILTERS.map((k) => [k, issueListShape[k]])) as Pick<typeof issueListShape, (typeof STATISTICS_FILTERS)[number]>;
+
+/**
+ * GET /issues_statistics, /groups/:id/issues_statistics, /projects/:id/issues_statistics: the issue
+ * list's filters (the same schemas, so the same validation), counted by state.
+ */
+export const IssuesStatisticsParams = exclusiveFilters(z.object({ ...statisticsShape, id: gString().optional() }));
+export type IssuesStatisticsParams = z.output<typeof IssuesStatisticsParams>;
+
+/** What the statistics routes answer. */
+export const IssuesStatisticsSchema = z.object({
+  statistics: z.object({ counts: z.object({ all: z.number().int(), closed: z.number().int(), opened: z.number().int() }) }),
+});
 
 export const IssueRefParams = z.object({ id: gString(), issue_iid: gInt() });
 

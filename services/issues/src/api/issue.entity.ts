@@ -25,6 +25,8 @@ export interface IssuePresentation {
   mergeRequestsCounts?: Map<number, number>;
   /** Premium and up: the epic each issue shows, by issue id (absent: none, or one the caller may not read). */
   epics?: Map<number, IssueEpic>;
+  /** Premium and up: how many open issues each issue blocks, by issue id (absent: 0). */
+  blockingIssuesCounts?: Map<number, number>;
 }
 
 export function presentIssue(issue: IssueRow, p: IssuePresentation): Issue {
@@ -87,7 +89,7 @@ export function presentIssue(issue: IssueRow, p: IssuePresentation): Issue {
     imported_from: issue.importedFrom,
     service_desk_reply_to: null,
     ...(premium
-      ? { weight: issue.weight, ...(epicFields ? { epic_iid: epic?.iid ?? null, epic } : {}), iteration: null, blocking_issues_count: 0 }
+      ? { weight: issue.weight, ...(epicFields ? { epic_iid: epic?.iid ?? null, epic } : {}), iteration: null, blocking_issues_count: p.blockingIssuesCounts?.get(issue.id) ?? 0 }
       : {}),
     ...(p.tier === "ultimate" ? { health_status: issue.healthStatus } : {}),
   };

@@ -137,6 +137,29 @@ export const epicIssues = issuesSchema.table(
 export type EpicIssueRow = typeof epicIssues.$inferSelect;
 
 
+/**
+ * Links between issues (GitLab's issue_links), one row per pair: `is_blocked_by` is stored as the
+ * reverse `blocks`, as GitLab does. Deleting either issue removes the link.
+ */
+export const issueLinks = issuesSchema.table(
+  "issue_links",
+  {
+    id: serial("id").primaryKey(),
+    sourceId: integer("source_id").notNull().references(() => issues.id, { onDelete: "cascade" }),
+    targetId: integer("target_id").notNull().references(() => issues.id, { onDelete: "cascade" }),
+    linkType: text("link_type").notNull().default("relates_to"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("issue_links_source_target_idx").on(t.sourceId, t.targetId),
+    index("issue_links_target_idx").on(t.targetId),
+    index("issue_links_blocking_idx").on(t.sourceId).where(sql`link_type = 'blocks'`),
+  ],
+);
+
+export type IssueLinkRow = typeof issueLinks.$inferSelect;
+
 /** Each group's epic iid sequence (internal_ids keyed by group, apart from the projects' sequences). */
 export const groupInternalIds = internalIdsTable(issuesSchema, { table: "group_internal_ids", key: "group_id" });
 

@@ -13,6 +13,8 @@ export interface LoadedIssue {
   labelIds: number[];
   /** The epic it is in (null: none). */
   epicId: number | null;
+  /** How many open issues it blocks (GitLab's blocking_issues_count), read with it. */
+  blockingIssuesCount: number;
 }
 
 /**
@@ -30,9 +32,9 @@ export async function loadIssue(kit: ServiceKit, ctx: Ctx<unknown>, projectRef: 
   const access = await issuesProject(ctx, projectRef);
   const found = await findIssueWithLinks(kit.db, access.project.id, iid);
   if (!found) throw missing();
-  const { issue, assigneeIds, labelIds, epicId } = found;
+  const { issue, assigneeIds, labelIds, epicId, blockingIssuesCount } = found;
   const caller = callerOf(ctx);
   const actor: IssueActor = { caller, role: access.role, assigned: caller !== null && assigneeIds.includes(caller.id) };
   if (!canReadIssue(actor, issue)) throw missing();
-  return { access, issue, actor, assigneeIds, labelIds, epicId };
+  return { access, issue, actor, assigneeIds, labelIds, epicId, blockingIssuesCount };
 }

@@ -3,6 +3,7 @@ import { addSystemNote, copyNotes, copyResourceEvents, recordStateEvent } from "
 import { eq, sql } from "drizzle-orm";
 import { epicIssues, issueAssignees, issueLabels, issues, noteTables, subscriptions, type EpicRow, type IssueRow } from "../db/schema";
 import { setIssueEpic, type ProjectPlace } from "../epics/epic-issues";
+import { moveIssueLinks } from "../issue-links/issue-links";
 import { IssueSystemNote, issueTarget } from "./system-notes";
 import type { Actor } from "./issues";
 
@@ -54,13 +55,14 @@ async function copyIssue(tx: Db, source: IssueRow, actor: Actor, plan: CopyPlan)
 }
 
 /**
- * Move: the copy carries the notes (and, with `keepsEpic`, the original's place in its epic, as
+ * Move: the copy carries the notes and the original's issue links (and, with `keepsEpic`, the original's place in its epic, as
  * GitLab's rewrite_epic_issue); the original is closed and points at it.
  */
 export function moveIssue(db: Db, source: IssueRow, actor: Actor, plan: Omit<CopyPlan, "withNotes"> & { keepsEpic?: boolean }): Promise<IssueRow> {
   return db.transaction(async (tx) => {
     const copy = await copyIssue(tx, source, actor, { ...plan, withNotes: true });
     if (plan.keepsEpic) await tx.update(epicIssues).set({ issueId: copy.id }).where(eq(epicIssues.issueId, source.id));
+    await moveIssueLinks(tx, source.id, copy.id);
     await addSystemNote(tx, noteTables, issueTarget(copy), actor.id, IssueSystemNote.movedFrom(plan.sourceRef));
     await addSystemNote(tx, noteTables, issueTarget(source), actor.id, IssueSystemNote.movedTo(plan.targetRefFor(copy.iid)));
     const closing = source.state === "opened";

@@ -3,7 +3,7 @@ import type { ServiceKit } from "@collab/db";
 import { presentIssue, type IssuePresentation, type WorkItemProject } from "../api/issue.entity";
 import { MergeRequests } from "@collab/merge-requests-contract";
 import type { IssueRow } from "../db/schema";
-import { issueLinks, type IssueWithLinks } from "../finders/issues.finder";
+import { blockingCounts, issueLinks, type IssueWithLinks } from "../finders/issues.finder";
 import { labelAndMilestoneMaps, projectMap, userMap, type LabelDetail, type MilestoneDetail } from "@collab/work-items";
 import type { IssueEpic } from "@collab/issues-contract";
 import type { EpicRow } from "../db/schema";
@@ -49,12 +49,13 @@ export async function presentIssues(kit: ServiceKit, ctx: Ctx<unknown>, rows: (I
   const known = new Map((o.knownProjects ?? []).map((p) => [p.id, p]));
   const missingProjects = rows.map((r) => r.projectId).filter((id) => !known.has(id));
   const premium = kit.config.LICENSE_TIER !== "free";
-  const [users, { labels, milestones }, asked, mergeRequestsCounts, epicRows] = await Promise.all([
+  const [users, { labels, milestones }, asked, mergeRequestsCounts, epicRows, blocking] = await Promise.all([
     userMap(ctx, rows.flatMap((r) => [r.authorId, r.closedById, ...(assigneeIds.get(r.id) ?? [])])),
     knownOrAsked(ctx, [...labelIds.values()].flat(), rows.map((r) => r.milestoneId), o.knownRefs ?? NO_KNOWN_REFS),
     projectMap(ctx, missingProjects),
     o.created ? new Map<number, number>() : mergeRequestCounts(ctx, rows),
     premium ? (o.knownEpics ?? epicsOf(kit, rows)) : undefined,
+    premium ? blockingOf(kit, rows, o.created ?? false) : undefined,
   ]);
   const projects = new Map<number, WorkItemProject>([...asked, ...known]);
   const epics = epicRows && (await epicsShown(ctx, rows, epicRows, projects));
@@ -72,6 +73,7 @@ export async function presentIssues(kit: ServiceKit, ctx: Ctx<unknown>, rows: (I
     subscribed: o.subscribed,
     mergeRequestsCounts,
     epics,
+    blockingIssuesCounts: blocking,
   };
   return rows.map((r) => presentIssue(r, presentation));
 }
@@ -88,6 +90,22 @@ async function knownOrAsked(ctx: Ctx<unknown>, labelIds: number[], milestoneIds:
   for (const [id, l] of asked.labels) labels.set(id, l);
   for (const [id, m] of asked.milestones) milestones.set(id, m);
   return { labels, milestones };
+}
+
+/**
+ * blocking_issues_count of the rows: read with them by list and load queries, 0 for issues this
+ * request created (nothing links to them yet), and the others' in one statement.
+ */
+async function blockingOf(kit: ServiceKit, rows: (IssueRow | IssueWithLinks)[], created: boolean): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  const missing: number[] = [];
+  for (const r of rows) {
+    const known = "blockingIssuesCount" in r ? r.blockingIssuesCount : created ? 0 : undefined;
+    if (known === undefined) missing.push(r.id);
+    else out.set(r.id, known);
+  }
+  for (const [id, count] of await blockingCounts(kit.db, missing)) out.set(id, count);
+  return out;
 }
 
 /** The links list queries read with the rows (findIssues), when every row has them. */

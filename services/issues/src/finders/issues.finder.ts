@@ -296,9 +296,17 @@ export function issueOrder(p: ListIssuesParams, names: ResolvedNames): SQL[] {
 /**
  * An issue row with its label and assignee ids, as list queries read them in one statement, and
  * the id of the epic it is in (null: none; absent when not read), so that a page without epics
- * needs no epic lookup.
+ * needs no epic lookup, and how many open issues it blocks (rows rebuilt after a write may lack both).
  */
-export type IssueWithLinks = IssueRow & { labelIds: number[]; assigneeIds: number[]; epicId?: number | null };
+export type IssueWithLinks = IssueRow & { labelIds: number[]; assigneeIds: number[]; epicId?: number | null; blockingIssuesCount?: number };
+
+/**
+ * GitLab's blocking_issues_count: the open issues `issueId` blocks (its `blocks` links; an
+ * `is_blocked_by` is stored as the other's `blocks`), on the partial index of blocking links.
+ */
+export const blockingCount = (issueId: SQL) =>
+  sql`(SELECT count(*)::int FROM issues.issue_links bl JOIN issues.issues bt ON bt.id = bl.target_id
+    WHERE bl.source_id = ${issueId} AND bl.link_type = 'blocks' AND bt.state = 'opened')`;
 
 /**
  * The links of each row, as subqueries of the page query (the links are this service's own tables).
@@ -310,6 +318,7 @@ export const linkColumns = {
   labelIds: sql<number[]>`array(SELECT l.label_id FROM issues.issue_labels l WHERE l.issue_id = ${issueId})`.as("label_ids"),
   assigneeIds: sql<number[]>`array(SELECT a.user_id FROM issues.issue_assignees a WHERE a.issue_id = ${issueId})`.as("assignee_ids"),
   epicId: sql<number | null>`(SELECT e.epic_id FROM issues.epic_issues e WHERE e.issue_id = ${issueId})`.as("in_epic_id"),
+  blockingIssuesCount: sql<number>`${blockingCount(issueId)}`.as("blocking_issues_count"),
 };
 
 /** The page of a list with its links, and its count: prepared per shape of its filters and order. */
@@ -371,10 +380,34 @@ export async function findIssueWithLinks(
   db: Db,
   projectId: number,
   iid: number,
-): Promise<{ issue: IssueRow; assigneeIds: number[]; labelIds: number[]; epicId: number | null } | undefined> {
+): Promise<{ issue: IssueRow; assigneeIds: number[]; labelIds: number[]; epicId: number | null; blockingIssuesCount: number } | undefined> {
   const [row] = await issueWithLinksByIid(db, { projectId, iid });
   if (!row) return undefined;
   // The row alone: writes spread it back into the table, which has no column for the others.
-  const { assigneeIds, labelIds, epicId, ...issue } = row;
-  return { issue, assigneeIds, labelIds, epicId };
+  const { assigneeIds, labelIds, epicId, blockingIssuesCount, ...issue } = row;
+  return { issue, assigneeIds, labelIds, epicId, blockingIssuesCount };
+}
+
+/** blocking_issues_count of issues read without it: one statement for them all. */
+export async function blockingCounts(db: Db, issueIds: number[]): Promise<Map<number, number>> {
+  if (issueIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: issues.id, count: sql<number>`${blockingCount(sql`${issues.id}`)}` })
+    .from(issues)
+    .where(sql`${issues.id} = ANY(${sql.param(issueIds)}::int[])`);
+  return new Map(rows.map((r) => [r.id, r.count]));
+}
+
+/** GitLab's IssuablesCountForState: the issues matching the filters (state aside), by state, in one statement. */
+export async function countIssuesByState(db: Db, p: ListIssuesParams, scope: IssueScope, names: ResolvedNames): Promise<{ all: number; opened: number; closed: number }> {
+  const where = and(...issueConditions({ ...p, state: "all" }, scope, names));
+  const [row] = await db
+    .select({
+      all: sql<number>`count(*)::int`,
+      opened: sql<number>`(count(*) FILTER (WHERE ${issues.state} = 'opened'))::int`,
+      closed: sql<number>`(count(*) FILTER (WHERE ${issues.state} = 'closed'))::int`,
+    })
+    .from(issues)
+    .where(where);
+  return row;
 }

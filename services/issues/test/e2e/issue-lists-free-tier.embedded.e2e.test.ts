@@ -60,3 +60,14 @@ test("Premium filters are ignored and order_by=weight is unknown", async () => {
   const byWeight = await root.get(P, { query: { order_by: "weight" } });
   expect([byWeight.status, byWeight.body]).toEqual([400, { error: "order_by does not have a valid value" }]);
 });
+
+test("issue links relate only: blocks and is_blocked_by are Premium", async () => {
+  const { P, first } = await seed();
+  const second = ok(await root.post(P, { json: { title: "Other" } }), 201, "issue").body;
+  const link = (link_type?: string) => root.post(`${P}/${first.iid}/links`, { json: { target_project_id: first.project_id, target_issue_iid: second.iid, link_type } });
+  for (const type of ["blocks", "is_blocked_by"]) expect(await link(type)).toMatchObject({ status: 400, body: { error: "link_type does not have a valid value" } });
+  expect(await link()).toMatchObject({ status: 201, body: { link_type: "relates_to" } });
+  const listed = ok(await root.get(`${P}/${second.iid}/links`), 200, "links").body;
+  expect(listed.map((i: { iid: number; link_type: string }) => [i.iid, i.link_type])).toEqual([[first.iid, "relates_to"]]);
+  expect("blocking_issues_count" in listed[0]).toBe(false);
+});

@@ -99,8 +99,9 @@ export const mergeRequestLabels = mergeRequestsSchema.table(
 );
 
 /**
- * Issues a merge request's description names with GitLab's closing pattern (`Closes #12`,
- * `Fixes group/project#3`), by project and iid: the issues service owns the issues themselves.
+ * Issues a merge request's description references, by project and iid (the issues service owns
+ * the issues themselves): `closes` when named with GitLab's closing pattern (`Closes #12`,
+ * `Fixes group/project#3`), else only mentioned (the issue's related merge requests).
  */
 export const closingIssueRefs = mergeRequestsSchema.table(
   "closing_issue_refs",
@@ -108,6 +109,7 @@ export const closingIssueRefs = mergeRequestsSchema.table(
     mergeRequestId: integer("merge_request_id").notNull().references(() => mergeRequests.id, { onDelete: "cascade" }),
     issueProjectId: integer("issue_project_id").notNull(),
     issueIid: integer("issue_iid").notNull(),
+    closes: boolean("closes").notNull().default(true),
   },
   (t) => [primaryKey({ columns: [t.mergeRequestId, t.issueProjectId, t.issueIid] }), index("closing_issue_refs_issue_idx").on(t.issueProjectId, t.issueIid)],
 );

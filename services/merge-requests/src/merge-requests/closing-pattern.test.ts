@@ -1,4 +1,4 @@
-import { closingIssueRefs } from "./closing-pattern";
+import { closingIssueRefs, issueRefs } from "./closing-pattern";
 
 const refs = (s: string) => closingIssueRefs(s).map((r) => `${r.projectPath ?? ""}#${r.iid}`);
 
@@ -23,5 +23,21 @@ describe("closing pattern", () => {
     expect(refs("Closes #1\nFixes #1")).toEqual(["#1"]);
     expect(refs("Prefixes #1")).toEqual([]);
     expect(closingIssueRefs(null)).toEqual([]);
+  });
+});
+
+describe("issueRefs: every issue reference, closing or not", () => {
+  test("short, cross-project and URL references, in order, once each", () => {
+    expect(
+      issueRefs(["See #3 and group/app#4, then https://gitlab.example.com/group/app/-/issues/5", "again #3 and Group/App#4", null, undefined]),
+    ).toEqual([
+      { projectPath: null, iid: 3 },
+      { projectPath: "group/app", iid: 4 },
+      { projectPath: "group/app", iid: 5 },
+    ]);
+  });
+
+  test("leaves out ids no issue can have", () => {
+    expect(issueRefs(["#0 #99999999999 #7"])).toEqual([{ projectPath: null, iid: 7 }]);
   });
 });

@@ -1,24 +1,40 @@
 import { type Ctx } from "@collab/core";
 import { resolveWorkItemInput, type ProjectAccess, visibleProjectId } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
-import { closingIssueRefs as parseClosingRefs } from "./closing-pattern";
+import { closingIssueRefs as parseClosingRefs, issueRefs, type ClosingRef } from "./closing-pattern";
 import type { CreateMergeRequestParams, UpdateMergeRequestParams } from "@collab/merge-requests-contract";
 import type { MergeRequestInput } from "./writes";
 
 type WriteParams = CreateMergeRequestParams | UpdateMergeRequestParams;
 
-/** Issues a description closes, by project id and iid; references to projects the caller cannot see are dropped. */
-export async function resolveClosingRefs(ctx: Ctx<unknown>, project: ProjectAccess["project"], description: string | null): Promise<{ projectId: number; iid: number }[]> {
-  const refs = parseClosingRefs(description);
-  const paths = [...new Set(refs.map((r) => r.projectPath).filter((p): p is string => p !== null && p.toLowerCase() !== project.path_with_namespace.toLowerCase()))];
+/** An issue a merge request references, by project id and iid, and whether it closes it on merge. */
+export interface IssueRef {
+  projectId: number;
+  iid: number;
+  closes: boolean;
+}
+
+/**
+ * The issues these texts reference, by project id and iid, in order, once each; `closing`: those a
+ * description closes (GitLab's closing pattern). References to projects the caller cannot see are dropped.
+ */
+export async function resolveIssueRefs(ctx: Ctx<unknown>, project: ProjectAccess["project"], texts: (string | null)[], closing: ClosingRef[] = []): Promise<IssueRef[]> {
+  const refs = [...closing.map((r) => ({ ...r, closes: true })), ...issueRefs(texts).map((r) => ({ ...r, closes: false }))];
+  const home = project.path_with_namespace.toLowerCase();
+  const paths = [...new Set(refs.map((r) => r.projectPath).filter((p): p is string => p !== null && p.toLowerCase() !== home))];
   const ids = new Map<string, number | null>(await Promise.all(paths.map(async (p) => [p, await visibleProjectId(ctx, p)] as const)));
-  const out = new Map<string, { projectId: number; iid: number }>();
+  const out = new Map<string, IssueRef>();
   for (const r of refs) {
-    const projectId = r.projectPath === null || r.projectPath.toLowerCase() === project.path_with_namespace.toLowerCase() ? project.id : ids.get(r.projectPath);
-    if (projectId) out.set(`${projectId}:${r.iid}`, { projectId, iid: r.iid });
+    const projectId = r.projectPath === null || r.projectPath.toLowerCase() === home ? project.id : ids.get(r.projectPath);
+    // Closing refs come first: a closing reference wins over a mention of the same issue.
+    if (projectId && !out.has(`${projectId}:${r.iid}`)) out.set(`${projectId}:${r.iid}`, { projectId, iid: r.iid, closes: r.closes });
   }
   return [...out.values()];
 }
+
+/** Issues a description references, those it closes marked `closes` (see resolveIssueRefs). */
+export const resolveClosingRefs = (ctx: Ctx<unknown>, project: ProjectAccess["project"], description: string | null) =>
+  resolveIssueRefs(ctx, project, [description], parseClosingRefs(description));
 
 /**
  * Turns request params into a MergeRequestInput: label names resolved (unknown ones created),

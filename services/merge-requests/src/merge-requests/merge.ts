@@ -1,7 +1,7 @@
 import { conflict, implement, notAllowed, requireCaller, unauthorized, unprocessable, type Ctx } from "@collab/core";
 import { userMap, assertWritable, type ProjectAccess } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { approvalsLeftFor } from "../approvals/gate";
 import { closingIssueRefs, type MergeRequestRow } from "../db/schema";
@@ -103,7 +103,10 @@ async function mergeability(kit: ServiceKit, ctx: Ctx<unknown>, access: ProjectA
  * standing; it is logged.
  */
 async function closeLinkedIssues(kit: ServiceKit, ctx: Ctx<unknown>, mr: MergeRequestRow, projectPath: string) {
-  const refs = await kit.db.select().from(closingIssueRefs).where(eq(closingIssueRefs.mergeRequestId, mr.id));
+  const refs = await kit.db
+    .select()
+    .from(closingIssueRefs)
+    .where(and(eq(closingIssueRefs.mergeRequestId, mr.id), eq(closingIssueRefs.closes, true)));
   try {
     await closeIssuesOnMerge(ctx, {
       refs: refs.map((r) => ({ project_id: r.issueProjectId, iid: r.issueIid })),

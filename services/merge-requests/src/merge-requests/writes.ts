@@ -26,7 +26,8 @@ export interface MergeRequestInput {
   discussionLocked?: boolean;
   approvalsBeforeMerge?: number;
   /** Issues the description closes (set whenever the description is written). */
-  closingRefs?: { projectId: number; iid: number }[];
+  /** The issues the description references; `closes`: with the closing pattern. */
+  closingRefs?: { projectId: number; iid: number; closes: boolean }[];
 }
 
 export interface Actor {
@@ -81,7 +82,7 @@ async function replaceLinks(tx: Db, id: number, input: MergeRequestInput) {
     if (input.closingRefs.length)
       await tx
         .insert(closingIssueRefs)
-        .values(input.closingRefs.map((r) => ({ mergeRequestId: id, issueProjectId: r.projectId, issueIid: r.iid })))
+        .values(input.closingRefs.map((r) => ({ mergeRequestId: id, issueProjectId: r.projectId, issueIid: r.iid, closes: r.closes })))
         .onConflictDoNothing();
   }
 }

@@ -24,6 +24,8 @@ export function notesActions<L extends LoadedNoteable>(kit: ServiceKit, kind: No
   return actionsOf(service, maps.flatMap((m) => Object.values(m)) as ImplementedAction[]);
 }
 
+export { participantsActions } from "./participants.actions";
+
 // A noteable with only the discussions API (commits) mounts these alone.
 export { assertNoteableWritable, notesContext, type NotesContext } from "./context";
 export { discussionActions } from "./discussions.actions";

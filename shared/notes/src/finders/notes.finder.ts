@@ -172,3 +172,9 @@ export async function findStateEvent(db: Db, s: NoteableScope, eventId: number):
   const [row] = await db.select().from(events).where(and(stateEventsOf(s), eq(events.id, eventId)));
   return row;
 }
+
+/** Who wrote each note the caller may see on a noteable, and what it says, oldest first (participants). */
+export async function findParticipation(db: Db, s: NoteableScope, v: NoteVisibility): Promise<{ authorId: number; body: string }[]> {
+  const { notes } = s.tables;
+  return db.select({ authorId: notes.authorId, body: notes.body }).from(notes).where(and(noteableIs(s), visible(s, v))).orderBy(asc(notes.createdAt), asc(notes.id));
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "merge_requests"."closing_issue_refs" ADD COLUMN "closes" boolean DEFAULT true NOT NULL;
