@@ -392,7 +392,7 @@ export async function findIssueWithLinks(
 export async function blockingCounts(db: Db, issueIds: number[]): Promise<Map<number, number>> {
   if (issueIds.length === 0) return new Map();
   const rows = await db
-    .select({ id: issues.id, count: sql<number>`${blockingCount(sql`${issues.id}`)}` })
+    .select({ id: issues.id, count: sql<number>`${blockingCount(issueId)}` })
     .from(issues)
     .where(sql`${issues.id} = ANY(${sql.param(issueIds)}::int[])`);
   return new Map(rows.map((r) => [r.id, r.count]));
