@@ -50,6 +50,8 @@ const urlAcceptable = (raw: string, variables: Record<string, unknown>) => isAcc
 
 const KEY = /^[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*$/;
 const HEADER_KEY = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+/** What an HTTP header value may hold (no control characters: a line break would split the request). */
+const HEADER_VALUE = /^[^\x00-\x08\x0a-\x1f\x7f]{0,2048}$/;
 const MAX_ENTRIES = 20;
 
 type Sealed = Record<string, string>;
@@ -63,7 +65,7 @@ function columnsOf(o: HookOwner, p: HookWrite, current: WebHookRow | null, keyri
   }
   const customHeaders: Sealed = { ...(current?.customHeaders ?? {}) };
   for (const { key, value } of p.custom_headers ?? []) {
-    if (!HEADER_KEY.test(key) || key.length > 255) throw invalid("Custom headers validation failed: must be a valid json schema");
+    if (!HEADER_KEY.test(key) || key.length > 255 || !HEADER_VALUE.test(value)) throw invalid("Custom headers validation failed: must be a valid json schema");
     customHeaders[key] = keyring.seal(value);
   }
   if (Object.keys(urlVariables).length > MAX_ENTRIES) throw validationFailed({ url_variables: ["must be a valid json schema"] });

@@ -165,6 +165,10 @@ describe("project hooks: CRUD, validation and secrets", () => {
     expect(templated).toMatchObject({ status: 201, body: { url: "https://example.com/{path}", url_variables: [{ key: "path" }] } });
     expect(templated.text).not.toContain("hidden-part");
 
+    expect(await maint.post(P(), { json: { url: receiverUrl, custom_headers: [{ key: "X-Split", value: "a\r\nX-Evil: 1" }] } })).toMatchObject({
+      status: 422,
+      body: { error: "Custom headers validation failed: must be a valid json schema" },
+    });
     await allowLocal(false);
     expect(await maint.post(P(), { json: { url: receiverUrl } })).toMatchObject({ status: 422, body: { error: "Invalid url given" } });
     expect(await maint.post(P(), { json: { url: "http://localhost:9/x" } })).toMatchObject({ status: 422, body: { error: "Invalid url given" } });
