@@ -55,8 +55,8 @@ export const integrationDeliveries = integrationsSchema.table(
     /** Set when the worker resolved which integration acts (null while "new"). */
     integrationId: integer("integration_id").references(() => integrations.id, { onDelete: "cascade" }),
     slug: text("slug").notNull(),
-    /** The project the event happened in (a group integration serves all its projects). */
-    projectId: integer("project_id").notNull(),
+    /** The project the event happened in (a group integration serves all its projects); null for a group's event (webhooks' member events). */
+    projectId: integer("project_id"),
     eventId: text("event_id").notNull(),
     eventName: text("event_name").notNull(),
     occurredAt: ts("occurred_at").notNull(),
@@ -76,6 +76,7 @@ export const integrationDeliveries = integrationsSchema.table(
   },
   (t) => [
     uniqueIndex("integration_deliveries_event_idx").on(t.projectId, t.slug, t.eventId),
+    uniqueIndex("integration_deliveries_group_event_idx").on(t.slug, t.eventId).where(sql`${t.projectId} IS NULL`),
     index("integration_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} IN ('new', 'pending')`),
     index("integration_deliveries_integration_idx").on(t.integrationId),
     index("integration_deliveries_web_hook_idx").on(t.webHookId, t.id).where(sql`${t.status} IN ('new', 'pending')`),

@@ -12,8 +12,8 @@ import { integrationDeliveries, integrations } from "../db/schema";
 import type { DiscordMessage } from "./discord";
 import { discordMessage } from "./discord";
 import type { ProjectFacts } from "./targets";
-import { recordHookEvent, hookedProject } from "../hooks/consumers";
-import { HOOK_EVENTS } from "../hooks/events";
+import { hookedEvent, recordHookEvent } from "../hooks/consumers";
+import { GROUP_HOOK_EVENTS, HOOK_EVENTS } from "../hooks/events";
 
 
 /** What a message about an event needs, known from the payload alone. */
@@ -226,7 +226,7 @@ async function notifiersFor(db: Db, slugs: string[], name: string, payload: unkn
 export function notifierSubscriptions(): Subscription[] {
   const events = new Map(Object.values(NOTIFIER_EVENTS).flatMap((described) => Object.values(described).map((d) => [d.event.name, d.event] as const)));
   // Webhooks follow these and more: one consumer per event does both (an event consumed twice throws).
-  for (const d of Object.values(HOOK_EVENTS)) events.set(d.event.name, d.event);
+  for (const d of [...Object.values(HOOK_EVENTS), ...Object.values(GROUP_HOOK_EVENTS)]) events.set(d.event.name, d.event);
   return [...events.values()].map((entry) => {
     const name = entry.name;
     const slugs = Object.keys(NOTIFIER_EVENTS).filter((slug) => NOTIFIER_EVENTS[slug][name]);
@@ -240,10 +240,10 @@ export function notifierSubscriptions(): Subscription[] {
         for (const { slug, projectId } of await notifiersFor(tx, slugs, name, payload)) {
           await tx.insert(integrationDeliveries).values({ slug, projectId, eventId: event.id, eventName: event.name, occurredAt: new Date(event.occurredAt), payload }).onConflictDoNothing();
         }
-        const hooked = await hookedProject(tx, name, payload);
-        if (hooked !== null) await recordHookEvent(tx, hooked, payload, event);
+        const hooked = await hookedEvent(tx, name, payload);
+        if (hooked) await recordHookEvent(tx, hooked.projectId, payload, event);
       },
-      async (payload, db) => (await notifiersFor(db, slugs, name, payload)).length > 0 || (await hookedProject(db, name, payload)) !== null,
+      async (payload, db) => (await notifiersFor(db, slugs, name, payload)).length > 0 || (await hookedEvent(db, name, payload)) !== undefined,
     );
   });
 }

@@ -111,7 +111,7 @@ const recipientsOf = (properties: Record<string, unknown>) => [...new Set(String
  */
 async function prepare(db: Db, broker: Caller, row: DeliveryRow): Promise<DeliveryRow | null> {
   const described = describeEvent(row.slug, row.eventName, row.payload);
-  const project = described && (await projectFacts(broker, row.projectId));
+  const project = described && row.projectId !== null && (await projectFacts(broker, row.projectId));
   const integration = project && (await activeIntegrationFor(db, project, row.slug, described.kind));
   const applies =
     described &&

@@ -9,7 +9,7 @@ import type { Caller } from "../deliveries/targets";
 import { executable, permanentlyDisabled, temporarilyDisabled } from "./auto-disabling";
 import { branchMatches } from "./branch-filter";
 import { hookSlug } from "./consumers";
-import { describeHookEvent } from "./events";
+import { describeGroupHookEvent, describeHookEvent } from "./events";
 import { executeHook } from "./execute";
 
 /** What a webhook delivery row's message holds: the trigger flag and the JSON body. */
@@ -22,37 +22,80 @@ interface HookMessage {
 export const groupHooksAvailable = () => loadConfig().LICENSE_TIER !== "free";
 
 /**
- * Turns an event's fan-out row into one pending delivery per hook that takes it: the project's
- * hooks and its ancestor groups' (Premium+), with the trigger on, executable (GitLab skips disabled
- * hooks when an event happens) and, for pushes, matching the branch filter. The body is built once,
- * with the project and the acting user asked of namespaces and accounts (one call each). The rows
- * are written and the fan-out row removed in one transaction, under the claim.
+ * Turns an event's fan-out row into one pending delivery per hook that takes it: for a project's
+ * event the project's hooks and its ancestor groups' (Premium+), for a group's event (members) the
+ * group's and its ancestors'; with the trigger on, executable (GitLab skips disabled hooks when an
+ * event happens) and, for pushes, matching the branch filter. The body is built once, with the
+ * project or group and the user asked of namespaces and accounts. The rows are written and the
+ * fan-out row removed in one transaction, under the claim.
  */
 export async function fanOut(db: Db, broker: Caller, row: DeliveryRow, ownClaim: SQL | undefined): Promise<void> {
-  const facts = describeHookEvent(row.eventName, row.payload);
-  const [project] = facts ? await call(broker, Namespaces.projects.summaries, { ids: [facts.projectId] }) : [];
-  let targets: WebHookRow[] = [];
-  if (facts && project) {
-    const owners = [eq(webHooks.projectId, project.id)];
-    if (groupHooksAvailable() && project.group_ids.length) owners.push(inArray(webHooks.groupId, project.group_ids));
-    const hooks = await db.select().from(webHooks).where(or(...owners)).orderBy(webHooks.id);
-    targets = hooks.filter(
-      (h) =>
-        hookFlags(h.projectId !== null ? "project" : "group", h.events)[facts.flag] &&
-        executable(h) &&
-        (facts.branch === undefined || branchMatches(h.branchFilterStrategy, h.pushEventsBranchFilter, facts.branch)),
-    );
-  }
-  const [user] = targets.length && facts?.actorId ? await call(broker, Accounts.users.refs, { ids: [facts.actorId] }) : [];
+  const prepared = row.projectId !== null ? await projectEvent(db, broker, row) : await groupEvent(db, broker, row);
   await db.transaction(async (tx) => {
     const [mine] = await tx.delete(integrationDeliveries).where(ownClaim).returning({ id: integrationDeliveries.id });
-    if (!mine || !targets.length || !facts || !project) return;
-    const message: HookMessage = { flag: facts.flag, data: facts.build(project, user) };
+    if (!mine || !prepared?.targets.length) return;
+    const message: HookMessage = { flag: prepared.flag, data: prepared.data };
     await tx
       .insert(integrationDeliveries)
-      .values(targets.map((h) => ({ webHookId: h.id, slug: hookSlug(h.id), projectId: row.projectId, eventId: row.eventId, eventName: row.eventName, occurredAt: row.occurredAt, payload: row.payload, message: message as unknown as Record<string, unknown>, status: "pending" })))
+      .values(
+        prepared.targets.map((h) => ({
+          webHookId: h.id,
+          slug: hookSlug(h.id),
+          projectId: row.projectId,
+          eventId: row.eventId,
+          eventName: row.eventName,
+          occurredAt: row.occurredAt,
+          payload: row.payload,
+          message: message as unknown as Record<string, unknown>,
+          status: "pending",
+        })),
+      )
       .onConflictDoNothing();
   });
+}
+
+interface Prepared {
+  targets: WebHookRow[];
+  flag: string;
+  data: Record<string, unknown>;
+}
+
+const takes = (h: WebHookRow, flag: string) => hookFlags(h.projectId !== null ? "project" : "group", h.events)[flag] && executable(h);
+
+async function projectEvent(db: Db, broker: Caller, row: DeliveryRow): Promise<Prepared | null> {
+  const facts = describeHookEvent(row.eventName, row.payload);
+  const [project] = facts ? await call(broker, Namespaces.projects.summaries, { ids: [facts.projectId] }) : [];
+  if (!facts || !project) return null;
+  const owners = [eq(webHooks.projectId, project.id)];
+  if (groupHooksAvailable() && project.group_ids.length) owners.push(inArray(webHooks.groupId, project.group_ids));
+  const hooks = await db.select().from(webHooks).where(or(...owners)).orderBy(webHooks.id);
+  const targets = hooks.filter((h) => takes(h, facts.flag) && (facts.branch === undefined || branchMatches(h.branchFilterStrategy, h.pushEventsBranchFilter, facts.branch)));
+  if (!targets.length) return null;
+  const [user] = facts.actorId ? await call(broker, Accounts.users.refs, { ids: [facts.actorId] }) : [];
+  return { targets, flag: facts.flag, data: facts.build(project, user) };
+}
+
+/** Deepest group nesting walked up from a group's event (GitLab allows 20 levels). */
+const MAX_DEPTH = 21;
+
+async function groupEvent(db: Db, broker: Caller, row: DeliveryRow): Promise<Prepared | null> {
+  const facts = describeGroupHookEvent(row.eventName, row.payload);
+  if (!facts || !groupHooksAvailable()) return null;
+  // The group and its ancestors, closest first (a walk up parent ids: member events are rare).
+  type Group = { id: number; name: string; full_path: string; parent_id: number | null };
+  const chain: Group[] = [];
+  for (let id: number | null = facts.groupId; id !== null && chain.length < MAX_DEPTH; ) {
+    const group: Group | null = await call(broker, Namespaces.provisioning.group, { group: String(id) });
+    if (!group) break;
+    chain.push(group);
+    id = group.parent_id;
+  }
+  if (!chain.length) return null;
+  const hooks = await db.select().from(webHooks).where(inArray(webHooks.groupId, chain.map((g) => g.id))).orderBy(webHooks.id);
+  const targets = hooks.filter((h) => takes(h, facts.flag));
+  if (!targets.length) return null;
+  const [user] = await call(broker, Accounts.users.refs, { ids: [facts.userId] });
+  return { targets, flag: facts.flag, data: facts.build(chain[0], user) };
 }
 
 /** When a webhook delivery must wait for its temporarily disabled hook: that time (null: go on). */

@@ -216,3 +216,53 @@ export function describeHookEvent(name: string, payload: unknown): HookEventFact
   const parsed = (d.event.payload() as { safeParse(v: unknown): { success: boolean; data?: unknown } }).safeParse(payload);
   return parsed.success ? d.describe(parsed.data) : null;
 }
+
+/** What a group hook delivery of a group's event needs (member events: GitLab's group member hooks). */
+export interface GroupHookEventFacts {
+  groupId: number;
+  flag: string;
+  userId: number;
+  build: (group: { id: number; name: string; full_path: string }, member: UserRef | undefined) => Record<string, unknown>;
+}
+
+const ACCESS_NAMES: Record<number, string> = { 5: "Minimal Access", 10: "Guest", 15: "Planner", 20: "Reporter", 30: "Developer", 40: "Maintainer", 50: "Owner" };
+
+const member = (event: EventContract, eventName: string) => ({
+  event,
+  describe: (p: { sourceType: string; groupId: number | null; userId: number; accessLevel: number | null }): GroupHookEventFacts | null =>
+    p.sourceType !== "Namespace" || p.groupId === null
+      ? null
+      : {
+          groupId: p.groupId,
+          flag: "member_events",
+          userId: p.userId,
+          build: (group, user) => ({
+            created_at: at(),
+            updated_at: at(),
+            group_name: group.name,
+            group_path: group.full_path,
+            group_id: group.id,
+            user_username: user?.username ?? null,
+            user_name: user?.name ?? null,
+            user_email: "[REDACTED]",
+            user_avatar: user?.avatar_url ?? null,
+            user_id: p.userId,
+            group_access: p.accessLevel === null ? null : (ACCESS_NAMES[p.accessLevel] ?? null),
+            group_plan: null,
+            expires_at: null,
+            event_name: eventName,
+          }),
+        },
+});
+
+/** The groups' events webhooks deliver, by event name. */
+export const GROUP_HOOK_EVENTS: Record<string, { event: EventContract; describe: (p: any) => GroupHookEventFacts | null }> = Object.fromEntries(
+  [member(Namespaces.events.memberAdded, "user_add_to_group"), member(Namespaces.events.memberRemoved, "user_remove_from_group")].map((d) => [d.event.name, d]),
+);
+
+export function describeGroupHookEvent(name: string, payload: unknown): GroupHookEventFacts | null {
+  const d = GROUP_HOOK_EVENTS[name];
+  if (!d) return null;
+  const parsed = (d.event.payload() as { safeParse(v: unknown): { success: boolean; data?: unknown } }).safeParse(payload);
+  return parsed.success ? d.describe(parsed.data) : null;
+}

@@ -23,6 +23,7 @@ let app: TestApp;
 let root: ApiClient;
 const U = {} as Record<"owner" | "maint" | "dev" | "outsider", TestUser>;
 let team: { id: number };
+let sub: { id: number };
 let project: { id: number; web_url: string; path_with_namespace: string };
 let pub: { id: number };
 
@@ -61,7 +62,7 @@ beforeEach(async () => {
   answers = [];
   root = apiClient(app.url, app.rootToken);
   team = await createGroup(root, "team", "team", { visibility: "public" });
-  const sub = await createGroup(root, "sub", "sub", { visibility: "private", parent_id: team.id });
+  sub = await createGroup(root, "sub", "sub", { visibility: "private", parent_id: team.id });
   project = await createProject(root, { name: "app", namespace_id: sub.id, visibility: "private", initialize_with_readme: true });
   pub = await createProject(root, { name: "pub", namespace_id: team.id, visibility: "public" });
   for (const [name, level] of Object.entries({ owner: 50, maint: 40, dev: 30 })) {
@@ -226,6 +227,36 @@ describe("group hooks", () => {
     await receive(1);
     expect(received[0].headers["x-gitlab-event"]).toBe("Issue Hook");
     expect(received[0].body).toMatchObject({ object_kind: "issue", project: { id: project.id }, object_attributes: { iid: issue.body.iid, action: "open" } });
+  });
+});
+
+describe("group member hooks", () => {
+  test("a member added to a subgroup and removed: Member Hook to the ancestor group's hook", async () => {
+    await U.owner.api.post(`/groups/${team.id}/hooks`, { json: { url: receiverUrl, push_events: false, member_events: true, token: TOKEN } });
+    const newbie = await createUser(app, "newbie");
+    expect((await U.owner.api.post(`/groups/${sub.id}/members`, { json: { user_id: newbie.id, access_level: 30 } })).status).toBe(201);
+    const mine = () => received.filter((r) => r.body?.user_username === "newbie");
+    await eventually(async () => {
+      await tick();
+      expect(mine()).toHaveLength(1);
+    });
+    expect(mine()[0].headers).toMatchObject({ "x-gitlab-event": "Member Hook", "x-gitlab-token": TOKEN });
+    expect(mine()[0].body).toMatchObject({
+      event_name: "user_add_to_group",
+      group_id: sub.id,
+      group_name: "sub",
+      group_path: "team/sub",
+      user_id: newbie.id,
+      user_name: "newbie",
+      user_email: "[REDACTED]",
+      group_access: "Developer",
+    });
+    expect((await U.owner.api.delete(`/groups/${sub.id}/members/${newbie.id}`)).status).toBe(204);
+    await eventually(async () => {
+      await tick();
+      expect(mine()).toHaveLength(2);
+    });
+    expect(mine()[1].body).toMatchObject({ event_name: "user_remove_from_group", group_id: sub.id, user_id: newbie.id });
   });
 });
 
