@@ -403,13 +403,24 @@ describe("failures and auto-disabling", () => {
     await U.dev.api.post(`/projects/${project.id}/issues`, { json: { title: "Flaky" } });
     await receive(1);
     expect(await deliveries()).toEqual([expect.objectContaining({ status: "pending", attempts: 1, response_code: 500 })]);
+    // A later event waits behind the one being retried: a hook gets its events in order.
+    await U.dev.api.post(`/projects/${project.id}/issues`, { json: { title: "Second" } });
+    await eventually(async () => {
+      await tick();
+      expect(await deliveries()).toHaveLength(2);
+    });
     for (const n of [2, 3, 4]) {
       await due();
       await receive(n);
     }
-    // Every attempt carried the same event.
+    // Every attempt carried the first event; the second was not sent ahead of it.
+    expect(received.map((r) => r.body.object_attributes.title)).toEqual(["Flaky", "Flaky", "Flaky", "Flaky"]);
     expect(new Set(received.map((r) => r.headers["x-gitlab-event-uuid"])).size).toBe(1);
-    expect(await deliveries()).toEqual([expect.objectContaining({ status: "failed", attempts: 4, response_code: 500 })]);
+    // The first gave up after 4 attempts; the second waits for the hook's back-off, no attempt counted.
+    expect(await deliveries()).toEqual([
+      expect.objectContaining({ status: "failed", attempts: 4, response_code: 500 }),
+      expect.objectContaining({ status: "pending", attempts: 0 }),
+    ]);
     const shown = (await U.maint.api.get(P(`/${hook.id}`))).body;
     expect(shown.alert_status).toBe("temporarily_disabled");
     expect(new Date(shown.disabled_until).getTime()).toBeGreaterThan(Date.now());
