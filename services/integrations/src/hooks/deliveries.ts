@@ -10,7 +10,7 @@ import { executable, permanentlyDisabled, temporarilyDisabled } from "./auto-dis
 import { branchMatches } from "./branch-filter";
 import { hookSlug } from "./consumers";
 import { describeGroupHookEvent, describeHookEvent } from "./events";
-import { executeHook } from "./execute";
+import { executeHook, idempotencyKeyOf } from "./execute";
 
 /** What a webhook delivery row's message holds: the trigger flag and the JSON body. */
 interface HookMessage {
@@ -118,7 +118,7 @@ export async function sendToHook(db: Db, keyring: Keyring, row: DeliveryRow, sig
   const message = row.message as unknown as HookMessage;
   const trigger = triggerByFlag(message.flag);
   if (!trigger) return { status: "refused", error: `Unknown trigger ${message.flag}` };
-  const run = await executeHook(db, keyring, hook, trigger, message.data, row.eventId, signal);
+  const run = await executeHook(db, keyring, hook, trigger, message.data, { eventUuid: row.eventId, idempotencyKey: idempotencyKeyOf(row.eventId, hook.id) }, signal);
   if (run.category === "refused") return { status: "refused", error: run.error ?? "Refused" };
   if (run.category === "ok") return { status: "delivered", responseCode: run.status! };
   if (run.category === "failed") return { status: "failed", responseCode: run.status!, error: `HTTP ${run.status}` };

@@ -2,7 +2,7 @@ import { checkOutboundUrl, currentSettings, externalUrl, outboundPolicy, type Ke
 import type { Db } from "@collab/db";
 import type { TriggerDef } from "@collab/integrations-contract";
 import { and, eq } from "drizzle-orm";
-import { randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { webHookLogs, webHooks, type WebHookRow } from "../db/schema";
 import { postJson } from "../deliveries/post";
 import { categoryOf, stateAfter, type Category } from "./auto-disabling";
@@ -30,9 +30,18 @@ export function interpolatedUrl(hook: WebHookRow, keyring: Keyring): string {
 /**
  * Runs one hook with one payload (GitLab's WebHookService#execute): through the outbound guard,
  * POST with GitLab's headers; logged (WebHookLog) with the token and header values masked; the
- * hook's auto-disabling state follows the answer. `eventUuid` is the same for every hook of one event.
+ * hook's auto-disabling state follows the answer. `eventUuid` is the same for every hook of one
+ * event; `idempotencyKey` the same for every attempt (and resend) of one delivery.
  */
-export async function executeHook(db: Db, keyring: Keyring, hook: WebHookRow, trigger: TriggerDef, data: Record<string, unknown>, eventUuid: string, signal?: AbortSignal): Promise<Execution> {
+export async function executeHook(
+  db: Db,
+  keyring: Keyring,
+  hook: WebHookRow,
+  trigger: TriggerDef,
+  data: Record<string, unknown>,
+  ids: { eventUuid: string; idempotencyKey: string },
+  signal?: AbortSignal,
+): Promise<Execution> {
   const url = interpolatedUrl(hook, keyring);
   const shown: Record<string, string> = {
     "Content-Type": "application/json",
@@ -40,8 +49,8 @@ export async function executeHook(db: Db, keyring: Keyring, hook: WebHookRow, tr
     "X-Gitlab-Event": trigger.header,
     "X-Gitlab-Webhook-UUID": hook.uuid,
     "X-Gitlab-Instance": externalUrl(),
-    "X-Gitlab-Event-UUID": eventUuid,
-    "Idempotency-Key": randomUUID(),
+    "X-Gitlab-Event-UUID": ids.eventUuid,
+    "Idempotency-Key": ids.idempotencyKey,
   };
   const sent = { ...shown };
   for (const [key, sealed] of Object.entries(hook.customHeaders)) {
@@ -93,4 +102,10 @@ async function followState(db: Db, hookId: number, category: Category): Promise<
     const next = now && stateAfter(now, category);
     if (next) await tx.update(webHooks).set(next).where(and(eq(webHooks.id, hookId)));
   });
+}
+
+/** A delivery's Idempotency-Key: a UUID-shaped digest of the event and the hook, the same on every retry. */
+export function idempotencyKeyOf(eventId: string, hookId: number): string {
+  const h = createHash("sha256").update(`${eventId}:${hookId}`).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }

@@ -105,7 +105,7 @@ export function hooksActions(kit: ServiceKit): Record<string, ActionSchema> {
           const hook = await findHook(kit.db, o, ctx.params.hook_id);
           const data = level === "project" ? await sampleData(ctx, o.id, ctx.params.trigger) : null;
           if (!data) throw unprocessable(NO_DATA[ctx.params.trigger]);
-          const run = await executeHook(kit.db, kit.keyring, hook, triggerByFlag(ctx.params.trigger)!, data, randomUUID());
+          const run = await executeHook(kit.db, kit.keyring, hook, triggerByFlag(ctx.params.trigger)!, data, { eventUuid: randomUUID(), idempotencyKey: randomUUID() });
           if (run.category !== "ok") throw unprocessable(run.status === null ? (run.error ?? "Hook execution failed") : `Hook execution failed: HTTP ${run.status}`);
           return reply(201, { message: "Hook executed successfully" });
         },
@@ -143,7 +143,9 @@ export function hooksActions(kit: ServiceKit): Record<string, ActionSchema> {
           if (log.url !== hook.url) throw unprocessable("The hook URL has changed, and this log entry cannot be retried");
           const trigger = TRIGGERS.find((t) => t.scope === log.trigger);
           if (!trigger) throw unprocessable("Unknown trigger");
-          const run = await executeHook(kit.db, kit.keyring, hook, trigger, log.requestData, log.requestHeaders["X-Gitlab-Event-UUID"] ?? randomUUID());
+          // The same event and delivery as the logged execution (GitLab resends with its idempotency key).
+          const headers = log.requestHeaders;
+          const run = await executeHook(kit.db, kit.keyring, hook, trigger, log.requestData, { eventUuid: headers["X-Gitlab-Event-UUID"] ?? randomUUID(), idempotencyKey: headers["Idempotency-Key"] ?? randomUUID() });
           return reply(201, { response_status: run.status ?? "internal error" });
         },
         { visibility: "published" },

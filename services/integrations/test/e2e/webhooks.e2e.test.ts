@@ -281,6 +281,7 @@ describe("deliveries", () => {
       "x-gitlab-instance": expect.stringMatching(/^https?:\/\//),
       "x-gitlab-webhook-uuid": expect.stringMatching(/^[0-9a-f-]{36}$/),
       "x-gitlab-event-uuid": expect.any(String),
+      "idempotency-key": expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
     expect(opened.body).toMatchObject({
       object_kind: "issue",
@@ -416,6 +417,7 @@ describe("failures and auto-disabling", () => {
     // Every attempt carried the first event; the second was not sent ahead of it.
     expect(received.map((r) => r.body.object_attributes.title)).toEqual(["Flaky", "Flaky", "Flaky", "Flaky"]);
     expect(new Set(received.map((r) => r.headers["x-gitlab-event-uuid"])).size).toBe(1);
+    expect(new Set(received.map((r) => r.headers["idempotency-key"])).size).toBe(1);
     // The first gave up after 4 attempts; the second waits for the hook's back-off, no attempt counted.
     expect(await deliveries()).toEqual([
       expect.objectContaining({ status: "failed", attempts: 4, response_code: 500 }),
@@ -468,6 +470,9 @@ describe("test and resend", () => {
     expect(received).toHaveLength(2);
     expect(received[1].body).toEqual(received[0].body);
     expect(received[1].headers["x-gitlab-token"]).toBe(TOKEN);
+    // The same event and delivery, as far as the receiver can tell.
+    expect(received[1].headers["x-gitlab-event-uuid"]).toBe(received[0].headers["x-gitlab-event-uuid"]);
+    expect(received[1].headers["idempotency-key"]).toBe(received[0].headers["idempotency-key"]);
     expect((await U.maint.api.get(P(`/${hook.id}/events`))).body).toHaveLength(2);
     expect((await U.dev.api.post(P(`/${hook.id}/events/${log.id}/resend`))).status).toBe(403);
     expect((await U.maint.api.post(P(`/${hook.id}/events/${log.id + 1000}/resend`))).status).toBe(404);
