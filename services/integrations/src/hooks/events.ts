@@ -5,7 +5,7 @@ import { MergeRequests } from "@collab/merge-requests-contract";
 import { Namespaces } from "@collab/namespaces-contract";
 import { Runners } from "@collab/runners-contract";
 import { Snippets } from "@collab/snippets-contract";
-import { hookProject, hookRepository, hookUser, type HookProject } from "./payloads";
+import { flatUser, hookProject, hookRepository, hookUser, type HookProject } from "./payloads";
 
 /** What a webhook delivery of a domain event needs, from its payload alone. */
 export interface HookEventFacts {
@@ -151,11 +151,7 @@ const push = (tag: boolean): HookDescriber => ({
       ref: tag ? `refs/tags/${p.tag}` : `refs/heads/${p.branch}`,
       checkout_sha: p.after === ZERO ? null : p.after,
       message: null,
-      user_id: p.userId,
-      user_name: user?.name ?? null,
-      user_username: user?.username ?? null,
-      user_email: "[REDACTED]",
-      user_avatar: user?.avatar_url ?? null,
+      ...flatUser(user, p.userId),
       project_id: p.projectId,
       project: hookProject(project),
       // The event carries the head commit's title, not the pushed commits themselves.
@@ -209,13 +205,15 @@ export const HOOK_EVENTS: Record<string, HookDescriber> = Object.fromEntries(
   ].map((d) => [d.event.name, d]),
 );
 
-/** The webhook facts of a recorded event, or null when webhooks have nothing to deliver for it. */
-export function describeHookEvent(name: string, payload: unknown): HookEventFacts | null {
-  const d = HOOK_EVENTS[name];
+/** A describer's facts of a payload its producer's schema accepts (null otherwise). */
+function described<F>(d: { event: EventContract; describe: (p: any) => F | null } | undefined, payload: unknown): F | null {
   if (!d) return null;
   const parsed = (d.event.payload() as { safeParse(v: unknown): { success: boolean; data?: unknown } }).safeParse(payload);
   return parsed.success ? d.describe(parsed.data) : null;
 }
+
+/** The webhook facts of a recorded project event, or null when webhooks have nothing to deliver for it. */
+export const describeHookEvent = (name: string, payload: unknown): HookEventFacts | null => described(HOOK_EVENTS[name], payload);
 
 /** What a group hook delivery of a group's event needs (member events: GitLab's group member hooks). */
 export interface GroupHookEventFacts {
@@ -242,11 +240,7 @@ const member = (event: EventContract, eventName: string) => ({
             group_name: group.name,
             group_path: group.full_path,
             group_id: group.id,
-            user_username: user?.username ?? null,
-            user_name: user?.name ?? null,
-            user_email: "[REDACTED]",
-            user_avatar: user?.avatar_url ?? null,
-            user_id: p.userId,
+            ...flatUser(user, p.userId),
             group_access: p.accessLevel === null ? null : (ACCESS_NAMES[p.accessLevel] ?? null),
             group_plan: null,
             expires_at: null,
@@ -260,9 +254,5 @@ export const GROUP_HOOK_EVENTS: Record<string, { event: EventContract; describe:
   [member(Namespaces.events.memberAdded, "user_add_to_group"), member(Namespaces.events.memberRemoved, "user_remove_from_group")].map((d) => [d.event.name, d]),
 );
 
-export function describeGroupHookEvent(name: string, payload: unknown): GroupHookEventFacts | null {
-  const d = GROUP_HOOK_EVENTS[name];
-  if (!d) return null;
-  const parsed = (d.event.payload() as { safeParse(v: unknown): { success: boolean; data?: unknown } }).safeParse(payload);
-  return parsed.success ? d.describe(parsed.data) : null;
-}
+/** The webhook facts of a recorded group event, or null. */
+export const describeGroupHookEvent = (name: string, payload: unknown): GroupHookEventFacts | null => described(GROUP_HOOK_EVENTS[name], payload);

@@ -20,6 +20,15 @@ export const hookUser = (u: UserRef | undefined, id: number | null) => ({
   email: "[REDACTED]",
 });
 
+/** The acting user as push and member payloads flatten it. */
+export const flatUser = (u: UserRef | undefined, id: number) => ({
+  user_id: id,
+  user_name: u?.name ?? null,
+  user_username: u?.username ?? null,
+  user_email: "[REDACTED]",
+  user_avatar: u?.avatar_url ?? null,
+});
+
 export const hookProject = (p: HookProject) => ({
   id: p.id,
   name: p.name,
