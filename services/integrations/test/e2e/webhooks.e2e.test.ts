@@ -1,6 +1,7 @@
 import { Gitlab } from "@gitbeaker/rest";
 import { call } from "@collab/core";
 import { Integrations } from "@collab/integrations-contract";
+import { Runners } from "@collab/runners-contract";
 import { addMember, apiClient, createGroup, createProject, createUser, eventually, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import http from "node:http";
@@ -369,6 +370,20 @@ describe("deliveries", () => {
     expect(received[1]).toMatchObject({ path: "/hook?tags", headers: { "x-gitlab-event": "Tag Push Hook" }, body: { object_kind: "tag_push", ref: "refs/tags/v1.0" } });
     await tick();
     expect(received).toHaveLength(2);
+  });
+
+  test("a finished pipeline: Pipeline Hook", async () => {
+    await U.maint.api.post(P(), { json: { url: receiverUrl, push_events: false, pipeline_events: true } });
+    const runner = (await U.maint.api.post("/user/runners", { json: { runner_type: "project_type", project_id: project.id } })).body as { token: string };
+    const schedule = (await U.maint.api.post(`/projects/${project.id}/pipeline_schedules`, { json: { description: "nightly", ref: "main", cron: "0 1 * * *" } })).body as { id: number };
+    expect((await U.maint.api.post(`/projects/${project.id}/pipeline_schedules/${schedule.id}/play`)).status).toBe(201);
+    const job = (await apiClient(app.url).post("/jobs/request", { json: { token: runner.token } })).body as { id: number; pipeline_id: number };
+    await call(app.broker, Runners.jobs.finish, { token: runner.token, job_id: job.id, status: "failed" });
+    await receive(1);
+    expect(received[0]).toMatchObject({
+      headers: { "x-gitlab-event": "Pipeline Hook" },
+      body: { object_kind: "pipeline", object_attributes: { id: job.pipeline_id, ref: "main", tag: false, status: "failed", source: "schedule", url: `${project.web_url}/-/pipelines/${job.pipeline_id}` }, project: { id: project.id } },
+    });
   });
 
   test("refused by the outbound guard when local requests are no longer allowed: nothing received, logged", async () => {
