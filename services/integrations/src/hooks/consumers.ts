@@ -1,32 +1,16 @@
-import { preparedQuery, type Db } from "@collab/db";
-import { isNotNull, or, eq, sql } from "drizzle-orm";
-import { integrationDeliveries, webHooks } from "../db/schema";
+import type { Db } from "@collab/db";
+import { integrationDeliveries } from "../db/schema";
 import { describeGroupHookEvent, describeHookEvent } from "./events";
 
 /** The slug of a fan-out row: one per event, turned by the worker into one delivery per hook (`webhook:<id>`). */
 export const WEBHOOKS_SLUG = "webhooks";
 export const hookSlug = (hookId: number) => `webhook:${hookId}`;
 
-/** Whether any hook could receive an event of the project: its own, or any group's (asked for every event: prepared). */
-const anyHook = preparedQuery((db: Db) =>
-  db
-    .select({ id: webHooks.id })
-    .from(webHooks)
-    .where(or(eq(webHooks.projectId, sql.placeholder("projectId")), isNotNull(webHooks.groupId)))
-    .limit(1)
-    .prepare("integrations_any_web_hook"),
-);
-
-/**
- * Whether some hook could receive the event: a project's event (`projectId`), or a group's
- * (`projectId` null) when any group hook exists; undefined when webhooks have nothing for it.
- */
-export async function hookedEvent(db: Db, name: string, payload: unknown): Promise<{ projectId: number | null } | undefined> {
+/** Whether webhooks deliver the event: a project's event (`projectId`), a group's (`projectId` null), or not at all (undefined). */
+export function hookedEvent(name: string, payload: unknown): { projectId: number | null } | undefined {
   const facts = describeHookEvent(name, payload);
-  if (facts) return (await anyHook(db, { projectId: facts.projectId })).length ? { projectId: facts.projectId } : undefined;
-  // A group's event: no project id matches, so any group hook answers.
-  if (describeGroupHookEvent(name, payload)) return (await anyHook(db, { projectId: 0 })).length ? { projectId: null } : undefined;
-  return undefined;
+  if (facts) return { projectId: facts.projectId };
+  return describeGroupHookEvent(name, payload) ? { projectId: null } : undefined;
 }
 
 /** Records the event for the hooks (the worker resolves which ones get it), in the consumer's transaction. */
