@@ -35,8 +35,8 @@ const NO_DATA: Record<string, string> = {
 
 /**
  * The sample a test of a project hook sends (GitLab's TestHooks::ProjectService): the project's
- * latest issue or merge request as its "open" event would carry it; null when there is none or the
- * trigger has no source here.
+ * latest issue or merge request as its "open" event would carry it, or its default branch's head as
+ * a push; null when there is none or the trigger has no source here.
  */
 async function sampleData(ctx: Ctx<unknown>, projectId: number, trigger: string): Promise<Record<string, unknown> | null> {
   const actorId = callerOf(ctx as never)?.id ?? 0;
@@ -50,10 +50,21 @@ async function sampleData(ctx: Ctx<unknown>, projectId: number, trigger: string)
     const m = found.items[0];
     if (m) event = { name: MergeRequests.events.mergeRequestOpened.name, payload: { id: m.id, iid: m.iid, project_id: projectId, actor_id: actorId, title: m.title, state: m.state } };
   }
+  const [project] = await call(ctx, Namespaces.projects.summaries, { ids: [projectId] });
+  if (!project) return null;
+  if ((trigger === "push_events" || trigger === "tag_push_events") && project.default_branch) {
+    // GitLab's push sample, for both push triggers: the default branch's head as pushed onto its parent.
+    const head = await call(ctx, Namespaces.commits.find, { project_id: projectId, ref: project.default_branch });
+    if (head)
+      event = {
+        name: Namespaces.events.branchPushed.name,
+        payload: { projectId, branch: project.default_branch, before: head.parent_ids[0] ?? "0".repeat(40), after: head.sha, userId: actorId, commitCount: 1, commitTitle: head.title },
+      };
+  }
   const facts = event && describeHookEvent(event.name, event.payload);
   if (!facts) return null;
-  const [[project], [user]] = await Promise.all([call(ctx, Namespaces.projects.summaries, { ids: [projectId] }), call(ctx, Accounts.users.refs, { ids: [actorId] })]);
-  return project ? facts.build(project, user) : null;
+  const [user] = await call(ctx, Accounts.users.refs, { ids: [actorId] });
+  return facts.build(project, user);
 }
 
 /** `status` of the events list: a code, or successful (2xx), client_failure (4xx), server_failure (5xx). */

@@ -470,6 +470,15 @@ describe("test and resend", () => {
     expect(await U.maint.api.post(P(`/${hook.id}/test/issues_events`))).toMatchObject({ status: 422, body: { message: "Ensure the project has issues." } });
     expect(await U.maint.api.post(P(`/${hook.id}/test/merge_requests_events`))).toMatchObject({ status: 422, body: { message: "Ensure the project has merge requests." } });
     expect((await U.maint.api.post(P(`/${hook.id}/test/bogus_events`))).status).toBe(400);
+    // A project with a commit has a push sample: its default branch's head.
+    expect(await U.maint.api.post(P(`/${hook.id}/test/push_events`))).toMatchObject({ status: 201, body: { message: "Hook executed successfully" } });
+    const head = (await U.maint.api.get(`/projects/${project.id}/repository/branches/main`)).body.commit.id as string;
+    expect(received.splice(0)).toEqual([
+      expect.objectContaining({ headers: expect.objectContaining({ "x-gitlab-event": "Push Hook" }), body: expect.objectContaining({ object_kind: "push", ref: "refs/heads/main", after: head, user_username: "maint" }) }),
+    ]);
+    const empty = await createProject(root, { name: "empty", namespace_id: team.id });
+    const emptyHook = (await U.maint.api.post(`/projects/${empty.id}/hooks`, { json: { url: receiverUrl } })).body as { id: number };
+    expect(await U.maint.api.post(`/projects/${empty.id}/hooks/${emptyHook.id}/test/push_events`)).toMatchObject({ status: 422, body: { message: "Ensure the project has at least one commit." } });
     expect((await U.dev.api.post(P(`/${hook.id}/test/issues_events`))).status).toBe(403);
     expect(received).toEqual([]);
 
@@ -488,7 +497,8 @@ describe("test and resend", () => {
     // The same event and delivery, as far as the receiver can tell.
     expect(received[1].headers["x-gitlab-event-uuid"]).toBe(received[0].headers["x-gitlab-event-uuid"]);
     expect(received[1].headers["idempotency-key"]).toBe(received[0].headers["idempotency-key"]);
-    expect((await U.maint.api.get(P(`/${hook.id}/events`))).body).toHaveLength(2);
+    // The push test, the issues test and the resend.
+    expect((await U.maint.api.get(P(`/${hook.id}/events`))).body).toHaveLength(3);
     expect((await U.dev.api.post(P(`/${hook.id}/events/${log.id}/resend`))).status).toBe(403);
     expect((await U.maint.api.post(P(`/${hook.id}/events/${log.id + 1000}/resend`))).status).toBe(404);
 
