@@ -1,7 +1,7 @@
 import type { RouteDef } from "@collab/core";
 import { IntegrationsActions } from "./actions";
 
-/** The integrations settings API of projects and groups (GitLab's lib/api/integrations.rb). */
+/** The integrations settings API of projects and groups (GitLab's lib/api/integrations.rb) and their webhooks (project_hooks.rb, group_hooks.rb). */
 export const routes: RouteDef[] = [
   { method: "GET", path: "/projects/:id/integrations", action: IntegrationsActions.project.list.name },
   { method: "GET", path: "/projects/:id/integrations/:slug", action: IntegrationsActions.project.get.name },
@@ -11,4 +11,18 @@ export const routes: RouteDef[] = [
   { method: "GET", path: "/groups/:id/integrations/:slug", action: IntegrationsActions.group.get.name },
   { method: "PUT", path: "/groups/:id/integrations/:slug", action: IntegrationsActions.group.setUp.name },
   { method: "DELETE", path: "/groups/:id/integrations/:slug", action: IntegrationsActions.group.reset.name },
+  ...(["project", "group"] as const).flatMap((level): RouteDef[] => {
+    const base = `/${level}s/:id/hooks`;
+    const a = IntegrationsActions[`${level}Hooks`];
+    return [
+      { method: "GET", path: base, action: a.list.name },
+      { method: "POST", path: base, action: a.create.name },
+      { method: "GET", path: `${base}/:hook_id`, action: a.get.name },
+      { method: "PUT", path: `${base}/:hook_id`, action: a.update.name },
+      { method: "DELETE", path: `${base}/:hook_id`, action: a.delete.name },
+      { method: "POST", path: `${base}/:hook_id/test/:trigger`, action: a.test.name },
+      { method: "GET", path: `${base}/:hook_id/events`, action: a.events.name },
+      { method: "POST", path: `${base}/:hook_id/events/:hook_log_id/resend`, action: a.resend.name },
+    ];
+  }),
 ];

@@ -7,6 +7,8 @@ import { secretOf } from "../domain/secrets";
 import { describeEvent, MAIL_SLUG } from "./notifier.consumers";
 import { postJson } from "./post";
 import { activeIntegrationFor, branchSelected, projectFacts, type Caller } from "./targets";
+import { WEBHOOKS_SLUG } from "../hooks/consumers";
+import { fanOut, hookHeldUntil, sendToHook, type HookOutcome } from "../hooks/deliveries";
 
 /** Attempts before a delivery is given up as failed, and the pause after the n-th failure. */
 export const MAX_ATTEMPTS = 4;
@@ -33,13 +35,22 @@ const PER_PASS = 20;
  *   finish: it cannot be recalled.
  */
 
+/**
+ * Webhooks are sent in order: a hook's delivery waits while an earlier one of the same hook is not
+ * done (sent, or being retried), and an event's fan-out row while an earlier one of its project is.
+ */
+const inTurn = sql`NOT EXISTS (SELECT 1 FROM integrations.integration_deliveries e
+  WHERE e.id < ${integrationDeliveries.id} AND e.status IN ('new', 'pending')
+    AND ((${integrationDeliveries.webHookId} IS NOT NULL AND e.web_hook_id = ${integrationDeliveries.webHookId})
+      OR (${integrationDeliveries.slug} = ${WEBHOOKS_SLUG} AND e.slug = ${WEBHOOKS_SLUG} AND e.project_id = ${integrationDeliveries.projectId})))`;
+
 /** Claims the next due delivery: bumps its claim number and leases it. */
 async function claimNext(db: Db, leaseMs: number): Promise<DeliveryRow | undefined> {
   const t = integrationDeliveries;
   const next = db
     .select({ id: t.id })
     .from(t)
-    .where(and(inArray(t.status, ["new", "pending"]), lte(t.nextAttemptAt, sql`now()`)))
+    .where(and(inArray(t.status, ["new", "pending"]), lte(t.nextAttemptAt, sql`now()`), inTurn))
     .orderBy(asc(t.id))
     .limit(1)
     .for("update", { skipLocked: true });
@@ -84,7 +95,7 @@ function holdLease(db: Db, row: DeliveryRow, leaseMs: number, since: number): { 
   return { signal: lost.signal, release: () => clearInterval(timer) };
 }
 
-type Outcome = { status: "delivered"; responseCode: number } | { status: "refused"; error: string } | { status: "retry"; responseCode?: number; error: string };
+type Outcome = { status: "delivered"; responseCode: number } | { status: "refused"; error: string } | { status: "retry"; responseCode?: number; error: string } | HookOutcome;
 
 const FINAL_STATUSES = ["success", "failed", "canceled"];
 /** notify_only_broken_pipelines (default true): only failed pipelines; otherwise every final status. */
@@ -100,7 +111,7 @@ const recipientsOf = (properties: Record<string, unknown>) => [...new Set(String
  */
 async function prepare(db: Db, broker: Caller, row: DeliveryRow): Promise<DeliveryRow | null> {
   const described = describeEvent(row.slug, row.eventName, row.payload);
-  const project = described && (await projectFacts(broker, row.projectId));
+  const project = described && row.projectId !== null && (await projectFacts(broker, row.projectId));
   const integration = project && (await activeIntegrationFor(db, project, row.slug, described.kind));
   const applies =
     described &&
@@ -156,25 +167,45 @@ async function record(db: Db, row: DeliveryRow, outcome: Outcome) {
   const now = new Date();
   if (outcome.status === "retry") {
     const exhausted = row.attempts >= MAX_ATTEMPTS;
+    const backoff = new Date(now.getTime() + backoffMs(row.attempts));
+    const notBefore = "notBefore" in outcome && outcome.notBefore && outcome.notBefore > backoff ? outcome.notBefore : backoff;
     await db
       .update(integrationDeliveries)
-      .set({ status: exhausted ? "failed" : "pending", responseCode: outcome.responseCode ?? null, error: outcome.error, nextAttemptAt: new Date(now.getTime() + backoffMs(row.attempts)), updatedAt: now })
+      .set({ status: exhausted ? "failed" : "pending", responseCode: outcome.responseCode ?? null, error: outcome.error, nextAttemptAt: notBefore, updatedAt: now })
       .where(ownClaim(row));
     return;
   }
   await db
     .update(integrationDeliveries)
-    .set({ status: outcome.status, responseCode: outcome.status === "delivered" ? outcome.responseCode : null, error: outcome.status === "refused" ? outcome.error : null, deliveredAt: outcome.status === "delivered" ? now : null, updatedAt: now })
+    .set({
+      status: outcome.status,
+      responseCode: outcome.status === "refused" ? null : outcome.responseCode,
+      error: outcome.status === "delivered" ? null : outcome.error,
+      deliveredAt: outcome.status === "delivered" ? now : null,
+      updatedAt: now,
+    })
     .where(ownClaim(row));
 }
 
 /** Prepares (a "new" row), sends and records one claimed delivery; false when there was nothing to send or the claim was lost. */
 async function deliver(db: Db, broker: Caller, mailer: () => Mailer, keyring: Keyring, claimed: DeliveryRow, lease: AbortSignal): Promise<boolean> {
+  if (claimed.slug === WEBHOOKS_SLUG) {
+    await fanOut(db, broker, claimed, ownClaim(claimed));
+    return false;
+  }
+  if (claimed.webHookId !== null) {
+    // A temporarily disabled hook's delivery waits for it, without counting an attempt.
+    const heldUntil = await hookHeldUntil(db, claimed);
+    if (heldUntil) {
+      await db.update(integrationDeliveries).set({ nextAttemptAt: heldUntil }).where(ownClaim(claimed));
+      return false;
+    }
+  }
   const row = claimed.status === "new" ? await prepare(db, broker, claimed) : claimed;
   if (!row || lease.aborted) return false;
   const [counted] = await db.update(integrationDeliveries).set({ attempts: sql`${integrationDeliveries.attempts} + 1` }).where(ownClaim(row)).returning();
   if (!counted) return false;
-  await record(db, counted, await send(db, mailer, keyring, counted, lease));
+  await record(db, counted, counted.webHookId !== null ? await sendToHook(db, keyring, counted, lease) : await send(db, mailer, keyring, counted, lease));
   return true;
 }
 
