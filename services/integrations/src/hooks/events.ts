@@ -136,6 +136,58 @@ const note = (event: EventContract): HookDescriber => ({
   },
 });
 
+type AwardPayload = {
+  id: number;
+  name: string;
+  user_id: number;
+  awardable_type: string;
+  awardable_id: number;
+  note_id?: number;
+  noteable_type: string;
+  noteable_id: number;
+  noteable_iid: number | null;
+  project_id: number | null;
+  actor_id: number;
+  created_at: string;
+};
+const awardedPath = (p: AwardPayload) =>
+  (p.noteable_type === "Snippet" ? `snippets/${p.noteable_id}` : p.noteable_type === "Issue" ? `issues/${p.noteable_iid}` : `merge_requests/${p.noteable_iid}`) +
+  (p.note_id ? `#note_${p.note_id}` : "");
+
+/** GitLab's Emoji Hook: an award given (`award`) or taken back (`revoke`) on an issue, merge request, snippet or a comment of one. */
+const emoji = (event: EventContract, action: "award" | "revoke"): HookDescriber => ({
+  event,
+  describe: (p: AwardPayload) =>
+    p.project_id === null
+      ? null
+      : {
+          projectId: p.project_id,
+          flag: "emoji_events",
+          actorId: p.actor_id,
+          build: (project, user) => ({
+            object_kind: "emoji",
+            event_type: action,
+            user: hookUser(user, p.actor_id),
+            project_id: p.project_id,
+            project: hookProject(project),
+            object_attributes: {
+              id: p.id,
+              name: p.name,
+              user_id: p.user_id,
+              awardable_type: p.awardable_type,
+              awardable_id: p.awardable_id,
+              action,
+              created_at: p.created_at,
+              updated_at: p.created_at,
+              awarded_on_url: `${project.web_url}/-/${awardedPath(p)}`,
+            },
+            repository: hookRepository(project),
+            [noteableKey[p.noteable_type] ?? "noteable"]: { id: p.noteable_id, iid: p.noteable_iid, project_id: p.project_id },
+            ...(p.note_id ? { note: { id: p.note_id, noteable_type: p.noteable_type, noteable_id: p.noteable_id, project_id: p.project_id } } : {}),
+          }),
+        },
+});
+
 const push = (tag: boolean): HookDescriber => ({
   event: tag ? Namespaces.events.tagPushed : Namespaces.events.branchPushed,
   describe: (p: { projectId: number; branch?: string; tag?: string; before: string; after: string; userId: number; commitCount?: number; commitTitle: string }) => ({
@@ -199,6 +251,7 @@ export const HOOK_EVENTS: Record<string, HookDescriber> = Object.fromEntries(
     note(I.noteCreated),
     note(M.noteCreated),
     note(Snippets.events.noteCreated),
+    ...[I, M, Snippets.events].flatMap((events) => [emoji(events.emojiAwarded, "award"), emoji(events.emojiRevoked, "revoke")]),
     push(false),
     push(true),
     pipeline,

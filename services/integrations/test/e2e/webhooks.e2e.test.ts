@@ -351,6 +351,31 @@ describe("deliveries", () => {
     });
   });
 
+  test("emoji reactions: Emoji Hook on an award and its removal, on the issue and on a comment", async () => {
+    await U.maint.api.post(P(), { json: { url: receiverUrl, push_events: false, emoji_events: true } });
+    const issue = (await U.dev.api.post(`/projects/${project.id}/issues`, { json: { title: "Slow page" } })).body as { iid: number; id: number };
+    const award = (await U.dev.api.post(`/projects/${project.id}/issues/${issue.iid}/award_emoji`, { json: { name: "thumbsup" } })).body as { id: number };
+    await receive(1);
+    expect(received[0]).toMatchObject({
+      headers: { "x-gitlab-event": "Emoji Hook" },
+      body: {
+        object_kind: "emoji",
+        event_type: "award",
+        user: { username: "dev" },
+        project_id: project.id,
+        object_attributes: { id: award.id, name: "thumbsup", user_id: U.dev.id, awardable_type: "Issue", awardable_id: issue.id, action: "award", awarded_on_url: `${project.web_url}/-/issues/${issue.iid}` },
+        issue: { id: issue.id, iid: issue.iid },
+      },
+    });
+    const note = (await U.dev.api.post(`/projects/${project.id}/issues/${issue.iid}/notes`, { json: { body: "Seen too" } })).body as { id: number };
+    const onNote = (await U.maint.api.post(`/projects/${project.id}/issues/${issue.iid}/notes/${note.id}/award_emoji`, { json: { name: "tada" } })).body as { id: number };
+    await receive(2);
+    expect(received[1].body).toMatchObject({ event_type: "award", object_attributes: { id: onNote.id, awardable_type: "Note", awardable_id: note.id }, note: { id: note.id }, issue: { id: issue.id } });
+    expect((await U.dev.api.delete(`/projects/${project.id}/issues/${issue.iid}/award_emoji/${award.id}`)).status).toBe(204);
+    await receive(3);
+    expect(received[2].body).toMatchObject({ object_kind: "emoji", event_type: "revoke", object_attributes: { id: award.id, action: "revoke" } });
+  });
+
   test("pushes: Push Hook with the branch filter; Tag Push Hook", async () => {
     await U.maint.api.post(P(), { json: { url: `${receiverUrl}?main`, push_events_branch_filter: "ma*" } });
     await U.maint.api.post(P(), { json: { url: `${receiverUrl}?tags`, push_events: false, tag_push_events: true } });
