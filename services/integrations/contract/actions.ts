@@ -33,7 +33,7 @@ export type IntegrationBasicEntity = z.output<typeof IntegrationBasicSchema>;
 
 /** Entities::Integration: the list item with the kind's `properties` (its fields' values or defaults), secrets left out. */
 export const IntegrationSchema = IntegrationBasicSchema.extend({
-  properties: z.record(z.string(), z.union([z.string(), z.boolean(), z.null()])),
+  properties: z.record(z.string(), z.union([z.string(), z.boolean(), z.number(), z.array(z.string()), z.null()])),
 });
 export type IntegrationEntity = z.output<typeof IntegrationSchema>;
 

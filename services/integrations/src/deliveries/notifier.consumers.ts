@@ -13,7 +13,9 @@ import type { DiscordMessage } from "./discord";
 import { discordMessage } from "./discord";
 import type { ProjectFacts } from "./targets";
 import { hookedEvent, recordHookEvent } from "../hooks/consumers";
-import { GROUP_HOOK_EVENTS, HOOK_EVENTS } from "../hooks/events";
+import { describeHookEvent, GROUP_HOOK_EVENTS, HOOK_EVENTS } from "../hooks/events";
+import type { UserRef } from "@collab/accounts-contract";
+import { CI_SLUGS, type CiMessage } from "./ci";
 
 
 /** What a message about an event needs, known from the payload alone. */
@@ -25,7 +27,7 @@ interface Described {
   branch?: string;
   /** Pipelines: notify_only_broken_pipelines leaves out all but failed ones. */
   pipelineStatus?: string;
-  build: (project: ProjectFacts, author: string, at: string) => DiscordMessage | PipelineMail;
+  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined) => DiscordMessage | PipelineMail | CiMessage;
 }
 
 /** A pipeline status email, one per recipient. */
@@ -170,10 +172,37 @@ export const CHAT_EVENTS: Record<string, Describer> = byName(CHAT_SLUG, [
   tag,
 ]);
 
+/** X-Gitlab-Event of the hook payloads a build server receives. */
+const HOOK_HEADERS: Record<string, string> = { push: "Push Hook", tag_push: "Tag Push Hook", merge_request: "Merge Request Hook" };
+
+/**
+ * Build servers get the webhook payload of a push, tag push or merge request (built by the
+ * webhooks' describer); which of them a server acts on is its own (deliveries/ci.ts).
+ */
+const ciEvent = (event: EventContract): Describer => ({
+  event,
+  schema: () => AnyPayload,
+  describe: (p) => {
+    const facts = describeHookEvent(event.name, p);
+    if (!facts) return null;
+    return {
+      projectId: facts.projectId,
+      kind: facts.flag as EventKind,
+      actorId: facts.actorId,
+      build: (project, _author, _at, user) => {
+        const data = facts.build(project, user) as CiMessage["data"];
+        return { event: HOOK_HEADERS[data.object_kind] ?? "Push Hook", data };
+      },
+    };
+  },
+});
+const CI_EVENTS = [Namespaces.events.branchPushed, Namespaces.events.tagPushed, ME.mergeRequestOpened, ME.mergeRequestUpdated, ME.mergeRequestReopened, ME.mergeRequestClosed, ME.mergeRequestMerged];
+
 /** The events each notifier reports, by slug and domain event name. */
 export const NOTIFIER_EVENTS: Record<string, Record<string, Describer>> = {
   [MAIL_SLUG]: byName(MAIL_SLUG, [pipelineMail]),
   [CHAT_SLUG]: CHAT_EVENTS,
+  ...Object.fromEntries(CI_SLUGS.map((slug) => [slug, byName(slug, CI_EVENTS.map(ciEvent))])),
 };
 
 /** The message facts of a recorded event for a notifier, or null when the event carries nothing to tell. */

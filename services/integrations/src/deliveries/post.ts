@@ -17,25 +17,37 @@ export interface PostOptions {
   keepBodyBytes?: number;
 }
 
+/** A request other than a JSON POST (a build server's trigger): its method, and body with its content type. */
+export interface OutboundRequest {
+  method: "GET" | "POST";
+  body?: { contentType: string; data: string };
+}
+
 /**
  * POSTs JSON to `url`, connecting to `address` (the one the outbound guard checked, so a second DNS
  * answer cannot point elsewhere); the Host header and TLS name stay the URL's. Rejects on a network
  * error, when the socket stays idle for `timeoutMs`, or when `signal` aborts.
  */
 export function postJson(url: string, body: unknown, target: { address: string; family: 4 | 6 }, timeoutMs: number, signal?: AbortSignal, opts: PostOptions = {}): Promise<PostResult> {
+  return sendRequest(url, { method: "POST", body: { contentType: "application/json", data: JSON.stringify(body) } }, target, timeoutMs, signal, opts);
+}
+
+/** As postJson, for any method and body. */
+export function sendRequest(url: string, request: OutboundRequest, target: { address: string; family: 4 | 6 }, timeoutMs: number, signal?: AbortSignal, opts: PostOptions = {}): Promise<PostResult> {
   const u = new URL(url);
-  const payload = Buffer.from(JSON.stringify(body));
+  const payload = Buffer.from(request.body?.data ?? "");
   const lookup: LookupFunction = (_host, o, cb) => {
     if ((o as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
     else cb(null, target.address, target.family);
   };
   const client = u.protocol === "https:" ? https : http;
   const keep = opts.keepBodyBytes ?? 0;
-  const headers = { "user-agent": "Collab/integrations", ...opts.headers, "content-type": "application/json", "content-length": String(payload.length) };
+  const headers: Record<string, string> = { "user-agent": "Collab/integrations", ...opts.headers };
+  if (request.body) Object.assign(headers, { "content-type": request.body.contentType, "content-length": String(payload.length) });
   return new Promise((resolve, reject) => {
     const req = client.request(
       u,
-      { method: "POST", lookup, timeout: timeoutMs, signal, headers, ...(u.protocol === "https:" ? { rejectUnauthorized: opts.verifyTls !== false } : {}) },
+      { method: request.method, lookup, timeout: timeoutMs, signal, headers, ...(u.protocol === "https:" ? { rejectUnauthorized: opts.verifyTls !== false } : {}) },
       (res) => {
         const chunks: Buffer[] = [];
         let kept = 0;
@@ -55,6 +67,6 @@ export function postJson(url: string, body: unknown, target: { address: string; 
     );
     req.on("timeout", () => req.destroy(new Error(`timed out after ${timeoutMs} ms`)));
     req.on("error", reject);
-    req.end(payload);
+    req.end(request.body ? payload : undefined);
   });
 }

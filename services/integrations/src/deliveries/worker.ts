@@ -2,10 +2,11 @@ import { Accounts } from "@collab/accounts-contract";
 import { call, checkOutboundUrl, currentSettings, outboundPolicy, type Keyring, type Mailer } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
-import { integrationDeliveries, integrations, type DeliveryRow } from "../db/schema";
+import { integrationDeliveries, integrations, type DeliveryRow, type IntegrationRow } from "../db/schema";
 import { secretOf } from "../domain/secrets";
 import { describeEvent, MAIL_SLUG } from "./notifier.consumers";
-import { postJson } from "./post";
+import { ciActsOn, ciRequest, isCiSlug, type CiMessage } from "./ci";
+import { postJson, sendRequest } from "./post";
 import { activeIntegrationFor, branchSelected, projectFacts, type Caller } from "./targets";
 import { WEBHOOKS_SLUG } from "../hooks/consumers";
 import { fanOut, hookHeldUntil, sendToHook, type HookOutcome } from "../hooks/deliveries";
@@ -124,7 +125,11 @@ async function prepare(db: Db, broker: Caller, row: DeliveryRow): Promise<Delive
     return null;
   }
   const [author] = described.actorId === null ? [] : await call(broker, Accounts.users.refs, { ids: [described.actorId] });
-  const message: Record<string, unknown> = { ...described.build(project, author?.name ?? "Someone", row.occurredAt.toISOString()) };
+  const message: Record<string, unknown> = { ...described.build(project, author?.name ?? "Someone", row.occurredAt.toISOString(), author) };
+  if (isCiSlug(row.slug) && !ciActsOn(row.slug, (message as unknown as CiMessage).data)) {
+    await db.delete(integrationDeliveries).where(ownClaim(row));
+    return null;
+  }
   if (row.slug === MAIL_SLUG) message.to = recipientsOf(integration.properties);
   const [ready] = await db.update(integrationDeliveries).set({ status: "pending", integrationId: integration.id, message }).where(ownClaim(row)).returning();
   return ready ?? null;
@@ -145,6 +150,7 @@ async function send(db: Db, mailer: () => Mailer, keyring: Keyring, row: Deliver
       return { status: "retry", error: (err as Error).message };
     }
   }
+  if (isCiSlug(integration.slug)) return triggerBuild(integration, row.message as unknown as CiMessage, keyring, signal);
   let url: string;
   try {
     url = secretOf(integration, "webhook", keyring);
@@ -156,6 +162,26 @@ async function send(db: Db, mailer: () => Mailer, keyring: Keyring, row: Deliver
   if (!verdict.allowed) return { status: "refused", error: verdict.reason };
   try {
     const res = await postJson(url, row.message, verdict, TIMEOUT_MS, signal);
+    if (res.status >= 200 && res.status < 300) return { status: "delivered", responseCode: res.status };
+    return { status: "retry", responseCode: res.status, error: `HTTP ${res.status}` };
+  } catch (err) {
+    return { status: "retry", error: (err as Error).message };
+  }
+}
+
+/** A build server's trigger (deliveries/ci.ts) through the outbound guard; a non-2xx answer is retried. */
+async function triggerBuild(integration: IntegrationRow, message: CiMessage, keyring: Keyring, signal: AbortSignal): Promise<Outcome> {
+  if (!isCiSlug(integration.slug)) throw new Error(`not a build server: ${integration.slug}`);
+  let request;
+  try {
+    request = ciRequest(integration.slug, integration.properties, (name) => secretOf(integration, name, keyring), message);
+  } catch (err) {
+    return { status: "retry", error: (err as Error).message };
+  }
+  const verdict = await checkOutboundUrl(request.url, outboundPolicy(currentSettings()));
+  if (!verdict.allowed) return { status: "refused", error: verdict.reason };
+  try {
+    const res = await sendRequest(request.url, request, verdict, TIMEOUT_MS, signal, { headers: request.headers, verifyTls: request.verifyTls });
     if (res.status >= 200 && res.status < 300) return { status: "delivered", responseCode: res.status };
     return { status: "retry", responseCode: res.status, error: `HTTP ${res.status}` };
   } catch (err) {
