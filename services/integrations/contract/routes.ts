@@ -3,10 +3,13 @@ import { IntegrationsActions } from "./actions";
 
 /** The integrations settings API of projects and groups (GitLab's lib/api/integrations.rb) and their webhooks (project_hooks.rb, group_hooks.rb). */
 export const routes: RouteDef[] = [
-  { method: "GET", path: "/projects/:id/integrations", action: IntegrationsActions.project.list.name },
-  { method: "GET", path: "/projects/:id/integrations/:slug", action: IntegrationsActions.project.get.name },
-  { method: "PUT", path: "/projects/:id/integrations/:slug", action: IntegrationsActions.project.setUp.name },
-  { method: "DELETE", path: "/projects/:id/integrations/:slug", action: IntegrationsActions.project.reset.name },
+  // GitLab mounts the project routes under the legacy `services` name too (lib/api/integrations.rb).
+  ...(["integrations", "services"] as const).flatMap((name): RouteDef[] => [
+    { method: "GET", path: `/projects/:id/${name}`, action: IntegrationsActions.project.list.name },
+    { method: "GET", path: `/projects/:id/${name}/:slug`, action: IntegrationsActions.project.get.name },
+    { method: "PUT", path: `/projects/:id/${name}/:slug`, action: IntegrationsActions.project.setUp.name },
+    { method: "DELETE", path: `/projects/:id/${name}/:slug`, action: IntegrationsActions.project.reset.name },
+  ]),
   { method: "GET", path: "/groups/:id/integrations", action: IntegrationsActions.group.list.name },
   { method: "GET", path: "/groups/:id/integrations/:slug", action: IntegrationsActions.group.get.name },
   { method: "PUT", path: "/groups/:id/integrations/:slug", action: IntegrationsActions.group.setUp.name },

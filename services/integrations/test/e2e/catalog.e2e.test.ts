@@ -107,6 +107,15 @@ describe("integrations catalogue", () => {
     expect(await U.maint.api.put(`/projects/${project.id}/integrations/jira`, { json: { ...jira, jira_auth_type: "x" } })).toMatchObject({ status: 400, body: { error: "jira_auth_type is invalid" } });
     expect(await U.maint.api.put(`/projects/${project.id}/integrations/unknown-tool`, { json: {} })).toMatchObject({ status: 400, body: { error: "slug does not have a valid value" } });
   });
+
+  test("the legacy /services alias of the project routes", async () => {
+    const set = await U.maint.api.put(`/projects/${project.id}/services/drone-ci`, { json: { drone_url: "https://drone.example.com", token: "t" } });
+    expect(set).toMatchObject({ status: 200, body: { slug: "drone-ci", active: true } });
+    expect((await U.maint.api.get(`/projects/${project.id}/services/drone-ci`)).body).toEqual((await U.maint.api.get(`/projects/${project.id}/integrations/drone-ci`)).body);
+    expect((await U.maint.api.get(`/projects/${project.id}/services`)).body.map((i: { slug: string }) => i.slug)).toEqual(["drone-ci"]);
+    expect((await U.maint.api.delete(`/projects/${project.id}/services/drone-ci`)).status).toBe(204);
+    expect(await U.maint.api.get(`/projects/${project.id}/services/nope`)).toMatchObject({ status: 400, body: { error: "slug does not have a valid value" } });
+  });
 });
 
 describe("build servers triggered on a push", () => {
