@@ -3,6 +3,7 @@ import { actionContract, noContent } from "@collab/core";
 import { z } from "zod";
 import { EVENT_KINDS, type EventKind } from "./catalog/events";
 import { slugsFor } from "./catalog/kinds";
+import { HooksActions } from "./hooks/actions";
 import { LevelRef, SlugRef } from "./params/integrations";
 
 /** The event booleans every entity shows; vulnerability_events only on the enterprise edition. */
@@ -32,11 +33,12 @@ export type IntegrationBasicEntity = z.output<typeof IntegrationBasicSchema>;
 
 /** Entities::Integration: the list item with the kind's `properties` (its fields' values or defaults), secrets left out. */
 export const IntegrationSchema = IntegrationBasicSchema.extend({
-  properties: z.record(z.string(), z.union([z.string(), z.boolean(), z.null()])),
+  properties: z.record(z.string(), z.union([z.string(), z.boolean(), z.number(), z.array(z.string()), z.null()])),
 });
 export type IntegrationEntity = z.output<typeof IntegrationSchema>;
 
 export const IntegrationsActions = {
+  ...HooksActions,
   project: {
     /** GET /projects/:id/integrations: the active integrations, own or inherited. */
     list: actionContract("integrations.project.list", { input: () => LevelRef, output: () => z.array(IntegrationBasicSchema), idempotent: true }),

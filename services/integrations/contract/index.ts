@@ -14,4 +14,7 @@ export * from "./events";
 export * from "./catalog/kinds";
 export * from "./catalog/events";
 export * from "./params/integrations";
+export * from "./hooks/actions";
+export * from "./hooks/params";
+export * from "./hooks/triggers";
 export { routes } from "./routes";

@@ -8,6 +8,7 @@ import { outbox, processedEvents } from "./db/schema";
 import { integrationSecrets } from "./domain/secrets";
 import { serviceConsumers } from "./events";
 import { integrationsActions } from "./integrations.actions";
+import { hooksActions } from "./hooks/hooks.actions";
 
 /**
  * Integrations of projects and groups with external tools: their settings (with inheritance from
@@ -36,6 +37,7 @@ export const integrationsService: ServiceSchema = defineService({
   mixins: [settingsMixin],
   actions: (kit) => [
     integrationsActions(kit),
+    hooksActions(kit),
     actionsOf("integrations", [
       /**
        * One delivery pass (the timer runs the same, one at a time): answers how many deliveries

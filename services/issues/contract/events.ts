@@ -1,4 +1,4 @@
-import { eventContract, noteEventContracts } from "@collab/core";
+import { awardEventContracts, eventContract, noteEventContracts } from "@collab/core";
 import { z } from "zod";
 
 const id = z.number().int().positive();
@@ -57,4 +57,6 @@ export const IssuesEvents = {
   epicNoteDeleted: epicNoteEvents.noteDeleted,
   /** issues.note.created|updated|deleted (the shared notes code). */
   ...noteEventContracts("issues"),
+  /** issues.award_emoji.awarded|revoked (the shared award emoji, on the noteables and their notes). */
+  ...awardEventContracts("issues"),
 };

@@ -13,7 +13,7 @@ const bumpVotes: BumpVotes = (tx, id, column, delta) =>
   tx.update(issues).set({ [column]: sql`GREATEST(${issues[column]} + ${delta}, 0)` }).where(eq(issues.id, id));
 
 /** Issues and their notes take emoji reactions; thumbsup and thumbsdown move the issue's upvotes and downvotes. */
-export const issueAwards: AwardableKind<LoadedIssueNoteable> = { notes: issueNotes, bumpVotes };
+export const issueAwards: AwardableKind<LoadedIssueNoteable> = { notes: issueNotes, bumpVotes, events: Issues.events };
 
 /** Time tracking of issues: GitLab's admin_issue (Planner and up) changes it. */
 export const issueTimeTracking: TimeTrackableKind<LoadedIssueNoteable> = {

@@ -1,4 +1,4 @@
-import { eventContract, noteEventContracts } from "@collab/core";
+import { awardEventContracts, eventContract, noteEventContracts } from "@collab/core";
 import { z } from "zod";
 
 const id = z.number().int().positive();
@@ -41,4 +41,6 @@ export const MergeRequestsEvents = {
   mergeRequestApprovalsReset: eventContract("merge-requests.merge_request.approvals_reset", ApprovalEventPayload),
   /** merge-requests.note.created|updated|deleted (the shared notes code). */
   ...noteEventContracts("merge-requests"),
+  /** merge-requests.award_emoji.awarded|revoked (the shared award emoji, on the noteables and their notes). */
+  ...awardEventContracts("merge-requests"),
 };

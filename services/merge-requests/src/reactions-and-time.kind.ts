@@ -13,7 +13,7 @@ const bumpVotes: BumpVotes = (tx, id, column, delta) =>
   tx.update(mergeRequests).set({ [column]: sql`GREATEST(${mergeRequests[column]} + ${delta}, 0)` }).where(eq(mergeRequests.id, id));
 
 /** Merge requests and their notes take emoji reactions; thumbsup and thumbsdown move upvotes and downvotes. */
-export const mergeRequestAwards: AwardableKind<LoadedMergeRequestNoteable> = { notes: mergeRequestNotes, bumpVotes };
+export const mergeRequestAwards: AwardableKind<LoadedMergeRequestNoteable> = { notes: mergeRequestNotes, bumpVotes, events: MergeRequests.events };
 
 /** Time tracking of merge requests: GitLab's admin_merge_request (Developer and up) changes it. */
 export const mergeRequestTimeTracking: TimeTrackableKind<LoadedMergeRequestNoteable> = {

@@ -1,5 +1,5 @@
 /** Durable events the snippets service publishes (see index.ts). */
-import { eventContract, noteEventContracts } from "@collab/core";
+import { awardEventContracts, eventContract, noteEventContracts } from "@collab/core";
 import { z } from "zod";
 
 const id = z.number().int().positive();
@@ -14,4 +14,6 @@ export const SnippetsEvents = {
   snippetDeleted: eventContract("snippets.snippet.deleted", SnippetEventPayload),
   /** snippets.note.created|updated|deleted (the shared notes code, project snippets only). */
   ...noteEventContracts("snippets"),
+  /** snippets.award_emoji.awarded|revoked (the shared award emoji, on the noteables and their notes). */
+  ...awardEventContracts("snippets"),
 };

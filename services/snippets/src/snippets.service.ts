@@ -15,7 +15,7 @@ export const snippetsService: ServiceSchema = defineService({
   name: "snippets",
   migrations: path.join(__dirname, "../drizzle"),
   dependencies: ["accounts", "namespaces"],
-  actions: (kit) => [projectSnippetsActions(kit), personalSnippetsActions(kit), storageActions(kit), notesActions(kit, snippetNotes, { notes: Snippets.notes, discussions: Snippets.discussions }), awardEmojiActions(kit, { notes: snippetNotes }, Snippets.awardEmoji)],
+  actions: (kit) => [projectSnippetsActions(kit), personalSnippetsActions(kit), storageActions(kit), notesActions(kit, snippetNotes, { notes: Snippets.notes, discussions: Snippets.discussions }), awardEmojiActions(kit, { notes: snippetNotes, events: Snippets.events }, Snippets.awardEmoji)],
   eventTables: { outbox, processedEvents },
   consumes: () => namespacesConsumers(),
 });

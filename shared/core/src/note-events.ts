@@ -47,3 +47,37 @@ export const noteEventContracts = (service: string, entity = "note") => ({
 });
 
 export type NoteEventContracts = ReturnType<typeof noteEventContracts>;
+
+/**
+ * The payload of an award emoji event (@collab/notes writes it): the award, what it is on (an issue,
+ * merge request or snippet, or a note of one: then `note_id`), and the noteable it belongs to.
+ */
+export const AwardEventPayload = () =>
+  z.object({
+    id,
+    name: z.string(),
+    user_id: id,
+    awardable_type: z.enum(["Issue", "MergeRequest", "Snippet", "Note"]),
+    awardable_id: id,
+    /** The note awarded, when the award is on a note. */
+    note_id: id.optional(),
+    noteable_type: z.enum(["Issue", "MergeRequest", "Snippet"]),
+    noteable_id: id,
+    /** null for snippets (they have no iid). */
+    noteable_iid: id.nullable(),
+    project_id: id.nullable(),
+    actor_id: id,
+    /** ISO timestamp. */
+    created_at: z.string(),
+  });
+
+/**
+ * The award emoji events of a service whose noteables take awards (issues, merge requests,
+ * snippets): `<service>.award_emoji.awarded|revoked`, the source of GitLab's Emoji Hook.
+ */
+export const awardEventContracts = (service: string) => ({
+  emojiAwarded: eventContract(`${service}.award_emoji.awarded`, AwardEventPayload),
+  emojiRevoked: eventContract(`${service}.award_emoji.revoked`, AwardEventPayload),
+});
+
+export type AwardEventContracts = ReturnType<typeof awardEventContracts>;

@@ -710,6 +710,29 @@ describe("protected branches and approvals", () => {
 
 // ---- pipeline schedules ---------------------------------------------------------------------------
 
+describe("webhooks", () => {
+  test("project hook of another project (and group hook of another group) → 404 through mine (GET, PUT, DELETE, test, events, resend)", async () => {
+    const w = await world();
+    const url = "https://hooks.example.com/in";
+    for (const [level, mineBase, foreignBase] of [
+      ["project", `${P(w.mine.project)}/hooks`, (f: Parent) => `${P(f.project)}/hooks`],
+      ["group", `${G(w.mine.group)}/hooks`, (f: Parent) => `${G(f.group)}/hooks`],
+    ] as const) {
+      for (const f of w.foreign) {
+        const hook = ok(await root.post(foreignBase(f), { json: { url, name: `${level}-${f.visibility}` } }), 201, "hook").body as { id: number };
+        await expectUntouched([`${foreignBase(f)}/${hook.id}`, foreignBase(f), mineBase], w.callers, [
+          ["GET", `${mineBase}/${hook.id}`],
+          ["PUT", `${mineBase}/${hook.id}`, { url: "https://hooks.example.com/moved" }],
+          ["DELETE", `${mineBase}/${hook.id}`],
+          ["POST", `${mineBase}/${hook.id}/test/push_events`],
+          ["GET", `${mineBase}/${hook.id}/events`],
+          ["POST", `${mineBase}/${hook.id}/events/1/resend`],
+        ]);
+      }
+    }
+  });
+});
+
 describe("pipeline schedules", () => {
   /** Yearly (1 January, 01:00): no scheduler run lands while a test compares a schedule. */
   const newSchedule = async (api: ApiClient, projectId: number, description: string) =>

@@ -59,7 +59,7 @@ function logLines(): string[] {
 // ---- the world ------------------------------------------------------------------------------------
 
 let server: http.Server;
-const received: { path: string }[] = [];
+const received: { path: string; headers: http.IncomingHttpHeaders }[] = [];
 let webhook: string;
 
 beforeAll(async () => {
@@ -71,7 +71,7 @@ beforeAll(async () => {
   };
   server = http.createServer((req, res) => {
     req.resume().on("end", () => {
-      received.push({ path: req.url ?? "" });
+      received.push({ path: req.url ?? "", headers: req.headers });
       res.writeHead(204).end();
     });
   });
@@ -202,6 +202,26 @@ test("nothing in clear in any table; rows an earlier version wrote in clear work
   });
   expect(received.every((r) => r.path === `/api/webhooks/1/${SECRET}`)).toBe(true);
   expect(await rows(sql`SELECT status FROM integrations.integration_deliveries ORDER BY id`)).toEqual([{ status: "delivered" }, { status: "delivered" }, { status: "delivered" }]);
+});
+
+test("a webhook's token and custom header values are sent, never shown, and not in clear in any table", async () => {
+  const hooks = `/projects/${project.id}/hooks`;
+  const created = await root.post(hooks, {
+    json: { url: webhook.replace(/\/api\/webhooks\/.*$/, "/project-hook"), token: `${SECRET}-hook-token`, issues_events: true, custom_headers: [{ key: "X-Leak", value: `${SECRET}-header` }] },
+  });
+  expect(created.status).toBe(201);
+  expect((await root.get(hooks)).status).toBe(200);
+  expect((await root.post(`/projects/${project.id}/issues`, { json: { title: "Heard by the project hook" } })).status).toBe(201);
+  const delivered = await eventually(async () => {
+    await tick();
+    const hit = received.find((r) => r.path === "/project-hook");
+    expect(hit).toBeDefined();
+    return hit!;
+  });
+  expect(delivered.headers).toMatchObject({ "x-gitlab-token": `${SECRET}-hook-token`, "x-leak": `${SECRET}-header` });
+  const events = await root.get(`${hooks}/${created.body.id}/events`);
+  expect(events.body[0].request_headers).toMatchObject({ "X-Gitlab-Token": "[REDACTED]", "X-Leak": "[REDACTED]" });
+  expect(await tablesHolding(SECRET)).toEqual([]);
 });
 
 test("the write-only secrets are in no API answer, and no credential is in any log line", () => {

@@ -33,7 +33,7 @@ export function presentBasic(e: Effective, enterprise: boolean): IntegrationBasi
 export function presentIntegration(e: Effective, enterprise: boolean): IntegrationEntity {
   const kind = kindOf(e.source.slug);
   const properties: IntegrationEntity["properties"] = {};
-  // What a set-up stores of a non-secret field: its parsed string or boolean (see parseSetup).
-  for (const f of kind.fields) if (!f.secret) properties[f.name] = (e.source.properties[f.name] as string | boolean | null | undefined) ?? f.default ?? null;
+  // What a set-up stores of a non-secret field: its parsed value (see parseSetup).
+  for (const f of kind.fields) if (!f.secret) properties[f.name] = (e.source.properties[f.name] as IntegrationEntity["properties"][string] | undefined) ?? f.default ?? null;
   return { ...presentBasic(e, enterprise), properties };
 }

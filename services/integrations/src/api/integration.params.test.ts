@@ -15,7 +15,7 @@ describe("set-up params", () => {
   test("every required field of every kind is named when missing", () => {
     for (const kind of KINDS) {
       for (const f of kind.fields.filter((x) => x.required)) {
-        const full = Object.fromEntries(kind.fields.filter((x) => x.required).map((x) => [x.name, "x"]));
+        const full = Object.fromEntries(kind.fields.filter((x) => x.required).map((x) => [x.name, typeof x.type === "object" ? x.type.enum[0] : "x"]));
         delete full[f.name];
         expect(bodyOf(() => parseSetup(kind, full))).toEqual({ error: `${f.name} is missing` });
       }
@@ -51,5 +51,13 @@ describe("set-up params", () => {
       process.env.NODE_ENV = previous;
     }
     expect(slugsFor("project")).toContain("mock-ci");
+  });
+});
+
+describe("typed fields", () => {
+  test("integers and lists parse Grape's way", () => {
+    const jira = kindOf("jira");
+    expect(parseSetup(jira, { url: "https://j.example.com", password: "p", jira_auth_type: "1", project_keys: "A,B" })).toMatchObject({ jira_auth_type: 1, project_keys: ["A", "B"] });
+    expect(bodyOf(() => parseSetup(jira, { url: "https://j.example.com", password: "p", jira_auth_type: "one" }))).toEqual({ error: "jira_auth_type is invalid" });
   });
 });

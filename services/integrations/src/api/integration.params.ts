@@ -1,9 +1,11 @@
-import { formatIssues, gBool, gEnum, gString, paramError } from "@collab/core";
+import { formatIssues, gBool, gEnum, gInt, gString, gStringArray, paramError } from "@collab/core";
 import type { FieldDef, KindDef } from "@collab/integrations-contract";
 import { z } from "zod";
 
 function fieldSchema(f: FieldDef): z.ZodType {
   if (f.type === "boolean") return gBool();
+  if (f.type === "integer") return gInt();
+  if (f.type === "list") return gStringArray();
   if (typeof f.type === "object") return gEnum(f.type.enum);
   return gString();
 }
@@ -16,7 +18,7 @@ export function setupSchema(kind: KindDef) {
   return z.object(shape);
 }
 
-export type SetupParams = Record<string, string | boolean | undefined> & { use_inherited_settings?: boolean };
+export type SetupParams = Record<string, string | boolean | number | string[] | undefined> & { use_inherited_settings?: boolean };
 
 /** Parses a set-up call for a kind; a missing or malformed parameter is Grape's 400 {"error": "webhook is missing"}. */
 export function parseSetup(kind: KindDef, params: unknown): SetupParams {

@@ -5,13 +5,17 @@ import { MergeRequests } from "@collab/merge-requests-contract";
 import { Namespaces } from "@collab/namespaces-contract";
 import { Runners } from "@collab/runners-contract";
 import { Snippets } from "@collab/snippets-contract";
-import { and, eq, isNotNull, or, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { EventKind } from "@collab/integrations-contract";
-import { integrationDeliveries, integrations } from "../db/schema";
+import { integrationDeliveries, integrations, webHooks } from "../db/schema";
 import type { DiscordMessage } from "./discord";
 import { discordMessage } from "./discord";
 import type { ProjectFacts } from "./targets";
+import { hookedEvent, recordHookEvent } from "../hooks/consumers";
+import { describeHookEvent, GROUP_HOOK_EVENTS, HOOK_EVENTS } from "../hooks/events";
+import type { UserRef } from "@collab/accounts-contract";
+import { CI_SLUGS, type CiMessage } from "./ci";
 
 
 /** What a message about an event needs, known from the payload alone. */
@@ -23,7 +27,7 @@ interface Described {
   branch?: string;
   /** Pipelines: notify_only_broken_pipelines leaves out all but failed ones. */
   pipelineStatus?: string;
-  build: (project: ProjectFacts, author: string, at: string) => DiscordMessage | PipelineMail;
+  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined) => DiscordMessage | PipelineMail | CiMessage;
 }
 
 /** A pipeline status email, one per recipient. */
@@ -168,10 +172,37 @@ export const CHAT_EVENTS: Record<string, Describer> = byName(CHAT_SLUG, [
   tag,
 ]);
 
+/** X-Gitlab-Event of the hook payloads a build server receives. */
+const HOOK_HEADERS: Record<string, string> = { push: "Push Hook", tag_push: "Tag Push Hook", merge_request: "Merge Request Hook" };
+
+/**
+ * Build servers get the webhook payload of a push, tag push or merge request (built by the
+ * webhooks' describer); which of them a server acts on is its own (deliveries/ci.ts).
+ */
+const ciEvent = (event: EventContract): Describer => ({
+  event,
+  schema: () => AnyPayload,
+  describe: (p) => {
+    const facts = describeHookEvent(event.name, p);
+    if (!facts) return null;
+    return {
+      projectId: facts.projectId,
+      kind: facts.flag as EventKind,
+      actorId: facts.actorId,
+      build: (project, _author, _at, user) => {
+        const data = facts.build(project, user) as CiMessage["data"];
+        return { event: HOOK_HEADERS[data.object_kind] ?? "Push Hook", data };
+      },
+    };
+  },
+});
+const CI_EVENTS = [Namespaces.events.branchPushed, Namespaces.events.tagPushed, ME.mergeRequestOpened, ME.mergeRequestUpdated, ME.mergeRequestReopened, ME.mergeRequestClosed, ME.mergeRequestMerged];
+
 /** The events each notifier reports, by slug and domain event name. */
 export const NOTIFIER_EVENTS: Record<string, Record<string, Describer>> = {
   [MAIL_SLUG]: byName(MAIL_SLUG, [pipelineMail]),
   [CHAT_SLUG]: CHAT_EVENTS,
+  ...Object.fromEntries(CI_SLUGS.map((slug) => [slug, byName(slug, CI_EVENTS.map(ciEvent))])),
 };
 
 /** The message facts of a recorded event for a notifier, or null when the event carries nothing to tell. */
@@ -181,47 +212,60 @@ export function describeEvent(slug: string, eventName: string, payload: unknown)
   return parsed?.success ? d.describe(parsed.data) : null;
 }
 
-/** An active integration of `slug` that could apply to the project: its own, or any group's (asked for every event: prepared). */
-const activeIntegration = preparedQuery((db: Db) =>
+/**
+ * What could act on an event of a project: the slugs with an active integration that could apply
+ * (the project's own or any group's), and whether any webhook could (the project's or any group's).
+ * One statement per event (asked for every event: prepared); projectId 0 (a group's event) matches
+ * group rows only.
+ */
+const candidates = preparedQuery((db: Db) =>
   db
-    .select({ id: integrations.id })
-    .from(integrations)
-    .where(
-      and(
-        eq(integrations.slug, sql.placeholder("slug")),
-        eq(integrations.active, true),
-        or(eq(integrations.projectId, sql.placeholder("projectId")), isNotNull(integrations.groupId)),
-      ),
-    )
-    .limit(1)
-    .prepare("integrations_active_for_project"),
+    .select({
+      slugs: sql<string[] | null>`(SELECT array_agg(DISTINCT ${integrations.slug}) FROM ${integrations} WHERE ${integrations.active} AND (${integrations.projectId} = ${sql.placeholder("projectId")} OR ${integrations.groupId} IS NOT NULL))`,
+      hooks: sql<boolean>`EXISTS (SELECT 1 FROM ${webHooks} WHERE ${webHooks.projectId} = ${sql.placeholder("projectId")} OR ${webHooks.groupId} IS NOT NULL)`,
+    })
+    .from(sql`(SELECT 1) AS one`)
+    .prepare("integrations_event_candidates"),
 );
 
-/**
- * The notifiers that would act on an event: those that report it (its payload describes a
- * message) with an active integration that could apply, the project's own or any group's.
- */
-async function notifiersFor(db: Db, slugs: string[], name: string, payload: unknown): Promise<{ slug: string; projectId: number }[]> {
-  const out: { slug: string; projectId: number }[] = [];
-  for (const slug of slugs) {
-    const d = NOTIFIER_EVENTS[slug][name];
-    const parsed = d.schema().safeParse(payload);
-    const described = parsed.success ? d.describe(parsed.data) : null;
-    if (!described) continue;
-    const [candidate] = await activeIntegration(db, { slug, projectId: described.projectId });
-    if (candidate) out.push({ slug, projectId: described.projectId });
-  }
-  return out;
+interface Targets {
+  /** The notifiers to record a delivery for, with the event's project. */
+  notifiers: { slug: string; projectId: number }[];
+  /** Webhooks: the event's project (null: a group's event), when some hook could take it. */
+  hooks?: { projectId: number | null };
 }
 
 /**
- * The consumers: each records the event as a "new" delivery row per notifier that reports it, in the consumer's transaction,
- * calling no other service (the contract keeps slow work out of tx, which holds a pooled
- * connection and row locks). An event no integration could act on (none of the project's own and
- * none on any group) is skipped before any transaction (Consumer.wanted).
+ * Who would act on an event: the notifiers that report it (its payload describes a message) with an
+ * active integration that could apply, and the webhooks when some hook could take it.
+ */
+async function targetsOf(db: Db, slugs: string[], name: string, payload: unknown): Promise<Targets> {
+  const described: { slug: string; projectId: number }[] = [];
+  for (const slug of slugs) {
+    const d = NOTIFIER_EVENTS[slug][name];
+    const parsed = d?.schema().safeParse(payload);
+    const facts = parsed?.success ? d.describe(parsed.data) : null;
+    if (facts) described.push({ slug, projectId: facts.projectId });
+  }
+  const hookEvent = hookedEvent(name, payload);
+  const projectId = described[0]?.projectId ?? hookEvent?.projectId;
+  if (projectId === undefined) return { notifiers: [] };
+  const [found] = await candidates(db, { projectId: projectId ?? 0 });
+  const active = new Set(found?.slugs ?? []);
+  return { notifiers: described.filter((n) => active.has(n.slug)), hooks: hookEvent && found?.hooks ? hookEvent : undefined };
+}
+
+/**
+ * The consumers: each records the event as a "new" delivery row per notifier that reports it, and
+ * one for the webhooks, in the consumer's transaction, calling no other service (the contract
+ * keeps slow work out of tx, which holds a pooled connection and row locks). An event nothing
+ * could act on (no integration of the project's own or on any group, no such hook) is skipped
+ * before any transaction (Consumer.wanted).
  */
 export function notifierSubscriptions(): Subscription[] {
   const events = new Map(Object.values(NOTIFIER_EVENTS).flatMap((described) => Object.values(described).map((d) => [d.event.name, d.event] as const)));
+  // Webhooks follow these and more: one consumer per event does both (an event consumed twice throws).
+  for (const d of [...Object.values(HOOK_EVENTS), ...Object.values(GROUP_HOOK_EVENTS)]) events.set(d.event.name, d.event);
   return [...events.values()].map((entry) => {
     const name = entry.name;
     const slugs = Object.keys(NOTIFIER_EVENTS).filter((slug) => NOTIFIER_EVENTS[slug][name]);
@@ -232,11 +276,16 @@ export function notifierSubscriptions(): Subscription[] {
       entry,
       () => AnyPayload,
       async (payload, tx, event) => {
-        for (const { slug, projectId } of await notifiersFor(tx, slugs, name, payload)) {
+        const targets = await targetsOf(tx, slugs, name, payload);
+        for (const { slug, projectId } of targets.notifiers) {
           await tx.insert(integrationDeliveries).values({ slug, projectId, eventId: event.id, eventName: event.name, occurredAt: new Date(event.occurredAt), payload }).onConflictDoNothing();
         }
+        if (targets.hooks) await recordHookEvent(tx, targets.hooks.projectId, payload, event);
       },
-      async (payload, db) => (await notifiersFor(db, slugs, name, payload)).length > 0,
+      async (payload, db) => {
+        const targets = await targetsOf(db, slugs, name, payload);
+        return targets.notifiers.length > 0 || targets.hooks !== undefined;
+      },
     );
   });
 }

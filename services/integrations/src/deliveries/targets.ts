@@ -10,7 +10,7 @@ import { Namespaces, type ProjectSummary } from "@collab/namespaces-contract";
 export type Caller = { call: ServiceBroker["call"] };
 
 /** The project facts a message needs (namespaces.projects.summaries). */
-export type ProjectFacts = Pick<ProjectSummary, "id" | "path_with_namespace" | "web_url" | "group_ids" | "default_branch">;
+export type ProjectFacts = Pick<ProjectSummary, "id" | "name" | "namespace_name" | "visibility" | "path_with_namespace" | "web_url" | "group_ids" | "default_branch">;
 
 export async function projectFacts(broker: Caller, projectId: number): Promise<ProjectFacts | null> {
   const [p] = await call(broker, Namespaces.projects.summaries, { ids: [projectId] });

@@ -2,11 +2,14 @@ import { Accounts } from "@collab/accounts-contract";
 import { call, checkOutboundUrl, currentSettings, outboundPolicy, type Keyring, type Mailer } from "@collab/core";
 import type { Db } from "@collab/db";
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
-import { integrationDeliveries, integrations, type DeliveryRow } from "../db/schema";
+import { integrationDeliveries, integrations, type DeliveryRow, type IntegrationRow } from "../db/schema";
 import { secretOf } from "../domain/secrets";
 import { describeEvent, MAIL_SLUG } from "./notifier.consumers";
-import { postJson } from "./post";
+import { ciActsOn, ciRequest, isCiSlug, type CiMessage } from "./ci";
+import { postJson, sendRequest } from "./post";
 import { activeIntegrationFor, branchSelected, projectFacts, type Caller } from "./targets";
+import { WEBHOOKS_SLUG } from "../hooks/consumers";
+import { fanOut, hookHeldUntil, sendToHook, type HookOutcome } from "../hooks/deliveries";
 
 /** Attempts before a delivery is given up as failed, and the pause after the n-th failure. */
 export const MAX_ATTEMPTS = 4;
@@ -33,13 +36,22 @@ const PER_PASS = 20;
  *   finish: it cannot be recalled.
  */
 
+/**
+ * Webhooks are sent in order: a hook's delivery waits while an earlier one of the same hook is not
+ * done (sent, or being retried), and an event's fan-out row while an earlier one of its project is.
+ */
+const inTurn = sql`NOT EXISTS (SELECT 1 FROM integrations.integration_deliveries e
+  WHERE e.id < ${integrationDeliveries.id} AND e.status IN ('new', 'pending')
+    AND ((${integrationDeliveries.webHookId} IS NOT NULL AND e.web_hook_id = ${integrationDeliveries.webHookId})
+      OR (${integrationDeliveries.slug} = ${WEBHOOKS_SLUG} AND e.slug = ${WEBHOOKS_SLUG} AND e.project_id = ${integrationDeliveries.projectId})))`;
+
 /** Claims the next due delivery: bumps its claim number and leases it. */
 async function claimNext(db: Db, leaseMs: number): Promise<DeliveryRow | undefined> {
   const t = integrationDeliveries;
   const next = db
     .select({ id: t.id })
     .from(t)
-    .where(and(inArray(t.status, ["new", "pending"]), lte(t.nextAttemptAt, sql`now()`)))
+    .where(and(inArray(t.status, ["new", "pending"]), lte(t.nextAttemptAt, sql`now()`), inTurn))
     .orderBy(asc(t.id))
     .limit(1)
     .for("update", { skipLocked: true });
@@ -84,7 +96,7 @@ function holdLease(db: Db, row: DeliveryRow, leaseMs: number, since: number): { 
   return { signal: lost.signal, release: () => clearInterval(timer) };
 }
 
-type Outcome = { status: "delivered"; responseCode: number } | { status: "refused"; error: string } | { status: "retry"; responseCode?: number; error: string };
+type Outcome = { status: "delivered"; responseCode: number } | { status: "refused"; error: string } | { status: "retry"; responseCode?: number; error: string } | HookOutcome;
 
 const FINAL_STATUSES = ["success", "failed", "canceled"];
 /** notify_only_broken_pipelines (default true): only failed pipelines; otherwise every final status. */
@@ -100,7 +112,7 @@ const recipientsOf = (properties: Record<string, unknown>) => [...new Set(String
  */
 async function prepare(db: Db, broker: Caller, row: DeliveryRow): Promise<DeliveryRow | null> {
   const described = describeEvent(row.slug, row.eventName, row.payload);
-  const project = described && (await projectFacts(broker, row.projectId));
+  const project = described && row.projectId !== null && (await projectFacts(broker, row.projectId));
   const integration = project && (await activeIntegrationFor(db, project, row.slug, described.kind));
   const applies =
     described &&
@@ -113,7 +125,11 @@ async function prepare(db: Db, broker: Caller, row: DeliveryRow): Promise<Delive
     return null;
   }
   const [author] = described.actorId === null ? [] : await call(broker, Accounts.users.refs, { ids: [described.actorId] });
-  const message: Record<string, unknown> = { ...described.build(project, author?.name ?? "Someone", row.occurredAt.toISOString()) };
+  const message: Record<string, unknown> = { ...described.build(project, author?.name ?? "Someone", row.occurredAt.toISOString(), author) };
+  if (isCiSlug(row.slug) && !ciActsOn(row.slug, (message as unknown as CiMessage).data)) {
+    await db.delete(integrationDeliveries).where(ownClaim(row));
+    return null;
+  }
   if (row.slug === MAIL_SLUG) message.to = recipientsOf(integration.properties);
   const [ready] = await db.update(integrationDeliveries).set({ status: "pending", integrationId: integration.id, message }).where(ownClaim(row)).returning();
   return ready ?? null;
@@ -134,6 +150,7 @@ async function send(db: Db, mailer: () => Mailer, keyring: Keyring, row: Deliver
       return { status: "retry", error: (err as Error).message };
     }
   }
+  if (isCiSlug(integration.slug)) return triggerBuild(integration, row.message as unknown as CiMessage, keyring, signal);
   let url: string;
   try {
     url = secretOf(integration, "webhook", keyring);
@@ -152,29 +169,69 @@ async function send(db: Db, mailer: () => Mailer, keyring: Keyring, row: Deliver
   }
 }
 
+/** A build server's trigger (deliveries/ci.ts) through the outbound guard; a non-2xx answer is retried. */
+async function triggerBuild(integration: IntegrationRow, message: CiMessage, keyring: Keyring, signal: AbortSignal): Promise<Outcome> {
+  if (!isCiSlug(integration.slug)) throw new Error(`not a build server: ${integration.slug}`);
+  let request;
+  try {
+    request = ciRequest(integration.slug, integration.properties, (name) => secretOf(integration, name, keyring), message);
+  } catch (err) {
+    return { status: "retry", error: (err as Error).message };
+  }
+  const verdict = await checkOutboundUrl(request.url, outboundPolicy(currentSettings()));
+  if (!verdict.allowed) return { status: "refused", error: verdict.reason };
+  try {
+    const res = await sendRequest(request.url, request, verdict, TIMEOUT_MS, signal, { headers: request.headers, verifyTls: request.verifyTls });
+    if (res.status >= 200 && res.status < 300) return { status: "delivered", responseCode: res.status };
+    return { status: "retry", responseCode: res.status, error: `HTTP ${res.status}` };
+  } catch (err) {
+    return { status: "retry", error: (err as Error).message };
+  }
+}
+
 async function record(db: Db, row: DeliveryRow, outcome: Outcome) {
   const now = new Date();
   if (outcome.status === "retry") {
     const exhausted = row.attempts >= MAX_ATTEMPTS;
+    const backoff = new Date(now.getTime() + backoffMs(row.attempts));
+    const notBefore = "notBefore" in outcome && outcome.notBefore && outcome.notBefore > backoff ? outcome.notBefore : backoff;
     await db
       .update(integrationDeliveries)
-      .set({ status: exhausted ? "failed" : "pending", responseCode: outcome.responseCode ?? null, error: outcome.error, nextAttemptAt: new Date(now.getTime() + backoffMs(row.attempts)), updatedAt: now })
+      .set({ status: exhausted ? "failed" : "pending", responseCode: outcome.responseCode ?? null, error: outcome.error, nextAttemptAt: notBefore, updatedAt: now })
       .where(ownClaim(row));
     return;
   }
   await db
     .update(integrationDeliveries)
-    .set({ status: outcome.status, responseCode: outcome.status === "delivered" ? outcome.responseCode : null, error: outcome.status === "refused" ? outcome.error : null, deliveredAt: outcome.status === "delivered" ? now : null, updatedAt: now })
+    .set({
+      status: outcome.status,
+      responseCode: outcome.status === "refused" ? null : outcome.responseCode,
+      error: outcome.status === "delivered" ? null : outcome.error,
+      deliveredAt: outcome.status === "delivered" ? now : null,
+      updatedAt: now,
+    })
     .where(ownClaim(row));
 }
 
 /** Prepares (a "new" row), sends and records one claimed delivery; false when there was nothing to send or the claim was lost. */
 async function deliver(db: Db, broker: Caller, mailer: () => Mailer, keyring: Keyring, claimed: DeliveryRow, lease: AbortSignal): Promise<boolean> {
+  if (claimed.slug === WEBHOOKS_SLUG) {
+    await fanOut(db, broker, claimed, ownClaim(claimed));
+    return false;
+  }
+  if (claimed.webHookId !== null) {
+    // A temporarily disabled hook's delivery waits for it, without counting an attempt.
+    const heldUntil = await hookHeldUntil(db, claimed);
+    if (heldUntil) {
+      await db.update(integrationDeliveries).set({ nextAttemptAt: heldUntil }).where(ownClaim(claimed));
+      return false;
+    }
+  }
   const row = claimed.status === "new" ? await prepare(db, broker, claimed) : claimed;
   if (!row || lease.aborted) return false;
   const [counted] = await db.update(integrationDeliveries).set({ attempts: sql`${integrationDeliveries.attempts} + 1` }).where(ownClaim(row)).returning();
   if (!counted) return false;
-  await record(db, counted, await send(db, mailer, keyring, counted, lease));
+  await record(db, counted, counted.webHookId !== null ? await sendToHook(db, keyring, counted, lease) : await send(db, mailer, keyring, counted, lease));
   return true;
 }
 

@@ -3,7 +3,7 @@ import { openScratchDatabase, type Database } from "@collab/db";
 import { eq, sql } from "drizzle-orm";
 import path from "node:path";
 import { kindOf } from "@collab/integrations-contract";
-import { integrations } from "../db/schema";
+import { integrations, webHooks } from "../db/schema";
 import { integrationSecrets, secretOf } from "./secrets";
 import { setUp } from "./settings";
 
@@ -19,7 +19,7 @@ beforeAll(async () => {
   await database.migrate({ folder: path.join(__dirname, "../../drizzle"), table: "__migrations_integrations" });
 });
 afterAll(() => dispose?.());
-beforeEach(() => database.db.execute(sql`TRUNCATE integrations.integration_deliveries, integrations.integrations RESTART IDENTITY CASCADE`));
+beforeEach(() => database.db.execute(sql`TRUNCATE integrations.integration_deliveries, integrations.integrations, integrations.web_hooks RESTART IDENTITY CASCADE`));
 
 const newKey = () => Buffer.from(generateSecretsKey(), "base64");
 const HOOK = "https://discord.example.com/api/webhooks/1/hook-secret";
@@ -76,4 +76,20 @@ test("the re-encryption pass seals clear values and reseals old-key ones with th
   // Nothing left to do; and the retired key is no longer needed.
   expect(await integrationSecrets.reseal(database.db, keyring)).toBe(0);
   expect(secretOf(await row(asana.id), "api_key", new Keyring(currentKey))).toBe("asana-key");
+});
+
+test("webhooks: the re-encryption pass reseals their token, header and URL variable values under an old key", async () => {
+  const oldKey = newKey();
+  const old = new Keyring(oldKey);
+  const [hook] = await database.db
+    .insert(webHooks)
+    .values({ projectId: 1, url: "https://example.com/{p}", token: old.seal("tok"), customHeaders: { "X-A": old.seal("hv") }, urlVariables: { p: old.seal("pv") } })
+    .returning();
+  const currentKey = newKey();
+  const keyring = new Keyring(currentKey, [oldKey]);
+  expect(await integrationSecrets.reseal(database.db, keyring)).toBe(3);
+  const [after] = await database.db.select().from(webHooks).where(eq(webHooks.id, hook.id));
+  const current = new Keyring(currentKey);
+  expect([current.open(after.token!), current.open(after.customHeaders["X-A"]), current.open(after.urlVariables.p)]).toEqual(["tok", "hv", "pv"]);
+  expect(await integrationSecrets.reseal(database.db, keyring)).toBe(0);
 });

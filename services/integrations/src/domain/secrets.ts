@@ -2,12 +2,13 @@ import type { Keyring } from "@collab/core";
 import type { Db, SecretStore } from "@collab/db";
 import { asc, eq, gt } from "drizzle-orm";
 import { KINDS, type KindDef } from "@collab/integrations-contract";
-import { integrations, type IntegrationRow } from "../db/schema";
+import { integrations, webHooks, type IntegrationRow } from "../db/schema";
 
 /**
  * The catalogue's secret fields (API keys, tokens, passwords, the chat webhook) are stored sealed
  * in `properties` (shared/core/src/secrets.ts), opened only where they are used: by the set-up
- * that validates them, by the delivery worker that posts to the webhook. Never presented.
+ * that validates them, by the delivery worker that posts to the webhook. Never presented. The
+ * webhooks' write-only values (token, custom header and URL variable values) are sealed the same way.
  */
 const secretNames = (kind: KindDef) => kind.fields.filter((f) => f.secret).map((f) => f.name);
 
@@ -58,4 +59,26 @@ async function reseal(db: Db, keyring: Keyring): Promise<number> {
   }
 }
 
-export const integrationSecrets: SecretStore = { service: "integrations", reseal };
+/** Reseals the webhooks' write-only values (token, custom header and URL variable values) that are under an older key. */
+async function resealHooks(db: Db, keyring: Keyring): Promise<number> {
+  let changed = 0;
+  const stale = (v: string | null | undefined): v is string => typeof v === "string" && v !== "" && keyring.needsResealing(v);
+  const resealAll = (values: Record<string, string>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, stale(v) ? (changed++, keyring.reseal(v)) : v]));
+  for (let after = 0; ; ) {
+    const batch = await db.transaction(async (tx) => {
+      const rows = await tx.select().from(webHooks).where(gt(webHooks.id, after)).orderBy(asc(webHooks.id)).limit(BATCH).for("update");
+      for (const row of rows) {
+        const before = changed;
+        const token = stale(row.token) ? (changed++, keyring.reseal(row.token)) : row.token;
+        const customHeaders = resealAll(row.customHeaders);
+        const urlVariables = resealAll(row.urlVariables);
+        if (changed !== before) await tx.update(webHooks).set({ token, customHeaders, urlVariables }).where(eq(webHooks.id, row.id));
+      }
+      return rows;
+    });
+    if (batch.length < BATCH) return changed;
+    after = batch[batch.length - 1].id;
+  }
+}
+
+export const integrationSecrets: SecretStore = { service: "integrations", reseal: async (db, keyring) => (await reseal(db, keyring)) + (await resealHooks(db, keyring)) };

@@ -1,4 +1,5 @@
-import { addMember, apiClient, createProject, type ApiClient, type TestApp } from "@collab/testing";
+import { Issues } from "@collab/issues-contract";
+import { addMember, apiClient, createProject, eventually, watchEvents, type ApiClient, type TestApp } from "@collab/testing";
 import { startApp } from "@collab/standalone/test/app";
 import { createGitbeakerUser, failureStatus } from "@collab/standalone/test/gitbeaker.fixtures";
 
@@ -203,4 +204,32 @@ test("a locked discussion takes reactions from members only", async () => {
   await root.put(`/projects/${pub.id}/issues/${pubIssue.iid}`, { json: { discussion_locked: true } });
   expect(await failureStatus(outsider.gl.IssueAwardEmojis.award(pub.id, pubIssue.iid, "eyes"))).toBe(404);
   expect(await guest.gl.IssueAwardEmojis.award(pub.id, pubIssue.iid, "eyes")).toMatchObject({ name: "eyes" });
+});
+
+test("an award and its removal are announced once each, on the issue and on its comment (the Emoji Hook's source)", async () => {
+  const { developer, reporter, pub, pubIssue } = await world();
+  const watch = await watchEvents(app, [Issues.events.emojiAwarded, Issues.events.emojiRevoked]);
+  try {
+    const award = await developer.gl.IssueAwardEmojis.award(pub.id, pubIssue.iid, "tada");
+    const note = await developer.gl.IssueNotes.create(pub.id, pubIssue.iid, "Seen on Firefox too");
+    const onNote = await reporter.gl.IssueNoteAwardEmojis.award(pub.id, pubIssue.iid, note.id, "thumbsup");
+    // A refused award (a duplicate) announces nothing.
+    expect(await failureStatus(developer.gl.IssueAwardEmojis.award(pub.id, pubIssue.iid, "tada"))).toBe(404);
+    await developer.gl.IssueAwardEmojis.remove(pub.id, pubIssue.iid, award.id);
+    const seen = await eventually(() => {
+      if (watch.seen.length < 3) throw new Error(`${watch.seen.length} award events so far`);
+      return watch.seen;
+    });
+    const issueRef = { noteable_type: "Issue", noteable_id: pubIssue.id, noteable_iid: pubIssue.iid, project_id: pub.id };
+    expect(seen.map((s) => [s.event, s.payload])).toEqual(
+      expect.arrayContaining([
+        [Issues.events.emojiAwarded.name, expect.objectContaining({ id: award.id, name: "tada", user_id: developer.id, awardable_type: "Issue", awardable_id: pubIssue.id, actor_id: developer.id, ...issueRef })],
+        [Issues.events.emojiAwarded.name, expect.objectContaining({ id: onNote.id, name: "thumbsup", user_id: reporter.id, awardable_type: "Note", awardable_id: note.id, note_id: note.id, ...issueRef })],
+        [Issues.events.emojiRevoked.name, expect.objectContaining({ id: award.id, name: "tada", actor_id: developer.id, ...issueRef })],
+      ]),
+    );
+    expect(seen).toHaveLength(3);
+  } finally {
+    await watch.stop();
+  }
 });

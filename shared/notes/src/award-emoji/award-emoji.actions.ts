@@ -1,5 +1,6 @@
-import { actionsOf, callerOf, implement, notFound, page, recordNotFound, unauthorized, type Ctx, type ImplementedAction } from "@collab/core";
+import { actionsOf, announce, callerOf, implement, notFound, page, recordNotFound, unauthorized, type AwardEventContracts, type Ctx, type ImplementedAction } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
+import type { AwardEmojiRow } from "../db/tables";
 import type { AwardEmojiEntries } from "@collab/notes-contract";
 import { userMap } from "@collab/work-items";
 import type { ActionSchema } from "moleculer";
@@ -15,6 +16,28 @@ import { emojiName } from "./emoji-names";
 export interface AwardableKind<L extends LoadedNoteable> {
   notes: NoteableKind<L>;
   bumpVotes?: BumpVotes;
+  /** The service's award events (awardEventContracts of @collab/core), written with each award and removal. */
+  events: AwardEventContracts;
+}
+
+/** What an award event carries: the award, the note it is on (if any) and its noteable. */
+function awardPayload(award: AwardEmojiRow, l: LoadedNoteable, noteableType: string, actorId: number) {
+  const n = l.noteable;
+  return {
+    id: award.id,
+    name: award.name,
+    user_id: award.userId,
+    awardable_type: award.awardableType as "Issue" | "MergeRequest" | "Snippet" | "Note",
+    awardable_id: award.awardableId,
+    ...(award.awardableType === "Note" ? { note_id: award.awardableId } : {}),
+    // Awardable kinds are issues, merge requests and snippets (AwardableKind's services).
+    noteable_type: noteableType as "Issue" | "MergeRequest" | "Snippet",
+    noteable_id: n.id!,
+    noteable_iid: n.iid,
+    project_id: n.projectId,
+    actor_id: actorId,
+    created_at: award.createdAt.toISOString(),
+  };
 }
 
 /**
@@ -73,7 +96,11 @@ export function awardEmojiActions<L extends LoadedNoteable>(kit: ServiceKit, k: 
         const name = emojiName(ctx.params.name);
         if (!name) throw awardRefused("Name is not a valid emoji name");
         assertNoteableWritable(l);
-        const award = await addAward(kit.db, kind.tables, target, name, l.caller.id, k.bumpVotes);
+        const caller = l.caller;
+        const award = await kit.events.transact(
+          (tx) => addAward(tx, kind.tables, target, name, caller.id, k.bumpVotes),
+          (a) => [announce(k.events.emojiAwarded, awardPayload(a, l, kind.noteableType, caller.id))],
+        );
         return presentAward(award, await userMap(ctx, [award.userId]));
       },
       { visibility: "published" },
@@ -82,12 +109,16 @@ export function awardEmojiActions<L extends LoadedNoteable>(kit: ServiceKit, k: 
     implement(
       entries.delete,
       async (ctx) => {
-        const { target } = await awardable(ctx);
+        const { l, target } = await awardable(ctx);
         const award = await findAward(kit.db, kind.tables, target, ctx.params.award_id);
         if (!award) throw recordNotFound();
         const caller = callerOf(ctx);
         if (!caller || (award.userId !== caller.id && !caller.admin)) throw unauthorized();
-        await removeAward(kit.db, kind.tables, award, k.bumpVotes);
+        await kit.events.transact(
+          (tx) => removeAward(tx, kind.tables, award, k.bumpVotes),
+          // A concurrent removal announced it.
+          (gone) => (gone ? [announce(k.events.emojiRevoked, awardPayload(award, l, kind.noteableType, caller.id))] : []),
+        );
         return null;
       },
       { visibility: "published" },

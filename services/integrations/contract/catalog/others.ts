@@ -1,0 +1,117 @@
+import { BRANCHES, optional, required, secret, urls, type KindDef } from "./fields";
+
+/** Everything that is neither a build server, an issue tracker nor a chat notifier. */
+export const OTHER_KINDS: readonly KindDef[] = [
+  {
+    slug: "asana",
+    title: "Asana",
+    fields: [secret("api_key"), optional("restrict_to_branch")],
+    events: [],
+  },
+  {
+    slug: "assembla",
+    title: "Assembla",
+    fields: [secret("token"), optional("subdomain")],
+    events: [],
+  },
+  {
+    slug: "packagist",
+    title: "Packagist",
+    fields: [required("username"), secret("token"), { name: "server", type: "url", default: null, allowBlank: true }],
+    events: ["push_events", "merge_requests_events", "tag_push_events"],
+  },
+  {
+    slug: "pipelines-email",
+    title: "Pipeline status emails",
+    fields: [required("recipients"), optional("notify_only_broken_pipelines", "boolean", true), { name: "branches_to_be_notified", type: BRANCHES, default: "default" }, optional("notify_only_default_branch", "boolean", false)],
+    events: ["pipeline_events"],
+  },
+  {
+    slug: "emails-on-push",
+    title: "Emails on push",
+    fields: [required("recipients"), optional("disable_diffs", "boolean", false), optional("send_from_committer_email", "boolean", false), { name: "branches_to_be_notified", type: BRANCHES, default: "all" }],
+    events: ["push_events", "tag_push_events"],
+  },
+  {
+    slug: "apple-app-store",
+    title: "Apple App Store Connect",
+    fields: [required("app_store_issuer_id"), required("app_store_key_id"), required("app_store_private_key_file_name"), secret("app_store_private_key"), optional("app_store_protected_refs", "boolean", true)],
+    events: [],
+    projectOnly: true,
+  },
+  {
+    slug: "google-play",
+    title: "Google Play",
+    fields: [required("package_name"), required("service_account_key_file_name"), secret("service_account_key"), optional("google_play_protected_refs", "boolean", true)],
+    events: [],
+    projectOnly: true,
+  },
+  {
+    slug: "datadog",
+    title: "Datadog",
+    fields: [
+      secret("api_key"),
+      optional("datadog_site", "string", "datadoghq.com"),
+      { name: "api_url", type: "url", default: null, allowBlank: true },
+      optional("datadog_service"),
+      optional("datadog_env"),
+      optional("datadog_tags"),
+      optional("datadog_ci_visibility", "boolean", false),
+      optional("archive_trace_events", "boolean", false),
+    ],
+    events: ["pipeline_events", "job_events"],
+  },
+  { slug: "external-wiki", title: "External wiki", fields: urls("external_wiki_url"), events: [] },
+  { slug: "confluence", title: "Confluence Workspace", fields: urls("confluence_url"), events: [] },
+  {
+    slug: "github",
+    title: "GitHub",
+    fields: [secret("token"), { name: "repository_url", type: "url", required: true }, optional("static_context", "boolean", false)],
+    events: ["pipeline_events"],
+    projectOnly: true,
+  },
+  {
+    slug: "harbor",
+    title: "Harbor",
+    fields: [{ name: "url", type: "url", required: true }, required("project_name"), required("username"), secret("password")],
+    events: [],
+  },
+  {
+    slug: "irker",
+    title: "irker (IRC gateway)",
+    fields: [required("recipients"), optional("default_irc_uri"), optional("server_host", "string", "localhost"), { name: "server_port", type: "integer", default: 6659 }, optional("colorize_messages", "boolean", false)],
+    events: ["push_events"],
+  },
+  {
+    slug: "prometheus",
+    title: "Prometheus",
+    fields: [
+      { name: "api_url", type: "url", default: null, allowBlank: true },
+      optional("google_iap_audience_client_id"),
+      { name: "google_iap_service_account_json", type: "string", secret: true },
+      optional("manual_configuration", "boolean", false),
+    ],
+    events: [],
+  },
+  {
+    slug: "pushover",
+    title: "Pushover",
+    fields: [secret("api_key"), secret("user_key"), { name: "priority", type: { enum: ["-2", "-1", "0", "1", "2"] }, required: true }, optional("device"), optional("sound")],
+    events: ["push_events"],
+  },
+  {
+    slug: "squash-tm",
+    title: "Squash TM",
+    fields: [{ name: "url", type: "url", required: true }, { name: "token", type: "string", secret: true }],
+    events: ["issues_events", "confidential_issues_events"],
+  },
+  {
+    slug: "diffblue-cover",
+    title: "Diffblue Cover",
+    fields: [secret("diffblue_license_key"), required("diffblue_access_token_name"), secret("diffblue_access_token_secret")],
+    events: [],
+  },
+  { slug: "git-guardian", title: "GitGuardian", fields: [secret("token")], events: [] },
+  { slug: "slack-slash-commands", title: "Slack slash commands", fields: [secret("token")], events: [] },
+  { slug: "mattermost-slash-commands", title: "Mattermost slash commands", fields: [secret("token")], events: [] },
+];

@@ -1,0 +1,311 @@
+import type { UserRef } from "@collab/accounts-contract";
+import type { EventContract } from "@collab/core";
+import { Issues } from "@collab/issues-contract";
+import { MergeRequests } from "@collab/merge-requests-contract";
+import { Namespaces } from "@collab/namespaces-contract";
+import { Runners } from "@collab/runners-contract";
+import { Snippets } from "@collab/snippets-contract";
+import { flatUser, hookProject, hookRepository, hookUser, type HookProject } from "./payloads";
+
+/** What a webhook delivery of a domain event needs, from its payload alone. */
+export interface HookEventFacts {
+  projectId: number;
+  /** The trigger flag a hook must have on. */
+  flag: string;
+  actorId: number | null;
+  /** Pushes: push_events_branch_filter applies. */
+  branch?: string;
+  build: (project: HookProject, user: UserRef | undefined) => Record<string, unknown>;
+}
+
+interface HookDescriber {
+  event: EventContract;
+  describe: (payload: any) => HookEventFacts | null;
+}
+
+const ZERO = "0".repeat(40);
+const at = () => new Date().toISOString();
+
+const issue = (event: EventContract, action: string, state: string): HookDescriber => ({
+  event,
+  describe: (p: { id: number; iid: number; project_id: number; actor_id: number; title: string; confidential: boolean; changes?: string[] }) => ({
+    projectId: p.project_id,
+    flag: p.confidential ? "confidential_issues_events" : "issues_events",
+    actorId: p.actor_id,
+    build: (project, user) => ({
+      object_kind: "issue",
+      event_type: p.confidential ? "confidential_issue" : "issue",
+      user: hookUser(user, p.actor_id),
+      project: hookProject(project),
+      object_attributes: { id: p.id, iid: p.iid, title: p.title, project_id: p.project_id, confidential: p.confidential, state, action, updated_at: at(), url: `${project.web_url}/-/issues/${p.iid}` },
+      labels: [],
+      // The event names the fields that changed, not their values: each is listed with what is known.
+      changes: Object.fromEntries((p.changes ?? []).map((f) => [f, f === "title" ? { current: p.title } : {}])),
+      repository: hookRepository(project),
+    }),
+  }),
+});
+
+const mergeRequest = (event: EventContract, action: string): HookDescriber => ({
+  event,
+  describe: (p: { id: number; iid: number; project_id: number; actor_id: number; title: string; source_branch?: string; target_branch?: string; state?: string; changes?: string[] }) => ({
+    projectId: p.project_id,
+    flag: "merge_requests_events",
+    actorId: p.actor_id,
+    build: (project, user) => ({
+      object_kind: "merge_request",
+      event_type: "merge_request",
+      user: hookUser(user, p.actor_id),
+      project: hookProject(project),
+      object_attributes: {
+        id: p.id,
+        iid: p.iid,
+        title: p.title,
+        source_branch: p.source_branch ?? null,
+        target_branch: p.target_branch ?? null,
+        source_project_id: p.project_id,
+        target_project_id: p.project_id,
+        state: p.state ?? null,
+        action,
+        updated_at: at(),
+        url: `${project.web_url}/-/merge_requests/${p.iid}`,
+      },
+      labels: [],
+      changes: Object.fromEntries((p.changes ?? []).map((f) => [f, f === "title" ? { current: p.title } : {}])),
+      repository: hookRepository(project),
+    }),
+  }),
+});
+
+type NotePayload = {
+  id: number;
+  noteable_type: string;
+  noteable_id: number | null;
+  noteable_iid: number | null;
+  commit_id?: string;
+  project_id: number | null;
+  author_id: number;
+  body: string;
+  internal: boolean;
+  system: boolean;
+  discussion_id: string;
+  created_at: string;
+  noteable_title: string | null;
+  noteable_confidential: boolean;
+};
+const notePath = (p: NotePayload) =>
+  p.noteable_type === "Commit" ? `commit/${p.commit_id}` : p.noteable_type === "Snippet" ? `snippets/${p.noteable_id}` : p.noteable_type === "Issue" ? `issues/${p.noteable_iid}` : `merge_requests/${p.noteable_iid}`;
+const noteableKey: Record<string, string> = { Issue: "issue", MergeRequest: "merge_request", Snippet: "snippet", Commit: "commit" };
+
+const note = (event: EventContract): HookDescriber => ({
+  event,
+  describe: (p: NotePayload) => {
+    if (p.project_id === null || p.system) return null;
+    const confidential = p.internal || p.noteable_confidential;
+    return {
+      projectId: p.project_id,
+      flag: confidential ? "confidential_note_events" : "note_events",
+      actorId: p.author_id,
+      build: (project, user) => ({
+        object_kind: "note",
+        event_type: confidential ? "confidential_note" : "note",
+        user: hookUser(user, p.author_id),
+        project_id: p.project_id,
+        project: hookProject(project),
+        object_attributes: {
+          id: p.id,
+          note: p.body,
+          noteable_type: p.noteable_type,
+          author_id: p.author_id,
+          created_at: p.created_at,
+          updated_at: p.created_at,
+          project_id: p.project_id,
+          commit_id: p.commit_id ?? null,
+          noteable_id: p.noteable_id,
+          system: p.system,
+          internal: p.internal,
+          discussion_id: p.discussion_id,
+          action: "create",
+          url: `${project.web_url}/-/${notePath(p)}#note_${p.id}`,
+        },
+        repository: hookRepository(project),
+        [noteableKey[p.noteable_type] ?? "noteable"]:
+          p.noteable_type === "Commit" ? { id: p.commit_id, title: p.noteable_title } : { id: p.noteable_id, iid: p.noteable_iid, title: p.noteable_title, confidential: p.noteable_confidential },
+      }),
+    };
+  },
+});
+
+type AwardPayload = {
+  id: number;
+  name: string;
+  user_id: number;
+  awardable_type: string;
+  awardable_id: number;
+  note_id?: number;
+  noteable_type: string;
+  noteable_id: number;
+  noteable_iid: number | null;
+  project_id: number | null;
+  actor_id: number;
+  created_at: string;
+};
+const awardedPath = (p: AwardPayload) =>
+  (p.noteable_type === "Snippet" ? `snippets/${p.noteable_id}` : p.noteable_type === "Issue" ? `issues/${p.noteable_iid}` : `merge_requests/${p.noteable_iid}`) +
+  (p.note_id ? `#note_${p.note_id}` : "");
+
+/** GitLab's Emoji Hook: an award given (`award`) or taken back (`revoke`) on an issue, merge request, snippet or a comment of one. */
+const emoji = (event: EventContract, action: "award" | "revoke"): HookDescriber => ({
+  event,
+  describe: (p: AwardPayload) =>
+    p.project_id === null
+      ? null
+      : {
+          projectId: p.project_id,
+          flag: "emoji_events",
+          actorId: p.actor_id,
+          build: (project, user) => ({
+            object_kind: "emoji",
+            event_type: action,
+            user: hookUser(user, p.actor_id),
+            project_id: p.project_id,
+            project: hookProject(project),
+            object_attributes: {
+              id: p.id,
+              name: p.name,
+              user_id: p.user_id,
+              awardable_type: p.awardable_type,
+              awardable_id: p.awardable_id,
+              action,
+              created_at: p.created_at,
+              updated_at: p.created_at,
+              awarded_on_url: `${project.web_url}/-/${awardedPath(p)}`,
+            },
+            repository: hookRepository(project),
+            [noteableKey[p.noteable_type] ?? "noteable"]: { id: p.noteable_id, iid: p.noteable_iid, project_id: p.project_id },
+            ...(p.note_id ? { note: { id: p.note_id, noteable_type: p.noteable_type, noteable_id: p.noteable_id, project_id: p.project_id } } : {}),
+          }),
+        },
+});
+
+const push = (tag: boolean): HookDescriber => ({
+  event: tag ? Namespaces.events.tagPushed : Namespaces.events.branchPushed,
+  describe: (p: { projectId: number; branch?: string; tag?: string; before: string; after: string; userId: number; commitCount?: number; commitTitle: string }) => ({
+    projectId: p.projectId,
+    flag: tag ? "tag_push_events" : "push_events",
+    actorId: p.userId,
+    branch: tag ? undefined : p.branch,
+    build: (project, user) => ({
+      object_kind: tag ? "tag_push" : "push",
+      event_name: tag ? "tag_push" : "push",
+      before: p.before,
+      after: p.after,
+      ref: tag ? `refs/tags/${p.tag}` : `refs/heads/${p.branch}`,
+      checkout_sha: p.after === ZERO ? null : p.after,
+      message: null,
+      ...flatUser(user, p.userId),
+      project_id: p.projectId,
+      project: hookProject(project),
+      // The event carries the head commit's title, not the pushed commits themselves.
+      commits: p.after === ZERO ? [] : [{ id: p.after, message: p.commitTitle, title: p.commitTitle, url: `${project.web_url}/-/commit/${p.after}` }],
+      total_commits_count: tag ? 0 : (p.commitCount ?? 0),
+      repository: hookRepository(project),
+    }),
+  }),
+});
+
+const pipeline: HookDescriber = {
+  event: Runners.events.pipelineFinished,
+  describe: (p: { pipeline_id: number; iid: number; project_id: number; ref: string; tag: boolean; sha: string; status: string; source: string; user_id: number | null; finished_at: string | null }) => ({
+    projectId: p.project_id,
+    flag: "pipeline_events",
+    actorId: p.user_id,
+    build: (project, user) => ({
+      object_kind: "pipeline",
+      object_attributes: { id: p.pipeline_id, iid: p.iid, ref: p.ref, tag: p.tag, sha: p.sha, status: p.status, detailed_status: p.status, source: p.source, finished_at: p.finished_at, url: `${project.web_url}/-/pipelines/${p.pipeline_id}` },
+      merge_request: null,
+      user: hookUser(user, p.user_id),
+      project: hookProject(project),
+      builds: [],
+    }),
+  }),
+};
+
+const I = Issues.events;
+const M = MergeRequests.events;
+
+/** The domain events webhooks deliver, by event name. */
+export const HOOK_EVENTS: Record<string, HookDescriber> = Object.fromEntries(
+  [
+    issue(I.issueOpened, "open", "opened"),
+    issue(I.issueUpdated, "update", "opened"),
+    issue(I.issueClosed, "close", "closed"),
+    issue(I.issueReopened, "reopen", "opened"),
+    mergeRequest(M.mergeRequestOpened, "open"),
+    mergeRequest(M.mergeRequestUpdated, "update"),
+    mergeRequest(M.mergeRequestClosed, "close"),
+    mergeRequest(M.mergeRequestReopened, "reopen"),
+    mergeRequest(M.mergeRequestMerged, "merge"),
+    mergeRequest(M.mergeRequestApproved, "approved"),
+    mergeRequest(M.mergeRequestUnapproved, "unapproved"),
+    note(I.noteCreated),
+    note(M.noteCreated),
+    note(Snippets.events.noteCreated),
+    ...[I, M, Snippets.events].flatMap((events) => [emoji(events.emojiAwarded, "award"), emoji(events.emojiRevoked, "revoke")]),
+    push(false),
+    push(true),
+    pipeline,
+  ].map((d) => [d.event.name, d]),
+);
+
+/** A describer's facts of a payload its producer's schema accepts (null otherwise). */
+function described<F>(d: { event: EventContract; describe: (p: any) => F | null } | undefined, payload: unknown): F | null {
+  if (!d) return null;
+  const parsed = (d.event.payload() as { safeParse(v: unknown): { success: boolean; data?: unknown } }).safeParse(payload);
+  return parsed.success ? d.describe(parsed.data) : null;
+}
+
+/** The webhook facts of a recorded project event, or null when webhooks have nothing to deliver for it. */
+export const describeHookEvent = (name: string, payload: unknown): HookEventFacts | null => described(HOOK_EVENTS[name], payload);
+
+/** What a group hook delivery of a group's event needs (member events: GitLab's group member hooks). */
+export interface GroupHookEventFacts {
+  groupId: number;
+  flag: string;
+  userId: number;
+  build: (group: { id: number; name: string; full_path: string }, member: UserRef | undefined) => Record<string, unknown>;
+}
+
+const ACCESS_NAMES: Record<number, string> = { 5: "Minimal Access", 10: "Guest", 15: "Planner", 20: "Reporter", 30: "Developer", 40: "Maintainer", 50: "Owner" };
+
+const member = (event: EventContract, eventName: string) => ({
+  event,
+  describe: (p: { sourceType: string; groupId: number | null; userId: number; accessLevel: number | null }): GroupHookEventFacts | null =>
+    p.sourceType !== "Namespace" || p.groupId === null
+      ? null
+      : {
+          groupId: p.groupId,
+          flag: "member_events",
+          userId: p.userId,
+          build: (group, user) => ({
+            created_at: at(),
+            updated_at: at(),
+            group_name: group.name,
+            group_path: group.full_path,
+            group_id: group.id,
+            ...flatUser(user, p.userId),
+            group_access: p.accessLevel === null ? null : (ACCESS_NAMES[p.accessLevel] ?? null),
+            group_plan: null,
+            expires_at: null,
+            event_name: eventName,
+          }),
+        },
+});
+
+/** The groups' events webhooks deliver, by event name. */
+export const GROUP_HOOK_EVENTS: Record<string, { event: EventContract; describe: (p: any) => GroupHookEventFacts | null }> = Object.fromEntries(
+  [member(Namespaces.events.memberAdded, "user_add_to_group"), member(Namespaces.events.memberRemoved, "user_remove_from_group")].map((d) => [d.event.name, d]),
+);
+
+/** The webhook facts of a recorded group event, or null. */
+export const describeGroupHookEvent = (name: string, payload: unknown): GroupHookEventFacts | null => described(GROUP_HOOK_EVENTS[name], payload);
