@@ -1,3 +1,4 @@
+import { CHAT_KINDS } from "./chat";
 import type { EventKind } from "./events";
 
 /**
@@ -79,17 +80,7 @@ export const KINDS: readonly KindDef[] = [
     ],
     events: ["push_events", "merge_requests_events", "tag_push_events"],
   },
-  {
-    slug: "discord",
-    title: "Discord Notifications",
-    fields: [
-      { name: "webhook", type: "url", required: true, secret: true },
-      { name: "notify_only_broken_pipelines", type: "boolean", default: true },
-      { name: "notify_only_default_branch", type: "boolean", default: false },
-      { name: "branches_to_be_notified", type: BRANCHES, default: "default" },
-    ],
-    events: ["push_events", "issues_events", "confidential_issues_events", "merge_requests_events", "tag_push_events", "note_events", "confidential_note_events", "pipeline_events", "wiki_page_events"],
-  },
+  ...CHAT_KINDS,
   {
     slug: "mock-ci",
     title: "MockCI",

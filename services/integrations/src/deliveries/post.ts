@@ -15,10 +15,12 @@ export interface PostOptions {
   /** false: a TLS certificate that does not verify is accepted (a webhook's enable_ssl_verification). */
   verifyTls?: boolean;
   keepBodyBytes?: number;
+  /** PUT for Matrix; POST otherwise. */
+  method?: "POST" | "PUT";
 }
 
 /**
- * POSTs JSON to `url`, connecting to `address` (the one the outbound guard checked, so a second DNS
+ * POSTs (or PUTs) JSON to `url`, connecting to `address` (the one the outbound guard checked, so a second DNS
  * answer cannot point elsewhere); the Host header and TLS name stay the URL's. Rejects on a network
  * error, when the socket stays idle for `timeoutMs`, or when `signal` aborts.
  */
@@ -35,7 +37,7 @@ export function postJson(url: string, body: unknown, target: { address: string; 
   return new Promise((resolve, reject) => {
     const req = client.request(
       u,
-      { method: "POST", lookup, timeout: timeoutMs, signal, headers, ...(u.protocol === "https:" ? { rejectUnauthorized: opts.verifyTls !== false } : {}) },
+      { method: opts.method ?? "POST", lookup, timeout: timeoutMs, signal, headers, ...(u.protocol === "https:" ? { rejectUnauthorized: opts.verifyTls !== false } : {}) },
       (res) => {
         const chunks: Buffer[] = [];
         let kept = 0;
