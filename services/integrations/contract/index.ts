@@ -13,8 +13,10 @@ export * from "./events";
 // The integration kinds and their event flags: the route params' slugs and the entities' fields.
 export * from "./catalog/kinds";
 export * from "./catalog/events";
+export * from "./catalog/chat";
 export * from "./params/integrations";
 export * from "./hooks/actions";
 export * from "./hooks/params";
 export * from "./hooks/triggers";
 export { routes } from "./routes";
+

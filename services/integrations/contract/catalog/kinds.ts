@@ -1,7 +1,9 @@
 import { CI_KINDS } from "./ci";
-import { BRANCHES, type KindDef } from "./fields";
+import type { KindDef } from "./fields";
 import { OTHER_KINDS } from "./others";
 import { TRACKER_KINDS } from "./trackers";
+
+import { CHAT_KINDS } from "./chat";
 
 export type { FieldDef, FieldType, KindDef } from "./fields";
 
@@ -13,17 +15,7 @@ export const KINDS: readonly KindDef[] = [
   ...CI_KINDS,
   ...TRACKER_KINDS,
   ...OTHER_KINDS,
-  {
-    slug: "discord",
-    title: "Discord Notifications",
-    fields: [
-      { name: "webhook", type: "url", required: true, secret: true },
-      { name: "notify_only_broken_pipelines", type: "boolean", default: true },
-      { name: "notify_only_default_branch", type: "boolean", default: false },
-      { name: "branches_to_be_notified", type: BRANCHES, default: "default" },
-    ],
-    events: ["push_events", "issues_events", "confidential_issues_events", "merge_requests_events", "tag_push_events", "note_events", "confidential_note_events", "pipeline_events", "wiki_page_events"],
-  },
+  ...CHAT_KINDS,
 ];
 
 /**

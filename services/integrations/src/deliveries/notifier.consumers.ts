@@ -9,13 +9,12 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { EventKind } from "@collab/integrations-contract";
 import { integrationDeliveries, integrations, webHooks } from "../db/schema";
-import type { DiscordMessage } from "./discord";
-import { discordMessage } from "./discord";
+import { chatBody, CHAT_SLUGS, type ChatBody, type ChatFacts } from "./chat-message";
 import type { ProjectFacts } from "./targets";
 import { hookedEvent, recordHookEvent } from "../hooks/consumers";
 import { describeHookEvent, GROUP_HOOK_EVENTS, HOOK_EVENTS } from "../hooks/events";
 import type { UserRef } from "@collab/accounts-contract";
-import { CI_SLUGS, type CiMessage } from "./ci";
+import { CI_SLUGS, isCiSlug, type CiMessage } from "./ci";
 
 
 /** What a message about an event needs, known from the payload alone. */
@@ -27,7 +26,12 @@ interface Described {
   branch?: string;
   /** Pipelines: notify_only_broken_pipelines leaves out all but failed ones. */
   pipelineStatus?: string;
-  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined) => DiscordMessage | PipelineMail | CiMessage;
+  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined) => ChatFacts | PipelineMail | CiMessage;
+}
+
+/** What describeEvent answers: the message built for the notifier, in its format (a chat notifier's from its settings). */
+export interface DescribedFor extends Omit<Described, "build"> {
+  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined, properties?: Record<string, unknown>) => ChatBody | PipelineMail | CiMessage;
 }
 
 /** A pipeline status email, one per recipient. */
@@ -39,7 +43,6 @@ export interface PipelineMail {
 
 const ZERO = "0".repeat(40);
 
-export const CHAT_SLUG = "discord";
 
 /**
  * How a notifier reads one producer's event: the fields it needs, picked from the producer's
@@ -58,20 +61,34 @@ const describer = <E extends EventContract, S extends z.ZodType>(event: E, selec
   return { event, schema: () => (schema ??= select(event.payload() as ReturnType<E["payload"]>)), describe };
 };
 
+/** The chat facts of an event of the project. */
+const chatFacts = (kind: EventKind, project: ProjectFacts, author: string, at: string, m: Pick<ChatFacts, "summary" | "title" | "url" | "description" | "thread">): ChatFacts => ({
+  kind,
+  project: project.path_with_namespace,
+  projectUrl: project.web_url,
+  author,
+  at,
+  ...m,
+});
+
 const issue = (event: typeof Issues.events.issueOpened | typeof Issues.events.issueClosed | typeof Issues.events.issueReopened, verb: string) =>
-  describer(event, pickFields("id", "iid", "project_id", "actor_id", "title", "confidential"), (p) => ({
-    projectId: p.project_id,
-    kind: p.confidential ? "confidential_issues_events" : "issues_events",
-    actorId: p.actor_id,
-    build: (project, author, at) => discordMessage({ project: project.path_with_namespace, summary: `Issue #${p.iid} ${verb} by ${author}`, title: `#${p.iid} ${p.title}`, url: `${project.web_url}/-/issues/${p.iid}`, author, at }),
-  }));
+  describer(event, pickFields("id", "iid", "project_id", "actor_id", "title", "confidential"), (p) => {
+    const kind = p.confidential ? "confidential_issues_events" : "issues_events";
+    return {
+      projectId: p.project_id,
+      kind,
+      actorId: p.actor_id,
+      build: (project, author, at) => chatFacts(kind, project, author, at, { summary: `Issue #${p.iid} ${verb} by ${author}`, title: `#${p.iid} ${p.title}`, url: `${project.web_url}/-/issues/${p.iid}`, thread: `issue ${p.id}` }),
+    };
+  });
 const ME = MergeRequests.events;
 const mergeRequest = (event: typeof ME.mergeRequestOpened | typeof ME.mergeRequestClosed | typeof ME.mergeRequestReopened | typeof ME.mergeRequestMerged, verb: string) =>
   describer(event, pickFields("id", "iid", "project_id", "actor_id", "title"), (p) => ({
     projectId: p.project_id,
     kind: "merge_requests_events",
     actorId: p.actor_id,
-    build: (project, author, at) => discordMessage({ project: project.path_with_namespace, summary: `Merge request !${p.iid} ${verb} by ${author}`, title: `!${p.iid} ${p.title}`, url: `${project.web_url}/-/merge_requests/${p.iid}`, author, at }),
+    build: (project, author, at) =>
+      chatFacts("merge_requests_events", project, author, at, { summary: `Merge request !${p.iid} ${verb} by ${author}`, title: `!${p.iid} ${p.title}`, url: `${project.web_url}/-/merge_requests/${p.iid}`, thread: `merge_request ${p.id}` }),
   }));
 /** How a chat message names a note's noteable, and its page under the project. */
 function noteTarget(p: { noteable_type: string; noteable_id: number | null; noteable_iid: number | null; commit_id?: string }): [ref: string, path: string] {
@@ -90,11 +107,13 @@ const note = (event: typeof Issues.events.noteCreated | typeof ME.noteCreated | 
       const title = p.noteable_title;
       if (title === null) return null; // nothing to title the message with
       const [ref, path] = noteTarget(p);
+      const kind = p.internal || p.noteable_confidential ? "confidential_note_events" : "note_events";
       return {
         projectId: p.project_id,
-        kind: p.internal || p.noteable_confidential ? "confidential_note_events" : "note_events",
+        kind,
         actorId: p.author_id,
-        build: (project, author, at) => discordMessage({ project: project.path_with_namespace, summary: `${author} commented on ${ref}`, title, url: `${project.web_url}/-/${path}#note_${p.id}`, description: p.body, author, at }),
+        // A comment threads with what it is on.
+        build: (project, author, at) => chatFacts(kind, project, author, at, { summary: `${author} commented on ${ref}`, title, url: `${project.web_url}/-/${path}#note_${p.id}`, description: p.body, thread: ref }),
       };
     },
   );
@@ -105,14 +124,16 @@ const push = describer(Namespaces.events.branchPushed, pickFields("projectId", "
     kind: "push_events",
     actorId: p.userId,
     branch: p.branch,
-    build: (project, author, at) => discordMessage({ project: project.path_with_namespace, summary: `${author} ${verb} ${p.branch}`, title: p.commitTitle ?? p.branch, url: `${project.web_url}/-/commits/${encodeURIComponent(p.branch)}`, author, at }),
+    build: (project, author, at) =>
+      chatFacts("push_events", project, author, at, { summary: `${author} ${verb} ${p.branch}`, title: p.commitTitle ?? p.branch, url: `${project.web_url}/-/commits/${encodeURIComponent(p.branch)}`, thread: `push ${p.after}` }),
   };
 });
 const tag = describer(Namespaces.events.tagPushed, pickFields("projectId", "tag", "before", "after", "userId"), (p) => ({
   projectId: p.projectId,
   kind: "tag_push_events",
   actorId: p.userId,
-  build: (project, author, at) => discordMessage({ project: project.path_with_namespace, summary: `${author} ${p.after === ZERO ? "removed tag" : "pushed new tag"} ${p.tag}`, title: p.tag, url: `${project.web_url}/-/tags/${encodeURIComponent(p.tag)}`, author, at }),
+  build: (project, author, at) =>
+    chatFacts("tag_push_events", project, author, at, { summary: `${author} ${p.after === ZERO ? "removed tag" : "pushed new tag"} ${p.tag}`, title: p.tag, url: `${project.web_url}/-/tags/${encodeURIComponent(p.tag)}`, thread: `tag ${p.tag}` }),
 }));
 
 /** What the pipeline messages read of `runners.pipeline.finished`. */
@@ -130,7 +151,12 @@ const pipelineFacts = (p: PipelineEvent) => ({
 const pipelineChat = describer(Runners.events.pipelineFinished, pipelineFields, (p) => ({
   ...pipelineFacts(p),
   build: (project, author, at) =>
-    discordMessage({ project: project.path_with_namespace, summary: `Pipeline #${p.pipeline_id} of ${p.tag ? "tag" : "branch"} ${p.ref} by ${author} ${p.status}`, title: `Pipeline #${p.pipeline_id} ${p.status}`, url: `${project.web_url}/-/pipelines/${p.pipeline_id}`, author, at }),
+    chatFacts("pipeline_events", project, author, at, {
+      summary: `Pipeline #${p.pipeline_id} of ${p.tag ? "tag" : "branch"} ${p.ref} by ${author} ${p.status}`,
+      title: `Pipeline #${p.pipeline_id} ${p.status}`,
+      url: `${project.web_url}/-/pipelines/${p.pipeline_id}`,
+      thread: `pipeline ${p.pipeline_id}`,
+    }),
 }));
 
 /** Pipeline status emails (GitLab's PipelinesEmail): recipients from the integration, filled in by the worker. */
@@ -155,8 +181,8 @@ function byName(slug: string, describers: Describer[]): Record<string, Describer
   return out;
 }
 
-/** The events the team chat notifier reports, by domain event name. */
-export const CHAT_EVENTS: Record<string, Describer> = byName(CHAT_SLUG, [
+/** The events the chat notifiers report, by domain event name (one message model, each tool's format). */
+const CHAT_EVENTS: Record<string, Describer> = byName("chat", [
   pipelineChat,
   issue(Issues.events.issueOpened, "opened"),
   issue(Issues.events.issueClosed, "closed"),
@@ -201,15 +227,17 @@ const CI_EVENTS = [Namespaces.events.branchPushed, Namespaces.events.tagPushed, 
 /** The events each notifier reports, by slug and domain event name. */
 export const NOTIFIER_EVENTS: Record<string, Record<string, Describer>> = {
   [MAIL_SLUG]: byName(MAIL_SLUG, [pipelineMail]),
-  [CHAT_SLUG]: CHAT_EVENTS,
+  ...Object.fromEntries(CHAT_SLUGS.map((slug) => [slug, CHAT_EVENTS])),
   ...Object.fromEntries(CI_SLUGS.map((slug) => [slug, byName(slug, CI_EVENTS.map(ciEvent))])),
 };
 
 /** The message facts of a recorded event for a notifier, or null when the event carries nothing to tell. */
-export function describeEvent(slug: string, eventName: string, payload: unknown): Described | null {
+export function describeEvent(slug: string, eventName: string, payload: unknown): DescribedFor | null {
   const d = NOTIFIER_EVENTS[slug]?.[eventName];
   const parsed = d?.schema().safeParse(payload);
-  return parsed?.success ? d.describe(parsed.data) : null;
+  const described = parsed?.success ? d.describe(parsed.data) : null;
+  if (!described || slug === MAIL_SLUG || isCiSlug(slug)) return described as DescribedFor | null;
+  return { ...described, build: (project, author, at, user, properties = {}) => chatBody(slug, described.build(project, author, at, user) as ChatFacts, properties) };
 }
 
 /**

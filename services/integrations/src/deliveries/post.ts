@@ -15,6 +15,8 @@ export interface PostOptions {
   /** false: a TLS certificate that does not verify is accepted (a webhook's enable_ssl_verification). */
   verifyTls?: boolean;
   keepBodyBytes?: number;
+  /** PUT for Matrix; POST otherwise. */
+  method?: "POST" | "PUT";
 }
 
 /** A request other than a JSON POST (a build server's trigger): its method, and body with its content type. */
@@ -24,7 +26,7 @@ export interface OutboundRequest {
 }
 
 /**
- * POSTs JSON to `url`, connecting to `address` (the one the outbound guard checked, so a second DNS
+ * POSTs (or PUTs) JSON to `url`, connecting to `address` (the one the outbound guard checked, so a second DNS
  * answer cannot point elsewhere); the Host header and TLS name stay the URL's. Rejects on a network
  * error, when the socket stays idle for `timeoutMs`, or when `signal` aborts.
  */
@@ -47,7 +49,7 @@ export function sendRequest(url: string, request: OutboundRequest, target: { add
   return new Promise((resolve, reject) => {
     const req = client.request(
       u,
-      { method: request.method, lookup, timeout: timeoutMs, signal, headers, ...(u.protocol === "https:" ? { rejectUnauthorized: opts.verifyTls !== false } : {}) },
+      { method: opts.method ?? request.method, lookup, timeout: timeoutMs, signal, headers, ...(u.protocol === "https:" ? { rejectUnauthorized: opts.verifyTls !== false } : {}) },
       (res) => {
         const chunks: Buffer[] = [];
         let kept = 0;

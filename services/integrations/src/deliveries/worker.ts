@@ -6,6 +6,7 @@ import { integrationDeliveries, integrations, type DeliveryRow, type Integration
 import { secretOf } from "../domain/secrets";
 import { describeEvent, MAIL_SLUG } from "./notifier.consumers";
 import { ciActsOn, ciRequest, isCiSlug, type CiMessage } from "./ci";
+import { chatRequest, type ChatRequest } from "./chat-message";
 import { postJson, sendRequest } from "./post";
 import { activeIntegrationFor, branchSelected, projectFacts, type Caller } from "./targets";
 import { WEBHOOKS_SLUG } from "../hooks/consumers";
@@ -125,7 +126,7 @@ async function prepare(db: Db, broker: Caller, row: DeliveryRow): Promise<Delive
     return null;
   }
   const [author] = described.actorId === null ? [] : await call(broker, Accounts.users.refs, { ids: [described.actorId] });
-  const message: Record<string, unknown> = { ...described.build(project, author?.name ?? "Someone", row.occurredAt.toISOString(), author) };
+  const message: Record<string, unknown> = { ...described.build(project, author?.name ?? "Someone", row.occurredAt.toISOString(), author, integration.properties) };
   if (isCiSlug(row.slug) && !ciActsOn(row.slug, (message as unknown as CiMessage).data)) {
     await db.delete(integrationDeliveries).where(ownClaim(row));
     return null;
@@ -151,17 +152,17 @@ async function send(db: Db, mailer: () => Mailer, keyring: Keyring, row: Deliver
     }
   }
   if (isCiSlug(integration.slug)) return triggerBuild(integration, row.message as unknown as CiMessage, keyring, signal);
-  let url: string;
+  let request: ChatRequest;
   try {
-    url = secretOf(integration, "webhook", keyring);
+    request = chatRequest(integration.slug, integration.properties, (name) => secretOf(integration, name, keyring), row.message ?? {}, row.id);
   } catch (err) {
     // Sealed with a key no longer in the ring: retried, in case the keyring is being fixed.
     return { status: "retry", error: (err as Error).message };
   }
-  const verdict = await checkOutboundUrl(url, outboundPolicy(currentSettings()));
+  const verdict = await checkOutboundUrl(request.url, outboundPolicy(currentSettings()));
   if (!verdict.allowed) return { status: "refused", error: verdict.reason };
   try {
-    const res = await postJson(url, row.message, verdict, TIMEOUT_MS, signal);
+    const res = await postJson(request.url, row.message, verdict, TIMEOUT_MS, signal, { method: request.method, headers: request.headers });
     if (res.status >= 200 && res.status < 300) return { status: "delivered", responseCode: res.status };
     return { status: "retry", responseCode: res.status, error: `HTTP ${res.status}` };
   } catch (err) {
