@@ -43,6 +43,11 @@ describe("listCommits", () => {
     expect(await titles({ order: "topo" })).toHaveLength(4);
     expect(await titles({ all: true, perPage: 2 })).toEqual(["merge topic", "two"]);
     expect(await countCommits(repo.path, { path: "a.txt" })).toBe(2);
+    // a merge request's commits: on the source, not on the target
+    expect(await titles({ ref: "main", notIn: "topic" })).toEqual(["merge topic", "two"]);
+    expect(await titles({ ref: "topic", notIn: ids[0] })).toEqual(["topic"]);
+    expect(await listCommits(repo.path, { notIn: "nope" })).toBeNull();
+    await expect(listCommits(repo.path, { author: "[" })).rejects.toMatchObject({ kind: "invalid", message: "author is invalid" });
     expect((await listCommits(repo.path, { ref: ids[3] }))?.commits[0].parent_ids).toEqual([ids[2], ids[1]]);
   });
 

@@ -1,4 +1,5 @@
-import { gitText } from "./run";
+import { GitError, gitText } from "./run";
+import { invalid } from "./errors";
 import { isObjectId, isoDate, LITERAL_PATHS, splitFieldLines, splitNul } from "./parse";
 import { COMMIT_FORMAT, parseCommits, readCommits, resolveCommit, type CommitData } from "./objects";
 
@@ -13,6 +14,8 @@ export interface ListCommitsOptions {
   path?: string;
   /** Regular expression on the author's name or email, as git's --author. */
   author?: string;
+  /** Leave out commits reachable from this ref (a merge request's commits: ref=source, notIn=target). */
+  notIn?: string;
   firstParent?: boolean;
   /** GitLab's order: default (reverse chronological) or topo. */
   order?: "default" | "topo";
@@ -20,7 +23,7 @@ export interface ListCommitsOptions {
   perPage?: number;
 }
 
-function revListArgs(o: ListCommitsOptions, tip: string | null): string[] {
+function revListArgs(o: ListCommitsOptions, tip: string | null, exclude: string | null): string[] {
   const args: string[] = [];
   const since = isoDate(o.since, "since");
   const until = isoDate(o.until, "until");
@@ -32,9 +35,29 @@ function revListArgs(o: ListCommitsOptions, tip: string | null): string[] {
   if (o.order === "topo") args.push("--topo-order");
   if (o.all) args.push("--all");
   else if (tip) args.push(tip);
+  if (exclude) args.push(`^${exclude}`);
   args.push("--");
   if (o.path) args.push(o.path);
   return args;
+}
+
+/** The walk's arguments with refs resolved to ids; null when a ref names no commit. */
+async function walkArgs(cwd: string, o: ListCommitsOptions): Promise<string[] | null> {
+  const tip = o.all ? null : await resolveCommit(cwd, o.ref ?? "HEAD");
+  if (!o.all && !tip) return null;
+  const exclude = o.notIn === undefined ? null : await resolveCommit(cwd, o.notIn);
+  if (o.notIn !== undefined && !exclude) return null;
+  return revListArgs(o, tip, exclude);
+}
+
+/** Runs a walk; an author pattern git cannot compile is the caller's mistake (400), not a failure. */
+async function walk(cwd: string, args: string[]): Promise<string> {
+  try {
+    return await gitText(cwd, args, { env: LITERAL_PATHS });
+  } catch (e) {
+    if (e instanceof GitError && /regex|regular expression/i.test(e.stderr)) throw invalid("author is invalid");
+    throw e;
+  }
 }
 
 /**
@@ -42,22 +65,18 @@ function revListArgs(o: ListCommitsOptions, tip: string | null): string[] {
  * (GitLab's cheap "next page" without counting the whole history). Null when the ref names nothing.
  */
 export async function listCommits(cwd: string, o: ListCommitsOptions = {}): Promise<{ commits: CommitData[]; hasNext: boolean } | null> {
-  const tip = o.all ? null : await resolveCommit(cwd, o.ref ?? "HEAD");
-  if (!o.all && !tip) return null;
+  const args = await walkArgs(cwd, o);
+  if (!args) return null;
   const perPage = o.perPage ?? 20;
   const skip = ((o.page ?? 1) - 1) * perPage;
-  const out = await gitText(cwd, ["log", `--format=${COMMIT_FORMAT}`, `--max-count=${perPage + 1}`, `--skip=${skip}`, ...revListArgs(o, tip)], {
-    env: LITERAL_PATHS,
-  });
-  const commits = parseCommits(out);
+  const commits = parseCommits(await walk(cwd, ["log", `--format=${COMMIT_FORMAT}`, `--max-count=${perPage + 1}`, `--skip=${skip}`, ...args]));
   return { commits: commits.slice(0, perPage), hasNext: commits.length > perPage };
 }
 
 /** How many commits listCommits would walk in all (for X-Total when the API wants it). */
 export async function countCommits(cwd: string, o: ListCommitsOptions = {}): Promise<number> {
-  const tip = o.all ? null : await resolveCommit(cwd, o.ref ?? "HEAD");
-  if (!o.all && !tip) return 0;
-  return Number((await gitText(cwd, ["rev-list", "--count", ...revListArgs(o, tip)], { env: LITERAL_PATHS })).trim());
+  const args = await walkArgs(cwd, o);
+  return args ? Number((await walk(cwd, ["rev-list", "--count", ...args])).trim()) : 0;
 }
 
 export interface CommitStats {
