@@ -65,6 +65,8 @@ describe("listing branches", () => {
     expect((await listBranches(repo.path, { search: "^ain" })).total).toBe(0);
     const page2 = await listBranches(repo.path, { page: 2, perPage: 1 });
     expect(page2).toMatchObject({ total: 2, items: [{ name: "main" }] });
+    expect((await listBranches(repo.path, { pageToken: "feature", perPage: 5 })).items.map((b) => b.name)).toEqual(["main"]);
+    expect((await listBranches(repo.path, { pageToken: "main" })).items).toEqual([]);
     const updated = await listBranches(repo.path, { orderBy: "updated", sort: "desc" });
     expect(updated.items.map((b) => b.name)).toEqual(["feature", "main"]);
   });

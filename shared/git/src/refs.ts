@@ -84,6 +84,8 @@ export interface ListRefsOptions {
   sort?: "asc" | "desc";
   page?: number;
   perPage?: number;
+  /** GitLab's keyset page_token: start after this name (name order only), instead of `page`. */
+  pageToken?: string;
 }
 
 function matchesSearch(name: string, search: string | undefined): boolean {
@@ -135,8 +137,13 @@ export interface Page<T> {
   total: number;
 }
 
-function paginate<T>(rows: T[], o: ListRefsOptions): T[] {
+function paginate(rows: RefRow[], o: ListRefsOptions): RefRow[] {
   const perPage = o.perPage ?? 20;
+  if (o.pageToken !== undefined) {
+    const token = o.pageToken;
+    const after = rows.findIndex((r) => (o.sort === "desc" ? r.name < token : r.name > token));
+    return after < 0 ? [] : rows.slice(after, after + perPage);
+  }
   const start = ((o.page ?? 1) - 1) * perPage;
   return rows.slice(start, start + perPage);
 }
