@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { importCommits, tempRepository } from "./fixtures";
-import { getBlob, getFile, getRawFile, rawBlob } from "./blob";
+import { getBlob, getFile, getRawFile, rawBlob, streamBlob } from "./blob";
 
 let repo: { path: string; remove: () => Promise<void> };
 beforeEach(async () => {
@@ -66,5 +66,11 @@ describe("blobs by id", () => {
     expect(await rawBlob(repo.path, "main")).toBeNull();
     expect(await rawBlob(repo.path, "0000000000")).toBeNull();
     expect((await rawBlob(repo.path, tree.blob_id))?.content.toString()).toBe("bonjour\n");
+    const streamed = await streamBlob(repo.path, file.blob_id);
+    const chunks: Buffer[] = [];
+    for await (const c of streamed!.stream) chunks.push(c as Buffer);
+    expect(Buffer.concat(chunks).equals(binary)).toBe(true);
+    expect(streamed?.size).toBe(binary.length);
+    expect(await streamBlob(repo.path, "main")).toBeNull();
   });
 });

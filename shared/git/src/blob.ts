@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import type { Readable } from "node:stream";
+import { streamGit } from "./stream";
 import { gitText, runGit } from "./run";
 import { isShortId, LITERAL_PATHS, splitNul } from "./parse";
 import { batchCheck, resolveCommit } from "./objects";
@@ -74,6 +76,14 @@ export async function getRawFile(cwd: string, ref: string, filePath: string): Pr
 export async function getBlob(cwd: string, sha: string): Promise<{ sha: string; size: number; encoding: "base64"; content: string } | null> {
   const raw = await rawBlob(cwd, sha);
   return raw && { sha: raw.id, size: raw.content.length, encoding: "base64", content: raw.content.toString("base64") };
+}
+
+/** A blob's bytes as a stream (large raw files are not held in memory), or null when there is no such blob. */
+export async function streamBlob(cwd: string, sha: string): Promise<{ id: string; size: number; stream: Readable } | null> {
+  if (!isShortId(sha)) return null;
+  const [found] = await batchCheck(cwd, [sha]);
+  if (found?.type !== "blob") return null;
+  return { id: found.id, size: found.size, stream: streamGit(cwd, ["cat-file", "blob", found.id]) };
 }
 
 /** A blob's bytes by (short) id, or null. */

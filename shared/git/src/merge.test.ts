@@ -4,7 +4,7 @@ import { readCommits } from "./objects";
 import { getRawFile } from "./blob";
 import { branchTarget, isAncestor } from "./refs";
 import { listCommits } from "./log";
-import { canFastForward, checkMerge, fastForward, mergeCommit, rebase, squash } from "./merge";
+import { canFastForward, checkMerge, fastForward, mergeCommit, mergeToRef, rebase, squash } from "./merge";
 
 let repo: { path: string; remove: () => Promise<void> };
 beforeEach(async () => {
@@ -45,6 +45,14 @@ describe("checkMerge and mergeCommit", () => {
     expect(await branchTarget(repo.path, "main")).toBe(id);
     expect(await read("a.txt")).toBe("ONE\n2\nTHREE\n");
     expect(await read("f.txt")).toBe("f\n");
+  });
+
+  it("writes a merge to a ref of its own, leaving the target where it is", async () => {
+    const [, m1, , f2] = await diverged();
+    const id = await mergeToRef(repo.path, { ref: "refs/merge-requests/1/merge", targetId: m1, sourceId: f2, message: "Merge", committer: user });
+    expect((await readCommits(repo.path, [id])).get(id)?.parent_ids).toEqual([m1, f2]);
+    expect(await branchTarget(repo.path, "main")).toBe(m1);
+    expect(await read("a.txt", "refs/merge-requests/1/merge")).toBe("ONE\n2\nTHREE\n");
   });
 
   it("reports conflicts with their paths and moves nothing", async () => {

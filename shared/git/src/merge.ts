@@ -58,6 +58,19 @@ export async function mergeCommit(cwd: string, p: MergeParams): Promise<string> 
   return id;
 }
 
+/**
+ * A merge commit of source onto target written to a ref of its own (GitLab's
+ * refs/merge-requests/:iid/merge), the target branch untouched; answers the commit's id.
+ */
+export async function mergeToRef(cwd: string, p: { ref: string; targetId: string; sourceId: string; message: string; committer: Person }): Promise<string> {
+  if (!p.ref.startsWith("refs/")) throw new TypeError("mergeToRef takes a full ref name");
+  const { tree, conflicts } = await checkMerge(cwd, p.targetId, p.sourceId);
+  if (!tree) throw new MergeConflictError(conflicts);
+  const id = await writeCommit(cwd, { tree, parents: [p.targetId, p.sourceId], message: p.message, author: p.committer, committer: p.committer });
+  await updateRefs(cwd, [{ ref: p.ref, newId: id }]);
+  return id;
+}
+
 /** GitLab's semi-linear and fast-forward precondition: the target is already in the source's history. */
 export async function canFastForward(cwd: string, targetId: string, sourceId: string): Promise<boolean> {
   return isAncestor(cwd, targetId, sourceId);
