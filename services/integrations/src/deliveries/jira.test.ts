@@ -1,4 +1,4 @@
-import { authHeaders, closedKeys, commentBody, deliverToJira, issueKeys, jiraSettingsValid, JiraError, type JiraCall, type JiraMessage } from "./jira";
+import { applicable, authHeaders, closedKeys, commentBody, deliverToJira, issueKeys, jiraSettingsValid, JiraError, type JiraCall, type JiraMessage } from "./jira";
 
 const message = (over: Partial<JiraMessage> = {}): JiraMessage => ({
   mentions: [],
@@ -111,6 +111,12 @@ describe("Jira requests", () => {
     const done = fakeJira({ "PROJ-1": { id: "1", resolution: { name: "Done" } } });
     await deliverToJira(done.call, { jira_issue_transition_id: "11" }, true, message({ closes: [close] }));
     expect(done.calls).toEqual([{ method: "GET", path: "/rest/api/2/issue/PROJ-1" }]);
+  });
+
+  test("what a message comes to: mentions their flags allow, closings only when issues are transitioned", () => {
+    const m = message({ mentions: [{ key: "A-1", entity: mr, gate: "merge_requests_events" }, { key: "B-1", entity: mr, gate: null }], closes: [{ key: "A-1", commitId: "c", commitUrl: "u" }] });
+    expect(applicable(m, { merge_requests_events: false }, {})).toMatchObject({ mentions: [{ key: "B-1" }], closes: [] });
+    expect(applicable(m, { merge_requests_events: true }, { jira_issue_transition_id: "5" })).toMatchObject({ mentions: [{ key: "A-1" }, { key: "B-1" }], closes: [{ key: "A-1" }] });
   });
 
   test("a refused call (401, 5xx) fails the delivery with its status", async () => {

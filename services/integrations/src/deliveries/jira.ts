@@ -93,8 +93,19 @@ export interface JiraMessage {
 
 const link = (title: string, url: string) => `[${title}|${url}]`;
 
-/** The mentions the integration's event flags allow (can_cross_reference?); closings are not gated. */
-export const allowedMentions = (m: JiraMessage, flags: Record<string, boolean>): JiraMessage => ({ ...m, mentions: m.mentions.filter((x) => x.gate === null || flags[x.gate]) });
+/** Whether closing issues transitions them (issue_transition_enabled?): automatically, or by the configured ids. */
+const transitionIds = (properties: Record<string, unknown>) => String(properties.jira_issue_transition_id ?? "").match(/\d+/g) ?? [];
+const transitionEnabled = (properties: Record<string, unknown>) => properties.jira_issue_transition_automatic === true || transitionIds(properties).length > 0;
+
+/**
+ * What the integration does of a message: the mentions its event flags allow (can_cross_reference?),
+ * and the closings when it transitions issues (closings are not gated by the flags).
+ */
+export const applicable = (m: JiraMessage, flags: Record<string, boolean>, properties: Record<string, unknown>): JiraMessage => ({
+  ...m,
+  mentions: m.mentions.filter((x) => x.gate === null || flags[x.gate]),
+  closes: transitionEnabled(properties) ? m.closes : [],
+});
 export const hasWork = (m: JiraMessage) => m.mentions.length > 0 || m.closes.length > 0;
 
 /** The cross-reference comment (comment_message, standard detail): who mentioned it, in what, where, quoting its title. */
@@ -181,9 +192,9 @@ export async function deliverToJira(call: JiraCall, properties: Record<string, u
     if (comments.some((c) => typeof c.body === "string" && c.body.includes(body))) continue;
     await sendMessage(call, issue.id, body, remoteLink(m.baseUrl, entity.url, `${entity.name[0].toUpperCase()}${entity.name.slice(1)} - ${entity.title}`), commentOnEvent);
   }
+  if (!transitionEnabled(properties)) return;
   const automatic = properties.jira_issue_transition_automatic === true;
-  const ids = String(properties.jira_issue_transition_id ?? "").match(/\d+/g) ?? [];
-  if (!automatic && ids.length === 0) return;
+  const ids = transitionIds(properties);
   for (const close of m.closes) {
     const issue = await findIssue(call, close.key, automatic);
     if (!issue || resolved(issue)) continue;

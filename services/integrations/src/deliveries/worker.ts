@@ -7,7 +7,7 @@ import { integrationDeliveries, integrations, type DeliveryRow, type Integration
 import { secretOf } from "../domain/secrets";
 import { describeEvent } from "./notifier.consumers";
 import { canSendFrom, isMailSlug, PUSH_MAIL_SLUG, recipientsOf, type MailMessage } from "./mails";
-import { allowedMentions, authHeaders, clientUrl, deliverToJira, hasWork, JIRA_SLUG, JiraError, type JiraCall, type JiraMessage } from "./jira";
+import { applicable, authHeaders, clientUrl, deliverToJira, hasWork, JIRA_SLUG, JiraError, type JiraCall, type JiraMessage } from "./jira";
 import { ciActsOn, ciRequest, isCiSlug, type CiMessage } from "./ci";
 import { chatRequest, type ChatRequest } from "./chat-message";
 import { postJson, sendRequest } from "./post";
@@ -126,7 +126,7 @@ async function prepare(db: Db, broker: Caller, row: DeliveryRow): Promise<Delive
   }
   const [author] = described.actorId === null ? [] : await call(broker, Accounts.users.refs, { ids: [described.actorId] });
   let message: Record<string, unknown> = { ...described.build(project, author?.name ?? "Someone", row.occurredAt.toISOString(), author, integration.properties) };
-  if (row.slug === JIRA_SLUG) message = { ...allowedMentions(message as unknown as JiraMessage, eventFlags(integration.events)) };
+  if (row.slug === JIRA_SLUG) message = { ...applicable(message as unknown as JiraMessage, eventFlags(integration.events), integration.properties) };
   const acts = isCiSlug(row.slug) ? ciActsOn(row.slug, (message as unknown as CiMessage).data) : row.slug === JIRA_SLUG ? hasWork(message as unknown as JiraMessage) : true;
   if (!acts) {
     await db.delete(integrationDeliveries).where(ownClaim(row));
