@@ -1,6 +1,7 @@
 import { pickFields } from "@collab/core";
 import { Namespaces } from "@collab/namespaces-contract";
 import { Runners } from "@collab/runners-contract";
+import { escapeHtml } from "./chat-message";
 import { byName, describer, type Describer } from "./describer";
 import type { ProjectFacts } from "./targets";
 
@@ -26,7 +27,6 @@ export interface MailMessage {
 }
 
 const ZERO = "0".repeat(40);
-const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const link = (text: string, url: string) => `<a href="${escapeHtml(url)}">${escapeHtml(text)}</a>`;
 const path = (ref: string) => ref.split("/").map(encodeURIComponent).join("/");
 
