@@ -59,6 +59,18 @@ export const IntegrationsActions = {
     /** DELETE /groups/:id/integrations/:slug: back to its defaults, inactive; 204. */
     reset: actionContract("integrations.group.reset", { input: () => SlugRef(slugsFor("group")), output: () => noContent() }),
   },
+  trackers: {
+    /**
+     * Bus only: the project's active external issue tracker (own or inherited; GitLab's
+     * Project#external_issue_tracker), and the external issues the texts' closing statements name by
+     * its reference pattern (only Jira's support cross references: ReferenceExtractor#issues).
+     */
+    closingReferences: actionContract("integrations.trackers.closingReferences", {
+      input: () => z.object({ project_id: z.number().int(), group_ids: z.array(z.number().int()).max(1000), texts: z.array(z.string().max(1_000_000).nullable()).max(10) }),
+      output: () => z.object({ tracker: z.string().nullable(), issues: z.array(z.string()) }),
+      idempotent: true,
+    }),
+  },
   deliveries: {
     /** Bus only: one pass of the delivery worker now (tests tick deterministically): the deliveries it attempted. */
     tick: actionContract("integrations.deliveries.tick", {

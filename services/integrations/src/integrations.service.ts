@@ -9,6 +9,7 @@ import { integrationSecrets } from "./domain/secrets";
 import { serviceConsumers } from "./events";
 import { integrationsActions } from "./integrations.actions";
 import { hooksActions } from "./hooks/hooks.actions";
+import { trackersActions } from "./trackers.actions";
 
 /**
  * Integrations of projects and groups with external tools: their settings (with inheritance from
@@ -38,6 +39,7 @@ export const integrationsService: ServiceSchema = defineService({
   actions: (kit) => [
     integrationsActions(kit),
     hooksActions(kit),
+    trackersActions(kit),
     actionsOf("integrations", [
       /**
        * One delivery pass (the timer runs the same, one at a time): answers how many deliveries

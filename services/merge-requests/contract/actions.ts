@@ -113,7 +113,8 @@ export const MergeRequestsActions = {
     /** GET …/closes_issues: the issues the merge request closes that the caller may read, as the issue list presents them. */
     closesIssues: actionContract("merge-requests.closingIssues.closesIssues", {
       input: () => ClosesIssuesParams,
-      output: () => pageOf(Issues.mergeRequestLinks.readableIssues.output().element),
+      // With an external issue tracker, its issues are Entities::ExternalIssue: { title, id } (the key).
+      output: () => pageOf(z.union([Issues.mergeRequestLinks.readableIssues.output().element, z.object({ title: z.string(), id: z.string() })])),
       idempotent: true,
     }),
     /** GET /projects/:id/issues/:issue_iid/closed_by: the merge requests closing the issue that the caller may read. */

@@ -34,7 +34,10 @@ export const MergeRequestsEvents = {
   ),
   mergeRequestClosed: eventContract("merge-requests.merge_request.closed", MergeRequestEventPayload),
   mergeRequestReopened: eventContract("merge-requests.merge_request.reopened", MergeRequestEventPayload),
-  mergeRequestMerged: eventContract("merge-requests.merge_request.merged", () => MergeRequestEventPayload().extend({ merge_commit_sha: z.string().nullable() })),
+  /** `sha`: the source branch's head that was merged (diff_head_sha); `description`, for the issues it closes (external trackers read it). */
+  mergeRequestMerged: eventContract("merge-requests.merge_request.merged", () =>
+    MergeRequestEventPayload().extend({ merge_commit_sha: z.string().nullable(), sha: z.string().nullable().optional(), description: z.string().nullable().optional() }),
+  ),
   mergeRequestDeleted: eventContract("merge-requests.merge_request.deleted", MergeRequestEventPayload),
   mergeRequestApproved: eventContract("merge-requests.merge_request.approved", ApprovalEventPayload),
   mergeRequestUnapproved: eventContract("merge-requests.merge_request.unapproved", ApprovalEventPayload),

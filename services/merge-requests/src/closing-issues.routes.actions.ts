@@ -5,6 +5,8 @@ import { IssueBasicSchema, Issues } from "@collab/issues-contract";
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { MergeRequests } from "@collab/merge-requests-contract";
+import { Integrations } from "@collab/integrations-contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { closingIssueRefs, mergeRequests, notes } from "./db/schema";
 import { loadMergeRequest } from "./domain/load";
 import { canReadMergeRequests, canSeeInternalNotes } from "./domain/permissions";
@@ -20,6 +22,13 @@ export const closingIssueRoutesActions = (kit: ServiceKit): Record<string, Actio
     MergeRequests.closingIssues.closesIssues,
     async (ctx) => {
       const { access, mergeRequest } = await loadMergeRequest(kit, ctx, ctx.params.id, ctx.params.merge_request_iid);
+      // An external issue tracker (GitLab's visible_closing_issues_for): only a merge request into the
+      // default branch closes issues, and Jira's issues its closing statements name are listed too.
+      const external = await call(ctx, Integrations.trackers.closingReferences, { project_id: access.project.id, group_ids: access.project.group_ids, texts: [mergeRequest.title, mergeRequest.description] });
+      if (external.tracker) {
+        const [project] = await call(ctx, Namespaces.projects.summaries, { ids: [access.project.id] });
+        if (mergeRequest.targetBranch !== project?.default_branch) return page([], 0, ctx.params);
+      }
       const refs = await kit.db
         .select()
         .from(closingIssueRefs)
@@ -28,7 +37,11 @@ export const closingIssueRoutesActions = (kit: ServiceKit): Record<string, Actio
         refs: refs.map((r) => ({ project_id: r.issueProjectId, iid: r.issueIid })),
         context_project_id: access.project.id,
       });
-      return page(slice(issues, ctx.params), issues.length, ctx.params);
+      const externalIssues = external.issues.map((key) => ({ title: `External Issue ${key}`, id: key }));
+      // Paginated as one list, external issues first; each page shows GitLab's issues before the external ones.
+      const shown = slice<(typeof issues)[number] | (typeof externalIssues)[number]>([...externalIssues, ...issues], ctx.params);
+      const isExternal = (i: (typeof shown)[number]) => typeof i.id === "string";
+      return page([...shown.filter((i) => !isExternal(i)), ...shown.filter(isExternal)], externalIssues.length + issues.length, ctx.params);
     },
     { visibility: "published" },
   ),

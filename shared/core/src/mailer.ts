@@ -7,6 +7,11 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string;
+  /** The sender's display name over the instance's (GitLab's `sender`: "Ann (@ann)"), and its address when it may be the user's own. */
+  from?: { name: string; address?: string };
+  replyTo?: string;
+  /** Extra headers (GitLab's X-GitLab-Project, X-GitLab-Pipeline-Id…). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -23,10 +28,14 @@ interface MailLogger {
   warn(obj: object, msg: string): void;
 }
 
-/** `Collab <noreply@host>`, the host of EXTERNAL_URL (GitLab's gitlab_email_from). */
+/** `noreply@host`, the host of EXTERNAL_URL (GitLab's gitlab_email_from). */
+export function mailFromAddress(config: Config): string {
+  return `noreply@${new URL(externalUrl(config)).hostname || "localhost"}`;
+}
+
+/** `Collab <noreply@host>`. */
 export function mailFrom(config: Config): string {
-  const host = new URL(externalUrl(config)).hostname || "localhost";
-  return `Collab <noreply@${host}>`;
+  return `Collab <${mailFromAddress(config)}>`;
 }
 
 /**
@@ -36,6 +45,7 @@ export function mailFrom(config: Config): string {
  */
 export function createMailer(config: Config, logger: MailLogger): Mailer {
   const from = mailFrom(config);
+  const fromAddress = mailFromAddress(config);
   let transport: Transporter | undefined;
   const smtp = () => (transport ??= createTransport(config.SMTP_URL!));
 
@@ -44,7 +54,8 @@ export function createMailer(config: Config, logger: MailLogger): Mailer {
       logger.info({ to: mail.to, subject: mail.subject }, "mail not sent (SMTP_URL is not set)");
       return;
     }
-    await smtp().sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+    const sender = mail.from ? { name: mail.from.name, address: mail.from.address ?? fromAddress } : from;
+    await smtp().sendMail({ from: sender, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, replyTo: mail.replyTo, headers: mail.headers });
     logger.info({ to: mail.to, subject: mail.subject }, "mail sent");
   }
 

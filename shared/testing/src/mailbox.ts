@@ -10,6 +10,11 @@ export interface ReceivedMail {
   from: string;
   subject: string;
   text: string;
+  /** The HTML alternative, when the mail has one. */
+  html: string | null;
+  replyTo: string | null;
+  /** Every header, lower-cased names, first value of each. */
+  headers: Record<string, string>;
 }
 
 export interface Mailbox {
@@ -25,7 +30,9 @@ export interface Mailbox {
 async function parse(raw: Buffer): Promise<ReceivedMail> {
   const mail = await simpleParser(raw);
   const to = (Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : []).flatMap((a) => a.value.map((v) => (v.address ?? "").toLowerCase()));
-  return { to, from: mail.from?.text ?? "", subject: mail.subject ?? "", text: mail.text ?? "" };
+  const headers: Record<string, string> = {};
+  for (const line of mail.headerLines) headers[line.key] ??= line.line.slice(line.line.indexOf(":") + 1).trim();
+  return { to, from: mail.from?.text ?? "", subject: mail.subject ?? "", text: mail.text ?? "", html: typeof mail.html === "string" ? mail.html : null, replyTo: mail.replyTo?.text ?? null, headers };
 }
 
 /**

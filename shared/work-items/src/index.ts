@@ -30,3 +30,4 @@ export * from "./permissions";
 export * from "./cleanup";
 export * from "./tier-params";
 export * from "./subscriptions";
+export * from "./closing-pattern";

@@ -224,10 +224,31 @@ test("a webhook's token and custom header values are sent, never shown, and not 
   expect(await tablesHolding(SECRET)).toEqual([]);
 });
 
+/** Jira's Basic credentials as they go out (base64): in no log line either. */
+let jiraAuth = "";
+
+test("Jira's password is sent as GitLab sends it (Basic), never shown, and not in clear in any table", async () => {
+  const jiraUrl = webhook.replace(/\/api\/webhooks\/.*$/, "");
+  expect((await root.put(P("jira"), { json: { url: jiraUrl, username: "leak-bot", password: `${SECRET}-jira` } })).status).toBe(200);
+  expect(JSON.stringify((await root.get(P("jira"))).body)).not.toContain(SECRET);
+  expect((await root.post(`/projects/${project.id}/issues`, { json: { title: "Tracked as LEAK-1" } })).status).toBe(201);
+  const hit = await eventually(async () => {
+    await tick();
+    const found = received.find((r) => r.path === "/rest/api/2/issue/LEAK-1");
+    expect(found).toBeDefined();
+    return found!;
+  });
+  jiraAuth = Buffer.from(`leak-bot:${SECRET}-jira`).toString("base64");
+  expect(hit.headers.authorization).toBe(`Basic ${jiraAuth}`);
+  expect(await tablesHolding(SECRET)).toEqual([]);
+  expect(await tablesHolding(jiraAuth)).toEqual([]);
+});
+
 test("the write-only secrets are in no API answer, and no credential is in any log line", () => {
   expect(answers.length).toBeGreaterThan(10);
   expect(answers.filter((a) => a.includes(SECRET))).toEqual([]);
   const lines = logLines();
   expect(lines.length).toBeGreaterThan(0);
-  expect(lines.filter((l) => l.includes(SECRET) || l.includes(SHOWN))).toEqual([]);
+  expect(lines.filter((l) => l.includes(SECRET) || l.includes(SHOWN) || (jiraAuth !== "" && l.includes(jiraAuth)))).toEqual([]);
+  expect(jiraAuth).not.toBe("");
 });

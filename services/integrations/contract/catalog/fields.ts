@@ -25,7 +25,12 @@ export interface KindDef {
   events: EventKind[];
   /** GitLab's PROJECT_LEVEL_ONLY_INTEGRATION_NAMES (and EE's): no group-level integration. */
   projectOnly?: boolean;
+  /** Takes comment_on_event_enabled (Jira): kept with the event booleans. */
+  commentOnEvent?: boolean;
 }
+
+/** The booleans a set-up takes besides the fields: the kind's event flags, and comment_on_event_enabled where it applies. */
+export const flagsOf = (kind: KindDef): string[] => [...kind.events, ...(kind.commentOnEvent ? ["comment_on_event_enabled"] : [])];
 
 export const BRANCHES = { enum: ["all", "default", "protected", "default_and_protected"] } as const;
 

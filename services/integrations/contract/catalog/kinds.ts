@@ -6,6 +6,7 @@ import { TRACKER_KINDS } from "./trackers";
 import { CHAT_KINDS } from "./chat";
 
 export type { FieldDef, FieldType, KindDef } from "./fields";
+export { flagsOf } from "./fields";
 
 /**
  * The integrations this service knows, by GitLab slug (GitLab 18's catalogue), assembled from one

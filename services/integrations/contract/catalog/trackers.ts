@@ -30,6 +30,7 @@ export const TRACKER_KINDS: readonly KindDef[] = [
       { name: "project_keys", type: "list", default: null },
     ],
     events: ["commit_events", "merge_requests_events"],
+    commentOnEvent: true,
   },
   {
     slug: "zentao",

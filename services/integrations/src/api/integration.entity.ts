@@ -23,7 +23,7 @@ export function presentBasic(e: Effective, enterprise: boolean): IntegrationBasi
     updated_at: shown.updatedAt.toISOString(),
     active: e.source.active,
     ...rest,
-    comment_on_event_enabled: COMMENT_ON_EVENT_DEFAULT,
+    comment_on_event_enabled: e.source.events.comment_on_event_enabled ?? COMMENT_ON_EVENT_DEFAULT,
     inherited: e.inherited,
     ...(enterprise ? { vulnerability_events } : {}),
   };

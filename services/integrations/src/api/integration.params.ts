@@ -1,5 +1,5 @@
 import { formatIssues, gBool, gEnum, gInt, gString, gStringArray, paramError } from "@collab/core";
-import type { FieldDef, KindDef } from "@collab/integrations-contract";
+import { flagsOf, type FieldDef, type KindDef } from "@collab/integrations-contract";
 import { z } from "zod";
 
 function fieldSchema(f: FieldDef): z.ZodType {
@@ -14,7 +14,7 @@ function fieldSchema(f: FieldDef): z.ZodType {
 export function setupSchema(kind: KindDef) {
   const shape: Record<string, z.ZodType> = { use_inherited_settings: gBool().optional() };
   for (const f of kind.fields) shape[f.name] = f.required ? fieldSchema(f) : fieldSchema(f).optional();
-  for (const e of kind.events) shape[e] = gBool().optional();
+  for (const e of flagsOf(kind)) shape[e] = gBool().optional();
   return z.object(shape);
 }
 

@@ -69,6 +69,8 @@ export const integrationDeliveries = integrationsSchema.table(
     claims: integer("claims").notNull().default(0),
     responseCode: integer("response_code"),
     error: text("error"),
+    /** How long the last attempt took, in seconds (as web_hook_logs.execution_duration). */
+    executionDuration: doublePrecision("execution_duration"),
     nextAttemptAt: ts("next_attempt_at").notNull().defaultNow(),
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),

@@ -88,7 +88,7 @@ const FORMATS: Record<string, (m: ChatFacts, properties: Record<string, unknown>
   // https://spec.matrix.org/v1.10/client-server-api/#mroommessage-msgtypes
   matrix: (m) => ({ msgtype: "m.notice", body: fullText(m, markdown), format: "org.matrix.custom.html", formatted_body: fullText(m, htmlMarkup).replace(/\n/g, "<br>") }),
 };
-const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+export const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const htmlMarkup: Markup = { link: (text, url) => `<a href="${escapeHtml(url)}">${escapeHtml(text)}</a>`, escape: escapeHtml };
 
 export const CHAT_SLUGS = Object.keys(FORMATS);

@@ -4,7 +4,7 @@ import { Runners } from "@collab/runners-contract";
 import { Snippets } from "@collab/snippets-contract";
 import { describeEvent } from "./notifier.consumers";
 
-const project = { id: 7, path_with_namespace: "team/app", web_url: "http://h/team/app", group_ids: [1], default_branch: "main" };
+const project = { id: 7, name: "app", path_with_namespace: "team/app", web_url: "http://h/team/app", group_ids: [1], default_branch: "main" };
 
 describe("notifier event descriptions", () => {
   test("issues pick issues_events or confidential_issues_events; the message links the issue", () => {
@@ -41,7 +41,7 @@ describe("notifier event descriptions", () => {
     const p = { pipeline_id: 5, project_id: 7, ref: "main", tag: false, sha: "0123456789abcdef", status: "failed", user_id: null };
     const mail = describeEvent("pipelines-email", Runners.events.pipelineFinished.name, p)!;
     expect(mail).toMatchObject({ kind: "pipeline_events", branch: "main", pipelineStatus: "failed", actorId: null });
-    expect(mail.build(project, "Someone", "t")).toMatchObject({ subject: "team/app | Pipeline #5 has failed for main | 01234567" });
+    expect(mail.build(project, "Someone", "t")).toMatchObject({ subject: "app | Failed pipeline for main | 01234567" });
     expect(describeEvent("discord", Runners.events.pipelineFinished.name, { ...p, tag: true })!.branch).toBeUndefined();
   });
 

@@ -1,4 +1,4 @@
-import { pickFields, type EventContract, type PayloadOf } from "@collab/core";
+import { pickFields, type EventContract } from "@collab/core";
 import { on, preparedQuery, type Db, type Subscription } from "@collab/db";
 import { Issues } from "@collab/issues-contract";
 import { MergeRequests } from "@collab/merge-requests-contract";
@@ -14,52 +14,18 @@ import type { ProjectFacts } from "./targets";
 import { hookedEvent, recordHookEvent } from "../hooks/consumers";
 import { describeHookEvent, GROUP_HOOK_EVENTS, HOOK_EVENTS } from "../hooks/events";
 import type { UserRef } from "@collab/accounts-contract";
-import { CI_SLUGS, isCiSlug, type CiMessage } from "./ci";
+import { CI_SLUGS, type CiMessage } from "./ci";
+import { byName, describer, type Described, type Describer } from "./describer";
+import { MAIL_EVENTS } from "./mails";
+import { JIRA_EVENTS } from "./jira.events";
 
-
-/** What a message about an event needs, known from the payload alone. */
-interface Described {
-  projectId: number;
-  kind: EventKind;
-  actorId: number | null;
-  /** Pushes and pipelines are filtered by branches_to_be_notified. */
-  branch?: string;
-  /** Pipelines: notify_only_broken_pipelines leaves out all but failed ones. */
-  pipelineStatus?: string;
-  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined) => ChatFacts | PipelineMail | CiMessage;
-}
 
 /** What describeEvent answers: the message built for the notifier, in its format (a chat notifier's from its settings). */
 export interface DescribedFor extends Omit<Described, "build"> {
-  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined, properties?: Record<string, unknown>) => ChatBody | PipelineMail | CiMessage;
-}
-
-/** A pipeline status email, one per recipient. */
-export interface PipelineMail {
-  to: string[];
-  subject: string;
-  text: string;
+  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined, properties?: Record<string, unknown>) => object;
 }
 
 const ZERO = "0".repeat(40);
-
-
-/**
- * How a notifier reads one producer's event: the fields it needs, picked from the producer's
- * schema (its contract entry), and the facts of the message.
- */
-interface Describer {
-  event: EventContract;
-  schema: () => PayloadSchema;
-  describe: (p: any) => Described | null;
-}
-interface PayloadSchema {
-  safeParse(value: unknown): { success: true; data: unknown } | { success: false };
-}
-const describer = <E extends EventContract, S extends z.ZodType>(event: E, select: (payload: ReturnType<E["payload"]>) => S, describe: (p: z.output<S>) => Described | null): Describer => {
-  let schema: S | undefined;
-  return { event, schema: () => (schema ??= select(event.payload() as ReturnType<E["payload"]>)), describe };
-};
 
 /** The chat facts of an event of the project. */
 const chatFacts = (kind: EventKind, project: ProjectFacts, author: string, at: string, m: Pick<ChatFacts, "summary" | "title" | "url" | "description" | "thread">): ChatFacts => ({
@@ -136,20 +102,13 @@ const tag = describer(Namespaces.events.tagPushed, pickFields("projectId", "tag"
     chatFacts("tag_push_events", project, author, at, { summary: `${author} ${p.after === ZERO ? "removed tag" : "pushed new tag"} ${p.tag}`, title: p.tag, url: `${project.web_url}/-/tags/${encodeURIComponent(p.tag)}`, thread: `tag ${p.tag}` }),
 }));
 
-/** What the pipeline messages read of `runners.pipeline.finished`. */
-const pipelineFields = pickFields("pipeline_id", "project_id", "ref", "tag", "sha", "status", "user_id");
-type PipelineEvent = Pick<PayloadOf<typeof Runners.events.pipelineFinished>, "pipeline_id" | "project_id" | "ref" | "tag" | "sha" | "status" | "user_id">;
-
-const pipelineFacts = (p: PipelineEvent) => ({
+const pipelineChat = describer(Runners.events.pipelineFinished, pickFields("pipeline_id", "project_id", "ref", "tag", "sha", "status", "user_id"), (p) => ({
   projectId: p.project_id,
   kind: "pipeline_events" as const,
   actorId: p.user_id,
-  // Tag pipelines are not filtered by branch (GitLab's notify_for_ref? lets tags through).
+  // Tag pipelines are not filtered by branch (GitLab's ChatNotification#notify_for_ref? lets tags through).
   branch: p.tag ? undefined : p.ref,
   pipelineStatus: p.status,
-});
-const pipelineChat = describer(Runners.events.pipelineFinished, pipelineFields, (p) => ({
-  ...pipelineFacts(p),
   build: (project, author, at) =>
     chatFacts("pipeline_events", project, author, at, {
       summary: `Pipeline #${p.pipeline_id} of ${p.tag ? "tag" : "branch"} ${p.ref} by ${author} ${p.status}`,
@@ -158,28 +117,6 @@ const pipelineChat = describer(Runners.events.pipelineFinished, pipelineFields, 
       thread: `pipeline ${p.pipeline_id}`,
     }),
 }));
-
-/** Pipeline status emails (GitLab's PipelinesEmail): recipients from the integration, filled in by the worker. */
-const pipelineMail = describer(Runners.events.pipelineFinished, pipelineFields, (p) => ({
-  ...pipelineFacts(p),
-  build: (project, author) => ({
-    to: [],
-    subject: `${project.path_with_namespace} | Pipeline #${p.pipeline_id} has ${p.status} for ${p.ref} | ${p.sha.slice(0, 8)}`,
-    text: [`Pipeline #${p.pipeline_id} has ${p.status}.`, "", `Project: ${project.path_with_namespace}`, `${p.tag ? "Tag" : "Branch"}: ${p.ref}`, `Commit: ${p.sha}`, `Triggered by: ${author}`, "", `${project.web_url}/-/pipelines/${p.pipeline_id}`].join("\n"),
-  }),
-}));
-
-export const MAIL_SLUG = "pipelines-email";
-
-/** A notifier's describers by event name; an event described twice throws. */
-function byName(slug: string, describers: Describer[]): Record<string, Describer> {
-  const out: Record<string, Describer> = {};
-  for (const d of describers) {
-    if (d.event.name in out) throw new Error(`integrations: ${slug} describes ${d.event.name} twice`);
-    out[d.event.name] = d;
-  }
-  return out;
-}
 
 /** The events the chat notifiers report, by domain event name (one message model, each tool's format). */
 const CHAT_EVENTS: Record<string, Describer> = byName("chat", [
@@ -226,7 +163,8 @@ const CI_EVENTS = [Namespaces.events.branchPushed, Namespaces.events.tagPushed, 
 
 /** The events each notifier reports, by slug and domain event name. */
 export const NOTIFIER_EVENTS: Record<string, Record<string, Describer>> = {
-  [MAIL_SLUG]: byName(MAIL_SLUG, [pipelineMail]),
+  ...MAIL_EVENTS,
+  ...JIRA_EVENTS,
   ...Object.fromEntries(CHAT_SLUGS.map((slug) => [slug, CHAT_EVENTS])),
   ...Object.fromEntries(CI_SLUGS.map((slug) => [slug, byName(slug, CI_EVENTS.map(ciEvent))])),
 };
@@ -236,7 +174,7 @@ export function describeEvent(slug: string, eventName: string, payload: unknown)
   const d = NOTIFIER_EVENTS[slug]?.[eventName];
   const parsed = d?.schema().safeParse(payload);
   const described = parsed?.success ? d.describe(parsed.data) : null;
-  if (!described || slug === MAIL_SLUG || isCiSlug(slug)) return described as DescribedFor | null;
+  if (!described || !CHAT_SLUGS.includes(slug)) return described;
   return { ...described, build: (project, author, at, user, properties = {}) => chatBody(slug, described.build(project, author, at, user) as ChatFacts, properties) };
 }
 

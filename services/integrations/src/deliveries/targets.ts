@@ -1,7 +1,7 @@
 import { call } from "@collab/core";
 import type { Db } from "@collab/db";
 import type { ServiceBroker } from "moleculer";
-import { eventFlags, type EventKind } from "@collab/integrations-contract";
+import { eventFlags, kindOf, type EventKind } from "@collab/integrations-contract";
 import type { IntegrationRow } from "../db/schema";
 import { effectiveSettings } from "../domain/settings";
 import { Namespaces, type ProjectSummary } from "@collab/namespaces-contract";
@@ -17,10 +17,10 @@ export async function projectFacts(broker: Caller, projectId: number): Promise<P
   return p ?? null;
 }
 
-/** The integration of this slug acting for the project (its own or inherited), when active and enabled for the event kind. */
-export async function activeIntegrationFor(db: Db, project: ProjectFacts, slug: string, kind: EventKind): Promise<IntegrationRow | null> {
+/** The integration of this slug acting for the project (its own or inherited), when active and enabled for the event kind (null: none gates it). */
+export async function activeIntegrationFor(db: Db, project: ProjectFacts, slug: string, kind: EventKind | null): Promise<IntegrationRow | null> {
   const found = (await effectiveSettings(db, { kind: "project", id: project.id, ancestors: project.group_ids }, [slug])).get(slug);
-  if (!found || !found.source.active || !eventFlags(found.source.events)[kind]) return null;
+  if (!found || !found.source.active || (kind !== null && !eventFlags(found.source.events)[kind])) return null;
   return found.source;
 }
 
@@ -29,7 +29,9 @@ export async function activeIntegrationFor(db: Db, project: ProjectFacts, slug: 
  * all, default, protected, default_and_protected.
  */
 export async function branchSelected(broker: Caller, integration: IntegrationRow, project: ProjectFacts, branch: string): Promise<boolean> {
-  const selection = String(integration.properties.branches_to_be_notified ?? "default");
+  const legacy = integration.properties.notify_only_default_branch;
+  // Set-ups that only gave the older notify_only_default_branch keep its meaning (GitLab's initialize_properties).
+  const selection = String(integration.properties.branches_to_be_notified ?? (typeof legacy === "boolean" ? (legacy ? "default" : "all") : (kindOf(integration.slug).fields.find((f) => f.name === "branches_to_be_notified")?.default ?? "default")));
   if (selection === "all") return true;
   const isDefault = branch === project.default_branch;
   if (selection === "default") return isDefault;

@@ -1,10 +1,13 @@
 import { Accounts } from "@collab/accounts-contract";
-import { call, checkOutboundUrl, currentSettings, outboundPolicy, type Keyring, type Mailer } from "@collab/core";
+import { call, checkOutboundUrl, currentSettings, externalUrl, outboundPolicy, type Keyring, type Mailer } from "@collab/core";
+import { eventFlags } from "@collab/integrations-contract";
 import type { Db } from "@collab/db";
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { integrationDeliveries, integrations, type DeliveryRow, type IntegrationRow } from "../db/schema";
 import { secretOf } from "../domain/secrets";
-import { describeEvent, MAIL_SLUG } from "./notifier.consumers";
+import { describeEvent } from "./notifier.consumers";
+import { canSendFrom, isMailSlug, PUSH_MAIL_SLUG, recipientsOf, type MailMessage } from "./mails";
+import { applicable, authHeaders, clientUrl, deliverToJira, hasWork, JIRA_SLUG, JiraError, type JiraCall, type JiraMessage } from "./jira";
 import { ciActsOn, ciRequest, isCiSlug, type CiMessage } from "./ci";
 import { chatRequest, type ChatRequest } from "./chat-message";
 import { postJson, sendRequest } from "./post";
@@ -99,12 +102,8 @@ function holdLease(db: Db, row: DeliveryRow, leaseMs: number, since: number): { 
 
 type Outcome = { status: "delivered"; responseCode: number } | { status: "refused"; error: string } | { status: "retry"; responseCode?: number; error: string } | HookOutcome;
 
-const FINAL_STATUSES = ["success", "failed", "canceled"];
-/** notify_only_broken_pipelines (default true): only failed pipelines; otherwise every final status. */
-const brokenOrWanted = (properties: Record<string, unknown>, status: string) =>
-  FINAL_STATUSES.includes(status) && ((properties.notify_only_broken_pipelines ?? true) !== true || status === "failed");
-/** recipients: comma- or space-separated addresses. */
-const recipientsOf = (properties: Record<string, unknown>) => [...new Set(String(properties.recipients ?? "").split(/[\s,]+/).filter(Boolean))];
+/** notify_for_pipeline? (GitLab's): failed pipelines; successful ones unless notify_only_broken_pipelines (default true); no other status. */
+const brokenOrWanted = (properties: Record<string, unknown>, status: string) => status === "failed" || (status === "success" && properties.notify_only_broken_pipelines === false);
 
 /**
  * A "new" row becomes "pending": the integration acting for the project (own or inherited), enabled
@@ -126,31 +125,92 @@ async function prepare(db: Db, broker: Caller, row: DeliveryRow): Promise<Delive
     return null;
   }
   const [author] = described.actorId === null ? [] : await call(broker, Accounts.users.refs, { ids: [described.actorId] });
-  const message: Record<string, unknown> = { ...described.build(project, author?.name ?? "Someone", row.occurredAt.toISOString(), author, integration.properties) };
-  if (isCiSlug(row.slug) && !ciActsOn(row.slug, (message as unknown as CiMessage).data)) {
+  let message: Record<string, unknown> = { ...described.build(project, author?.name ?? "Someone", row.occurredAt.toISOString(), author, integration.properties) };
+  if (row.slug === JIRA_SLUG) message = { ...applicable(message as unknown as JiraMessage, eventFlags(integration.events), integration.properties) };
+  const acts = isCiSlug(row.slug) ? ciActsOn(row.slug, (message as unknown as CiMessage).data) : row.slug === JIRA_SLUG ? hasWork(message as unknown as JiraMessage) : true;
+  if (!acts) {
     await db.delete(integrationDeliveries).where(ownClaim(row));
     return null;
   }
-  if (row.slug === MAIL_SLUG) message.to = recipientsOf(integration.properties);
+  if (isMailSlug(row.slug)) {
+    message.to = recipientsOf(integration.properties);
+    if (row.slug === PUSH_MAIL_SLUG && integration.properties.send_from_committer_email === true && author) await sendFromCommitter(broker, message as unknown as MailMessage, author.id);
+  }
   const [ready] = await db.update(integrationDeliveries).set({ status: "pending", integrationId: integration.id, message }).where(ownClaim(row)).returning();
   return ready ?? null;
+}
+
+/**
+ * send_from_committer_email: the mail comes from the pusher's own address, and replies go to it,
+ * when it is in the instance's domain (GitLab's can_send_from_user_email?).
+ */
+async function sendFromCommitter(broker: Caller, mail: MailMessage, userId: number) {
+  const [details] = await call(broker, Accounts.users.memberDetails, { ids: [userId] });
+  if (!details || !canSendFrom(details.email, new URL(externalUrl()).hostname)) return;
+  mail.from = { name: mail.from?.name ?? details.name, address: details.email };
+  mail.replyTo = details.email;
+}
+
+/** A mail to each recipient alone; an SMTP refusal is retried (the recipients already served are mailed again then). */
+async function sendMails(mailer: () => Mailer, mail: MailMessage, signal: AbortSignal): Promise<Outcome> {
+  try {
+    for (const to of mail.to) {
+      signal.throwIfAborted();
+      await mailer().send({ to, subject: mail.subject, text: mail.text, html: mail.html, from: mail.from, replyTo: mail.replyTo, headers: mail.headers });
+    }
+    return { status: "delivered", responseCode: 250 };
+  } catch (err) {
+    return { status: "retry", error: (err as Error).message };
+  }
+}
+
+/**
+ * Jira's REST calls of one delivery (deliveries/jira.ts), each through the outbound guard, with the
+ * integration's credentials. A call answered 5xx, 401 or the like fails the delivery, retried as a
+ * whole: what was done is found done the next time (the comment and link are looked for first).
+ */
+async function sendToJira(integration: IntegrationRow, message: JiraMessage, keyring: Keyring, signal: AbortSignal): Promise<Outcome> {
+  let headers: Record<string, string>;
+  try {
+    headers = { ...authHeaders(integration.properties, secretOf(integration, "password", keyring)), accept: "application/json" };
+  } catch (err) {
+    return { status: "retry", error: (err as Error).message };
+  }
+  const base = clientUrl(integration.properties);
+  let lastStatus = 0;
+  let refused: string | undefined;
+  const jiraCall: JiraCall = async (method, path, body) => {
+    const url = `${base}${path}`;
+    const verdict = await checkOutboundUrl(url, outboundPolicy(currentSettings()));
+    if (!verdict.allowed) {
+      refused = verdict.reason;
+      throw new Error(verdict.reason);
+    }
+    const request = { method: method === "PUT" ? ("POST" as const) : method, ...(body === undefined ? {} : { body: { contentType: "application/json", data: JSON.stringify(body) } }) };
+    const res = await sendRequest(url, request, verdict, TIMEOUT_MS, signal, { headers, method: method === "PUT" ? "PUT" : undefined, keepBodyBytes: 1 << 20 });
+    lastStatus = res.status;
+    let parsed: unknown = null;
+    try {
+      parsed = res.body ? JSON.parse(res.body) : null;
+    } catch {
+      parsed = null;
+    }
+    return { status: res.status, body: parsed };
+  };
+  try {
+    await deliverToJira(jiraCall, integration.properties, integration.events.comment_on_event_enabled !== false, message);
+    return { status: "delivered", responseCode: lastStatus };
+  } catch (err) {
+    if (refused) return { status: "refused", error: refused };
+    return { status: "retry", ...(err instanceof JiraError && err.status ? { responseCode: err.status } : {}), error: (err as Error).message };
+  }
 }
 
 async function send(db: Db, mailer: () => Mailer, keyring: Keyring, row: DeliveryRow, signal: AbortSignal): Promise<Outcome> {
   const [integration] = row.integrationId === null ? [] : await db.select().from(integrations).where(eq(integrations.id, row.integrationId));
   if (!integration?.active) return { status: "refused", error: "Integration is no longer active" };
-  if (integration.slug === "pipelines-email") {
-    const mail = row.message as { to: string[]; subject: string; text: string };
-    try {
-      for (const to of mail.to) {
-        signal.throwIfAborted();
-        await mailer().send({ to, subject: mail.subject, text: mail.text });
-      }
-      return { status: "delivered", responseCode: 250 };
-    } catch (err) {
-      return { status: "retry", error: (err as Error).message };
-    }
-  }
+  if (isMailSlug(integration.slug)) return sendMails(mailer, row.message as unknown as MailMessage, signal);
+  if (integration.slug === JIRA_SLUG) return sendToJira(integration, row.message as unknown as JiraMessage, keyring, signal);
   if (isCiSlug(integration.slug)) return triggerBuild(integration, row.message as unknown as CiMessage, keyring, signal);
   let request: ChatRequest;
   try {
@@ -190,7 +250,8 @@ async function triggerBuild(integration: IntegrationRow, message: CiMessage, key
   }
 }
 
-async function record(db: Db, row: DeliveryRow, outcome: Outcome) {
+/** Records an attempt's outcome and how long it took (seconds, as web_hook_logs.execution_duration). */
+async function record(db: Db, row: DeliveryRow, outcome: Outcome, executionDuration: number) {
   const now = new Date();
   if (outcome.status === "retry") {
     const exhausted = row.attempts >= MAX_ATTEMPTS;
@@ -198,7 +259,7 @@ async function record(db: Db, row: DeliveryRow, outcome: Outcome) {
     const notBefore = "notBefore" in outcome && outcome.notBefore && outcome.notBefore > backoff ? outcome.notBefore : backoff;
     await db
       .update(integrationDeliveries)
-      .set({ status: exhausted ? "failed" : "pending", responseCode: outcome.responseCode ?? null, error: outcome.error, nextAttemptAt: notBefore, updatedAt: now })
+      .set({ status: exhausted ? "failed" : "pending", responseCode: outcome.responseCode ?? null, error: outcome.error, nextAttemptAt: notBefore, executionDuration, updatedAt: now })
       .where(ownClaim(row));
     return;
   }
@@ -209,6 +270,7 @@ async function record(db: Db, row: DeliveryRow, outcome: Outcome) {
       responseCode: outcome.status === "refused" ? null : outcome.responseCode,
       error: outcome.status === "delivered" ? null : outcome.error,
       deliveredAt: outcome.status === "delivered" ? now : null,
+      executionDuration,
       updatedAt: now,
     })
     .where(ownClaim(row));
@@ -232,7 +294,9 @@ async function deliver(db: Db, broker: Caller, mailer: () => Mailer, keyring: Ke
   if (!row || lease.aborted) return false;
   const [counted] = await db.update(integrationDeliveries).set({ attempts: sql`${integrationDeliveries.attempts} + 1` }).where(ownClaim(row)).returning();
   if (!counted) return false;
-  await record(db, counted, counted.webHookId !== null ? await sendToHook(db, keyring, counted, lease) : await send(db, mailer, keyring, counted, lease));
+  const started = performance.now();
+  const outcome = counted.webHookId !== null ? await sendToHook(db, keyring, counted, lease) : await send(db, mailer, keyring, counted, lease);
+  await record(db, counted, outcome, (performance.now() - started) / 1000);
   return true;
 }
 

@@ -3,7 +3,8 @@ import type { Db } from "@collab/db";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { SetupParams } from "../api/integration.params";
 import type { Effective } from "../api/integration.entity";
-import type { KindDef } from "@collab/integrations-contract";
+import { flagsOf, type KindDef } from "@collab/integrations-contract";
+import { jiraSettingsValid } from "../deliveries/jira";
 import { integrations, type IntegrationRow } from "../db/schema";
 import type { Level } from "./levels";
 import { openSecrets, sealSecrets } from "./secrets";
@@ -83,6 +84,7 @@ function validate(kind: KindDef, properties: Record<string, unknown>) {
     if (f.required && blank) throw badRequestMessage("400 Bad Request");
     if (f.type === "url" && !blank && !isAcceptableUrl(String(v))) throw badRequestMessage("400 Bad Request");
   }
+  if (kind.slug === "jira" && !jiraSettingsValid(properties)) throw badRequestMessage("400 Bad Request");
 }
 
 /**
@@ -104,7 +106,7 @@ export async function setUp(db: Db, keyring: Keyring, level: Level, kind: KindDe
     // Only what is kept is opened: a given value is plaintext whatever it looks like.
     const kept = Object.fromEntries(Object.entries(existing?.properties ?? {}).filter(([name]) => !(name in givenProperties)));
     const properties = { ...openSecrets(kind, kept, keyring), ...givenProperties };
-    const events = { ...(existing?.events ?? {}), ...(given(kind.events) as Record<string, boolean>) };
+    const events = { ...(existing?.events ?? {}), ...(given(flagsOf(kind)) as Record<string, boolean>) };
     validate(kind, properties);
     const values = { active: true, useInheritedSettings: inherit, properties: sealSecrets(kind, properties, keyring), events, updatedAt: new Date() };
     if (existing) await tx.update(integrations).set(values).where(eq(integrations.id, existing.id));

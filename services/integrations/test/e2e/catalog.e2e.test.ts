@@ -45,6 +45,7 @@ type Slug = Parameters<ReturnType<typeof gl>["Integrations"]["show"]>[1];
 
 /** A valid value of a field, distinct per field so a leaked secret is found in an answer. */
 function sample(f: FieldDef): unknown {
+  if (f.name === "jira_issue_transition_id") return "11;21";
   if (f.type === "url") return `https://${f.name.replace(/_/g, "-")}.example.com/x`;
   if (f.type === "boolean") return f.default === true ? false : true;
   if (f.type === "integer") return 1;

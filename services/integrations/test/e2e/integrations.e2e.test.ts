@@ -315,9 +315,13 @@ describe("pipeline status emails", () => {
     await call(app.broker, Integrations.deliveries.tick, {});
 
     const mail = await mailbox.waitFor(a);
-    expect(mail.subject).toBe(`team/sub/app | Pipeline #${second.pipeline_id} has failed for main | ${mail.subject.slice(-8)}`);
+    // Notify's subject: the project's name, "Failed pipeline for <ref>", the short sha; GitLab's pipeline headers.
+    expect(mail.subject).toMatch(/^app \| Failed pipeline for main \| [0-9a-f]{8}$/);
+    expect(mail.headers).toMatchObject({ "x-gitlab-pipeline-id": String(second.pipeline_id), "x-gitlab-pipeline-ref": "main", "x-gitlab-pipeline-status": "failed", "x-gitlab-project-path": "team/sub/app" });
+    expect(mail.text).toContain("Your pipeline has failed.");
     expect(mail.text).toContain(`/team/sub/app/-/pipelines/${second.pipeline_id}`);
-    expect((await mailbox.waitFor(b)).subject).toContain(`#${second.pipeline_id} has failed`);
+    expect(mail.html).toContain(`/team/sub/app/-/pipelines/${second.pipeline_id}`);
+    expect((await mailbox.waitFor(b)).subject).toBe(mail.subject);
     const mine = (await mailbox.mails()).filter((m) => m.to.some((t) => t.endsWith(`${tag}@example.com`)));
     expect(mine).toHaveLength(2);
     expect(await deliveries()).toEqual([{ slug: "pipelines-email", event_name: Runners.events.pipelineFinished.name, status: "delivered" }]);

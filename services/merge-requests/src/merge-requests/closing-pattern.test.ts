@@ -15,6 +15,9 @@ describe("closing pattern", () => {
     expect(refs("Closes #1, #2 and #3, and group/sub/proj#4")).toEqual(["#1", "#2", "#3", "group/sub/proj#4"]);
     expect(refs("Fixes issues #5 and #6")).toEqual(["#5", "#6"]);
   });
+  it("reads past an external tracker's key in the list (GitLab's default pattern has them)", () => {
+    expect(refs("Closes PROJ-1, #2 and #3")).toEqual(["#2", "#3"]);
+  });
   it("reads issue URLs", () => {
     expect(refs("Resolves http://localhost:3000/group/proj/-/issues/9")).toEqual(["group/proj#9"]);
   });

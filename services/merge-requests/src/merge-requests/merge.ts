@@ -69,7 +69,7 @@ export function mergeAction(kit: ServiceKit, { canMerge, presentOne }: MergeDeps
             squash,
             shouldRemoveSourceBranch: removeSource,
           }),
-        (row) => (row ? [announce(MergeRequests.events.mergeRequestMerged, { ...eventPayload(row, caller.id), merge_commit_sha: row.mergeCommitSha })] : []),
+        (row) => (row ? [announce(MergeRequests.events.mergeRequestMerged, { ...eventPayload(row, caller.id), merge_commit_sha: row.mergeCommitSha, sha: row.sha, description: row.description })] : []),
       );
       if (!merged) throw notAllowed();
       await closeLinkedIssues(kit, ctx, merged, access.project.path_with_namespace);

@@ -1,0 +1,1 @@
+ALTER TABLE "integrations"."integration_deliveries" ADD COLUMN "execution_duration" double precision;
