@@ -1,0 +1,46 @@
+import { z } from "zod";
+
+const int = () => z.number().int();
+
+/**
+ * A merge request as GitLab's webhooks present it (Gitlab::HookData::MergeRequestBuilder), with
+ * `label_ids` for the caller to show its labels (namespaces owns them).
+ */
+export const MergeRequestHookAttrsSchema = z.object({
+  id: int(),
+  iid: int(),
+  title: z.string(),
+  description: z.string().nullable(),
+  author_id: int(),
+  assignee_ids: z.array(int()),
+  assignee_id: int().nullable(),
+  reviewer_ids: z.array(int()),
+  source_branch: z.string(),
+  target_branch: z.string(),
+  source_project_id: int(),
+  target_project_id: int(),
+  state: z.string(),
+  state_id: int(),
+  draft: z.boolean(),
+  work_in_progress: z.boolean(),
+  milestone_id: int().nullable(),
+  discussion_locked: z.boolean().nullable(),
+  merge_commit_sha: z.string().nullable(),
+  merge_user_id: int().nullable(),
+  merge_when_pipeline_succeeds: z.boolean(),
+  head_pipeline_id: int().nullable(),
+  time_estimate: int(),
+  total_time_spent: int(),
+  time_change: int(),
+  human_time_estimate: z.string().nullable(),
+  human_total_time_spent: z.string().nullable(),
+  human_time_change: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  updated_by_id: int().nullable(),
+  last_edited_at: z.string().nullable(),
+  last_edited_by_id: int().nullable(),
+  prepared_at: z.string().nullable(),
+  label_ids: z.array(int()),
+});
+export type MergeRequestHookAttrs = z.output<typeof MergeRequestHookAttrsSchema>;
