@@ -13,6 +13,7 @@ import { chatBody, CHAT_SLUGS, type ChatBody, type ChatFacts } from "./chat-mess
 import type { ProjectFacts } from "./targets";
 import { hookedEvent, recordHookEvent } from "../hooks/consumers";
 import { describeHookEvent, GROUP_HOOK_EVENTS, HOOK_EVENTS } from "../hooks/events";
+import { refsWithActor, withUsers, type Enriched, type HookRefs } from "../hooks/enrich";
 import type { UserRef } from "@collab/accounts-contract";
 import { CI_SLUGS, isCiSlug, type CiMessage } from "./ci";
 
@@ -26,12 +27,14 @@ interface Described {
   branch?: string;
   /** Pipelines: notify_only_broken_pipelines leaves out all but failed ones. */
   pipelineStatus?: string;
-  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined) => ChatFacts | PipelineMail | CiMessage;
+  /** Build servers: what the webhook body they get shows, read before it is built. */
+  refs?: HookRefs;
+  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined, enriched?: Enriched) => ChatFacts | PipelineMail | CiMessage;
 }
 
 /** What describeEvent answers: the message built for the notifier, in its format (a chat notifier's from its settings). */
 export interface DescribedFor extends Omit<Described, "build"> {
-  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined, properties?: Record<string, unknown>) => ChatBody | PipelineMail | CiMessage;
+  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined, properties?: Record<string, unknown>, enriched?: Enriched) => ChatBody | PipelineMail | CiMessage;
 }
 
 /** A pipeline status email, one per recipient. */
@@ -215,8 +218,9 @@ const ciEvent = (event: EventContract): Describer => ({
       projectId: facts.projectId,
       kind: facts.flag as EventKind,
       actorId: facts.actorId,
-      build: (project, _author, _at, user) => {
-        const data = facts.build(project, user) as CiMessage["data"];
+      refs: refsWithActor(facts.refs, facts.actorId),
+      build: (project, _author, _at, user, enriched) => {
+        const data = facts.build(project, enriched ?? withUsers(user ? [user] : [])) as CiMessage["data"];
         return { event: HOOK_HEADERS[data.object_kind] ?? "Push Hook", data };
       },
     };
@@ -236,7 +240,8 @@ export function describeEvent(slug: string, eventName: string, payload: unknown)
   const d = NOTIFIER_EVENTS[slug]?.[eventName];
   const parsed = d?.schema().safeParse(payload);
   const described = parsed?.success ? d.describe(parsed.data) : null;
-  if (!described || slug === MAIL_SLUG || isCiSlug(slug)) return described as DescribedFor | null;
+  if (!described || slug === MAIL_SLUG) return described as DescribedFor | null;
+  if (isCiSlug(slug)) return { ...described, build: (project, author, at, user, _properties, enriched) => described.build(project, author, at, user, enriched) as CiMessage };
   return { ...described, build: (project, author, at, user, properties = {}) => chatBody(slug, described.build(project, author, at, user) as ChatFacts, properties) };
 }
 
