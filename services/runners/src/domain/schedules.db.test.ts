@@ -6,6 +6,7 @@ import path from "node:path";
 import { pipelines, pipelineSchedules } from "../db/schema";
 import { tick as runTick } from "./schedules";
 import { Namespaces } from "@collab/namespaces-contract";
+import { Runners } from "@collab/runners-contract";
 
 /** The scheduler pass against the service's migrated tables, with namespaces' ref lookup stood in for. */
 let database: Database;
@@ -66,7 +67,7 @@ test("a ref lookup that gets no answer leaves the schedule due, and a later pass
   expect(fired).toHaveLength(1);
   expect(await pipelinesOf(id)).toEqual([expect.objectContaining({ id: fired[0], ref: "main", source: "schedule", userId: 7 })]);
   // Its job is announced pending, with the pipeline, in the pass's transaction.
-  expect(announced).toEqual([["runners.job.status_changed", expect.objectContaining({ pipeline_id: fired[0], status: "pending", sha: "a".repeat(40), runner: null })]]);
+  expect(announced).toEqual([[Runners.events.jobStatusChanged.name, expect.objectContaining({ pipeline_id: fired[0], status: "pending", sha: "a".repeat(40), runner: null })]]);
   expect((await scheduleRow(id)).nextRunAt.getTime()).toBeGreaterThan(Date.now());
   expect(await tick(database.db, bus(() => main))).toEqual([]);
 });
