@@ -1,3 +1,4 @@
+import { issuableHookAttrsShape } from "@collab/core";
 import { z } from "zod";
 
 const int = () => z.number().int();
@@ -24,22 +25,12 @@ export const IssueHookAttrsSchema = z.object({
   moved_to_id: int().nullable(),
   duplicated_to_id: int().nullable(),
   relative_position: int().nullable(),
-  time_estimate: int(),
-  total_time_spent: int(),
-  time_change: int(),
-  human_time_estimate: z.string().nullable(),
-  human_total_time_spent: z.string().nullable(),
-  human_time_change: z.string().nullable(),
   weight: int().nullable(),
   health_status: z.string().nullable(),
   severity: z.string(),
   type: z.string(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  updated_by_id: int().nullable(),
-  last_edited_at: z.string().nullable(),
-  last_edited_by_id: int().nullable(),
   closed_at: z.string().nullable(),
+  ...issuableHookAttrsShape(),
   label_ids: z.array(int()),
 });
 export type IssueHookAttrs = z.output<typeof IssueHookAttrsSchema>;

@@ -1,3 +1,4 @@
+import { issuableHookAttrsShape } from "@collab/core";
 import { z } from "zod";
 
 const int = () => z.number().int();
@@ -29,18 +30,8 @@ export const MergeRequestHookAttrsSchema = z.object({
   merge_user_id: int().nullable(),
   merge_when_pipeline_succeeds: z.boolean(),
   head_pipeline_id: int().nullable(),
-  time_estimate: int(),
-  total_time_spent: int(),
-  time_change: int(),
-  human_time_estimate: z.string().nullable(),
-  human_total_time_spent: z.string().nullable(),
-  human_time_change: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-  updated_by_id: int().nullable(),
-  last_edited_at: z.string().nullable(),
-  last_edited_by_id: int().nullable(),
   prepared_at: z.string().nullable(),
+  ...issuableHookAttrsShape(),
   label_ids: z.array(int()),
 });
 export type MergeRequestHookAttrs = z.output<typeof MergeRequestHookAttrsSchema>;

@@ -1,4 +1,4 @@
-import { humanDuration, STATE_IDS } from "@collab/core";
+import { issuableHookAttrs, STATE_IDS } from "@collab/core";
 import type { IssueHookAttrs } from "@collab/issues-contract";
 import type { IssueRow } from "../db/schema";
 
@@ -26,22 +26,12 @@ export function presentIssueHookAttrs(i: IssueRow & { labelIds: number[]; assign
     moved_to_id: i.movedToId,
     duplicated_to_id: i.duplicatedToId,
     relative_position: i.relativePosition,
-    time_estimate: i.timeEstimate,
-    total_time_spent: i.totalTimeSpent,
-    time_change: 0,
-    human_time_estimate: humanDuration(i.timeEstimate),
-    human_total_time_spent: humanDuration(i.totalTimeSpent),
-    human_time_change: null,
     weight: i.weight,
     health_status: i.healthStatus,
     severity: i.severity.toLowerCase(),
     type: TYPES[i.issueType] ?? "Issue",
-    created_at: i.createdAt.toISOString(),
-    updated_at: i.updatedAt.toISOString(),
-    updated_by_id: i.updatedById,
-    last_edited_at: null,
-    last_edited_by_id: null,
     closed_at: iso(i.closedAt),
+    ...issuableHookAttrs(i),
     label_ids: i.labelIds,
   };
 }

@@ -1,4 +1,4 @@
-import { humanDuration, STATE_IDS } from "@collab/core";
+import { issuableHookAttrs, STATE_IDS } from "@collab/core";
 import type { MergeRequestHookAttrs } from "@collab/merge-requests-contract";
 import type { MergeRequestRow } from "../db/schema";
 
@@ -29,18 +29,8 @@ export function presentMergeRequestHookAttrs(m: MergeRequestRow, links: { labelI
     merge_user_id: m.mergeUserId,
     merge_when_pipeline_succeeds: m.mergeWhenPipelineSucceeds,
     head_pipeline_id: null,
-    time_estimate: m.timeEstimate,
-    total_time_spent: m.totalTimeSpent,
-    time_change: 0,
-    human_time_estimate: humanDuration(m.timeEstimate),
-    human_total_time_spent: humanDuration(m.totalTimeSpent),
-    human_time_change: null,
-    created_at: m.createdAt.toISOString(),
-    updated_at: m.updatedAt.toISOString(),
-    updated_by_id: m.updatedById,
-    last_edited_at: null,
-    last_edited_by_id: null,
     prepared_at: iso(m.preparedAt),
+    ...issuableHookAttrs(m),
     label_ids: links.labelIds,
   };
 }
