@@ -29,7 +29,12 @@ module.exports = async function setup() {
     // timeout short enough that a frozen connection is given up in seconds (production: 35 s).
     // The integration tests tick the delivery worker themselves (integrations.deliveries.tick), as
     // in the one-process pass: a timer's pass could send or drop a delivery between their steps.
-    topology = await startTopology({ databaseProxy: true, env: { PG_STATEMENT_TIMEOUT_MS: "8000", PG_QUERY_TIMEOUT_MS: "5000", INTEGRATIONS_DELIVERY_TICK_MS: "0" } });
+    // A failed delivery is retried after 1 s, 2 s, 4 s (10 s, 20 s, 40 s in production): the
+    // receiver-outage test waits on those retries.
+    topology = await startTopology({
+      databaseProxy: true,
+      env: { PG_STATEMENT_TIMEOUT_MS: "8000", PG_QUERY_TIMEOUT_MS: "5000", INTEGRATIONS_DELIVERY_TICK_MS: "0", INTEGRATIONS_RETRY_BACKOFF_MS: "1000" },
+    });
   } catch (err) {
     await mail.stop();
     await globalThis.__COLLAB_TEST_PG__?.stop();

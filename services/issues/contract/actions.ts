@@ -4,6 +4,7 @@ import { awardEmojiContract, participantsContract, timeTrackingContract, unresol
 import { z } from "zod";
 import { EpicIssuesActions } from "./epic-issues";
 import { EpicLinksActions, EpicsActions } from "./epics";
+import { IssueHookAttrsSchema } from "./hook-attrs";
 import { IssueSchema } from "./issue";
 import { IssueLinksActions } from "./issue-links";
 import {
@@ -65,6 +66,11 @@ export const IssuesActions = {
      * `subscribed` aside); the others left out. One call per page of to-dos.
      */
     byIds: actionContract("issues.issues.byIds", { input: () => z.object({ ids: z.array(int()).max(100) }), output: () => z.array(IssueSchema), idempotent: true }),
+    /**
+     * Bus only, for services acting for no user (webhooks, at an event's fan-out): the issues of
+     * `ids` as GitLab's hook data shows them, readable or not; unknown ids left out.
+     */
+    hookAttrs: actionContract("issues.issues.hookAttrs", { input: () => z.object({ ids: z.array(int()).max(100) }), output: () => z.array(IssueHookAttrsSchema), idempotent: true }),
     /** POST …/subscribe and …/unsubscribe (the route sets `subscribed`); 304 when already so. */
     subscribe: actionContract("issues.issues.subscribe", { input: () => SubscribeIssueParams, output: () => IssueSchema }),
   },

@@ -1,4 +1,4 @@
-import { awardEventContracts, eventContract, noteEventContracts } from "@collab/core";
+import { awardEventContracts, ChangeValuesSchema, eventContract, noteEventContracts } from "@collab/core";
 import { z } from "zod";
 
 const id = z.number().int().positive();
@@ -32,10 +32,12 @@ export const IssuesEvents = {
   /**
    * `changes`: the fields that changed, state aside (a state change is closed or reopened).
    * `assignee_ids`: the ones added, when assignees changed; `description` and
-   * `previous_description` when the description changed.
+   * `previous_description` when the description changed. `change_values`: each changed field of
+   * GitLab's issue hook data with its value before and after (label_ids and assignee_ids as id lists),
+   * for webhooks' `changes`.
    */
   issueUpdated: eventContract("issues.issue.updated", () =>
-    IssueEventPayload().extend({ changes: z.array(z.string()), ...TodoFacts, previous_description: z.string().nullable().optional() }),
+    IssueEventPayload().extend({ changes: z.array(z.string()), ...TodoFacts, previous_description: z.string().nullable().optional(), change_values: ChangeValuesSchema().optional() }),
   ),
   issueClosed: eventContract("issues.issue.closed", IssueEventPayload),
   issueReopened: eventContract("issues.issue.reopened", IssueEventPayload),

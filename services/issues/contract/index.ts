@@ -10,6 +10,7 @@ import { IssuesEvents } from "./events";
 export const Issues = { ...serviceContract("issues"), ...IssuesActions, events: IssuesEvents };
 export * from "./actions";
 export * from "./issue";
+export * from "./hook-attrs";
 export * from "./epic-issues";
 export * from "./issue-links";
 export * from "./params/issue-links";

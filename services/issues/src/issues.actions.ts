@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { AccessLevel, implement, callerOf, forbidden, notFound, notModified, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx, announce } from "@collab/core";
+import { AccessLevel, changeValues, implement, callerOf, forbidden, notFound, notModified, recordNotFound, requireAdmin, requireCaller, badRequestMessage, type Ctx, announce } from "@collab/core";
 import type { Db, ServiceKit } from "@collab/db";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { issueLabels, issues, type EpicRow, type IssueRow } from "./db/schema";
-import { readableIssueConditions, type IssueScope, type IssueWithLinks } from "./finders/issues.finder";
+import { linkColumns, readableIssueConditions, type IssueScope, type IssueWithLinks } from "./finders/issues.finder";
 import { Issues, type CloneIssueParams, type CreateIssueParams, type MoveIssueParams, type UpdateIssueParams } from "@collab/issues-contract";
-import { issueEvent, issuePayload, todoFacts } from "./domain/events";
+import { issueEvent, issueHookSnapshot, issuePayload, todoFacts } from "./domain/events";
+import { presentIssueHookAttrs } from "./api/issue.hook-attrs";
 import { issuesStatistics, listIssues } from "./issue-lists";
 import { createIssue, deleteIssue, isSubscribed, isTransitionOnly, setSubscription, transitionIssue, updateIssue, type IssueInput } from "./domain/issues";
 import { issuesProject, loadIssue } from "./domain/load";
@@ -142,6 +143,17 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
     return presentIssues(kit, ctx, rows, { context: {} });
   }),
 
+  /** Bus only (webhooks): the issues as hook data shows them, with their label and assignee ids, in one statement. */
+  "issues.hookAttrs": implement(Issues.issues.hookAttrs, async (ctx) => {
+    const ids = [...new Set(ctx.params.ids)];
+    if (!ids.length) return [];
+    const rows = await kit.db
+      .select({ ...getTableColumns(issues), labelIds: linkColumns.labelIds, assigneeIds: linkColumns.assigneeIds })
+      .from(issues)
+      .where(inArray(issues.id, ids));
+    return rows.map(presentIssueHookAttrs);
+  }),
+
   "issues.get": implement(
     Issues.issues.get,
     async (ctx) => {
@@ -232,7 +244,24 @@ export const issuesActions = (kit: ServiceKit): Record<string, ActionSchema> => 
           (tx) => updateIssue(tx, loaded.issue, input, { actor: { id: caller.id, username: caller.username }, assigneeIds: loaded.assigneeIds, labelIds, usernames, project: loaded.access.project }),
           ({ issue: updated, changes }) => [
             ...(changes.includes("state") ? [issueEvent(updated.state === "closed" ? Issues.events.issueClosed : Issues.events.issueReopened, updated, caller.id)] : []),
-            ...(changes.some((c) => c !== "state") ? [announce(Issues.events.issueUpdated, { ...issuePayload(updated, caller.id), changes: changes.filter((c) => c !== "state"), ...todoFacts(loaded, updated, changes, input.assigneeIds) })] : []),
+            ...(changes.some((c) => c !== "state")
+              ? [
+                  announce(Issues.events.issueUpdated, {
+                    ...issuePayload(updated, caller.id),
+                    changes: changes.filter((c) => c !== "state"),
+                    ...todoFacts(loaded, updated, changes, input.assigneeIds),
+                    // What the edit changed, before and after, from the row it loaded and wrote (no statement added).
+                    change_values: changeValues(
+                      issueHookSnapshot(loaded.issue, loaded.labelIds, loaded.assigneeIds),
+                      issueHookSnapshot(
+                        updated,
+                        changes.includes("labels") ? [...new Set(input.labelIds ?? [])] : loaded.labelIds,
+                        changes.includes("assignees") ? [...new Set(input.assigneeIds ?? [])] : loaded.assigneeIds,
+                      ),
+                    ),
+                  }),
+                ]
+              : []),
           ],
         );
         const subscribed = await isSubscribed(kit.db, issue.id, caller.id);

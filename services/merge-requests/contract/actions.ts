@@ -7,6 +7,7 @@ import { actionContract, noContent, pageOf, replyOf, flushContract } from "@coll
 import { IssueBasicSchema, Issues } from "@collab/issues-contract";
 import { awardEmojiContract, discussionContract, noteContract, participantsContract, timeTrackingContract, withResourceEvents } from "@collab/notes-contract";
 import { CreateCommitNoteParams, ListCommitNotesParams } from "./params/commit-notes";
+import { MergeRequestHookAttrsSchema } from "./hook-attrs";
 import { z } from "zod";
 import {
   ApprovalSettingsSchema,
@@ -61,6 +62,15 @@ export const MergeRequestsActions = {
     byIds: actionContract("merge-requests.mergeRequests.byIds", {
       input: () => z.object({ ids: z.array(int()).max(100) }),
       output: () => z.array(MergeRequestListItemSchema),
+      idempotent: true,
+    }),
+    /**
+     * Bus only, for services acting for no user (webhooks, at an event's fan-out): the merge
+     * requests of `ids` as GitLab's hook data shows them, readable or not; unknown ids left out.
+     */
+    hookAttrs: actionContract("merge-requests.mergeRequests.hookAttrs", {
+      input: () => z.object({ ids: z.array(int()).max(100) }),
+      output: () => z.array(MergeRequestHookAttrsSchema),
       idempotent: true,
     }),
     /** POST …/subscribe and …/unsubscribe (the route sets `subscribed`): 304 when the caller already is so. */

@@ -1,4 +1,4 @@
-import { awardEventContracts, eventContract, noteEventContracts } from "@collab/core";
+import { awardEventContracts, ChangeValuesSchema, eventContract, noteEventContracts } from "@collab/core";
 import { z } from "zod";
 
 const id = z.number().int().positive();
@@ -27,10 +27,12 @@ export const MergeRequestsEvents = {
   /**
    * `changes`: the fields that changed, state aside (a state change is closed or reopened).
    * `assignee_ids`, `reviewer_ids`: the ones added, when they changed; `description` and
-   * `previous_description` when the description changed.
+   * `previous_description` when the description changed. `change_values`: each changed field of
+   * GitLab's merge request hook data with its value before and after (label_ids, assignee_ids and
+   * reviewer_ids as id lists), for webhooks' `changes`.
    */
   mergeRequestUpdated: eventContract("merge-requests.merge_request.updated", () =>
-    MergeRequestEventPayload().extend({ changes: z.array(z.string()), ...TodoFacts, previous_description: z.string().nullable().optional() }),
+    MergeRequestEventPayload().extend({ changes: z.array(z.string()), ...TodoFacts, previous_description: z.string().nullable().optional(), change_values: ChangeValuesSchema().optional() }),
   ),
   mergeRequestClosed: eventContract("merge-requests.merge_request.closed", MergeRequestEventPayload),
   mergeRequestReopened: eventContract("merge-requests.merge_request.reopened", MergeRequestEventPayload),

@@ -11,6 +11,7 @@ import { MergeRequestsEvents } from "./events";
 export const MergeRequests = { ...serviceContract("merge-requests"), ...MergeRequestsActions, events: MergeRequestsEvents };
 export * from "./actions";
 export * from "./entities";
+export * from "./hook-attrs";
 export * from "./events";
 export * from "./params/approvals";
 export * from "./params/closing-issues";

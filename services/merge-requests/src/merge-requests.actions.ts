@@ -1,4 +1,4 @@
-import { AccessLevel, callerOf, forbidden, implement, notModified, page, requireCaller, unprocessable, type Ctx, announce } from "@collab/core";
+import { AccessLevel, callerOf, changeValues, forbidden, implement, notModified, page, requireCaller, unprocessable, type Ctx, announce } from "@collab/core";
 import { accessLevels, assertWritable, groupOf, readableProjects, setSubscription, subscriptionOf, userMap, type ProjectAccess } from "@collab/work-items";
 import type { ServiceKit } from "@collab/db";
 import { and, eq, inArray, ne } from "drizzle-orm";
@@ -9,7 +9,8 @@ import { loadMergeRequest, mergeRequestsProject } from "./domain/load";
 import { canAdminMergeRequest, canCreateMergeRequest, canDestroyMergeRequest, canUpdateMergeRequest } from "./domain/permissions";
 import { branchHeads, headKey, mergeAccessLevel } from "./merge-requests/branches";
 import { type MergeRequestDetail, type MergeRequestPresentation } from "./merge-requests/entity";
-import { findMergeRequests, readableMergeRequestConditions, type MergeRequestScope } from "./merge-requests/finder";
+import { findMergeRequests, mergeRequestLinks, readableMergeRequestConditions, type MergeRequestScope } from "./merge-requests/finder";
+import { mergeRequestHookSnapshot, presentMergeRequestHookAttrs } from "./merge-requests/hook-attrs";
 import { buildInput } from "./merge-requests/input";
 import { resolveNames } from "./merge-requests/names";
 import { listParamsForTier } from "./merge-requests/params";
@@ -143,6 +144,16 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
     return presentMergeRequests(kit, ctx, rows, { context: {} });
   }),
 
+  /** Bus only (webhooks): the merge requests as hook data shows them, with their label, assignee and reviewer ids. */
+  "mergeRequests.hookAttrs": implement(MergeRequests.mergeRequests.hookAttrs, async (ctx) => {
+    const ids = [...new Set(ctx.params.ids)];
+    if (!ids.length) return [];
+    const [rows, links] = await Promise.all([kit.db.select().from(mergeRequests).where(inArray(mergeRequests.id, ids)), mergeRequestLinks(kit.db, ids)]);
+    return rows.map((m) =>
+      presentMergeRequestHookAttrs(m, { labelIds: links.labelIds.get(m.id) ?? [], assigneeIds: links.assigneeIds.get(m.id) ?? [], reviewerIds: links.reviewerIds.get(m.id) ?? [] }),
+    );
+  }),
+
   "mergeRequests.subscribe": implement(
     MergeRequests.mergeRequests.subscribe,
     async (ctx) => {
@@ -226,7 +237,24 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
           }),
         ({ mergeRequest: updated, changes }) => [
           ...(changes.includes("state") ? [mergeRequestEvent(updated.state === "closed" ? MergeRequests.events.mergeRequestClosed : MergeRequests.events.mergeRequestReopened, updated, caller.id)] : []),
-          ...(changes.some((c) => c !== "state") ? [announce(MergeRequests.events.mergeRequestUpdated, { ...eventPayload(updated, caller.id), changes: changes.filter((c) => c !== "state"), ...todoFacts(mr, updated, changes, links, input) })] : []),
+          ...(changes.some((c) => c !== "state")
+            ? [
+                announce(MergeRequests.events.mergeRequestUpdated, {
+                  ...eventPayload(updated, caller.id),
+                  changes: changes.filter((c) => c !== "state"),
+                  ...todoFacts(mr, updated, changes, links, input),
+                  // What the edit changed, before and after, from the rows it loaded and wrote (no statement added).
+                  change_values: changeValues(
+                    mergeRequestHookSnapshot(mr, links),
+                    mergeRequestHookSnapshot(updated, {
+                      labelIds: changes.includes("labels") ? [...new Set(input.labelIds ?? [])] : links.labelIds,
+                      assigneeIds: changes.includes("assignees") ? [...new Set(input.assigneeIds ?? [])] : links.assigneeIds,
+                      reviewerIds: changes.includes("reviewers") ? [...new Set(input.reviewerIds ?? [])] : links.reviewerIds,
+                    }),
+                  ),
+                }),
+              ]
+            : []),
         ],
       );
       return presentOne(kit, ctx, { access: loaded.access, role: loaded.actor.role }, mergeRequest);

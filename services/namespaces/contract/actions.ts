@@ -11,6 +11,7 @@ import {
   InvitedMemberSchema,
   LabelBasicSchema,
   LabelDetailSchema,
+  LabelHookAttrsSchema,
   LabelSchema,
   MemberSchema,
   MilestoneSchema,
@@ -553,6 +554,8 @@ export const NamespacesActions = {
       output: () => z.array(LabelBasicSchema),
     }),
     /** LabelBasic with priority for these ids (any container), sorted by title; unknown ids are skipped. */
+    /** Labels of these ids (any container) as webhooks show them; unknown ids are skipped. */
+    hookAttrs: actionContract("namespaces.labels.hookAttrs", { input: () => z.object({ ids: ids() }), output: () => z.array(LabelHookAttrsSchema), idempotent: true }),
     byIds: actionContract("namespaces.labels.byIds", {
       input: () => z.object({ ids: ids() }),
       output: () => z.array(LabelDetailSchema),

@@ -21,6 +21,21 @@ export const LabelBasicSchema = z.object({
   description_html: z.string().nullable(),
 });
 
+/** A label as GitLab's webhooks show it (Label#hook_attrs). */
+export const LabelHookAttrsSchema = z.object({
+  id: z.number(),
+  title: z.string(),
+  color: z.string(),
+  project_id: z.number().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  template: z.boolean(),
+  description: z.string().nullable(),
+  type: z.enum(["ProjectLabel", "GroupLabel"]),
+  group_id: z.number().nullable(),
+});
+export type LabelHookAttrs = z.output<typeof LabelHookAttrsSchema>;
+
 /** LabelBasic with the label's priority (project labels; null for group labels), for ordering only. */
 export const LabelDetailSchema = LabelBasicSchema.extend({ priority: z.number().nullable() });
 

@@ -3,6 +3,7 @@ import { UserRefSchema } from "@collab/accounts-contract";
 import { actionContract, noContent, pageOf, replyOf } from "@collab/core";
 import { z } from "zod";
 import { UploadArtifactParams } from "./params/artifacts";
+import { JobEventPayload } from "./events";
 import {
   ListProtectedEnvironmentsParams,
   ProtectedEnvironmentParams,
@@ -279,6 +280,8 @@ export const RunnersActions = {
       input: () => z.object({ token: z.string(), job_id: int(), status: FinalStatus() }),
       output: () => JobStatus().nullable(),
     }),
+    /** Bus only (a webhook's test): the project's latest job as its last status change carried it, or null. */
+    latestEvent: actionContract("runners.jobs.latestEvent", { input: () => z.object({ project_id: int() }), output: () => JobEventPayload().nullable(), idempotent: true }),
     /** The gateway's CI/CD job token check: the running job a token belongs to, else 401. */
     authenticate: actionContract("runners.jobs.authenticate", {
       input: () => z.object({ token: z.string().min(1) }),

@@ -5,7 +5,7 @@ import { inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { presentPipelineBasic } from "./api/runner.entity";
 import { pipelines } from "./db/schema";
-import { finishJob, finishJobByToken, pickJob, pipelineFinished, runningJobOfToken } from "./domain/pipelines";
+import { finishJob, finishJobByToken, jobStatusChanged, latestJobEvent, pickJob, pipelineFinished, runningJobOfToken } from "./domain/pipelines";
 import { runnerByToken } from "./domain/runners";
 import { Namespaces } from "@collab/namespaces-contract";
 
@@ -20,8 +20,8 @@ async function runnerFromToken(kit: ServiceKit, token: string) {
  * job tokens in the params) and the job token lookups other services and the gateway rely on.
  */
 export const jobsActions = (kit: ServiceKit): Record<string, ActionSchema> => {
-  /** Finishing a job finishes its pipeline (one job each): integrations and emails follow it. */
-  const announceFinish = (done: Awaited<ReturnType<typeof finishJob>>): Announcement[] => (done ? [pipelineFinished(done.pipeline)] : []);
+  /** Finishing a job finishes its pipeline (one job each): integrations and emails follow both. */
+  const announceFinish = (done: Awaited<ReturnType<typeof finishJob>>): Announcement[] => (done ? [jobStatusChanged(done.job, done.pipeline, done.runner), pipelineFinished(done.pipeline)] : []);
 
   return {
     /** POST /jobs/request: a runner takes the oldest pending job it may run, with the job's token; 204 when none. */
@@ -29,7 +29,10 @@ export const jobsActions = (kit: ServiceKit): Record<string, ActionSchema> => {
       Runners.jobs.request,
       async (ctx) => {
         const runner = await runnerFromToken(kit, ctx.params.token);
-        const picked = await pickJob(kit.db, runner.id);
+        const picked = await kit.events.transact(
+          (tx) => pickJob(tx, runner.id),
+          (p) => (p ? [jobStatusChanged(p.job, p.pipeline, p.runner)] : []),
+        );
         if (!picked) return reply(204, null);
         const { job, token } = picked;
         return { id: job.id, token, pipeline_id: job.pipelineId, project_id: job.projectId, name: job.name, stage: job.stage, ref: job.ref, tag: job.tag, status: job.status };
@@ -56,6 +59,8 @@ export const jobsActions = (kit: ServiceKit): Record<string, ActionSchema> => {
         const finished = await kit.events.transact((tx) => finishJob(tx, runner.id, ctx.params.job_id, ctx.params.status), announceFinish);
         return finished ? { id: finished.job.id, status: finished.job.status } : null;
       }),
+
+      implement(Runners.jobs.latestEvent, (ctx) => latestJobEvent(kit.db, ctx.params.project_id)),
 
       /** The gateway's job token check: the running job a token belongs to, else 401. */
       implement(Runners.jobs.authenticate, async (ctx) => {

@@ -25,5 +25,5 @@ export const runnersService: ServiceSchema = defineService({
   eventTables: { outbox, processedEvents },
   consumes: () => namespacesConsumers(),
   secrets: runnersSecrets,
-  workers: (kit) => [{ name: "scheduler tick", everyMs: kit.config.SCHEDULER_INTERVAL_MS, run: () => tick(kit.db, kit.broker) }],
+  workers: (kit) => [{ name: "scheduler tick", everyMs: kit.config.SCHEDULER_INTERVAL_MS, run: () => tick(kit.db, kit.broker, kit.events) }],
 });

@@ -138,7 +138,7 @@ export const schedulesActions = (kit: ServiceKit): Record<string, ActionSchema> 
       const a = await readable(ctx, ctx.params.id);
       if (a.role < AccessLevel.DEVELOPER) throw forbidden();
       const s = await loadSchedule(kit.db, a.project.id, ctx.params.pipeline_schedule_id);
-      await playSchedule(kit.db, ctx, s, caller.id);
+      await playSchedule(kit.events, ctx, s, caller.id);
       return { message: "201 Created" };
     },
     { visibility: "published" },
@@ -187,6 +187,6 @@ export const schedulesActions = (kit: ServiceKit): Record<string, ActionSchema> 
 
   ...actionsOf("runners", [
     /** One scheduler pass (the timer calls the same); returns the ids of the pipelines it created. */
-    implement(Runners.scheduler.tick, async (ctx) => ({ pipeline_ids: await tick(kit.db, ctx) })),
+    implement(Runners.scheduler.tick, async (ctx) => ({ pipeline_ids: await tick(kit.db, ctx, kit.events) })),
   ]),
 });

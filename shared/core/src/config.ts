@@ -137,6 +137,11 @@ export const ConfigSchema = z.object({
   /** How often the integrations service sends pending deliveries (chat webhooks, pipeline emails); 0 disables the timer. */
   INTEGRATIONS_DELIVERY_TICK_MS: z.coerce.number().int().min(0).default(2_000),
   /**
+   * The pause after a delivery's first failed attempt, doubling after each further one (4 attempts):
+   * 10 s gives 10, 20 and 40 s, so a receiver down for a minute still gets the delivery.
+   */
+  INTEGRATIONS_RETRY_BACKOFF_MS: z.coerce.number().int().min(1).default(10_000),
+  /**
    * Package registry plan limits (GitLab's defaults): the largest generic package file (5 GiB) and
    * npm tarball (500 MiB), in bytes. Streamed uploads are also bounded by the gateway's MAX_UPLOAD_BYTES.
    */

@@ -3,6 +3,7 @@ import type { EventContract } from "@collab/core";
 import type { EventKind } from "@collab/integrations-contract";
 import type { z } from "zod";
 import type { ProjectFacts } from "./targets";
+import type { Enriched, HookRefs } from "../hooks/enrich";
 
 /** What a message about an event needs, known from the payload alone. */
 export interface Described {
@@ -14,8 +15,10 @@ export interface Described {
   branch?: string;
   /** Pipelines: notify_only_broken_pipelines leaves out all but failed ones. */
   pipelineStatus?: string;
+  /** Build servers: what the webhook body they get shows, read before it is built. */
+  refs?: HookRefs;
   /** The message (a chat message's facts, a mail, a build trigger, Jira's mentions), kept with the delivery. */
-  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined) => object;
+  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined, enriched?: Enriched) => object;
 }
 
 interface PayloadSchema {

@@ -13,6 +13,7 @@ import { chatBody, CHAT_SLUGS, type ChatBody, type ChatFacts } from "./chat-mess
 import type { ProjectFacts } from "./targets";
 import { hookedEvent, recordHookEvent } from "../hooks/consumers";
 import { describeHookEvent, GROUP_HOOK_EVENTS, HOOK_EVENTS } from "../hooks/events";
+import { refsWithActor, withUsers, type Enriched, type HookRefs } from "../hooks/enrich";
 import type { UserRef } from "@collab/accounts-contract";
 import { CI_SLUGS, type CiMessage } from "./ci";
 import { byName, describer, type Described, type Describer } from "./describer";
@@ -22,7 +23,7 @@ import { JIRA_EVENTS } from "./jira.events";
 
 /** What describeEvent answers: the message built for the notifier, in its format (a chat notifier's from its settings). */
 export interface DescribedFor extends Omit<Described, "build"> {
-  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined, properties?: Record<string, unknown>) => object;
+  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined, properties?: Record<string, unknown>, enriched?: Enriched) => object;
 }
 
 const ZERO = "0".repeat(40);
@@ -152,8 +153,9 @@ const ciEvent = (event: EventContract): Describer => ({
       projectId: facts.projectId,
       kind: facts.flag as EventKind,
       actorId: facts.actorId,
-      build: (project, _author, _at, user) => {
-        const data = facts.build(project, user) as CiMessage["data"];
+      refs: refsWithActor(facts.refs, facts.actorId),
+      build: (project, _author, _at, user, enriched) => {
+        const data = facts.build(project, enriched ?? withUsers(user ? [user] : [])) as CiMessage["data"];
         return { event: HOOK_HEADERS[data.object_kind] ?? "Push Hook", data };
       },
     };
@@ -174,7 +176,8 @@ export function describeEvent(slug: string, eventName: string, payload: unknown)
   const d = NOTIFIER_EVENTS[slug]?.[eventName];
   const parsed = d?.schema().safeParse(payload);
   const described = parsed?.success ? d.describe(parsed.data) : null;
-  if (!described || !CHAT_SLUGS.includes(slug)) return described;
+  if (!described) return null;
+  if (!CHAT_SLUGS.includes(slug)) return { ...described, build: (project, author, at, user, _properties, enriched) => described.build(project, author, at, user, enriched) };
   return { ...described, build: (project, author, at, user, properties = {}) => chatBody(slug, described.build(project, author, at, user) as ChatFacts, properties) };
 }
 

@@ -1,5 +1,5 @@
 import { Accounts } from "@collab/accounts-contract";
-import { call, checkOutboundUrl, currentSettings, externalUrl, outboundPolicy, type Keyring, type Mailer } from "@collab/core";
+import { call, checkOutboundUrl, currentSettings, externalUrl, loadConfig, outboundPolicy, type Keyring, type Mailer } from "@collab/core";
 import { eventFlags } from "@collab/integrations-contract";
 import type { Db } from "@collab/db";
 import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
@@ -14,10 +14,12 @@ import { postJson, sendRequest } from "./post";
 import { activeIntegrationFor, branchSelected, projectFacts, type Caller } from "./targets";
 import { WEBHOOKS_SLUG } from "../hooks/consumers";
 import { fanOut, hookHeldUntil, sendToHook, type HookOutcome } from "../hooks/deliveries";
+import { enrich } from "../hooks/enrich";
+import { labelsNotified } from "../hooks/label-filter";
 
-/** Attempts before a delivery is given up as failed, and the pause after the n-th failure. */
+/** Attempts before a delivery is given up as failed, and the pause after the n-th failure (`base`: INTEGRATIONS_RETRY_BACKOFF_MS). */
 export const MAX_ATTEMPTS = 4;
-export const backoffMs = (attempts: number) => 10_000 * 2 ** (attempts - 1);
+export const backoffMs = (attempts: number, base = 10_000) => base * 2 ** (attempts - 1);
 const TIMEOUT_MS = 10_000;
 /** How long a claim holds a delivery: a crashed sender's delivery comes back after it. */
 export const LEASE_MS = 60_000;
@@ -119,13 +121,16 @@ async function prepare(db: Db, broker: Caller, row: DeliveryRow): Promise<Delive
     project &&
     integration &&
     (described.pipelineStatus === undefined || brokenOrWanted(integration.properties, described.pipelineStatus)) &&
-    (described.branch === undefined || (await branchSelected(broker, integration, project, described.branch)));
+    (described.branch === undefined || (await branchSelected(broker, integration, project, described.branch))) &&
+    (await labelsNotified(broker, integration.properties, described.kind, row.eventName, row.payload));
   if (!applies) {
     await db.delete(integrationDeliveries).where(ownClaim(row));
     return null;
   }
   const [author] = described.actorId === null ? [] : await call(broker, Accounts.users.refs, { ids: [described.actorId] });
-  let message: Record<string, unknown> = { ...described.build(project, author?.name ?? "Someone", row.occurredAt.toISOString(), author, integration.properties) };
+  // A build server's message is the webhook's body: the objects it shows are read as for hooks.
+  const enriched = described.refs ? await enrich(broker, described.refs) : undefined;
+  let message: Record<string, unknown> = { ...described.build(project, author?.name ?? "Someone", row.occurredAt.toISOString(), author, integration.properties, enriched) };
   if (row.slug === JIRA_SLUG) message = { ...applicable(message as unknown as JiraMessage, eventFlags(integration.events), integration.properties) };
   const acts = isCiSlug(row.slug) ? ciActsOn(row.slug, (message as unknown as CiMessage).data) : row.slug === JIRA_SLUG ? hasWork(message as unknown as JiraMessage) : true;
   if (!acts) {
@@ -255,7 +260,7 @@ async function record(db: Db, row: DeliveryRow, outcome: Outcome, executionDurat
   const now = new Date();
   if (outcome.status === "retry") {
     const exhausted = row.attempts >= MAX_ATTEMPTS;
-    const backoff = new Date(now.getTime() + backoffMs(row.attempts));
+    const backoff = new Date(now.getTime() + backoffMs(row.attempts, loadConfig().INTEGRATIONS_RETRY_BACKOFF_MS));
     const notBefore = "notBefore" in outcome && outcome.notBefore && outcome.notBefore > backoff ? outcome.notBefore : backoff;
     await db
       .update(integrationDeliveries)

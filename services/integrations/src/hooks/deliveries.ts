@@ -1,4 +1,3 @@
-import { Accounts } from "@collab/accounts-contract";
 import { call, loadConfig, type Keyring } from "@collab/core";
 import type { Db } from "@collab/db";
 import { hookFlags, triggerByFlag } from "@collab/integrations-contract";
@@ -9,6 +8,7 @@ import type { Caller } from "../deliveries/targets";
 import { executable, permanentlyDisabled, temporarilyDisabled } from "./auto-disabling";
 import { branchMatches } from "./branch-filter";
 import { hookSlug } from "./consumers";
+import { enrich, refsWithActor } from "./enrich";
 import { describeGroupHookEvent, describeHookEvent } from "./events";
 import { executeHook, idempotencyKeyOf } from "./execute";
 
@@ -71,8 +71,8 @@ async function projectEvent(db: Db, broker: Caller, row: DeliveryRow): Promise<P
   const hooks = await db.select().from(webHooks).where(or(...owners)).orderBy(webHooks.id);
   const targets = hooks.filter((h) => takes(h, facts.flag) && (facts.branch === undefined || branchMatches(h.branchFilterStrategy, h.pushEventsBranchFilter, facts.branch)));
   if (!targets.length) return null;
-  const [user] = facts.actorId ? await call(broker, Accounts.users.refs, { ids: [facts.actorId] }) : [];
-  return { targets, flag: facts.flag, data: facts.build(project, user) };
+  // What the body shows of the event's objects, read once for all the hooks.
+  return { targets, flag: facts.flag, data: facts.build(project, await enrich(broker, refsWithActor(facts.refs, facts.actorId))) };
 }
 
 /** Deepest group nesting walked up from a group's event (GitLab allows 20 levels). */
@@ -94,8 +94,7 @@ async function groupEvent(db: Db, broker: Caller, row: DeliveryRow): Promise<Pre
   const hooks = await db.select().from(webHooks).where(inArray(webHooks.groupId, chain.map((g) => g.id))).orderBy(webHooks.id);
   const targets = hooks.filter((h) => takes(h, facts.flag));
   if (!targets.length) return null;
-  const [user] = await call(broker, Accounts.users.refs, { ids: [facts.userId] });
-  return { targets, flag: facts.flag, data: facts.build(chain[0], user) };
+  return { targets, flag: facts.flag, data: facts.build(chain[0], await enrich(broker, facts.refs)) };
 }
 
 /** When a webhook delivery must wait for its temporarily disabled hook: that time (null: go on). */

@@ -1,13 +1,15 @@
-import type { UserRef } from "@collab/accounts-contract";
-import type { EventContract } from "@collab/core";
+import type { ChangeValues, EventContract } from "@collab/core";
 import { Issues } from "@collab/issues-contract";
 import { MergeRequests } from "@collab/merge-requests-contract";
 import { Namespaces } from "@collab/namespaces-contract";
 import { Runners } from "@collab/runners-contract";
 import { Snippets } from "@collab/snippets-contract";
+import type { Enriched, HookRefs } from "./enrich";
+import { embeddedIssuable, issueHookData, mergeRequestHookData, type IssuableEvent } from "./issuable-payloads";
+import { jobHookData, milestoneHookData, type JobEvent, type MilestoneEvent } from "./object-payloads";
 import { flatUser, hookProject, hookRepository, hookUser, type HookProject } from "./payloads";
 
-/** What a webhook delivery of a domain event needs, from its payload alone. */
+/** What a webhook delivery of a domain event needs: who gets it, and how its body is built. */
 export interface HookEventFacts {
   projectId: number;
   /** The trigger flag a hook must have on. */
@@ -15,7 +17,9 @@ export interface HookEventFacts {
   actorId: number | null;
   /** Pushes: push_events_branch_filter applies. */
   branch?: string;
-  build: (project: HookProject, user: UserRef | undefined) => Record<string, unknown>;
+  /** What the body shows as it is now (the acting user included): read once per event, when some hook takes it. */
+  refs: HookRefs;
+  build: (project: HookProject, e: Enriched) => Record<string, unknown>;
 }
 
 interface HookDescriber {
@@ -25,55 +29,42 @@ interface HookDescriber {
 
 const ZERO = "0".repeat(40);
 const at = () => new Date().toISOString();
+/** The ids an edit's label, assignee or reviewer change names (before and after). */
+const changedIds = (values: ChangeValues | undefined, field: string) =>
+  values?.[field] ? [values[field].previous, values[field].current].flatMap((v) => (Array.isArray(v) ? (v as number[]) : [])) : [];
 
-const issue = (event: EventContract, action: string, state: string): HookDescriber => ({
+type IssuePayload = IssuableEvent & { confidential: boolean };
+
+const issue = (event: EventContract, action: string): HookDescriber => ({
   event,
-  describe: (p: { id: number; iid: number; project_id: number; actor_id: number; title: string; confidential: boolean; changes?: string[] }) => ({
+  describe: (p: IssuePayload) => ({
     projectId: p.project_id,
     flag: p.confidential ? "confidential_issues_events" : "issues_events",
     actorId: p.actor_id,
-    build: (project, user) => ({
-      object_kind: "issue",
-      event_type: p.confidential ? "confidential_issue" : "issue",
-      user: hookUser(user, p.actor_id),
-      project: hookProject(project),
-      object_attributes: { id: p.id, iid: p.iid, title: p.title, project_id: p.project_id, confidential: p.confidential, state, action, updated_at: at(), url: `${project.web_url}/-/issues/${p.iid}` },
-      labels: [],
-      // The event names the fields that changed, not their values: each is listed with what is known.
-      changes: Object.fromEntries((p.changes ?? []).map((f) => [f, f === "title" ? { current: p.title } : {}])),
-      repository: hookRepository(project),
-    }),
+    refs: { issueIds: [p.id], userIds: [p.actor_id, ...(action === "open" ? (p.assignee_ids ?? []) : []), ...changedIds(p.change_values, "assignee_ids")], labelIds: changedIds(p.change_values, "label_ids") },
+    build: (project, e) => issueHookData(project, e, p, action),
   }),
 });
 
+type MergeRequestPayload = IssuableEvent & { source_branch?: string; target_branch?: string; state?: string };
+
 const mergeRequest = (event: EventContract, action: string): HookDescriber => ({
   event,
-  describe: (p: { id: number; iid: number; project_id: number; actor_id: number; title: string; source_branch?: string; target_branch?: string; state?: string; changes?: string[] }) => ({
+  describe: (p: MergeRequestPayload) => ({
     projectId: p.project_id,
     flag: "merge_requests_events",
     actorId: p.actor_id,
-    build: (project, user) => ({
-      object_kind: "merge_request",
-      event_type: "merge_request",
-      user: hookUser(user, p.actor_id),
-      project: hookProject(project),
-      object_attributes: {
-        id: p.id,
-        iid: p.iid,
-        title: p.title,
-        source_branch: p.source_branch ?? null,
-        target_branch: p.target_branch ?? null,
-        source_project_id: p.project_id,
-        target_project_id: p.project_id,
-        state: p.state ?? null,
-        action,
-        updated_at: at(),
-        url: `${project.web_url}/-/merge_requests/${p.iid}`,
-      },
-      labels: [],
-      changes: Object.fromEntries((p.changes ?? []).map((f) => [f, f === "title" ? { current: p.title } : {}])),
-      repository: hookRepository(project),
-    }),
+    refs: {
+      mergeRequestIds: [p.id],
+      userIds: [
+        p.actor_id,
+        ...(action === "open" ? [...(p.assignee_ids ?? []), ...(p.reviewer_ids ?? [])] : []),
+        ...changedIds(p.change_values, "assignee_ids"),
+        ...changedIds(p.change_values, "reviewer_ids"),
+      ],
+      labelIds: changedIds(p.change_values, "label_ids"),
+    },
+    build: (project, e) => mergeRequestHookData(project, e, p, action),
   }),
 });
 
@@ -96,8 +87,12 @@ type NotePayload = {
 const notePath = (p: NotePayload) =>
   p.noteable_type === "Commit" ? `commit/${p.commit_id}` : p.noteable_type === "Snippet" ? `snippets/${p.noteable_id}` : p.noteable_type === "Issue" ? `issues/${p.noteable_iid}` : `merge_requests/${p.noteable_iid}`;
 const noteableKey: Record<string, string> = { Issue: "issue", MergeRequest: "merge_request", Snippet: "snippet", Commit: "commit" };
+/** The issue or merge request a note or award is on, for the reads of enrich. */
+const noteableRefs = (type: string, id: number | null): HookRefs =>
+  id === null ? {} : type === "Issue" ? { issueIds: [id] } : type === "MergeRequest" ? { mergeRequestIds: [id] } : {};
 
-const note = (event: EventContract): HookDescriber => ({
+/** GitLab's Note Hook: a comment made (`create`) or edited (`update`). */
+const note = (event: EventContract, action: "create" | "update"): HookDescriber => ({
   event,
   describe: (p: NotePayload) => {
     if (p.project_id === null || p.system) return null;
@@ -106,10 +101,11 @@ const note = (event: EventContract): HookDescriber => ({
       projectId: p.project_id,
       flag: confidential ? "confidential_note_events" : "note_events",
       actorId: p.author_id,
-      build: (project, user) => ({
+      refs: { ...noteableRefs(p.noteable_type, p.noteable_id), userIds: [p.author_id] },
+      build: (project, e) => ({
         object_kind: "note",
         event_type: confidential ? "confidential_note" : "note",
-        user: hookUser(user, p.author_id),
+        user: hookUser(e.users.get(p.author_id), p.author_id),
         project_id: p.project_id,
         project: hookProject(project),
         object_attributes: {
@@ -118,19 +114,21 @@ const note = (event: EventContract): HookDescriber => ({
           noteable_type: p.noteable_type,
           author_id: p.author_id,
           created_at: p.created_at,
-          updated_at: p.created_at,
+          updated_at: action === "create" ? p.created_at : at(),
           project_id: p.project_id,
           commit_id: p.commit_id ?? null,
           noteable_id: p.noteable_id,
           system: p.system,
           internal: p.internal,
           discussion_id: p.discussion_id,
-          action: "create",
+          action,
           url: `${project.web_url}/-/${notePath(p)}#note_${p.id}`,
         },
         repository: hookRepository(project),
         [noteableKey[p.noteable_type] ?? "noteable"]:
-          p.noteable_type === "Commit" ? { id: p.commit_id, title: p.noteable_title } : { id: p.noteable_id, iid: p.noteable_iid, title: p.noteable_title, confidential: p.noteable_confidential },
+          p.noteable_type === "Commit"
+            ? { id: p.commit_id, title: p.noteable_title }
+            : embeddedIssuable(e, p.noteable_type, p.noteable_id, project, { id: p.noteable_id, iid: p.noteable_iid, title: p.noteable_title, confidential: p.noteable_confidential }),
       }),
     };
   },
@@ -164,10 +162,11 @@ const emoji = (event: EventContract, action: "award" | "revoke"): HookDescriber 
           projectId: p.project_id,
           flag: "emoji_events",
           actorId: p.actor_id,
-          build: (project, user) => ({
+          refs: { ...noteableRefs(p.noteable_type, p.noteable_id), userIds: [p.actor_id] },
+          build: (project, e) => ({
             object_kind: "emoji",
             event_type: action,
-            user: hookUser(user, p.actor_id),
+            user: hookUser(e.users.get(p.actor_id), p.actor_id),
             project_id: p.project_id,
             project: hookProject(project),
             object_attributes: {
@@ -182,7 +181,7 @@ const emoji = (event: EventContract, action: "award" | "revoke"): HookDescriber 
               awarded_on_url: `${project.web_url}/-/${awardedPath(p)}`,
             },
             repository: hookRepository(project),
-            [noteableKey[p.noteable_type] ?? "noteable"]: { id: p.noteable_id, iid: p.noteable_iid, project_id: p.project_id },
+            [noteableKey[p.noteable_type] ?? "noteable"]: embeddedIssuable(e, p.noteable_type, p.noteable_id, project, { id: p.noteable_id, iid: p.noteable_iid, project_id: p.project_id }),
             ...(p.note_id ? { note: { id: p.note_id, noteable_type: p.noteable_type, noteable_id: p.noteable_id, project_id: p.project_id } } : {}),
           }),
         },
@@ -195,7 +194,8 @@ const push = (tag: boolean): HookDescriber => ({
     flag: tag ? "tag_push_events" : "push_events",
     actorId: p.userId,
     branch: tag ? undefined : p.branch,
-    build: (project, user) => ({
+    refs: { userIds: [p.userId] },
+    build: (project, e) => ({
       object_kind: tag ? "tag_push" : "push",
       event_name: tag ? "tag_push" : "push",
       before: p.before,
@@ -203,7 +203,7 @@ const push = (tag: boolean): HookDescriber => ({
       ref: tag ? `refs/tags/${p.tag}` : `refs/heads/${p.branch}`,
       checkout_sha: p.after === ZERO ? null : p.after,
       message: null,
-      ...flatUser(user, p.userId),
+      ...flatUser(e.users.get(p.userId), p.userId),
       project_id: p.projectId,
       project: hookProject(project),
       // The event carries the head commit's title, not the pushed commits themselves.
@@ -220,27 +220,63 @@ const pipeline: HookDescriber = {
     projectId: p.project_id,
     flag: "pipeline_events",
     actorId: p.user_id,
-    build: (project, user) => ({
+    refs: { userIds: [p.user_id] },
+    build: (project, e) => ({
       object_kind: "pipeline",
       object_attributes: { id: p.pipeline_id, iid: p.iid, ref: p.ref, tag: p.tag, sha: p.sha, status: p.status, detailed_status: p.status, source: p.source, finished_at: p.finished_at, url: `${project.web_url}/-/pipelines/${p.pipeline_id}` },
       merge_request: null,
-      user: hookUser(user, p.user_id),
+      user: hookUser(p.user_id === null ? undefined : e.users.get(p.user_id), p.user_id),
       project: hookProject(project),
       builds: [],
     }),
   }),
 };
 
+/** GitLab's Job Hook: a job's status changed. */
+const job: HookDescriber = {
+  event: Runners.events.jobStatusChanged,
+  describe: (p: JobEvent) => ({
+    projectId: p.project_id,
+    flag: "job_events",
+    actorId: p.user_id,
+    refs: { userIds: [p.user_id] },
+    build: (project, e) => jobHookData(project, e, p),
+  }),
+};
+
+/** GitLab's Milestone Hook (18.2): a project milestone created, closed, reopened or deleted. */
+const milestone = (event: EventContract, action: "create" | "close" | "reopen"): HookDescriber => ({
+  event,
+  describe: (p: MilestoneEvent) =>
+    p.projectId === null
+      ? null
+      : { projectId: p.projectId, flag: "milestone_events", actorId: p.userId, refs: { milestoneIds: [p.id] }, build: (project, e) => milestoneHookData(project, e, p, action) },
+});
+const milestoneDeleted: HookDescriber = {
+  event: Namespaces.events.milestoneDeleted,
+  describe: (p: { projectId: number | null; groupId: number | null; userId: number; milestones: { id: number; iid: number; title: string }[] }) =>
+    p.projectId === null || p.milestones.length !== 1
+      ? null
+      : {
+          projectId: p.projectId,
+          flag: "milestone_events",
+          actorId: p.userId,
+          refs: {},
+          build: (project, e) => milestoneHookData(project, e, { ...p.milestones[0], projectId: p.projectId, groupId: null, userId: p.userId }, "delete"),
+        },
+};
+
 const I = Issues.events;
 const M = MergeRequests.events;
+const N = Namespaces.events;
 
 /** The domain events webhooks deliver, by event name. */
 export const HOOK_EVENTS: Record<string, HookDescriber> = Object.fromEntries(
   [
-    issue(I.issueOpened, "open", "opened"),
-    issue(I.issueUpdated, "update", "opened"),
-    issue(I.issueClosed, "close", "closed"),
-    issue(I.issueReopened, "reopen", "opened"),
+    issue(I.issueOpened, "open"),
+    issue(I.issueUpdated, "update"),
+    issue(I.issueClosed, "close"),
+    issue(I.issueReopened, "reopen"),
     mergeRequest(M.mergeRequestOpened, "open"),
     mergeRequest(M.mergeRequestUpdated, "update"),
     mergeRequest(M.mergeRequestClosed, "close"),
@@ -248,13 +284,17 @@ export const HOOK_EVENTS: Record<string, HookDescriber> = Object.fromEntries(
     mergeRequest(M.mergeRequestMerged, "merge"),
     mergeRequest(M.mergeRequestApproved, "approved"),
     mergeRequest(M.mergeRequestUnapproved, "unapproved"),
-    note(I.noteCreated),
-    note(M.noteCreated),
-    note(Snippets.events.noteCreated),
+    // Edits are not delivered: a note's `updated` event does not tell an edit from a resolved thread.
+    ...[I, M, Snippets.events].map((events) => note(events.noteCreated, "create")),
     ...[I, M, Snippets.events].flatMap((events) => [emoji(events.emojiAwarded, "award"), emoji(events.emojiRevoked, "revoke")]),
     push(false),
     push(true),
     pipeline,
+    job,
+    milestone(N.milestoneCreated, "create"),
+    milestone(N.milestoneClosed, "close"),
+    milestone(N.milestoneReopened, "reopen"),
+    milestoneDeleted,
   ].map((d) => [d.event.name, d]),
 );
 
@@ -273,7 +313,8 @@ export interface GroupHookEventFacts {
   groupId: number;
   flag: string;
   userId: number;
-  build: (group: { id: number; name: string; full_path: string }, member: UserRef | undefined) => Record<string, unknown>;
+  refs: HookRefs;
+  build: (group: { id: number; name: string; full_path: string }, e: Enriched) => Record<string, unknown>;
 }
 
 const ACCESS_NAMES: Record<number, string> = { 5: "Minimal Access", 10: "Guest", 15: "Planner", 20: "Reporter", 30: "Developer", 40: "Maintainer", 50: "Owner" };
@@ -287,13 +328,14 @@ const member = (event: EventContract, eventName: string) => ({
           groupId: p.groupId,
           flag: "member_events",
           userId: p.userId,
-          build: (group, user) => ({
+          refs: { userIds: [p.userId] },
+          build: (group, e) => ({
             created_at: at(),
             updated_at: at(),
             group_name: group.name,
             group_path: group.full_path,
             group_id: group.id,
-            ...flatUser(user, p.userId),
+            ...flatUser(e.users.get(p.userId), p.userId),
             group_access: p.accessLevel === null ? null : (ACCESS_NAMES[p.accessLevel] ?? null),
             group_plan: null,
             expires_at: null,

@@ -1,14 +1,15 @@
-import { Accounts } from "@collab/accounts-contract";
 import { call, callerOf, implement, page, recordNotFound, reply, unprocessable, type Ctx } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { Integrations, TRIGGERS, triggerByFlag, type HookLevel, type HookWrite } from "@collab/integrations-contract";
 import { Issues } from "@collab/issues-contract";
 import { MergeRequests } from "@collab/merge-requests-contract";
 import { Namespaces } from "@collab/namespaces-contract";
+import { Runners } from "@collab/runners-contract";
 import { and, desc, eq, gte, sql, type SQL } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { randomUUID } from "node:crypto";
 import { webHookLogs } from "../db/schema";
+import { enrich, refsWithActor } from "./enrich";
 import { describeHookEvent } from "./events";
 import { executeHook } from "./execute";
 import { presentHook, presentLog } from "./hook.entity";
@@ -35,8 +36,9 @@ const NO_DATA: Record<string, string> = {
 
 /**
  * The sample a test of a project hook sends (GitLab's TestHooks::ProjectService): the project's
- * latest issue or merge request as its "open" event would carry it, or its default branch's head as
- * a push; null when there is none or the trigger has no source here.
+ * latest issue or merge request as its "open" event would carry it, its latest job as its last
+ * status change, or its default branch's head as a push; null when there is none or the trigger
+ * has no source here.
  */
 async function sampleData(ctx: Ctx<unknown>, projectId: number, trigger: string): Promise<Record<string, unknown> | null> {
   const actorId = callerOf(ctx as never)?.id ?? 0;
@@ -49,6 +51,9 @@ async function sampleData(ctx: Ctx<unknown>, projectId: number, trigger: string)
     const found = await call(ctx, MergeRequests.mergeRequests.listProject, { id: String(projectId), per_page: 1 } as never);
     const m = found.items[0];
     if (m) event = { name: MergeRequests.events.mergeRequestOpened.name, payload: { id: m.id, iid: m.iid, project_id: projectId, actor_id: actorId, title: m.title, state: m.state } };
+  } else if (trigger === "job_events") {
+    const job = await call(ctx, Runners.jobs.latestEvent, { project_id: projectId });
+    if (job) event = { name: Runners.events.jobStatusChanged.name, payload: job };
   }
   const [project] = await call(ctx, Namespaces.projects.summaries, { ids: [projectId] });
   if (!project) return null;
@@ -63,8 +68,7 @@ async function sampleData(ctx: Ctx<unknown>, projectId: number, trigger: string)
   }
   const facts = event && describeHookEvent(event.name, event.payload);
   if (!facts) return null;
-  const [user] = await call(ctx, Accounts.users.refs, { ids: [actorId] });
-  return facts.build(project, user);
+  return facts.build(project, await enrich(ctx, refsWithActor(facts.refs, actorId)));
 }
 
 /** `status` of the events list: a code, or successful (2xx), client_failure (4xx), server_failure (5xx). */

@@ -207,3 +207,24 @@ test("notify_only_broken_pipelines: only the failed pipeline is told, to the pip
     expect.objectContaining({ path: "/ci", body: expect.objectContaining({ channel: "#ci", text: expect.stringContaining(`Pipeline #${second.pipeline_id} of branch main`), attachments: [expect.objectContaining({ title: `Pipeline #${second.pipeline_id} failed` })] }) }),
   ]);
 });
+
+test("labels_to_be_notified: match_any and match_all on issues and on comments by their issue's labels; pushes are not filtered", async () => {
+  for (const name of ["bug", "urgent"]) expect((await maint.api.post(`/projects/${project.id}/labels`, { json: { name, color: "#FF0000" } })).status).toBe(201);
+  // Slack tells what carries any of the labels (the `~` of a reference is ignored); Mattermost what carries both.
+  await setUp("slack", { webhook: `${base}/any`, labels_to_be_notified: "~bug, urgent", note_events: true, push_events: true });
+  await setUp("mattermost", { webhook: `${base}/all`, labels_to_be_notified: "bug,urgent", labels_to_be_notified_behavior: "match_all", note_events: true, push_events: false });
+  const plain = (await dev.api.post(`/projects/${project.id}/issues`, { json: { title: "No labels" } })).body as { iid: number };
+  const bug = (await dev.api.post(`/projects/${project.id}/issues`, { json: { title: "Only bug", labels: "bug" } })).body as { iid: number };
+  const both = (await dev.api.post(`/projects/${project.id}/issues`, { json: { title: "Bug and urgent", labels: "bug,urgent" } })).body as { iid: number };
+  await dev.api.post(`/projects/${project.id}/issues/${plain.iid}/notes`, { json: { body: "on the plain one" } });
+  await dev.api.post(`/projects/${project.id}/issues/${both.iid}/notes`, { json: { body: "on the labelled one" } });
+  // A push has no labels: the filter does not apply to it.
+  expect((await pushTo("main")).status).toBe(201);
+  // A delivery is recorded per event and active notifier (Mattermost's push too); the worker drops what is not told.
+  await eventually(async () => expect(await statuses()).toHaveLength(12));
+  await deliverAll();
+  const told = (path: string) => received.filter((r) => r.path === path).map((r) => r.body.attachments[0].title);
+  expect(told("/any").sort()).toEqual([`#${bug.iid} Only bug`, `#${both.iid} Bug and urgent`, "Add main notes", "Bug and urgent"].sort());
+  expect(told("/all").sort()).toEqual([`#${both.iid} Bug and urgent`, "Bug and urgent"].sort());
+  expect(received).toHaveLength(6);
+});

@@ -536,3 +536,137 @@ describe("test and resend", () => {
     expect(received).toHaveLength(2);
   });
 });
+
+describe("payloads as GitLab sends them", () => {
+  test("Issue Hook: the issue with its labels, assignees and description; an edit's changes with previous and current values", async () => {
+    await U.maint.api.post(P(), { json: { url: receiverUrl, push_events: false, issues_events: true } });
+    const bug = (await U.maint.api.post(`/projects/${project.id}/labels`, { json: { name: "bug", color: "#FF0000", description: "Broken" } })).body as { id: number };
+    const ui = (await U.maint.api.post(`/projects/${project.id}/labels`, { json: { name: "ui", color: "#00FF00" } })).body as { id: number };
+    const milestone = (await U.maint.api.post(`/projects/${project.id}/milestones`, { json: { title: "v1" } })).body as { id: number };
+    const issue = (
+      await U.dev.api.post(`/projects/${project.id}/issues`, { json: { title: "Crash", description: "It crashes", labels: "bug", assignee_ids: [U.dev.id], milestone_id: milestone.id } })
+    ).body as { id: number; iid: number };
+    await receive(1);
+    const opened = received[0].body;
+    expect(opened.object_attributes).toMatchObject({
+      id: issue.id,
+      iid: issue.iid,
+      title: "Crash",
+      description: "It crashes",
+      author_id: U.dev.id,
+      assignee_ids: [U.dev.id],
+      assignee_id: U.dev.id,
+      milestone_id: milestone.id,
+      project_id: project.id,
+      state: "opened",
+      state_id: 1,
+      confidential: false,
+      time_estimate: 0,
+      total_time_spent: 0,
+      type: "Issue",
+      action: "open",
+      url: `${project.web_url}/-/issues/${issue.iid}`,
+      labels: [expect.objectContaining({ id: bug.id, title: "bug", color: "#FF0000", description: "Broken", type: "ProjectLabel", project_id: project.id, group_id: null, template: false })],
+    });
+    expect(opened.object_attributes.created_at).toEqual(expect.any(String));
+    expect(opened.labels).toEqual([expect.objectContaining({ id: bug.id, title: "bug" })]);
+    expect(opened.assignees).toEqual([{ id: U.dev.id, name: "dev", username: "dev", avatar_url: null, email: "[REDACTED]" }]);
+    expect(opened.changes).toMatchObject({ title: { previous: null, current: "Crash" }, description: { previous: null, current: "It crashes" }, author_id: { previous: null, current: U.dev.id } });
+    expect(opened.repository).toEqual({ name: "app", url: expect.any(String), description: null, homepage: project.web_url });
+
+    await U.dev.api.put(`/projects/${project.id}/issues/${issue.iid}`, { json: { title: "Crash on start", add_labels: "ui", remove_labels: "bug", assignee_ids: [U.maint.id] } });
+    await receive(2);
+    const updated = received[1].body;
+    expect(updated.object_attributes).toMatchObject({ action: "update", title: "Crash on start", assignee_ids: [U.maint.id], labels: [expect.objectContaining({ id: ui.id, title: "ui" })] });
+    expect(updated.changes).toMatchObject({
+      title: { previous: "Crash", current: "Crash on start" },
+      labels: { previous: [expect.objectContaining({ id: bug.id, title: "bug" })], current: [expect.objectContaining({ id: ui.id, title: "ui" })] },
+      assignees: { previous: [expect.objectContaining({ username: "dev" })], current: [expect.objectContaining({ username: "maint" })] },
+      updated_by_id: { current: U.dev.id },
+    });
+    expect(updated.changes.updated_at.previous).not.toEqual(updated.changes.updated_at.current);
+    expect(updated.changes).not.toHaveProperty("description");
+
+    await U.dev.api.put(`/projects/${project.id}/issues/${issue.iid}`, { json: { state_event: "close" } });
+    await receive(3);
+    expect(received[2].body).toMatchObject({ object_attributes: { action: "close", state: "closed", state_id: 2 }, changes: { state_id: { previous: 1, current: 2 } } });
+  });
+
+  test("Merge Request Hook and Note Hook carry the merge request's and issue's labels", async () => {
+    await U.maint.api.post(P(), { json: { url: receiverUrl, push_events: false, merge_requests_events: true, note_events: true } });
+    await U.maint.api.post(`/projects/${project.id}/labels`, { json: { name: "review", color: "#0000FF" } });
+    await root.post(`/projects/${project.id}/repository/branches`, { query: { branch: "feature", ref: "main" } });
+    const mr = (await U.dev.api.post(`/projects/${project.id}/merge_requests`, { json: { title: "Draft: Fix", source_branch: "feature", target_branch: "main", labels: "review", reviewer_ids: [U.maint.id], description: "Fixes it" } })).body as { id: number; iid: number };
+    await receive(1);
+    expect(received[0].body).toMatchObject({
+      object_kind: "merge_request",
+      object_attributes: { id: mr.id, iid: mr.iid, title: "Draft: Fix", description: "Fixes it", draft: true, work_in_progress: true, state_id: 1, reviewer_ids: [U.maint.id], labels: [expect.objectContaining({ title: "review" })], source: { path_with_namespace: project.path_with_namespace } },
+      labels: [expect.objectContaining({ title: "review" })],
+      reviewers: [expect.objectContaining({ username: "maint" })],
+    });
+    await U.dev.api.put(`/projects/${project.id}/merge_requests/${mr.iid}`, { json: { title: "Fix", remove_labels: "review" } });
+    await receive(2);
+    expect(received[1].body).toMatchObject({
+      object_attributes: { action: "update", draft: false },
+      changes: { title: { previous: "Draft: Fix", current: "Fix" }, draft: { previous: true, current: false }, labels: { previous: [expect.objectContaining({ title: "review" })], current: [] } },
+      labels: [],
+    });
+    await U.dev.api.post(`/projects/${project.id}/merge_requests/${mr.iid}/notes`, { json: { body: "Ready" } });
+    await receive(3);
+    expect(received[2].body).toMatchObject({ object_kind: "note", merge_request: { id: mr.id, iid: mr.iid, title: "Fix", source_branch: "feature", labels: [], state: "opened" } });
+  });
+});
+
+describe("milestone and job hooks", () => {
+  test("Milestone Hook on create, close, reopen and delete of a project milestone", async () => {
+    await U.maint.api.post(P(), { json: { url: receiverUrl, push_events: false, milestone_events: true } });
+    const m = (await U.maint.api.post(`/projects/${project.id}/milestones`, { json: { title: "v1.0", description: "First", due_date: "2030-01-31" } })).body as { id: number; iid: number };
+    await receive(1);
+    expect(received[0]).toMatchObject({
+      headers: { "x-gitlab-event": "Milestone Hook" },
+      body: { object_kind: "milestone", event_type: "milestone", action: "create", project: { id: project.id }, object_attributes: { id: m.id, iid: m.iid, title: "v1.0", description: "First", state: "active", due_date: "2030-01-31", project_id: project.id, group_id: null } },
+    });
+    await U.maint.api.put(`/projects/${project.id}/milestones/${m.id}`, { json: { state_event: "close" } });
+    await receive(2);
+    expect(received[1].body).toMatchObject({ action: "close", object_attributes: { id: m.id, state: "closed" } });
+    await U.maint.api.put(`/projects/${project.id}/milestones/${m.id}`, { json: { state_event: "activate" } });
+    await receive(3);
+    expect(received[2].body).toMatchObject({ action: "reopen", object_attributes: { state: "active" } });
+    expect((await U.maint.api.delete(`/projects/${project.id}/milestones/${m.id}`)).status).toBe(204);
+    await receive(4);
+    expect(received[3].body).toMatchObject({ action: "delete", object_attributes: { id: m.id, iid: m.iid, title: "v1.0" } });
+  });
+
+  test("Job Hook on each status of a job: pending with its pipeline, running, then its final status", async () => {
+    await U.maint.api.post(P(), { json: { url: receiverUrl, push_events: false, job_events: true } });
+    const runner = (await U.maint.api.post("/user/runners", { json: { runner_type: "project_type", project_id: project.id, description: "box", tag_list: ["linux"] } })).body as { id: number; token: string };
+    const schedule = (await U.maint.api.post(`/projects/${project.id}/pipeline_schedules`, { json: { description: "nightly", ref: "main", cron: "0 1 * * *" } })).body as { id: number };
+    expect((await U.maint.api.post(`/projects/${project.id}/pipeline_schedules/${schedule.id}/play`)).status).toBe(201);
+    await receive(1);
+    const job = (await apiClient(app.url).post("/jobs/request", { json: { token: runner.token } })).body as { id: number; pipeline_id: number };
+    await receive(2);
+    await call(app.broker, Runners.jobs.finish, { token: runner.token, job_id: job.id, status: "success" });
+    await receive(3);
+    expect(received.map((r) => [r.headers["x-gitlab-event"], r.body.build_status])).toEqual([
+      ["Job Hook", "pending"],
+      ["Job Hook", "running"],
+      ["Job Hook", "success"],
+    ]);
+    expect(received[2].body).toMatchObject({
+      object_kind: "build",
+      ref: "main",
+      tag: false,
+      build_id: job.id,
+      build_name: "build",
+      build_stage: "build",
+      pipeline_id: job.pipeline_id,
+      project_id: project.id,
+      user: { id: U.maint.id, username: "maint" },
+      commit: { id: job.pipeline_id, status: "success" },
+      runner: { id: runner.id, description: "box", runner_type: "project_type", is_shared: false, active: true, tags: ["linux"] },
+      project: { id: project.id },
+    });
+    expect(received[2].body.build_duration).toEqual(expect.any(Number));
+    expect(received[0].body.runner).toBeNull();
+  });
+});

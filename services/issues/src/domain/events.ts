@@ -36,6 +36,23 @@ type PlainIssueEvent = typeof Issues.events.issueOpened | typeof Issues.events.i
 /** An issue event whose payload is the issue's alone. */
 export const issueEvent = (event: PlainIssueEvent, issue: IssueFacts, actorId: number): Announcement => announce(event, issuePayload(issue, actorId));
 
+/** An issue's fields an edit may change, by hook attribute name: their differences are its hook's `changes`. */
+export const issueHookSnapshot = (i: IssueRow, labelIds: number[], assigneeIds: number[]) => ({
+  title: i.title,
+  description: i.description,
+  confidential: i.confidential,
+  discussion_locked: i.discussionLocked,
+  due_date: i.dueDate,
+  milestone_id: i.milestoneId,
+  weight: i.weight,
+  health_status: i.healthStatus,
+  time_estimate: i.timeEstimate,
+  label_ids: labelIds,
+  assignee_ids: assigneeIds,
+  updated_at: i.updatedAt,
+  updated_by_id: i.updatedById,
+});
+
 /**
  * What the activity service makes to-dos of in an issue's `updated` event: the assignees added,
  * and the description with the one it replaced, when they changed.

@@ -7,7 +7,7 @@ import { labels, namespaces, projects } from "../db/schema";
 import { groupAccessLevel, projectAccess, roleOf } from "../members/access";
 import { projectGroupIds } from "../shared/labels-milestones-parent";
 import { findGroup, findProject } from "../shared/lookup";
-import { presentLabelBasic, presentLabelLookup } from "./label.entity";
+import { presentLabelBasic, presentLabelHookAttrs, presentLabelLookup } from "./label.entity";
 import { labelsByIds } from "./labels.finder";
 import { resolveContainerLabels } from "./labels";
 
@@ -57,6 +57,9 @@ export const labelLookupActions = (kit: ServiceKit): Record<string, ActionSchema
     implement(Namespaces.labels.byIds, async (ctx) => {
       return (await labelsByIds(kit.db, [...new Set(ctx.params.ids)])).map(presentLabelLookup);
     }),
+
+    /** Labels by id as webhooks show them (no caller: the service asking shows them to a hook it authorized). */
+    implement(Namespaces.labels.hookAttrs, async (ctx) => (await labelsByIds(kit.db, [...new Set(ctx.params.ids)])).map(presentLabelHookAttrs)),
 
     /** Label ids per exact title, among the labels of the given projects and their ancestor groups. */
     implement(Namespaces.labels.idsByTitles, async (ctx) => {

@@ -17,6 +17,20 @@ export const presentLabelBasic = (l: LabelRow) => ({
   description_html: labelDescriptionHtml(l.description),
 });
 
+/** A label as webhooks show it (GitLab's Label#hook_attrs; no label here is a template). */
+export const presentLabelHookAttrs = (l: LabelRow) => ({
+  id: l.id,
+  title: l.title,
+  color: l.color,
+  project_id: l.projectId,
+  created_at: l.createdAt.toISOString(),
+  updated_at: l.updatedAt.toISOString(),
+  template: false,
+  description: l.description,
+  type: l.projectId !== null ? ("ProjectLabel" as const) : ("GroupLabel" as const),
+  group_id: l.groupId,
+});
+
 /** A label as other services' pages need it: LabelBasic with its priority (project labels only). */
 export const presentLabelLookup = (l: LabelRow) => ({ ...presentLabelBasic(l), priority: l.projectId !== null ? l.priority : null });
 

@@ -1,11 +1,12 @@
 import { notFound, type Ctx } from "@collab/core";
-import { openScratchDatabase, type Database } from "@collab/db";
+import { openScratchDatabase, type Announcement, type Database, type Db } from "@collab/db";
 import { eq, sql } from "drizzle-orm";
 import { Errors } from "moleculer";
 import path from "node:path";
 import { pipelines, pipelineSchedules } from "../db/schema";
-import { tick } from "./schedules";
+import { tick as runTick } from "./schedules";
 import { Namespaces } from "@collab/namespaces-contract";
+import { Runners } from "@collab/runners-contract";
 
 /** The scheduler pass against the service's migrated tables, with namespaces' ref lookup stood in for. */
 let database: Database;
@@ -15,7 +16,10 @@ beforeAll(async () => {
   await database.migrate({ folder: path.join(__dirname, "../../drizzle"), table: "__migrations_runners" });
 });
 afterAll(() => dispose?.());
-beforeEach(() => database.db.execute(sql`TRUNCATE runners.pipeline_schedules, runners.pipelines, runners.jobs RESTART IDENTITY CASCADE`));
+beforeEach(async () => {
+  announced = [];
+  await database.db.execute(sql`TRUNCATE runners.pipeline_schedules, runners.pipelines, runners.jobs RESTART IDENTITY CASCADE`);
+});
 
 /** A bus whose namespaces.refs.resolve answers with `answer` (or throws it). */
 const bus = (answer: () => unknown) =>
@@ -25,6 +29,17 @@ const bus = (answer: () => unknown) =>
       return answer();
     },
   }) as unknown as { call: Ctx<unknown>["call"] };
+/** The events a pass announces, in the pass's transaction as the service's bus writes them. */
+let announced: Announcement[] = [];
+const events = {
+  transact: <T>(change: (tx: Db) => Promise<T>, announce: (result: T) => Announcement[]) =>
+    database.db.transaction(async (tx) => {
+      const result = await change(tx);
+      announced.push(...announce(result));
+      return result;
+    }),
+};
+const tick = (db: Db, b: { call: Ctx<unknown>["call"] }) => runTick(db, b, events);
 const main = { status: "ok", kind: "branch", name: "main", full_ref: "refs/heads/main", sha: "a".repeat(40) };
 const noAnswer = () => {
   throw new Errors.RequestTimeoutError({ action: Namespaces.refs.resolve.name, nodeID: "namespaces-1" });
@@ -51,6 +66,8 @@ test("a ref lookup that gets no answer leaves the schedule due, and a later pass
   const fired = await tick(database.db, bus(() => main));
   expect(fired).toHaveLength(1);
   expect(await pipelinesOf(id)).toEqual([expect.objectContaining({ id: fired[0], ref: "main", source: "schedule", userId: 7 })]);
+  // Its job is announced pending, with the pipeline, in the pass's transaction.
+  expect(announced).toEqual([[Runners.events.jobStatusChanged.name, expect.objectContaining({ pipeline_id: fired[0], status: "pending", sha: "a".repeat(40), runner: null })]]);
   expect((await scheduleRow(id)).nextRunAt.getTime()).toBeGreaterThan(Date.now());
   expect(await tick(database.db, bus(() => main))).toEqual([]);
 });

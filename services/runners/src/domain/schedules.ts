@@ -1,9 +1,9 @@
 import { type Ctx, isUnanswered, isUniqueViolation, type Keyring, notFound, validationFailed } from "@collab/core";
-import type { Db } from "@collab/db";
+import type { Db, EventBus } from "@collab/db";
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import { pipelineSchedules, pipelineScheduleVariables, type PipelineRow, type ScheduleRow, type ScheduleVariableRow } from "../db/schema";
 import { ianaZone, nextRunAt, parseCron } from "./cron";
-import { createPipeline } from "./pipelines";
+import { createPipeline, jobStatusChanged } from "./pipelines";
 import { resolveRef, type RefResolution } from "./remote";
 import { openVariable } from "./variable-secrets";
 
@@ -64,10 +64,14 @@ export async function pipelineRef(ctx: { call: Ctx<unknown>["call"] }, projectId
 }
 
 /** Run now: a pipeline with source "schedule"; next_run_at is left alone. */
-export async function playSchedule(db: Db, ctx: Ctx<unknown>, s: ScheduleRow, userId: number): Promise<PipelineRow | null> {
+export async function playSchedule(events: Pick<EventBus, "transact">, ctx: Ctx<unknown>, s: ScheduleRow, userId: number): Promise<PipelineRow | null> {
   const target = await pipelineRef(ctx, s.projectId, s.ref);
   if (!target) return null;
-  return db.transaction((tx) => createPipeline(tx, { projectId: s.projectId, ...target, source: "schedule", userId, scheduleId: s.id }));
+  const created = await events.transact(
+    (tx) => createPipeline(tx, { projectId: s.projectId, ...target, source: "schedule", userId, scheduleId: s.id }),
+    ({ pipeline, job }) => [jobStatusChanged(job, pipeline, null)],
+  );
+  return created.pipeline;
 }
 
 /** The schedules' variables, values opened. */
@@ -121,7 +125,7 @@ export async function dueCandidates(db: Db, limit: number): Promise<ScheduleRow[
  * schedule moves on when its pipeline cannot be created; a lookup that got no answer (namespaces
  * down, a timeout) leaves the schedule due, and a later pass fires it.
  */
-export async function tick(db: Db, bus: { call: Ctx<unknown>["call"] }, limit = 100): Promise<number[]> {
+export async function tick(db: Db, bus: { call: Ctx<unknown>["call"] }, events: Pick<EventBus, "transact">, limit = 100): Promise<number[]> {
   const candidates = await dueCandidates(db, limit);
   if (!candidates.length) return [];
   /** What each answered lookup found (null: nothing to run); a schedule missing here got no answer. */
@@ -135,27 +139,27 @@ export async function tick(db: Db, bus: { call: Ctx<unknown>["call"] }, limit = 
       }
     }),
   );
-  return db.transaction(async (tx) => {
+  const created = await events.transact(async (tx) => {
     const claimed = await tx
       .select()
       .from(pipelineSchedules)
       .where(and(inArray(pipelineSchedules.id, candidates.map((c) => c.id)), eq(pipelineSchedules.active, true), lte(pipelineSchedules.nextRunAt, sql`now()`)))
       .orderBy(pipelineSchedules.id)
       .for("update", { skipLocked: true });
-    const created: number[] = [];
+    const fired: Awaited<ReturnType<typeof createPipeline>>[] = [];
     const now = new Date();
     for (const s of claimed) {
       // No answer, or the ref edited since the candidates were read: still due, looked up again next pass.
       if (!targets.has(s.id) || s.ref !== candidates.find((c) => c.id === s.id)?.ref) continue;
       const target = targets.get(s.id);
       if (target) {
-        const p = await createPipeline(tx, { projectId: s.projectId, ...target, source: "schedule", userId: s.ownerId, scheduleId: s.id });
-        created.push(p.id);
+        fired.push(await createPipeline(tx, { projectId: s.projectId, ...target, source: "schedule", userId: s.ownerId, scheduleId: s.id }));
       }
       const next = nextRunAt(s.cron, s.cronTimezone, now);
       // A schedule that can never fire again is deactivated rather than retried forever.
       await tx.update(pipelineSchedules).set(next ? { nextRunAt: next } : { active: false }).where(eq(pipelineSchedules.id, s.id));
     }
-    return created;
-  });
+    return fired;
+  }, (fired) => fired.map(({ pipeline, job }) => jobStatusChanged(job, pipeline, null)));
+  return created.map(({ pipeline }) => pipeline.id);
 }
