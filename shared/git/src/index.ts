@@ -3,3 +3,6 @@
  * `merge-tree --write-tree`), run with an isolated environment. Never a hand-written git format.
  */
 export * from "./run";
+export * from "./init";
+export * from "./transport";
+export * from "./hooks";
