@@ -4,7 +4,8 @@ import { advertisementPreamble, runGit, spawnGitService, type GitService, type G
 import { Namespaces, type ProjectAccess } from "@collab/namespaces-contract";
 import { Repositories } from "@collab/repositories-contract";
 import type { ActionSchema } from "moleculer";
-import { PassThrough, type Readable } from "node:stream";
+import type { Readable } from "node:stream";
+import { Coalesce } from "./coalesce";
 import { downloadDenial, GitMessages, pushDenial } from "../domain/git-access";
 import { createRepository, findRepository } from "../domain/repositories";
 import type { LocalStorages } from "../domain/storages";
@@ -47,7 +48,7 @@ async function authorize(kit: ServiceKit, storages: LocalStorages, ctx: Ctx<unkn
  * before the answer ends (a push's events are written by then). A client gone early kills git.
  */
 function answerOf(child: GitServiceProcess, logger: ServiceKit["logger"], preamble?: Buffer, finish?: (code: number | null) => Promise<void>): Readable {
-  const out = new PassThrough();
+  const out = new Coalesce();
   if (preamble?.length) out.write(preamble);
   child.stdout.pipe(out, { end: false });
   let stderr = "";
