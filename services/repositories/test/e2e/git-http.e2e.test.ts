@@ -76,7 +76,7 @@ test("anonymous callers clone public projects; private ones ask for credentials 
 test("a pushed branch moves on the server and is announced with its commits", async () => {
   const alice = await createUser(app, "alice");
   const project = await projectOf(alice, { name: "pushy" });
-  const watch = await watchEvents(app, [Repositories.events.branchPushed]);
+  const watch = await watchEvents(app, [Repositories.events.branchPushed, Repositories.events.tagPushed]);
   const dir = nextDir();
   await git.ok(["clone", cloneUrl(app.url, project.path_with_namespace, as(alice)), dir]);
   await git.ok(["switch", "-c", "feature"], { cwd: dir });
@@ -98,7 +98,18 @@ test("a pushed branch moves on the server and is announced with its commits", as
     expect(seen).toBeDefined();
     return seen!.payload;
   });
+  // An annotated tag: announced with the commit it points at.
+  await git.ok(["tag", "-a", "v1.0", "-m", "Release 1.0"], { cwd: dir });
+  await git.ok(["push", "-q", "origin", "v1.0"], { cwd: dir });
+  const tag = await eventually(() => {
+    const seen = watch.seen.find((e) => e.event === Repositories.events.tagPushed.name);
+    expect(seen).toBeDefined();
+    return seen!.payload;
+  });
   await watch.stop();
+  expect(tag).toMatchObject({ projectId: project.id, ref: "refs/tags/v1.0", tag: "v1.0", before: ZERO_SHA, userId: alice.id, totalCommitsCount: 1, commitTitle: "Add file 3" });
+  expect(tag.after).toBe((await git.ok(["rev-parse", "v1.0"], { cwd: dir })).trim());
+  expect(tag.commits.map((c: { id: string }) => c.id)).toEqual([head]);
   expect(event).toMatchObject({ projectId: project.id, ref: "refs/heads/feature", before: ZERO_SHA, after: head, userId: alice.id, userUsername: "alice", totalCommitsCount: 3, commitCount: 3, commitTitle: "Add file 3" });
   expect(event.commits.map((c: { title: string }) => c.title)).toEqual(["Add file 1", "Add file 2", "Add file 3"]);
   expect(event.commits[2]).toMatchObject({ id: head, message: "Add file 3\n\nBody 3\n", author: { name: "Test Author", email: "author@example.com" }, url: `http://collab.test/${project.path_with_namespace}/-/commit/${head}` });
