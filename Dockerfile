@@ -32,12 +32,18 @@ FROM node:22-slim AS runtime
 ENV NODE_ENV=production \
     PORT=3000 \
     EMBEDDED_PG_DIR=/app/data/postgres \
+    REPOSITORY_STORAGES=default:/app/data/repositories \
     PGLITE_DATA_DIR=/app/data/pglite
 WORKDIR /app
+# git: the repositories service runs the git CLI (Debian 12's 2.39 has merge-tree --write-tree); bzip2 for tar.bz2 archives.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends git bzip2 ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
 # Workspace links in node_modules/@collab point into shared/ and services/, copied alongside.
 # The code stays owned by root (read-only for the process); only data/ is writable.
 COPY --from=build /app /app
-RUN mkdir -p /app/data && chown node:node /app/data
+# data/repositories: the default git storage (REPOSITORY_STORAGES), a volume's mount point.
+RUN mkdir -p /app/data/repositories && chown -R node:node /app/data
 # uid 1000 in the node images; Kubernetes manifests set runAsUser: 1000 to match.
 USER node
 EXPOSE 3000

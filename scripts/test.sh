@@ -123,6 +123,22 @@ ensure_chromium() {
   }
 }
 
+# git for the repositories service and its tests (the git CLI over HTTP, bare repositories):
+# installed with apt-get when missing and we are root, like nats-server (scripts/topology.js).
+ensure_git() {
+  command -v git >/dev/null 2>&1 && return 0
+  if ((EUID != 0)); then
+    echo "git not found, and installing it needs root (Debian/Ubuntu: sudo apt-get install -y git)" >&2
+    return 1
+  fi
+  log "installing git with apt-get"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2 && apt-get install -y -qq git >&2 || {
+    echo "apt-get install git failed" >&2
+    return 1
+  }
+}
+
 # ---------------------------------------------------------------------------------------------
 # passes
 
@@ -189,6 +205,7 @@ trap 'exit 143' TERM
 typecheck_pass || exit 1 # fail fast: finish() prints the summary
 lint_pass || true          # counted as one failure; the tests still run
 ensure_chromium || true # the docs page test reports a missing browser itself
+ensure_git || true # without it the repositories tests fail, saying git is missing
 jest_pass unit unit "tests beside the code" "$@"
 jest_pass e2e e2e "end-to-end tests through the gateway, one scratch database per file" "$@"
 distributed_pass "$@"

@@ -29,7 +29,13 @@ const SERVICES = [
   ["snippets", 1],
   // Twice: a file uploaded through one replica must download through the other (packages.dist.test.ts).
   ["packages", 2],
+  // Twice, each with a storage of its own (REPOSITORY_STORAGES below): calls about a repository
+  // are routed to the replica serving its storage (repositories-routing.dist.test.ts).
+  ["repositories", 2],
 ];
+
+/** The git storages of repositories replica `replica`: `default` on the first, `other` on the second. */
+const repositoryStorages = (dir, replica) => `${replica === 1 ? "default" : "other"}:${path.join(dir, `repositories-${replica}`)}`;
 
 const freePort = () =>
   new Promise((resolve, reject) => {
@@ -266,7 +272,14 @@ async function startTopology({ databaseServer = process.env.TEST_DATABASE_SERVER
     const env =
       n.service === "gateway"
         ? { ...common, NODE_ID: `gateway-${n.replica}`, PORT: String(n.port), HOST: "127.0.0.1", NATS_USER: "gateway", NATS_PASSWORD: users.gateway, CALLER_SIGNING_KEY: keys.caller.private }
-        : { ...common, NODE_ID: `${n.service}-${n.replica}`, HEALTH_PORT: String(n.port), NATS_USER: n.service, NATS_PASSWORD: users[n.service] };
+        : {
+            ...common,
+            NODE_ID: `${n.service}-${n.replica}`,
+            HEALTH_PORT: String(n.port),
+            NATS_USER: n.service,
+            NATS_PASSWORD: users[n.service],
+            ...(n.service === "repositories" ? { REPOSITORY_STORAGES: repositoryStorages(dir, n.replica) } : {}),
+          };
     n.exited = undefined;
     n.env = env;
     n.proc = startProcess(n.service, n.replica, env, dir);

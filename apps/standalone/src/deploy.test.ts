@@ -4,7 +4,7 @@
  * against come from the code: the service packages under services/, ConfigSchema's keys, the
  * probe paths the probe handlers really answer, the broker's shutdown wait, the migrate entry.
  */
-import { ConfigSchema, createBroker, decodeSecretsKey, generateSecretsKey, startProbeServer } from "@collab/core";
+import { ConfigSchema, createBroker, decodeSecretsKey, generateSecretsKey, parseRepositoryStorages, startProbeServer } from "@collab/core";
 import Ajv2019 from "ajv/dist/2019";
 import type { ServiceBroker } from "moleculer";
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
@@ -445,9 +445,16 @@ const objects: K8sObject[] = manifestFiles.flatMap((file) =>
 const ofKind = (kind: string) => objects.filter((o) => o.kind === kind);
 const find = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
 const matches = (selector: Labels, labels: Labels = {}) => Object.entries(selector).every(([k, v]) => labels[k] === v);
-const deployment = (svc: string) => find("Deployment", svc)!;
+/**
+ * Services whose replicas each hold their own data (a volume per pod): a StatefulSet with a fixed
+ * replica count instead of a Deployment scaled by an HPA. The repositories service: each replica
+ * serves its own git storage.
+ */
+const STATEFUL_SERVICES = new Set(["repositories"]);
+/** The workload running a service: its Deployment, or its StatefulSet (STATEFUL_SERVICES). */
+const deployment = (svc: string) => find(STATEFUL_SERVICES.has(svc) ? "StatefulSet" : "Deployment", svc)!;
 const podOf = (o: K8sObject) => o.spec.template as PodTemplate;
-const appWorkloads = () => [...ofKind("Deployment"), ...ofKind("Job")].filter((o) => podOf(o).spec.containers.some((c) => c.command?.[0] === "node"));
+const appWorkloads = () => [...ofKind("Deployment"), ...ofKind("StatefulSet"), ...ofKind("Job")].filter((o) => podOf(o).spec.containers.some((c) => c.command?.[0] === "node"));
 
 /** The environment a container gets: envFrom ConfigMaps and Secrets, then env (which wins). */
 function containerEnv(c: Container): Record<string, string> {
@@ -482,7 +489,7 @@ describe("deploy/k8s", () => {
   });
 
   it("has a Deployment, an HPA and a PDB for every service package", () => {
-    for (const svc of SERVICES) {
+    for (const svc of SERVICES.filter((s) => !STATEFUL_SERVICES.has(s))) {
       const d = deployment(svc);
       expect({ svc, deployment: d?.apiVersion }).toEqual({ svc, deployment: "apps/v1" });
       expect(podOf(d).spec.containers[0].command).toEqual(entryCommand(svc, "main"));
@@ -502,13 +509,48 @@ describe("deploy/k8s", () => {
     }
   });
 
+  it("runs the stateful services as StatefulSets: a volume claim per pod, each pod's storages from its own ConfigMap key, a PDB", () => {
+    for (const svc of STATEFUL_SERVICES) {
+      const s = deployment(svc);
+      expect({ svc, kind: s?.kind, apiVersion: s?.apiVersion }).toEqual({ svc, kind: "StatefulSet", apiVersion: "apps/v1" });
+      const c = podOf(s).spec.containers[0];
+      expect(c.command).toEqual(entryCommand(svc, "main"));
+      expect(s.spec.replicas).toBeGreaterThanOrEqual(2);
+      expect(ofKind("HorizontalPodAutoscaler").find((h) => h.spec.scaleTargetRef.name === svc)).toBeUndefined();
+      const claims = (s.spec.volumeClaimTemplates ?? []).map((v: { metadata: { name: string } }) => v.metadata.name);
+      expect(claims.length).toBe(1);
+      const mounts = c.volumeMounts ?? [];
+      const dataDir = mounts.find((m) => claims.includes(m.name))!.mountPath;
+      // NODE_ID is the pod's name; REPOSITORY_STORAGES_FILE its key of the mounted ConfigMap.
+      const env = c.env ?? [];
+      expect(env.find((e) => e.name === "NODE_ID")).toEqual({ name: "NODE_ID", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } });
+      const file = env.find((e) => e.name === "REPOSITORY_STORAGES_FILE")!.value!;
+      const volume = podOf(s).spec.volumes!.find((v) => v.configMap && mounts.some((m) => m.name === v.name && file === `${m.mountPath}/$(NODE_ID)`))!;
+      const storages = find("ConfigMap", volume.configMap!.name)!.data!;
+      const names = new Set<string>();
+      for (let i = 0; i < s.spec.replicas; i++) {
+        const value = storages[`${svc}-${i}`];
+        const parsed = parseRepositoryStorages(value);
+        for (const [name, folder] of parsed) {
+          expect({ pod: i, name, folder }).toEqual({ pod: i, name, folder: dataDir });
+          expect(names.has(name)).toBe(false);
+          names.add(name);
+        }
+      }
+      // Projects are created on the default storage: some pod must serve it.
+      expect(names.has("default")).toBe(true);
+      const pdb = ofKind("PodDisruptionBudget").find((p) => matches(p.spec.selector.matchLabels, podOf(s).metadata.labels));
+      expect(pdb?.spec.maxUnavailable).toBe(1);
+    }
+  });
+
   it("points selectors, HPAs and PDBs at what exists", () => {
     for (const o of [...ofKind("Deployment"), ...ofKind("StatefulSet")]) {
       expect({ name: o.metadata.name, ok: matches(o.spec.selector.matchLabels, o.spec.template.metadata.labels) }).toEqual({ name: o.metadata.name, ok: true });
     }
     for (const h of ofKind("HorizontalPodAutoscaler")) expect(find(h.spec.scaleTargetRef.kind, h.spec.scaleTargetRef.name)).toBeDefined();
     for (const p of ofKind("PodDisruptionBudget")) {
-      const selected = ofKind("Deployment").filter((d) => matches(p.spec.selector.matchLabels, d.spec.template.metadata.labels));
+      const selected = [...ofKind("Deployment"), ...ofKind("StatefulSet")].filter((d) => matches(p.spec.selector.matchLabels, d.spec.template.metadata.labels));
       expect({ pdb: p.metadata.name, selected: selected.map((d) => d.metadata.name) }).toEqual({ pdb: p.metadata.name, selected: [p.metadata.name] });
     }
   });
@@ -687,7 +729,7 @@ describe("deploy/k8s", () => {
     const secret = find("Secret", "collab-secrets")!.stringData!;
     const natsEnv = (find("StatefulSet", "nats")!.spec!.template!.spec!.containers![0] as Container).env ?? [];
     for (const svc of SERVICES) {
-      const container = (find("Deployment", svc)!.spec!.template!.spec!.containers![0] as Container);
+      const container = (deployment(svc).spec!.template!.spec!.containers![0] as Container);
       const ref = (name: string) => container.env?.find((e) => e.name === name);
       expect({ svc, user: ref("NATS_USER")?.value, password: ref("NATS_PASSWORD")?.valueFrom?.secretKeyRef?.key }).toEqual({ svc, user: svc, password: natsPasswordVariable(svc) });
       expect(natsEnv.find((e) => e.name === natsPasswordVariable(svc))?.valueFrom?.secretKeyRef?.key).toBe(natsPasswordVariable(svc));
@@ -715,8 +757,9 @@ describe("deploy/k8s", () => {
     for (const svc of SERVICES) {
       const env = containerEnv(podOf(deployment(svc)).spec.containers[0]);
       if (!env.DATABASE_URL) continue;
-      const hpa = ofKind("HorizontalPodAutoscaler").find((h) => h.spec.scaleTargetRef.name === svc)!;
-      total += hpa.spec.maxReplicas * Number(env.PG_POOL_MAX ?? 10);
+      const hpa = ofKind("HorizontalPodAutoscaler").find((h) => h.spec.scaleTargetRef.name === svc);
+      const pods = STATEFUL_SERVICES.has(svc) ? deployment(svc).spec.replicas : hpa!.spec.maxReplicas;
+      total += pods * Number(env.PG_POOL_MAX ?? 10);
     }
     expect(total).toBeLessThanOrEqual(97);
   });

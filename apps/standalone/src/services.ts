@@ -10,6 +10,7 @@ import * as mergeRequests from "@collab/merge-requests";
 import * as errorTracking from "@collab/error-tracking";
 import * as packages from "@collab/packages";
 import * as snippets from "@collab/snippets";
+import * as repositories from "@collab/repositories";
 import type { SecretStore } from "@collab/db";
 import type { ServiceSchema } from "moleculer";
 
@@ -18,7 +19,7 @@ import type { ServiceSchema } from "moleculer";
  * process, what the test app boots, what the migration entry migrates, and the credentials the
  * re-encryption reseals. Adding a service is one line here plus its routes in routes.ts.
  */
-export const DOMAIN_SERVICES: readonly { schemas: ServiceSchema[]; migrations: { service: string; folder: string }; secrets?: SecretStore }[] = [accounts, namespaces, issues, mergeRequests, admin, runners, importExport, errorTracking, integrations, activity, packages, snippets];
+export const DOMAIN_SERVICES: readonly { schemas: ServiceSchema[]; migrations: { service: string; folder: string }; secrets?: SecretStore }[] = [accounts, namespaces, issues, mergeRequests, admin, runners, importExport, errorTracking, integrations, activity, packages, snippets, repositories];
 
 export const domainSchemas = (): ServiceSchema[] => DOMAIN_SERVICES.flatMap((s) => s.schemas);
 

@@ -16,6 +16,7 @@ import { guardRequest, malformedUrl, notFoundForPathParam } from "./request-guar
 import { buildOpenApi, type DocumentedAction } from "./openapi";
 import { createApiDocs } from "./api-docs";
 import { contractActions, Gateway } from "./contracts";
+import { matchGitRequest, serveGitRequest } from "./git-http";
 
 export const API_VERSION = { version: "18.6.0", revision: "collab" };
 
@@ -337,6 +338,12 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
           return;
         }
         if (serveApiDocs(req, res)) return;
+        // git clone/fetch/push at /<namespace>/<project>.git/… (git-http.ts), before moleculer-web's routes.
+        const git = matchGitRequest(req.method, req.url ?? "/");
+        if (git) {
+          void serveGitRequest({ broker, config, identities, logger }, git, req, res);
+          return;
+        }
         const malformed = malformedUrl(req.url ?? "/");
         if (malformed) {
           const { status, body } = toHttpError(malformed);

@@ -688,6 +688,17 @@ export const NamespacesActions = {
       output: () => z.array(ProtectedBranchSchema),
       idempotent: true,
     }),
+    /**
+     * What a push to each branch needs (the repositories service's pre-receive check): whether
+     * any protection matches, the lowest role that may push (61: no one), and whether any matching
+     * protection allows force pushes. The default branch's protection is applied first, as on
+     * every look at a project's protections.
+     */
+    pushRules: actionContract("namespaces.protectedBranches.pushRules", {
+      input: () => z.object({ project_id: z.number().int(), branches: z.array(z.string().max(1024)).min(1).max(1000) }),
+      output: () => z.array(z.object({ branch: z.string(), protected: z.boolean(), push_access_level: z.number(), allow_force_push: z.boolean() })),
+      idempotent: true,
+    }),
     /** For each {project_id, branch}, the ids of the project's protected branches matching it, in the order asked. */
     matching: actionContract("namespaces.protectedBranches.matching", {
       input: () => z.object({ pairs: z.array(z.object({ project_id: z.number().int(), branch: z.string() })).max(1000) }),

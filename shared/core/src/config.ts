@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { readPrivateKey, readPublicKey } from "./bus-auth";
 import { addressMatcher } from "./url-guard";
+import { validRepositoryStorages } from "./repository-storages";
 
 /** A comma-separated setting as its non-empty entries. */
 export const splitList = (value: string): string[] =>
@@ -88,6 +89,21 @@ export const ConfigSchema = z.object({
   WORKERS: z.coerce.number().int().min(0).max(256).default(0),
   /** Loopback port of the embedded PostgreSQL; 0: a free one at every start. */
   EMBEDDED_PG_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /**
+   * The git storages a repositories process serves: `name:/folder` pairs separated by commas
+   * (repository-storages.ts). Each replica advertises the names; calls about a repository go to a
+   * replica serving its storage.
+   */
+  REPOSITORY_STORAGES: z
+    .string()
+    .default("default:./data/repositories")
+    .refine(validRepositoryStorages, { error: "must be name:/folder pairs separated by commas, each name and folder once" }),
+  /**
+   * A file holding this process's REPOSITORY_STORAGES value instead (read at start; wins when
+   * set): in Kubernetes, a StatefulSet pod's own key of a ConfigMap, so each replica serves its
+   * own storage (deploy/k8s/repositories.yaml).
+   */
+  REPOSITORY_STORAGES_FILE: z.string().optional(),
   /** Where versions before the embedded PostgreSQL kept their PGlite data: imported at the first start. */
   PGLITE_DATA_DIR: z.string().default("./data/pglite"),
   /**

@@ -4,6 +4,7 @@ export * from "./contract";
 export * from "./note-events";
 export * from "./broker";
 export * from "./config";
+export * from "./repository-storages";
 export * from "./data-errors";
 export * from "./errors";
 export * from "./input";

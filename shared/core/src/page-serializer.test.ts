@@ -27,3 +27,18 @@ test("every other packet is plain JSON, both ways", () => {
   // What another process's plain JSON serializer wrote reads as well.
   expect(serializer.deserialize(Buffer.from('{"a":[1,"\\n"]}'))).toEqual({ a: [1, "\n"] });
 });
+
+test("a stream chunk's bytes travel after a JSON head as they are, both ways", () => {
+  const bytes = Buffer.from([0, 1, 2, 10, 13, 255, 0x22, 0x5c]);
+  for (const [field, payload] of [
+    ["params", { ver: "5", sender: "gw", id: "s1", action: "demo.files.upload", params: bytes, meta: {}, stream: true, seq: 3 }],
+    ["data", { ver: "5", sender: "svc", id: "s2", success: true, data: bytes, stream: true, seq: 4 }],
+  ] as const) {
+    const wire = serializer.serialize(payload);
+    expect(wire[0]).toBe(1);
+    expect(wire.subarray(wire.length - bytes.length)).toEqual(bytes);
+    const back = serializer.deserialize(wire);
+    expect(Buffer.isBuffer(back[field])).toBe(true);
+    expect(back).toEqual(payload);
+  }
+});

@@ -1,3 +1,4 @@
+import { createBareRepository } from "./init";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,7 +11,7 @@ import { gitText, runGit } from "./run";
 
 /** A new bare repository whose HEAD names `defaultBranch`. */
 export async function initBareRepository(path: string, defaultBranch = "main"): Promise<string> {
-  await runGit(tmpdir(), ["init", "--quiet", "--bare", `--initial-branch=${defaultBranch}`, "--", path]);
+  await createBareRepository(path, defaultBranch);
   return path;
 }
 

@@ -20,3 +20,6 @@ export * from "./stream";
 export * from "./archive";
 export * from "./copy";
 export * from "./fixtures";
+export * from "./init";
+export * from "./transport";
+export * from "./hooks";

@@ -15,6 +15,7 @@ import { presentProjects } from "./present-projects";
 import { presentProject } from "./project.entity";
 import { findProjects } from "./projects.finder";
 import { createProject, personalProjectsLimitReached, updateProject } from "./projects";
+import { createProjectRepository } from "./repository";
 
 /** The projects API: lists, one project, creation and settings. */
 export const projectsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
@@ -70,7 +71,11 @@ export const projectsActions = (kit: ServiceKit): Record<string, ActionSchema> =
         if ((await personalProjectsCount(kit.db, caller.id)) >= projects_limit) throw personalProjectsLimitReached(projects_limit);
       }
       const project = await kit.events.transact(
-        (tx) => createProject(tx, caller, ns, ctx.params, visibility),
+        async (tx) => {
+          const created = await createProject(tx, caller, ns, ctx.params, visibility);
+          await createProjectRepository(ctx, created, ns, kit.baseUrl);
+          return created;
+        },
         (created) => [announce(Namespaces.events.projectCreated, { projectId: created.id, userId: caller.id, name: created.name, namespaceId: ns.id })],
       );
       const owners = await userRefs(ctx, ns.kind === "user" ? [ns.ownerId] : []);

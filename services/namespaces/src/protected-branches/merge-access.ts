@@ -1,6 +1,6 @@
 import type { ServiceKit } from "@collab/db";
 import type { ProjectRow } from "../db/schema";
-import { minimumLevel } from "./matching";
+import { branchMatches, minimumLevel } from "./matching";
 import { ensureDefaultProtection, protectionsOf } from "./protected-branches";
 
 /**
@@ -11,4 +11,17 @@ import { ensureDefaultProtection, protectionsOf } from "./protected-branches";
 export async function requiredAccessLevel(kit: ServiceKit, project: Pick<ProjectRow, "id" | "defaultBranch">, branch: string, action: "push" | "merge"): Promise<number> {
   await ensureDefaultProtection(kit, project);
   return minimumLevel(await protectionsOf(kit.db, [project.id]), branch, action);
+}
+
+/**
+ * What pushing to each branch needs: whether it is protected, the lowest role that may push and
+ * whether any matching protection allows force pushes (GitLab lets the most permissive win).
+ */
+export async function pushRules(kit: ServiceKit, project: Pick<ProjectRow, "id" | "defaultBranch">, branches: string[]) {
+  await ensureDefaultProtection(kit, project);
+  const rules = await protectionsOf(kit.db, [project.id]);
+  return branches.map((branch) => {
+    const matching = rules.filter((r) => branchMatches(r.name, branch));
+    return { branch, protected: matching.length > 0, push_access_level: minimumLevel(rules, branch, "push"), allow_force_push: matching.some((r) => r.allowForcePush) };
+  });
 }

@@ -16,7 +16,7 @@ import {
   unprotectBranch,
   updateProtectedBranch,
 } from "./protected-branches";
-import { requiredAccessLevel } from "./merge-access";
+import { pushRules, requiredAccessLevel } from "./merge-access";
 
 /**
  * The project's protections, for Maintainers and up (GitLab's read/create/update/destroy
@@ -99,6 +99,13 @@ export const protectedBranchesBusActions = (kit: ServiceKit): Record<string, Act
       const found = await findProject(kit.db, ctx.params.project_id);
       if (!found) return { access_level: AccessLevel.DEVELOPER };
       return { access_level: await requiredAccessLevel(kit, found.project, ctx.params.branch, "merge") };
+    }),
+
+    /** Bus: what pushing to each branch needs (the repositories service's pre-receive check); an unknown project has none. */
+    implement(Namespaces.protectedBranches.pushRules, async (ctx) => {
+      const found = await findProject(kit.db, ctx.params.project_id);
+      if (!found) return ctx.params.branches.map((branch) => ({ branch, protected: false, push_access_level: AccessLevel.DEVELOPER, allow_force_push: true }));
+      return pushRules(kit, found.project, ctx.params.branches);
     }),
 
     /** Bus: a project's protected branches by id, presented (approval rules); foreign ids are dropped. */

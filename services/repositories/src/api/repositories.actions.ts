@@ -1,0 +1,27 @@
+import { actionsOf, implement } from "@collab/core";
+import type { ServiceKit } from "@collab/db";
+import { Repositories } from "@collab/repositories-contract";
+import type { ActionSchema } from "moleculer";
+import { createRepository, findRepository, presentRepository, removeRepositoryOf } from "../domain/repositories";
+import type { LocalStorages } from "../domain/storages";
+
+/**
+ * Bus actions about a container's repository, called by the container's owner (namespaces for
+ * projects) on the replica serving the storage (`onStorage` of the contract).
+ */
+export const repositoriesActions = (kit: ServiceKit, storages: LocalStorages): Record<string, ActionSchema> =>
+  actionsOf("repositories", [
+    implement(Repositories.repositories.create, async (ctx) => presentRepository(await createRepository(kit.db, storages, ctx.params), storages)),
+
+    implement(Repositories.repositories.find, async (ctx) => {
+      const row = await findRepository(kit.db, ctx.params.container_kind, ctx.params.container_id);
+      return row ? presentRepository(row, storages) : null;
+    }),
+
+    implement(Repositories.repositories.remove, async (ctx) => {
+      const row = await findRepository(kit.db, ctx.params.container_kind, ctx.params.container_id);
+      if (!row) return { removed: false };
+      await kit.db.transaction((tx) => removeRepositoryOf(tx, storages, row));
+      return { removed: true };
+    }),
+  ]);

@@ -1,0 +1,47 @@
+import { defineService } from "@collab/db";
+import { STORAGES_METADATA_KEY } from "@collab/repositories-contract";
+import type { Service, ServiceSchema } from "moleculer";
+import path from "node:path";
+import { gitActions } from "./api/git.actions";
+import { repositoriesActions } from "./api/repositories.actions";
+import { outbox, processedEvents } from "./db/schema";
+import { LocalStorages } from "./domain/storages";
+import { namespacesConsumers } from "./namespaces.consumers";
+import { HookServer } from "./push/hook-server";
+
+/**
+ * Advertises the storages this process serves in the service's metadata (moleculer's INFO
+ * packets), where callers' routing reads them (`onStorage` of the contract). Set when the broker
+ * creates the service: configuration is read then, not at import time.
+ */
+const advertiseStorages = (storages: LocalStorages): Partial<ServiceSchema> => ({
+  created(this: Service) {
+    (this.metadata as Record<string, unknown>)[STORAGES_METADATA_KEY] = storages.names;
+  },
+});
+
+/** Repositories: the bare git repositories of projects on named storages, and git's HTTP transport to them. */
+export function repositoriesService(): ServiceSchema {
+  const storages = new LocalStorages();
+  let hooks: HookServer | undefined;
+  const hookServer = () => {
+    if (!hooks) throw new Error("repositories: the push hook server has not started");
+    return hooks;
+  };
+  return defineService({
+    name: "repositories",
+    migrations: path.join(__dirname, "../drizzle"),
+    dependencies: ["namespaces"],
+    mixins: [advertiseStorages(storages) as ServiceSchema],
+    actions: (kit) => [repositoriesActions(kit, storages), gitActions(kit, storages, hookServer)],
+    eventTables: { outbox, processedEvents },
+    consumes: (kit) => namespacesConsumers(kit, storages),
+    async started(kit) {
+      hooks = await HookServer.start((err) => kit.logger.error({ err: err.message }, "push check failed"));
+    },
+    async stopping() {
+      await hooks?.stop();
+      hooks = undefined;
+    },
+  });
+}
