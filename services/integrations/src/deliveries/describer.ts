@@ -18,7 +18,7 @@ export interface Described {
   /** Build servers: what the webhook body they get shows, read before it is built. */
   refs?: HookRefs;
   /** The message (a chat message's facts, a mail, a build trigger, Jira's mentions), kept with the delivery. */
-  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined, enriched?: Enriched) => object;
+  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined, properties: Record<string, unknown>, enriched?: Enriched) => object;
 }
 
 interface PayloadSchema {

@@ -23,7 +23,7 @@ import { JIRA_EVENTS } from "./jira.events";
 
 /** What describeEvent answers: the message built for the notifier, in its format (a chat notifier's from its settings). */
 export interface DescribedFor extends Omit<Described, "build"> {
-  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined, properties?: Record<string, unknown>, enriched?: Enriched) => object;
+  build: (project: ProjectFacts, author: string, at: string, user: UserRef | undefined, properties: Record<string, unknown>, enriched?: Enriched) => object;
 }
 
 const ZERO = "0".repeat(40);
@@ -154,7 +154,7 @@ const ciEvent = (event: EventContract): Describer => ({
       kind: facts.flag as EventKind,
       actorId: facts.actorId,
       refs: refsWithActor(facts.refs, facts.actorId),
-      build: (project, _author, _at, user, enriched) => {
+      build: (project, _author, _at, user, _properties, enriched) => {
         const data = facts.build(project, enriched ?? withUsers(user ? [user] : [])) as CiMessage["data"];
         return { event: HOOK_HEADERS[data.object_kind] ?? "Push Hook", data };
       },
@@ -176,9 +176,8 @@ export function describeEvent(slug: string, eventName: string, payload: unknown)
   const d = NOTIFIER_EVENTS[slug]?.[eventName];
   const parsed = d?.schema().safeParse(payload);
   const described = parsed?.success ? d.describe(parsed.data) : null;
-  if (!described) return null;
-  if (!CHAT_SLUGS.includes(slug)) return { ...described, build: (project, author, at, user, _properties, enriched) => described.build(project, author, at, user, enriched) };
-  return { ...described, build: (project, author, at, user, properties = {}) => chatBody(slug, described.build(project, author, at, user) as ChatFacts, properties) };
+  if (!described || !CHAT_SLUGS.includes(slug)) return described;
+  return { ...described, build: (project, author, at, user, properties = {}) => chatBody(slug, described.build(project, author, at, user, properties) as ChatFacts, properties) };
 }
 
 /**

@@ -25,9 +25,9 @@ export function labelsMatch(wanted: readonly string[], titles: readonly string[]
 }
 
 /** Whether a chat notifier with these properties reports the event, as its label filter decides (the labels read as they are now). */
-export async function labelsNotified(broker: Caller, properties: Record<string, unknown>, kind: EventKind, eventName: string, payload: unknown): Promise<boolean> {
+export async function labelsNotified(broker: Caller, properties: Record<string, unknown>, kind: EventKind | null, eventName: string, payload: unknown): Promise<boolean> {
   const wanted = labelsToBeNotified(properties);
-  if (!wanted.length || !FILTERED.has(kind)) return true;
+  if (!wanted.length || kind === null || !FILTERED.has(kind)) return true;
   const refs = describeHookEvent(eventName, payload)?.refs;
   const issueIds = refs?.issueIds ?? [];
   const mergeRequestIds = refs?.mergeRequestIds ?? [];
