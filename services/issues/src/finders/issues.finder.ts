@@ -49,8 +49,8 @@ const hasLabel = (ids: number[]) =>
 const hasAnyLabel = sql`EXISTS (SELECT 1 FROM issues.issue_labels l WHERE l.issue_id = ${issues.id})`;
 
 /** GitLab's IssuesFinder: an explicit pipeline of steps, each a no-op when its param is absent. */
-export function issueConditions(p: ListIssuesParams, scope: IssueScope, names: ResolvedNames): SQL[] {
-  const where = readableIssueConditions(scope);
+export function issueConditions(p: ListIssuesParams, scope: IssueScope, names: ResolvedNames, byProjectIds = true): SQL[] {
+  const where = readableIssueConditions(scope, byProjectIds);
   byScope(where, p, scope);
   byState(where, p);
   byIids(where, p.iids);
@@ -75,10 +75,13 @@ export function issueConditions(p: ListIssuesParams, scope: IssueScope, names: R
   return where;
 }
 
-/** The issues of `scope` the caller may read: its projects with issues visible, confidential ones where allowed. */
-export function readableIssueConditions(scope: IssueScope): SQL[] {
+/**
+ * The issues of `scope` the caller may read: its projects with issues visible, confidential ones
+ * where allowed. Without `byProjectIds` the statement restricts the project ids itself.
+ */
+export function readableIssueConditions(scope: IssueScope, byProjectIds = true): SQL[] {
   const where: SQL[] = [];
-  byProjects(where, scope);
+  if (byProjectIds) byProjects(where, scope);
   byConfidentiality(where, scope);
   return where;
 }
@@ -346,18 +349,20 @@ const window = { limit: sql`${sql.placeholder("limit")}::int`, offset: sql`${sql
  * project's first offset+limit matching rows through its (project_id, <column>, id) index (a
  * LATERAL subquery per project id), ordered again and cut to the page, then those rows read by
  * primary key with their links. Without it PostgreSQL reads every matching issue of every project
- * and sorts them to keep a page. `merge_order` names the subquery's columns: the filters and the
- * order name the table's, which inside the subquery is its own.
+ * and sorts them to keep a page. The subquery's `row_filters` are the list's filters but the
+ * project ids, which the unnest gives (an `IN` list there too would be an index condition of every
+ * project's scan); the count keeps `where`. `merge_order` names the subquery's columns: the
+ * filters and the order name the table's, which inside the subquery is its own.
  */
 const mergedIssuesList = preparedList(
-  (db, where, order, name, { projects, merge_order }) =>
+  (db, _where, order, name, { projects, row_filters, merge_order }) =>
     db
       .select({ ...getTableColumns(issues), ...linkColumns })
       .from(issues)
       .where(
         sql`${issues.id} = ANY(ARRAY(SELECT m.id FROM unnest(${projects}) AS listed(project_id) CROSS JOIN LATERAL (
           SELECT ${issues.id}, ${issues.createdAt}, ${issues.updatedAt} FROM ${issues}
-          WHERE ${issues.projectId} = listed.project_id AND ${where} ORDER BY ${order} LIMIT ${window.limit} + ${window.offset}) m
+          WHERE ${issues.projectId} = listed.project_id AND ${row_filters} ORDER BY ${order} LIMIT ${window.limit} + ${window.offset}) m
           ORDER BY ${merge_order} LIMIT ${window.limit} OFFSET ${window.offset}))`,
       )
       .orderBy(order)
@@ -385,7 +390,10 @@ export async function findIssues(
   const page = { limit: p.per_page, offset: offsetOf(p) };
   const projectIds = listedProjectIds(scope);
   const merge = mergeOrder(p, projectIds);
-  if (merge) return mergedIssuesList(db, { where, order, parts: { projects: sql`${sql.param(projectIds)}::int[]`, merge_order: merge } }, page);
+  if (merge) {
+    const rowFilters = and(...issueConditions(p, scope, names, false)) ?? sql`TRUE`;
+    return mergedIssuesList(db, { where, order, parts: { projects: sql`${sql.param(projectIds)}::int[]`, row_filters: rowFilters, merge_order: merge } }, page);
+  }
   return issuesList(db, { where, order }, page);
 }
 
