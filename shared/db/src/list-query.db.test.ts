@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, sql, type SQL } from "drizzle-orm";
 import { integer, pgSchema, text } from "drizzle-orm/pg-core";
 import { type Database, type Db } from "./database";
 import { openScratchDatabase } from "./testing";
@@ -75,4 +75,16 @@ test("an empty page still has the list's total", async () => {
 
 test("text that looks like a parameter inside a value stays a value", async () => {
   expect(await list({ where: sql`${things.kind} <> ${"$1"}`, order: [asc(things.id)] }, 2)).toEqual({ ids: [1, 2], total: 10 });
+});
+
+test("parts reach the page statement by name with their values, and are part of its shape", async () => {
+  const capped = preparedList(
+    (d, where, order, name, { cap }) =>
+      d.select().from(things).where(sql`${where} AND ${things.id} <= ${cap}`).orderBy(order).limit(sql.placeholder("limit")).offset(sql.placeholder("offset")).prepare(name),
+    (d, where, name) => d.select({ total: count() }).from(things).where(where).prepare(name),
+  );
+  const ids = async (cap: SQL) => (await capped(db, { where: eq(things.kind, "odd"), order: [asc(things.id)], parts: { cap } }, { limit: 10, offset: 0 })).rows.map((r) => r.id);
+  expect(await ids(sql`${5}::int`)).toEqual([2, 4]);
+  expect(await ids(sql`${9}::int`)).toEqual([2, 4, 6, 8]);
+  expect(await ids(sql`(${3}::int + ${3}::int)`)).toEqual([2, 4, 6]);
 });

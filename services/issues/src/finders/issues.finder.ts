@@ -49,8 +49,8 @@ const hasLabel = (ids: number[]) =>
 const hasAnyLabel = sql`EXISTS (SELECT 1 FROM issues.issue_labels l WHERE l.issue_id = ${issues.id})`;
 
 /** GitLab's IssuesFinder: an explicit pipeline of steps, each a no-op when its param is absent. */
-export function issueConditions(p: ListIssuesParams, scope: IssueScope, names: ResolvedNames): SQL[] {
-  const where = readableIssueConditions(scope);
+export function issueConditions(p: ListIssuesParams, scope: IssueScope, names: ResolvedNames, byProjectIds = true): SQL[] {
+  const where = readableIssueConditions(scope, byProjectIds);
   byScope(where, p, scope);
   byState(where, p);
   byIids(where, p.iids);
@@ -75,19 +75,26 @@ export function issueConditions(p: ListIssuesParams, scope: IssueScope, names: R
   return where;
 }
 
-/** The issues of `scope` the caller may read: its projects with issues visible, confidential ones where allowed. */
-export function readableIssueConditions(scope: IssueScope): SQL[] {
+/**
+ * The issues of `scope` the caller may read: its projects with issues visible, confidential ones
+ * where allowed. Without `byProjectIds` the statement restricts the project ids itself.
+ */
+export function readableIssueConditions(scope: IssueScope, byProjectIds = true): SQL[] {
   const where: SQL[] = [];
-  byProjects(where, scope);
+  if (byProjectIds) byProjects(where, scope);
   byConfidentiality(where, scope);
   return where;
 }
 
+/** The projects of `scope` whose issues the caller may list (null: every project). */
+function listedProjectIds(scope: IssueScope): number[] | null {
+  if (scope.projects === null) return null;
+  return scope.projects.filter((pr) => !featureHidden(pr.issues_access_level, pr.access_level)).map((pr) => pr.id);
+}
+
 function byProjects(where: SQL[], scope: IssueScope) {
-  if (scope.projects === null) return;
-  const ids = scope.projects
-    .filter((pr) => !featureHidden(pr.issues_access_level, pr.access_level))
-    .map((pr) => pr.id);
+  const ids = listedProjectIds(scope);
+  if (ids === null) return;
   where.push(ids.length ? inArray(issues.projectId, ids) : sql`FALSE`);
 }
 
@@ -335,6 +342,43 @@ const issuesList = preparedList(
   (db, where, name) => db.select({ total: count() }).from(issues).where(where).prepare(name),
 );
 
+const window = { limit: sql`${sql.placeholder("limit")}::int`, offset: sql`${sql.placeholder("offset")}::int` };
+
+/**
+ * The same page over several projects in created_at or updated_at order, read as a merge: each
+ * project's first offset+limit matching rows through its (project_id, <column>, id) index (a
+ * LATERAL subquery per project id), ordered again and cut to the page, then those rows read by
+ * primary key with their links. Without it PostgreSQL reads every matching issue of every project
+ * and sorts them to keep a page. The subquery's `row_filters` are the list's filters but the
+ * project ids, which the unnest gives (an `IN` list there too would be an index condition of every
+ * project's scan); the count keeps `where`. `merge_order` names the subquery's columns: the
+ * filters and the order name the table's, which inside the subquery is its own.
+ */
+const mergedIssuesList = preparedList(
+  (db, _where, order, name, { projects, row_filters, merge_order }) =>
+    db
+      .select({ ...getTableColumns(issues), ...linkColumns })
+      .from(issues)
+      .where(
+        sql`${issues.id} = ANY(ARRAY(SELECT m.id FROM unnest(${projects}) AS listed(project_id) CROSS JOIN LATERAL (
+          SELECT ${issues.id}, ${issues.createdAt}, ${issues.updatedAt} FROM ${issues}
+          WHERE ${issues.projectId} = listed.project_id AND ${row_filters} ORDER BY ${order} LIMIT ${window.limit} + ${window.offset}) m
+          ORDER BY ${merge_order} LIMIT ${window.limit} OFFSET ${window.offset}))`,
+      )
+      .orderBy(order)
+      .prepare(name),
+  (db, where, name) => db.select({ total: count() }).from(issues).where(where).prepare(name),
+);
+
+/** The merge's order over its subquery's columns, when the list can be read as one (see mergedIssuesList). */
+function mergeOrder(p: ListIssuesParams, projectIds: number[] | null): SQL | undefined {
+  if (projectIds === null || projectIds.length < 2) return undefined;
+  const column = p.order_by === "updated_at" ? issues.updatedAt : p.order_by === "created_at" || p.order_by === undefined ? issues.createdAt : undefined;
+  if (!column) return undefined;
+  const dir = sql.raw(p.sort === "asc" ? "ASC" : "DESC");
+  return sql`m.${sql.identifier(column.name)} ${dir}, m.${sql.identifier(issues.id.name)} ${dir}`;
+}
+
 export async function findIssues(
   db: Db,
   p: ListIssuesParams,
@@ -342,7 +386,15 @@ export async function findIssues(
   names: ResolvedNames,
 ): Promise<{ rows: IssueWithLinks[]; total: number }> {
   const where = and(...issueConditions(p, scope, names));
-  return issuesList(db, { where, order: issueOrder(p, names) }, { limit: p.per_page, offset: offsetOf(p) });
+  const order = issueOrder(p, names);
+  const page = { limit: p.per_page, offset: offsetOf(p) };
+  const projectIds = listedProjectIds(scope);
+  const merge = mergeOrder(p, projectIds);
+  if (merge) {
+    const rowFilters = and(...issueConditions(p, scope, names, false)) ?? sql`TRUE`;
+    return mergedIssuesList(db, { where, order, parts: { projects: sql`${sql.param(projectIds)}::int[]`, row_filters: rowFilters, merge_order: merge } }, page);
+  }
+  return issuesList(db, { where, order }, page);
 }
 
 const labelLinks = preparedQuery((db: Db) =>
