@@ -4,7 +4,8 @@ import { bundleRepository, isRepository, refState, removeRepository, restoreBund
 import { onStorage, Repositories, type ContainerKind } from "@collab/repositories-contract";
 import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { rename, rm } from "node:fs/promises";
+import { mkdir, rename, rm } from "node:fs/promises";
+import { dirname } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { and, eq } from "drizzle-orm";
@@ -59,6 +60,7 @@ async function copyTo(ctx: Ctx<unknown>, storages: LocalStorages, row: Repositor
   }
   const temp = `${dir}.move-${randomBytes(6).toString("hex")}`;
   const bundleFile = `${temp}.bundle`;
+  await mkdir(dirname(dir), { recursive: true });
   try {
     let bundle: string | null = null;
     if (Object.keys(state.refs).length) {

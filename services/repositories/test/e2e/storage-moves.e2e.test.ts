@@ -4,6 +4,7 @@ import { call } from "@collab/core";
 import { GitMessages } from "@collab/repositories-contract";
 import { startApp } from "@collab/standalone/test/app";
 import { apiClient, createProject, createUser, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
+import { sql } from "drizzle-orm";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { cloneUrl, GitClient } from "../git-cli";
@@ -38,15 +39,20 @@ const nextDir = () => git.dir(`clone-${++clones}`);
 /** Every ref of a repository as `<sha> <ref>` lines, sorted (ls-remote through the gateway). */
 const remoteRefs = async (url: string) => (await git.ok(["ls-remote", url])).trim().split("\n").sort();
 
-/** Polls the move through the API, stepping the admin worker between polls, until it reaches `state`. */
+/** Why a move waits or failed (not in the API: read from the admin service's table, for a failure's message). */
+const errorOf = async (moveId: number) =>
+  ((await app.database.db.execute(sql`SELECT error_message FROM admin.repository_storage_moves WHERE id = ${moveId}`)) as unknown as { rows: { error_message: string | null }[] }).rows[0]
+    ?.error_message;
+
+/** Polls the move through the API, stepping the admin worker between polls, until it reaches `state` (or another final one). */
 async function moveUntil(projectId: number, moveId: number, state: string) {
   const url = `/projects/${projectId}/repository_storage_moves/${moveId}`;
   for (let i = 0; i < 50; i++) {
     const move = await root.get(url);
-    if (move.body.state === state || ["finished", "failed", "cleanup failed"].includes(move.body.state)) return move.body;
+    if (move.body.state === state || ["finished", "failed", "cleanup failed"].includes(move.body.state)) return { ...move.body, error_message: await errorOf(moveId) };
     await call(app.broker, Admin.storageMoves.tick, {});
   }
-  return (await root.get(url)).body;
+  return { ...(await root.get(url)).body, error_message: await errorOf(moveId) };
 }
 
 /** A project with a README, two more branches and an annotated tag pushed with git. */
@@ -85,7 +91,7 @@ test("a project moves to the other storage with every ref; pushes are refused me
   expect(refused.stderr).toContain(GitMessages.readOnly);
 
   const move = await moveUntil(project.id, created.body.id, "finished");
-  expect(move).toMatchObject({ state: "finished", destination_storage_name: "other" });
+  expect(move).toMatchObject({ state: "finished", destination_storage_name: "other", error_message: null });
   expect((await root.get(`/projects/${project.id}`)).body.repository_storage).toBe("other");
 
   // A fresh clone from the new home holds every ref, pointing where it did.
@@ -115,7 +121,7 @@ test("a move to a storage no replica serves fails; the project stays cloneable a
   const created = await root.post(`/projects/${project.id}/repository_storage_moves`, { json: { destination_storage_name: "nowhere" } });
   expect(created.status).toBe(201);
   const move = await moveUntil(project.id, created.body.id, "failed");
-  expect(move).toMatchObject({ state: "failed", source_storage_name: "default", destination_storage_name: "nowhere" });
+  expect(move).toMatchObject({ state: "failed", source_storage_name: "default", destination_storage_name: "nowhere", error_message: "repository storage nowhere is not served by any repositories replica" });
   expect((await root.get(`/projects/${project.id}`)).body.repository_storage).toBe("default");
 
   const clone = nextDir();
