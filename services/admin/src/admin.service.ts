@@ -43,7 +43,7 @@ export const adminService: ServiceSchema = defineService({
     {
       name: "storage move worker step",
       everyMs: tickInterval(),
-      run: () => tick(kit.db, (name, params) => kit.broker.call(name, params)).then(() => pruneCounters(kit)),
+      run: () => tick(kit.db, (name, params) => kit.broker.call(name, params), kit.broker).then(() => pruneCounters(kit)),
     },
   ],
 });

@@ -171,5 +171,5 @@ export const storageMovesActions = (kit: ServiceKit): Record<string, ActionSchem
     ...movesFor(kit, "snippet", Admin.storageMoves.snippet, presentSnippets),
     ...movesFor(kit, "group", Admin.storageMoves.group, presentGroups),
     /** Bus only: one worker step now (tests tick deterministically; the timer calls the same code). */
-    implement(Admin.storageMoves.tick, (ctx) => tick(kit.db, busOf(ctx))),
+    implement(Admin.storageMoves.tick, (ctx) => tick(kit.db, busOf(ctx), ctx.broker)),
   ]);

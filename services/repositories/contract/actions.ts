@@ -76,6 +76,30 @@ export const RepositoriesActions = {
     find: actionContract("repositories.repositories.find", { input: () => Container, output: () => RepositorySchema.nullable(), idempotent: true }),
     /** Removes a container's repository, folder and record (call it on its storage's replica). Safe to repeat. */
     remove: actionContract("repositories.repositories.remove", { input: () => Container, output: () => z.object({ removed: z.boolean() }) }),
+    /**
+     * A storage move's copy (call it on the destination's replica): copies the container's
+     * repository from its storage to `storage` (by path when this replica serves both, else as a
+     * bundle streamed from the source's replica), verifies refs, targets, HEAD and connectivity,
+     * then records `storage` as the repository's. 422 when the copy fails or differs (the source
+     * is left as it was). Safe to repeat. `moved: false` when the container has no repository.
+     */
+    replicate: actionContract("repositories.repositories.replicate", {
+      input: () => Container.extend({ storage: StorageName }),
+      output: () => z.object({ moved: z.boolean() }),
+    }),
+    /** After a move: removes the copy left on `storage` (call it on that storage's replica); refused (422) while the repository lives there. */
+    removeCopy: actionContract("repositories.repositories.removeCopy", {
+      input: () => Container.extend({ storage: StorageName }),
+      output: () => z.object({ removed: z.boolean() }),
+    }),
+    /** Every ref with its target and HEAD's branch, read on the repository's replica (what a copy is verified against). */
+    refState: actionContract("repositories.repositories.refState", {
+      input: () => Container,
+      output: () => z.object({ refs: z.record(z.string(), z.string()), head: z.string() }),
+      idempotent: true,
+    }),
+    /** The repository as a git bundle stream (empty when it has no refs), read on its replica: a storage move's transfer. */
+    bundle: actionContract("repositories.repositories.bundle", { input: () => Container, output: fileOf, idempotent: true }),
   },
   git: {
     /** `GET …/info/refs?service=…`: the refs advertisement (a stream), after the access check of that service. */

@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gitText } from "./run";
 import { importCommits, initBareRepository, tempRepository } from "./fixtures";
-import { copyRepository, removeRepository, verifyCopy } from "./copy";
+import { createWriteStream } from "node:fs";
+import { pipeline } from "node:stream/promises";
+import { bundleRepository, copyRepository, refState, removeRepository, restoreBundle, verifyAgainst, verifyCopy } from "./copy";
 import { createTag, deleteBranch, setDefaultBranch } from "./refs";
 
 let repo: { path: string; remove: () => Promise<void> };
@@ -63,5 +65,34 @@ describe("copyRepository", () => {
     await mkdir(plain);
     await expect(removeRepository(plain)).rejects.toThrow("not a bare repository");
     expect(await exists(plain)).toBe(true);
+  });
+});
+
+describe("bundleRepository and restoreBundle", () => {
+  it("carry every ref, tag and HEAD through one stream; the copy verifies against the source's ref state", async () => {
+    await importCommits(repo.path, [
+      { message: "a", files: { a: "a" } },
+      { branch: "dev", from: 0, message: "b", files: { b: "b" } },
+    ]);
+    await createTag(repo.path, "v1", "main", { message: "release", tagger: { name: "T", email: "t@example.com" } });
+    await setDefaultBranch(repo.path, "dev");
+    const file = join(storage, "repo.bundle");
+    await pipeline((await bundleRepository(repo.path))!, createWriteStream(file));
+    const dest = join(storage, "copy.git");
+    const state = await refState(repo.path);
+    await restoreBundle(file, dest, state.head);
+    expect(await verifyAgainst(state, dest)).toEqual({ ok: true, problems: [] });
+    expect((await gitText(dest, ["symbolic-ref", "HEAD"])).trim()).toBe("refs/heads/dev");
+    expect(await gitText(dest, ["config", "--get-regexp", "^remote\\."], { okCodes: [1] })).toBe("");
+  });
+
+  it("copy a repository without refs as an empty one with the same HEAD", async () => {
+    await gitText(repo.path, ["symbolic-ref", "HEAD", "refs/heads/trunk"]);
+    expect(await bundleRepository(repo.path)).toBeNull();
+    const dest = join(storage, "empty.git");
+    const state = await refState(repo.path);
+    await restoreBundle(null, dest, state.head);
+    expect(await verifyAgainst(state, dest)).toEqual({ ok: true, problems: [] });
+    expect((await gitText(dest, ["symbolic-ref", "HEAD"])).trim()).toBe("refs/heads/trunk");
   });
 });

@@ -1,7 +1,9 @@
 import { access, mkdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import type { Readable } from "node:stream";
 import { GitError, gitText, runGit } from "./run";
 import { splitFieldLines } from "./parse";
+import { streamGit } from "./stream";
 
 /**
  * Copies a bare repository to a new path (a storage move): every ref and object, HEAD included,
@@ -24,16 +26,52 @@ export async function copyRepository(source: string, destination: string): Promi
   }
 }
 
-/** Every ref with its target, and HEAD's branch: what a copy must hold to be the same repository. */
-async function refState(path: string): Promise<{ refs: Map<string, string>; head: string }> {
+/** Every ref with its target, and HEAD's branch (empty when detached): what a copy must hold to be the same repository. */
+export interface RefState {
+  refs: Record<string, string>;
+  head: string;
+}
+
+export async function refState(path: string): Promise<RefState> {
   const out = await gitText(path, ["for-each-ref", "--format=%(objectname) %(refname)%00"]);
-  const refs = new Map<string, string>();
+  const refs: Record<string, string> = {};
   for (const line of splitFieldLines(out)) {
     const [id, ...name] = line.split(" ");
-    refs.set(name.join(" "), id);
+    refs[name.join(" ")] = id;
   }
   const head = (await gitText(path, ["symbolic-ref", "-q", "HEAD"], { okCodes: [1] })).trim();
   return { refs, head };
+}
+
+/**
+ * Every ref and the objects they reach as one stream (`git bundle`), for a copy made by another
+ * process; null for a repository without refs (git refuses an empty bundle: the copy is a new
+ * empty repository with the same HEAD).
+ */
+export async function bundleRepository(path: string): Promise<Readable | null> {
+  const { refs } = await refState(path);
+  return Object.keys(refs).length ? streamGit(path, ["bundle", "create", "--quiet", "-", "--all"]) : null;
+}
+
+/**
+ * Makes a bare repository at `destination` from a bundle file (or none, for a repository without
+ * refs) with `head` as HEAD: the other half of bundleRepository. A failure leaves nothing there.
+ */
+export async function restoreBundle(bundle: string | null, destination: string, head: string): Promise<void> {
+  if (await access(destination).then(() => true, () => false)) throw new Error(`destination exists: ${destination}`);
+  await mkdir(dirname(destination), { recursive: true });
+  try {
+    if (bundle) {
+      await runGit(dirname(destination), ["clone", "--mirror", "--quiet", "--", bundle, destination], { timeoutMs: 30 * 60_000 });
+      await runGit(destination, ["config", "--remove-section", "remote.origin"]);
+    } else {
+      await runGit(dirname(destination), ["init", "--bare", "--quiet", "--", destination]);
+    }
+    if (head !== "") await runGit(destination, ["symbolic-ref", "HEAD", head]);
+  } catch (e) {
+    await rm(destination, { recursive: true, force: true });
+    throw e;
+  }
 }
 
 export interface CopyCheck {
@@ -44,10 +82,15 @@ export interface CopyCheck {
 
 /** Checks a copy against its source: same refs, same targets, same HEAD, every object reachable. */
 export async function verifyCopy(source: string, destination: string): Promise<CopyCheck> {
-  const [a, b] = await Promise.all([refState(source), refState(destination)]);
+  return verifyAgainst(await refState(source), destination);
+}
+
+/** Checks a copy against its source's ref state (read where the source is): verifyCopy across processes. */
+export async function verifyAgainst(a: RefState, destination: string): Promise<CopyCheck> {
+  const b = await refState(destination);
   const problems: string[] = [];
-  for (const [ref, id] of a.refs) if (b.refs.get(ref) !== id) problems.push(`ref ${ref} differs`);
-  for (const ref of b.refs.keys()) if (!a.refs.has(ref)) problems.push(`ref ${ref} is extra`);
+  for (const [ref, id] of Object.entries(a.refs)) if (b.refs[ref] !== id) problems.push(`ref ${ref} differs`);
+  for (const ref of Object.keys(b.refs)) if (!(ref in a.refs)) problems.push(`ref ${ref} is extra`);
   if (a.head !== b.head) problems.push("HEAD differs");
   try {
     await runGit(destination, ["fsck", "--connectivity-only", "--no-progress"], { timeoutMs: 30 * 60_000 });

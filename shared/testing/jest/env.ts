@@ -13,6 +13,10 @@ process.env.EXTERNAL_URL ??= "http://collab.test";
 // The key integrations, admin and runners seal the credentials they store with (the distributed
 // pass's topology passes its own to every process and to the tests).
 process.env.SECRETS_KEY ??= randomBytes(32).toString("base64");
-// The test file's git storage: a folder of its own in the temp folder (the distributed pass's
-// topology gives each repositories replica its own).
-process.env.REPOSITORY_STORAGES ??= `default:${mkdtempSync(path.join(tmpdir(), "collab-repositories-"))}`;
+// The test file's git storages, `default` and `other` (storage moves): folders of its own in the
+// temp folder, served by its one process (the distributed pass's topology gives each
+// repositories replica one of them).
+if (!process.env.REPOSITORY_STORAGES) {
+  const storagesRoot = mkdtempSync(path.join(tmpdir(), "collab-repositories-"));
+  process.env.REPOSITORY_STORAGES = `default:${path.join(storagesRoot, "default")},other:${path.join(storagesRoot, "other")}`;
+}

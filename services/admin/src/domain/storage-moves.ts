@@ -1,7 +1,9 @@
 import { call as callAction, errorBodyOf, isUnanswered, isUniqueViolation, paramError, viaBus, type BusCall, type InputOf } from "@collab/core";
 import { Namespaces } from "@collab/namespaces-contract";
 import { Snippets } from "@collab/snippets-contract";
+import { nodesServing, onStorage, Repositories, type ServiceRegistryView } from "@collab/repositories-contract";
 import type { Db } from "@collab/db";
+import type { ServiceBroker } from "moleculer";
 import { and, count, desc, eq, inArray, lt, sql } from "drizzle-orm";
 import { storageMoves, type StorageMoveRow } from "../db/schema";
 
@@ -9,6 +11,16 @@ export type ContainerType = "project" | "snippet" | "group";
 
 /** A bus call (a context's or the broker's). */
 export type Call = BusCall;
+
+/**
+ * What the data steps need of the broker: calls with options, and the registry routing them to
+ * the replica serving a storage (`onStorage`). Without it (the state machine's database tests)
+ * the moves copy nothing.
+ */
+export type Broker = Pick<ServiceBroker, "call"> & ServiceRegistryView;
+
+/** How long the destination's replica may take to copy and verify one repository. */
+const COPY_TIMEOUT_MS = 30 * 60_000;
 
 /** The storage calls of a container type: snippets answer for snippets, namespaces for projects and groups (the same contract shape). */
 type SetStateInput = Omit<InputOf<typeof Namespaces.storage.setState>, "kind">;
@@ -32,10 +44,16 @@ export function containerStorage(call: Call, kind: ContainerType) {
  * container's owner (namespaces for projects and groups, snippets for snippets) confirmed what it stands for:
  *   initial     recorded; the container is not known to be read-only yet
  *   scheduled   namespaces made the container read-only
- *   started     the repositories are being copied (there are none to copy here)
+ *   started     the repository is being copied by the destination's replica (repositories
+ *               service: from the source's replica, verified, then its row switched)
  *   replicated  namespaces put the container on the destination and made it writable again
- *   finished    the source's copy is removed (nothing to remove here)
- *   failed      the container vanished, or was unlocked during the move
+ *   finished    the source's copy is removed
+ *   failed      the container vanished, or was unlocked during the move, or the copy failed
+ *               (destination unserved, a git failure, a copy that differs): the source is
+ *               untouched and the container writable again
+ *   cleanup failed  moved, but the source's copy could not be removed
+ * Only project moves copy data: snippets keep their files in the snippets service's tables and
+ * groups have no repository here (group wikis are not kept).
  * Every step is safe to repeat, and a step whose call gets no answer (namespaces down, a timeout)
  * changes nothing but `error_message`: the move keeps its state and a later tick repeats the step.
  * A move in scheduled, started or replicated holds its container (a unique index: one at a time).
@@ -126,7 +144,7 @@ export async function scheduleMoves(
 }
 
 /** Moves in a state (an `initial` one only once its request is surely over), in id order. */
-function movesIn(db: Db, state: "initial" | "started"): Promise<StorageMoveRow[]> {
+function movesIn(db: Db, state: "initial" | "started" | "replicated"): Promise<StorageMoveRow[]> {
   return db
     .select()
     .from(storageMoves)
@@ -203,6 +221,58 @@ async function switchStorage(db: Db, call: Call, move: StorageMoveRow): Promise<
   return advance(db, move, "started", "replicated");
 }
 
+/** Only projects have repositories in the repositories service (snippets keep their files in their own tables); a move within one storage copies nothing. */
+const hasRepository = (move: StorageMoveRow) => move.containerType === "project" && move.sourceStorageName !== move.destinationStorageName;
+const repositoryOf = (move: StorageMoveRow) => ({ container_kind: "project" as const, container_id: move.containerId });
+const messageOf = (err: unknown) => {
+  const m = errorBodyOf(err)?.body.message;
+  return typeof m === "string" ? m : err instanceof Error ? err.message : String(err);
+};
+
+/** A move that cannot copy: the container is writable again on its source (only if this move's lock is still there), and the move failed. */
+async function abandon(db: Db, call: Call, move: StorageMoveRow, reason: string): Promise<boolean> {
+  await containerStorage(call, move.containerType as ContainerType).setState({ ids: [move.containerId], read_only: false, locked_on: move.sourceStorageName });
+  return fail(db, move, "started", reason);
+}
+
+/**
+ * started → replicated: the destination's replica copies and verifies the repository and switches
+ * its row, then namespaces switches the container (switchStorage). A refusal (the copy failed or
+ * differs, no replica serves the destination) fails the move; no answer repeats the step.
+ */
+async function copyAndSwitch(db: Db, call: Call, broker: Broker | undefined, move: StorageMoveRow): Promise<boolean> {
+  if (broker && hasRepository(move)) {
+    const destination = move.destinationStorageName;
+    if (!nodesServing(broker, destination).length) return abandon(db, call, move, `repository storage ${destination} is not served by any repositories replica`);
+    try {
+      await callAction(broker, Repositories.repositories.replicate, { ...repositoryOf(move), storage: destination }, onStorage(broker, destination, { timeout: COPY_TIMEOUT_MS }));
+    } catch (err) {
+      if (isUnanswered(err)) throw err;
+      return abandon(db, call, move, messageOf(err));
+    }
+  }
+  return switchStorage(db, call, move);
+}
+
+/** replicated → finished: the source's replica removes the copy left there; a refusal is `cleanup failed`. */
+async function cleanUp(db: Db, broker: Broker | undefined, move: StorageMoveRow): Promise<boolean> {
+  if (broker && hasRepository(move)) {
+    const source = move.sourceStorageName;
+    try {
+      await callAction(broker, Repositories.repositories.removeCopy, { ...repositoryOf(move), storage: source }, onStorage(broker, source));
+    } catch (err) {
+      if (isUnanswered(err)) throw err;
+      const rows = await db
+        .update(storageMoves)
+        .set({ state: "cleanup failed", errorMessage: messageOf(err), updatedAt: sql`now()` })
+        .where(and(eq(storageMoves.id, move.id), eq(storageMoves.state, "replicated")))
+        .returning({ id: storageMoves.id });
+      return rows.length > 0;
+    }
+  }
+  return advance(db, move, "replicated", "finished");
+}
+
 /**
  * One worker step; answers how many moves advanced. Switches started moves and finishes replicated
  * ones first, so a move advances one state a tick (scheduled → started, then started → finished
@@ -210,7 +280,7 @@ async function switchStorage(db: Db, call: Call, move: StorageMoveRow): Promise<
  * UPDATE and each bus call is safe to repeat, so nothing happens twice; no transaction is held
  * across a bus call.
  */
-export async function tick(db: Db, call: Call): Promise<number> {
+export async function tick(db: Db, call: Call, broker?: Broker): Promise<number> {
   let advanced = 0;
   const step = async (move: StorageMoveRow, run: (db: Db, call: Call, move: StorageMoveRow) => Promise<boolean>) => {
     try {
@@ -221,12 +291,10 @@ export async function tick(db: Db, call: Call): Promise<number> {
       await db.update(storageMoves).set({ errorMessage: reason }).where(and(eq(storageMoves.id, move.id), eq(storageMoves.state, move.state)));
     }
   };
-  for (const move of await movesIn(db, "started")) await step(move, switchStorage);
-  // replicated → finished and scheduled → started: the cleanup and the copy, with nothing to do here.
-  for (const [from, to] of [["replicated", "finished"], ["scheduled", "started"]]) {
-    const rows = await db.update(storageMoves).set({ state: to, updatedAt: sql`now()` }).where(eq(storageMoves.state, from)).returning({ id: storageMoves.id });
-    advanced += rows.length;
-  }
+  for (const move of await movesIn(db, "started")) await step(move, (db, call, move) => copyAndSwitch(db, call, broker, move));
+  for (const move of await movesIn(db, "replicated")) await step(move, (db, _call, move) => cleanUp(db, broker, move));
+  const rows = await db.update(storageMoves).set({ state: "started", updatedAt: sql`now()` }).where(eq(storageMoves.state, "scheduled")).returning({ id: storageMoves.id });
+  advanced += rows.length;
   for (const move of await movesIn(db, "initial")) await step(move, lock);
   return advanced;
 }

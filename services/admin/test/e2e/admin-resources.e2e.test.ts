@@ -129,7 +129,7 @@ describe("experiments", () => {
 
 describe("repository storage moves", () => {
   async function twoStorages() {
-    expect((await root.put("/application/settings", { json: { repository_storages_weighted: { default: 100, ssd: 0 } } })).status).toBe(200);
+    expect((await root.put("/application/settings", { json: { repository_storages_weighted: { default: 100, other: 0 } } })).status).toBe(200);
   }
   const tickUntil = async (path: string, state: string) => {
     for (let i = 0; i < 10; i++) {
@@ -150,17 +150,17 @@ describe("repository storage moves", () => {
       status: 400,
       body: { error: "destination_storage_name does not have a valid value" },
     });
-    expect((await alice.api.post(`/projects/${project.body.id}/repository_storage_moves`, { json: { destination_storage_name: "ssd" } })).status).toBe(403);
-    const move = await root.post(`/projects/${project.body.id}/repository_storage_moves`, { json: { destination_storage_name: "ssd" } });
+    expect((await alice.api.post(`/projects/${project.body.id}/repository_storage_moves`, { json: { destination_storage_name: "other" } })).status).toBe(403);
+    const move = await root.post(`/projects/${project.body.id}/repository_storage_moves`, { json: { destination_storage_name: "other" } });
     expect(move.status).toBe(201);
     expect(move.body).toMatchObject({
       state: "scheduled",
       source_storage_name: "default",
-      destination_storage_name: "ssd",
+      destination_storage_name: "other",
       project: { id: project.body.id, name: "repo", path_with_namespace: "alice/repo", name_with_namespace: "alice / repo" },
     });
     // A second move of the same project is the model's validation error.
-    expect(await root.post(`/projects/${project.body.id}/repository_storage_moves`, { json: { destination_storage_name: "ssd" } })).toMatchObject({
+    expect(await root.post(`/projects/${project.body.id}/repository_storage_moves`, { json: { destination_storage_name: "other" } })).toMatchObject({
       status: 400,
       body: { message: { project: ["is read-only"] } },
     });
@@ -174,7 +174,7 @@ describe("repository storage moves", () => {
     const finished = await tickUntil(`/projects/${project.body.id}/repository_storage_moves/${move.body.id}`, "finished");
     expect(finished.body.state).toBe("finished");
     expect((await alice.api.post(`/projects/${project.body.id}/issues`, { json: { title: "after" } })).status).toBe(201);
-    expect((await root.get("/projects", { query: { repository_storage: "ssd" } })).body.map((p: { id: number }) => p.id)).toEqual([project.body.id]);
+    expect((await root.get("/projects", { query: { repository_storage: "other" } })).body.map((p: { id: number }) => p.id)).toEqual([project.body.id]);
     expect((await root.get("/projects", { query: { repository_storage: "default" } })).body).toEqual([]);
 
     const all = await root.get("/project_repository_storage_moves");
@@ -189,7 +189,7 @@ describe("repository storage moves", () => {
     const p1 = await alice.api.post("/projects", { json: { name: "one" } });
     const p2 = await alice.api.post("/projects", { json: { name: "two" } });
     expect(await root.post("/project_repository_storage_moves", { json: { source_storage_name: "nope" } })).toMatchObject({ status: 400, body: { error: "source_storage_name does not have a valid value" } });
-    expect(await root.post("/project_repository_storage_moves", { json: { source_storage_name: "default", destination_storage_name: "ssd" } })).toMatchObject({
+    expect(await root.post("/project_repository_storage_moves", { json: { source_storage_name: "default", destination_storage_name: "other" } })).toMatchObject({
       status: 202,
       body: { message: "202 Accepted" },
     });
@@ -198,11 +198,11 @@ describe("repository storage moves", () => {
     expect((await root.get(`/projects/${p1.body.id}/repository_storage_moves`)).body).toHaveLength(1);
 
     expect((await root.post("/snippet_repository_storage_moves", { json: { source_storage_name: "default" } })).status).toBe(202);
-    expect(await root.post("/snippets/1/repository_storage_moves", { json: { destination_storage_name: "ssd" } })).toMatchObject({ status: 404, body: { message: "404 Snippet Not Found" } });
+    expect(await root.post("/snippets/1/repository_storage_moves", { json: { destination_storage_name: "other" } })).toMatchObject({ status: 404, body: { message: "404 Snippet Not Found" } });
     expect((await root.get("/snippet_repository_storage_moves")).body).toEqual([]);
 
     const group = await alice.api.post("/groups", { json: { name: "G", path: "g" } });
-    const gm = await root.post(`/groups/${group.body.id}/repository_storage_moves`, { json: { destination_storage_name: "ssd" } });
+    const gm = await root.post(`/groups/${group.body.id}/repository_storage_moves`, { json: { destination_storage_name: "other" } });
     expect(gm.status).toBe(201);
     expect(gm.body.group).toEqual({ id: group.body.id, name: "G", web_url: "http://collab.test/groups/g" });
     expect((await tickUntil(`/group_repository_storage_moves/${gm.body.id}`, "finished")).body.state).toBe("finished");
@@ -214,7 +214,7 @@ describe("gitbeaker walk", () => {
     const api = new Gitlab({ host: app.url, token: app.rootToken });
     const settings = await api.ApplicationSettings.show();
     expect(settings.default_projects_limit).toBe(100000);
-    const edited = await api.ApplicationSettings.edit({ defaultProjectsLimit: 42, repositoryStoragesWeighted: { default: 100, ssd: 10 } } as never);
+    const edited = await api.ApplicationSettings.edit({ defaultProjectsLimit: 42, repositoryStoragesWeighted: { default: 100, other: 10 } } as never);
     expect(edited.default_projects_limit).toBe(42);
 
     const msg = await api.BroadcastMessages.create({ message: "Hello", theme: "green" } as never);
@@ -227,10 +227,10 @@ describe("gitbeaker walk", () => {
     expect(sa.name).toBe("Robot");
 
     const project = await api.Projects.create({ name: "walk" });
-    const scheduled = await api.ProjectRepositoryStorageMoves.schedule("default", { destinationStorageName: "ssd" });
+    const scheduled = await api.ProjectRepositoryStorageMoves.schedule("default", { destinationStorageName: "other" });
     expect(scheduled).toMatchObject({ message: "202 Accepted" });
     const [move] = await api.ProjectRepositoryStorageMoves.all();
-    expect(move).toMatchObject({ destination_storage_name: "ssd", project: { id: project.id } });
+    expect(move).toMatchObject({ destination_storage_name: "other", project: { id: project.id } });
     expect(["scheduled", "started"]).toContain(move.state);
     await call(app.broker, Admin.storageMoves.tick, {});
     await call(app.broker, Admin.storageMoves.tick, {});

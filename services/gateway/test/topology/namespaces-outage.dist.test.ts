@@ -55,10 +55,10 @@ async function withoutNamespaces(how: "kill" | "stop", during: (startNamespaces:
 
 test("a storage move whose switch was cut off by killing namespaces finishes once namespaces is back; the project ends writable on its new storage", async () => {
   const api = apiClient(app.url, app.rootToken);
-  expect((await api.put("/application/settings", { json: { repository_storages_weighted: { default: 100, ssd: 0 } } })).status).toBe(200);
+  expect((await api.put("/application/settings", { json: { repository_storages_weighted: { default: 100, other: 0 } } })).status).toBe(200);
   const project = await api.post("/projects", { json: { name: `Moving ${Date.now()}` } });
   expect(project.status).toBe(201);
-  const move = await api.post(`/projects/${project.body.id}/repository_storage_moves`, { json: { destination_storage_name: "ssd" } });
+  const move = await api.post(`/projects/${project.body.id}/repository_storage_moves`, { json: { destination_storage_name: "other" } });
   expect(move.status).toBe(201);
   expect(move.body.state).toBe("scheduled");
   const moveRow = async () => (await rows<{ state: string; error_message: string | null }>(sql`SELECT state, error_message FROM admin.repository_storage_moves WHERE id = ${move.body.id}`))[0];
@@ -82,11 +82,11 @@ test("a storage move whose switch was cut off by killing namespaces finishes onc
   });
 
   await eventually(
-    async () => expect((await api.get(`/projects/${project.body.id}/repository_storage_moves/${move.body.id}`)).body).toMatchObject({ state: "finished", destination_storage_name: "ssd" }),
+    async () => expect((await api.get(`/projects/${project.body.id}/repository_storage_moves/${move.body.id}`)).body).toMatchObject({ state: "finished", destination_storage_name: "other" }),
     { timeoutMs: 30_000, intervalMs: 200 },
   );
   expect((await moveRow()).error_message).toBeNull();
-  expect((await api.get(`/projects/${project.body.id}`)).body.repository_storage).toBe("ssd");
+  expect((await api.get(`/projects/${project.body.id}`)).body.repository_storage).toBe("other");
   expect((await api.post(`/projects/${project.body.id}/issues`, { json: { title: "written after the move" } })).status).toBe(201);
 }, 150_000);
 

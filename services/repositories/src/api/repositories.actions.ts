@@ -4,6 +4,7 @@ import { Repositories } from "@collab/repositories-contract";
 import type { ActionSchema } from "moleculer";
 import { createRepository, findRepository, presentRepository, removeRepositoryOf } from "../domain/repositories";
 import type { LocalStorages } from "../domain/storages";
+import { removeLeftCopy, replicateRepository, sourceBundle, sourceRefState } from "../domain/moves";
 
 /**
  * Bus actions about a container's repository, called by the container's owner (namespaces for
@@ -24,4 +25,10 @@ export const repositoriesActions = (kit: ServiceKit, storages: LocalStorages): R
       await kit.db.transaction((tx) => removeRepositoryOf(tx, storages, row));
       return { removed: true };
     }),
+
+    /** Storage moves (services/admin): the copy on the destination's replica, the source's side, the cleanup. */
+    implement(Repositories.repositories.replicate, (ctx) => replicateRepository(ctx, kit.db, storages, ctx.params)),
+    implement(Repositories.repositories.refState, (ctx) => sourceRefState(kit.db, storages, ctx.params)),
+    implement(Repositories.repositories.bundle, (ctx) => sourceBundle(kit.db, storages, ctx.params)),
+    implement(Repositories.repositories.removeCopy, (ctx) => removeLeftCopy(kit.db, storages, ctx.params)),
   ]);
