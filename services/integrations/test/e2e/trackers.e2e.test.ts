@@ -1,5 +1,7 @@
 import { call } from "@collab/core";
 import { Integrations } from "@collab/integrations-contract";
+import { MergeRequests } from "@collab/merge-requests-contract";
+import { Namespaces } from "@collab/namespaces-contract";
 import { addMember, apiClient, assertStatus as ok, createGroup, createProject, createUser, eventually, startMailbox, type ApiClient, type Mailbox, type TestApp, type TestUser } from "@collab/testing";
 import { Gitlab } from "@gitbeaker/rest";
 import { sql } from "drizzle-orm";
@@ -157,7 +159,7 @@ describe("emails on push", () => {
     expect(mail.text).toContain(`${pushed.id.slice(0, 8)} ( ${project.web_url}/-/commit/${pushed.id} )\nFix totals`);
     expect(mail.html).toContain(`href="${project.web_url}/-/commit/${pushed.id}"`);
     await mailed(b, "[Git][team/app][main] Fix totals");
-    expect(await deliveries()).toContainEqual({ slug: "emails-on-push", event_name: "namespaces.branch.pushed", status: "delivered", response_code: 250, execution_duration: expect.any(Number), error: null });
+    expect(await deliveries()).toContainEqual({ slug: "emails-on-push", event_name: Namespaces.events.branchPushed.name, status: "delivered", response_code: 250, execution_duration: expect.any(Number), error: null });
 
     ok(await maint.api.post(`/projects/${project.id}/repository/branches`, { json: { branch: "feature", ref: "main" } }), 201, "branch");
     ok(await maint.api.post(`/projects/${project.id}/repository/tags`, { json: { tag_name: "v1.0", ref: "main" } }), 201, "tag");
@@ -216,7 +218,7 @@ describe("Jira", () => {
     expect(jiraCalls[2].body.body).toContain(mentionedIn("PROJ-1: totals"));
     expect(jiraCalls[3].body).toEqual({ GlobalID: "GitLab", relationship: "mentioned on", object: { url: mrUrl, title: "Merge request - PROJ-1: totals", status: { resolved: false }, icon: { title: "GitLab", url16x16: expect.stringMatching(/^http.*\/favicon\.ico$/) } } });
     await until(settled);
-    expect((await deliveries()).filter((d) => d.slug === "jira")).toEqual([{ slug: "jira", event_name: "merge-requests.merge_request.opened", status: "delivered", response_code: 201, execution_duration: expect.any(Number), error: null }]);
+    expect((await deliveries()).filter((d) => d.slug === "jira")).toEqual([{ slug: "jira", event_name: MergeRequests.events.mergeRequestOpened.name, status: "delivered", response_code: 201, execution_duration: expect.any(Number), error: null }]);
 
     // closes_issues: Jira's issue as Entities::ExternalIssue.
     const closes = await gitlab(dev).MergeRequests.allIssuesClosed(project.id, mr.iid);
