@@ -1,5 +1,5 @@
 import { call } from "@collab/core";
-import { consumersOf, on, type ServiceKit, type Subscriptions } from "@collab/db";
+import { on, type ServiceKit, type Subscription } from "@collab/db";
 import { Namespaces } from "@collab/namespaces-contract";
 import { onStorage, Repositories } from "@collab/repositories-contract";
 import { findRepository, removeRepositoryOf } from "./domain/repositories";
@@ -10,12 +10,11 @@ import type { LocalStorages } from "./domain/storages";
  * event reaches may not serve the repository's storage: it then has the one that does remove it
  * (and an unreachable storage fails the event, which comes again later). Removing twice is no error.
  */
-export const namespacesConsumers = (kit: ServiceKit, storages: LocalStorages): Subscriptions =>
-  consumersOf("repositories", [
-    on(Namespaces.events.projectDeleted, async ({ projectId }, tx) => {
-      const row = await findRepository(tx, "project", projectId);
-      if (!row) return;
-      if (storages.serves(row.storage)) await removeRepositoryOf(tx, storages, row);
-      else await call(kit.broker, Repositories.repositories.remove, { container_kind: "project", container_id: projectId }, onStorage(kit.broker, row.storage));
-    }),
-  ]);
+export const namespacesSubscriptions = (kit: ServiceKit, storages: LocalStorages): Subscription[] => [
+  on(Namespaces.events.projectDeleted, async ({ projectId }, tx) => {
+    const row = await findRepository(tx, "project", projectId);
+    if (!row) return;
+    if (storages.serves(row.storage)) await removeRepositoryOf(tx, storages, row);
+    else await call(kit.broker, Repositories.repositories.remove, { container_kind: "project", container_id: projectId }, onStorage(kit.broker, row.storage));
+  }),
+];
