@@ -21,11 +21,18 @@ beforeEach(() => app.reset());
 const ref = (id: number) => ({ container_kind: "snippet" as const, container_id: id });
 const findRepository = (id: number) => call(app.broker, Repositories.repositories.find, ref(id), onStorage(app.broker, "default"));
 
+/**
+ * A storage's folder: this process's REPOSITORY_STORAGES, or in the distributed pass the folder
+ * of the topology's repositories replica serving `default` (scripts/topology.js: replica 1).
+ */
+const storageFolder = (storage: string): string =>
+  app.distributed ? path.join(process.env.TEST_TOPOLOGY_LOG_DIR!, "repositories-1") : parseRepositoryStorages(process.env.REPOSITORY_STORAGES!).get(storage)!;
+
 /** git run on a snippet's bare repository, where the repositories service keeps it. */
 async function gitOn(id: number) {
   const repo = await findRepository(id);
   expect(repo).toMatchObject({ storage: "default", exists: true });
-  const dir = path.join(parseRepositoryStorages(process.env.REPOSITORY_STORAGES!).get(repo!.storage)!, repo!.disk_path);
+  const dir = path.join(storageFolder(repo!.storage), repo!.disk_path);
   return (...args: string[]) => execFileSync("git", ["--git-dir", dir, ...args], { encoding: "utf8", env: { PATH: process.env.PATH, LC_ALL: "C" } });
 }
 
