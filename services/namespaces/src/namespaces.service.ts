@@ -1,6 +1,6 @@
 import { settingsMixin } from "@collab/core";
 import { flushingAccess, flushingAccessAfterEvents } from "./members/access-flush";
-import { defineService } from "@collab/db";
+import { consumersOf, defineService } from "@collab/db";
 import { outbox, processedEvents } from "./db/schema";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
@@ -25,7 +25,8 @@ import { commitsActions, commitsBusActions } from "./refs/commits.actions";
 import { refsActions, refsBusActions } from "./refs/refs.actions";
 import { protectedBranchesActions, protectedBranchesBusActions } from "./protected-branches/protected-branches.actions";
 import { storageActions } from "./storage/storage.actions";
-import { accountsConsumers } from "./user-namespaces/accounts.consumers";
+import { accountsSubscriptions } from "./user-namespaces/accounts.consumers";
+import { repositoriesSubscriptions } from "./projects/repositories.consumers";
 import { userNamespacesActions } from "./user-namespaces/user-namespaces.actions";
 import { workItemInputActions } from "./work-items/work-item-input.actions";
 import { workItemRefActions } from "./work-items/work-item-refs.actions";
@@ -38,7 +39,7 @@ export const namespacesService: ServiceSchema = defineService({
   mixins: [settingsMixin],
   workers: (kit) => [purgeWorker(kit)],
   eventTables: { outbox, processedEvents },
-  consumes: (kit) => flushingAccessAfterEvents(kit, accountsConsumers(kit)),
+  consumes: (kit) => flushingAccessAfterEvents(kit, consumersOf("namespaces", [...accountsSubscriptions(kit), ...repositoriesSubscriptions()])),
   actions: (kit) =>
     flushingAccess([
       groupsActions(kit),

@@ -39,6 +39,28 @@ const FirstFile = z.object({
   author_email: z.string().min(1).max(255),
 });
 
+/** A file path inside a repository (git's checks decide the rest: traversal, `.git`). */
+const FilePath = z.string().min(1).max(4096);
+
+/** Who makes a commit the service writes for a user (a snippet's author, an editor). */
+const CommitAuthor = { author_name: z.string().min(1).max(255), author_email: z.string().min(1).max(255) };
+
+/** The first commit of a snippet's repository: its files, in order. */
+const FirstFiles = z.object({
+  files: z.array(z.object({ file_path: FilePath, content: z.string().max(10_000_000) })).min(1).max(100),
+  message: z.string().min(1).max(10_000),
+  ...CommitAuthor,
+});
+
+/** One change of a commit the service writes (GitLab's commit `actions`, without chmod). */
+export const FileActionSchema = z.object({
+  action: z.enum(["create", "update", "delete", "move"]),
+  file_path: FilePath,
+  previous_path: FilePath.optional(),
+  content: z.string().max(10_000_000).optional(),
+});
+export type FileAction = z.infer<typeof FileActionSchema>;
+
 /** A git HTTP request for a project's repository, after the gateway authenticated its caller. */
 const GitRequest = z.object({
   project_id: z.number().int().positive().max(2_147_483_647),
@@ -69,11 +91,24 @@ export const RepositoriesActions = {
      * an existing repository is answered as it is.
      */
     create: actionContract("repositories.repositories.create", {
-      input: () => Container.extend({ storage: StorageName, default_branch: BranchName.default("main"), readme: FirstFile.optional() }),
+      input: () =>
+        Container.extend({ storage: StorageName, default_branch: BranchName.default("main"), readme: FirstFile.optional(), first_files: FirstFiles.optional() }).refine(
+          (p) => !(p.readme && p.first_files),
+          { message: "readme and first_files are exclusive" },
+        ),
       output: () => RepositorySchema,
     }),
     /** A container's repository (null when it has none); `exists` read on disk by a replica serving its storage. */
     find: actionContract("repositories.repositories.find", { input: () => Container, output: () => RepositorySchema.nullable(), idempotent: true }),
+    /**
+     * Commits file actions on a branch of a container's repository (call it on its storage's
+     * replica). A refused action (a missing file, an existing target, an invalid path) is a 400
+     * with git's reason; nothing moves then.
+     */
+    commit: actionContract("repositories.repositories.commit", {
+      input: () => Container.extend({ branch: BranchName, message: z.string().min(1).max(10_000), actions: z.array(FileActionSchema).min(1).max(1000), ...CommitAuthor }),
+      output: () => z.object({ id: z.string() }),
+    }),
     /** Removes a container's repository, folder and record (call it on its storage's replica). Safe to repeat. */
     remove: actionContract("repositories.repositories.remove", { input: () => Container, output: () => z.object({ removed: z.boolean() }) }),
     /**

@@ -1,4 +1,4 @@
-import { defineService } from "@collab/db";
+import { consumersOf, defineService } from "@collab/db";
 import { STORAGES_METADATA_KEY } from "@collab/repositories-contract";
 import type { Service, ServiceSchema } from "moleculer";
 import path from "node:path";
@@ -6,7 +6,8 @@ import { gitActions } from "./api/git.actions";
 import { repositoriesActions } from "./api/repositories.actions";
 import { outbox, processedEvents } from "./db/schema";
 import { LocalStorages } from "./domain/storages";
-import { namespacesConsumers } from "./namespaces.consumers";
+import { namespacesSubscriptions } from "./namespaces.consumers";
+import { snippetsSubscriptions } from "./snippets.consumers";
 import { HookServer } from "./push/hook-server";
 
 /**
@@ -35,7 +36,7 @@ export function repositoriesService(): ServiceSchema {
     mixins: [advertiseStorages(storages) as ServiceSchema],
     actions: (kit) => [repositoriesActions(kit, storages), gitActions(kit, storages, hookServer)],
     eventTables: { outbox, processedEvents },
-    consumes: (kit) => namespacesConsumers(kit, storages),
+    consumes: (kit) => consumersOf("repositories", [...namespacesSubscriptions(kit, storages), ...snippetsSubscriptions(kit, storages)]),
     async started(kit) {
       hooks = await HookServer.start((err) => kit.logger.error({ err: err.message }, "push check failed"));
     },

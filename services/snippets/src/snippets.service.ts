@@ -17,5 +17,5 @@ export const snippetsService: ServiceSchema = defineService({
   dependencies: ["accounts", "namespaces"],
   actions: (kit) => [projectSnippetsActions(kit), personalSnippetsActions(kit), storageActions(kit), notesActions(kit, snippetNotes, { notes: Snippets.notes, discussions: Snippets.discussions }), awardEmojiActions(kit, { notes: snippetNotes, events: Snippets.events }, Snippets.awardEmoji)],
   eventTables: { outbox, processedEvents },
-  consumes: () => namespacesConsumers(),
+  consumes: (kit) => namespacesConsumers(kit),
 });

@@ -32,17 +32,28 @@ export async function removeRepositoryFolder(dir: string): Promise<void> {
 }
 
 /**
- * The first commit of an empty repository: one file on `branch` (createCommit's create action).
- * Answers the commit's sha, or null when the branch already exists (a retried creation leaves the
- * first commit as it was).
+ * The first commit of an empty repository: one file on `branch` (see commitFirstFiles).
  */
-export async function commitFirstFile(
+export function commitFirstFile(
   dir: string,
   opts: { branch: string; fileName: string; content: string; message: string; author: Person },
 ): Promise<string | null> {
+  return commitFirstFiles(dir, { branch: opts.branch, files: [{ path: opts.fileName, content: opts.content }], message: opts.message, author: opts.author });
+}
+
+/**
+ * The first commit of an empty repository: these files on `branch` (createCommit's create
+ * actions: a project's README, a snippet's files). Answers the commit's sha, or null when the
+ * branch already exists (a retried creation leaves the first commit as it was).
+ */
+export async function commitFirstFiles(
+  dir: string,
+  opts: { branch: string; files: { path: string; content: string }[]; message: string; author: Person },
+): Promise<string | null> {
   if (await branchTarget(dir, opts.branch)) return null;
   try {
-    const commit = await createCommit(dir, { branch: opts.branch, commit_message: opts.message, committer: opts.author, actions: [{ action: "create", file_path: opts.fileName, content: opts.content }] });
+    const actions = opts.files.map((f) => ({ action: "create" as const, file_path: f.path, content: f.content }));
+    const commit = await createCommit(dir, { branch: opts.branch, commit_message: opts.message, committer: opts.author, actions });
     return commit.id;
   } catch (e) {
     if (e instanceof RepositoryError && e.kind === "stale") return null; // created meanwhile by a retry

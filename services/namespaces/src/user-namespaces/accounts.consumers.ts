@@ -1,6 +1,6 @@
 import { Accounts, type UserRef } from "@collab/accounts-contract";
 import { call, pickFields } from "@collab/core";
-import { consumersOf, on, type Subscriptions, type EventHandler, type ServiceKit } from "@collab/db";
+import { on, type Subscription, type EventHandler, type ServiceKit } from "@collab/db";
 import { claimInvitations } from "../invitations/claim";
 import { removeUserEverywhere } from "../members/members";
 import { syncUserNamespace } from "./user-namespaces";
@@ -17,7 +17,7 @@ async function currentUser(kit: ServiceKit, userId: number): Promise<UserRef | u
  * follows (its projects' paths with it), invitations to the address apply, a deleted user's
  * memberships go. A user deleted while this service was down loses them once it is back.
  */
-export const accountsConsumers = (kit: ServiceKit): Subscriptions => {
+export const accountsSubscriptions = (kit: ServiceKit): Subscription[] => {
   const followUser: EventHandler<{ userId: number }> = async ({ userId }, tx, _event, afterCommit) => {
     const user = await currentUser(kit, userId);
     if (!user) return 0; // deleted meanwhile: its own event removes what is left
@@ -25,9 +25,9 @@ export const accountsConsumers = (kit: ServiceKit): Subscriptions => {
     return claimInvitations(kit, tx, user.id, afterCommit);
   };
   // Only the id is read: the user is asked of accounts as it is now.
-  return consumersOf("namespaces", [
+  return [
     on(Accounts.events.userCreated, pickFields("userId"), followUser),
     on(Accounts.events.userUpdated, pickFields("userId"), followUser),
     on(Accounts.events.userDeleted, ({ userId }, tx) => removeUserEverywhere(tx, userId)),
-  ]);
+  ];
 };

@@ -1,8 +1,8 @@
-import { actionsOf, implement } from "@collab/core";
+import { actionsOf, implement, notFound } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
 import { Repositories } from "@collab/repositories-contract";
 import type { ActionSchema } from "moleculer";
-import { createRepository, findRepository, presentRepository, removeRepositoryOf } from "../domain/repositories";
+import { commitFiles, createRepository, findRepository, presentRepository, removeRepositoryOf } from "../domain/repositories";
 import type { LocalStorages } from "../domain/storages";
 import { removeLeftCopy, replicateRepository, sourceBundle, sourceRefState } from "../domain/moves";
 
@@ -17,6 +17,13 @@ export const repositoriesActions = (kit: ServiceKit, storages: LocalStorages): R
     implement(Repositories.repositories.find, async (ctx) => {
       const row = await findRepository(kit.db, ctx.params.container_kind, ctx.params.container_id);
       return row ? presentRepository(row, storages) : null;
+    }),
+
+    implement(Repositories.repositories.commit, async (ctx) => {
+      const { container_kind, container_id, ...commit } = ctx.params;
+      const row = await findRepository(kit.db, container_kind, container_id);
+      if (!row) throw notFound("Repository");
+      return commitFiles(storages, row, commit);
     }),
 
     implement(Repositories.repositories.remove, async (ctx) => {

@@ -1,10 +1,19 @@
-import { commitFirstFile, createBareRepository, isRepository, removeRepositoryFolder } from "@collab/git";
+import { commitFirstFiles, createBareRepository, createCommit, isRepository, removeRepositoryFolder, RepositoryError } from "@collab/git";
+import { badRequestMessage, conflict, notFound } from "@collab/core";
 import type { Db } from "@collab/db";
-import type { ContainerKind, Repository } from "@collab/repositories-contract";
+import type { ContainerKind, FileAction, Repository } from "@collab/repositories-contract";
 import { and, eq } from "drizzle-orm";
 import { repositories, type RepositoryRow } from "../db/schema";
 import { hashedDiskPath } from "./disk-path";
 import type { LocalStorages } from "./storages";
+
+/** The first commit's files, message and author: a project's README, a snippet's files. */
+export interface FirstFiles {
+  files: { file_path: string; content: string }[];
+  message: string;
+  author_name: string;
+  author_email: string;
+}
 
 export interface FirstFile {
   file_name: string;
@@ -36,7 +45,7 @@ export async function presentRepository(row: RepositoryRow, storages: LocalStora
 export async function createRepository(
   db: Db,
   storages: LocalStorages,
-  p: { container_kind: ContainerKind; container_id: number; storage: string; default_branch: string; readme?: FirstFile },
+  p: { container_kind: ContainerKind; container_id: number; storage: string; default_branch: string; readme?: FirstFile; first_files?: FirstFiles },
 ): Promise<RepositoryRow> {
   return db.transaction(async (tx) => {
     const [inserted] = await tx
@@ -50,14 +59,14 @@ export async function createRepository(
     // started again): the new repository starts empty.
     if (inserted) await removeRepositoryFolder(dir);
     if (!(await isRepository(dir))) await createBareRepository(dir, p.default_branch);
-    if (inserted && p.readme) {
-      await commitFirstFile(dir, {
+    const first = p.readme ? { ...p.readme, files: [{ file_path: p.readme.file_name, content: p.readme.content }] } : p.first_files;
+    if (inserted && first) {
+      await commitFirstFiles(dir, {
         branch: p.default_branch,
-        fileName: p.readme.file_name,
-        content: p.readme.content,
-        message: p.readme.message,
-        author: { name: p.readme.author_name, email: p.readme.author_email },
-      });
+        files: first.files.map((f) => ({ path: f.file_path, content: f.content })),
+        message: first.message,
+        author: { name: first.author_name, email: first.author_email },
+      }).catch(asApiError);
     }
     return row;
   });
@@ -70,4 +79,24 @@ export async function createRepository(
 export async function removeRepositoryOf(tx: Db, storages: LocalStorages, row: RepositoryRow): Promise<void> {
   await removeRepositoryFolder(storages.folderOf(row.storage, row.diskPath));
   await tx.delete(repositories).where(eq(repositories.id, row.id));
+}
+
+/** git's refusals as GitLab answers them: an invalid change is a 400 with its reason, a moved branch a 409. */
+function asApiError(e: unknown): never {
+  if (e instanceof RepositoryError && e.kind === "invalid") throw badRequestMessage(e.message);
+  if (e instanceof RepositoryError && e.kind === "stale") throw conflict(e.message);
+  throw e;
+}
+
+/** Commits file actions on a branch of a repository served here, as its author; answers the commit's sha. */
+export async function commitFiles(
+  storages: LocalStorages,
+  row: RepositoryRow,
+  p: { branch: string; message: string; actions: FileAction[]; author_name: string; author_email: string },
+): Promise<{ id: string }> {
+  const dir = storages.folderOf(row.storage, row.diskPath);
+  if (!(await isRepository(dir))) throw notFound("Repository");
+  const author = { name: p.author_name, email: p.author_email };
+  const commit = await createCommit(dir, { branch: p.branch, commit_message: p.message, actions: p.actions, committer: author }).catch(asApiError);
+  return { id: commit.id };
 }

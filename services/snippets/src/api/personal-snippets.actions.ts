@@ -47,12 +47,12 @@ export const personalSnippetsActions = (kit: ServiceKit): Record<string, ActionS
     routed(Snippets.personal.create, async (ctx) => {
       const caller = requireCaller(ctx);
       const { client_info, ...p } = ctx.params;
-      return presentOne(kit, ctx, await createSnippet(kit, { ...p, projectId: null, authorId: caller.id, clientInfo: client_info }));
+      return presentOne(kit, ctx, await createSnippet(kit, ctx, { ...p, projectId: null, authorId: caller.id, clientInfo: client_info }));
     }),
     routed(Snippets.personal.update, async (ctx) => {
       const { snippet } = await editable(ctx);
       const { id: _id, ...p } = ctx.params;
-      return presentOne(kit, ctx, await updateSnippet(kit.db, snippet, p));
+      return presentOne(kit, ctx, await updateSnippet(kit, ctx, snippet, p));
     }),
     routed(Snippets.personal.delete, async (ctx) => {
       const { snippet } = await editable(ctx);

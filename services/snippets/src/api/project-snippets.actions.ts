@@ -34,13 +34,13 @@ export const projectSnippetsActions = (kit: ServiceKit): Record<string, ActionSc
       if (!canCreateProjectSnippet(access)) throw forbidden();
       assertWritable(access);
       const { id: _project, client_info, ...p } = ctx.params;
-      const row = await createSnippet(kit, { ...p, projectId: access.project.id, authorId: caller.id, clientInfo: client_info });
+      const row = await createSnippet(kit, ctx, { ...p, projectId: access.project.id, authorId: caller.id, clientInfo: client_info });
       return presentOne(kit, ctx, row);
     }),
     routed(Snippets.project.update, async (ctx) => {
       const { snippet } = await editable(ctx);
       const { id: _project, snippet_id: _snippet, ...p } = ctx.params;
-      return presentOne(kit, ctx, await updateSnippet(kit.db, snippet, p));
+      return presentOne(kit, ctx, await updateSnippet(kit, ctx, snippet, p));
     }),
     routed(Snippets.project.delete, async (ctx) => {
       const { snippet } = await editable(ctx);

@@ -32,8 +32,8 @@ export const snippets = snippetsSchema.table(
 );
 
 /**
- * A snippet's files. Kept in PostgreSQL behind storage/snippet-files.ts until snippet
- * repositories live on git storages (issue 33).
+ * A snippet's files, as the API reads them (storage/snippet-files.ts); the snippet's git
+ * repository holds the same files, committed in the same transaction (storage/snippet-repository.ts).
  */
 export const snippetFiles = snippetsSchema.table(
   "snippet_files",

@@ -1,12 +1,14 @@
-import { announce, type ClientInfo } from "@collab/core";
+import { announce, type ClientInfo, type Ctx } from "@collab/core";
 import type { Db, ServiceKit } from "@collab/db";
 import { Snippets, type CreateSnippetInput, type SnippetVisibility, type UpdateSnippetInput } from "@collab/snippets-contract";
 import { eq } from "drizzle-orm";
 import { removeConversation } from "@collab/notes";
 import { noteTables, snippets, userAgentDetails, type SnippetRow } from "../db/schema";
 import { applyFileActions, updateFirstFile, writeFiles, type SnippetFile } from "../storage/snippet-files";
+import { commitSnippetChanges, createSnippetRepository } from "../storage/snippet-repository";
 
-const eventPayload = (s: SnippetRow, actorId: number) => ({ id: s.id, project_id: s.projectId, actor_id: actorId, title: s.title, visibility: s.visibility as SnippetVisibility });
+/** A snippet as its events carry it. */
+export const eventPayload = (s: SnippetRow, actorId: number) => ({ id: s.id, project_id: s.projectId, actor_id: actorId, title: s.title, visibility: s.visibility as SnippetVisibility });
 
 export interface NewSnippet extends Omit<CreateSnippetInput, "client_info"> {
   projectId: number | null;
@@ -18,15 +20,17 @@ export interface NewSnippet extends Omit<CreateSnippetInput, "client_info"> {
 const filesOfCreate = (p: NewSnippet): SnippetFile[] =>
   p.files?.map((f) => ({ path: f.file_path, content: f.content })) ?? [{ path: p.file_name ?? "snippetfile1.txt", content: p.content ?? "" }];
 
-/** A snippet, its files and who submitted it, in one transaction with its created event. */
-export function createSnippet(kit: ServiceKit, p: NewSnippet): Promise<SnippetRow> {
+/** A snippet, its files, its repository and who submitted it, in one transaction with its created event. */
+export function createSnippet(kit: ServiceKit, ctx: Ctx<unknown>, p: NewSnippet): Promise<SnippetRow> {
+  const files = filesOfCreate(p);
   return kit.events.transact(
     async (tx) => {
       const [row] = await tx
         .insert(snippets)
         .values({ projectId: p.projectId, authorId: p.authorId, title: p.title, description: p.description ?? null, visibility: p.visibility })
         .returning();
-      await writeFiles(tx, row.id, filesOfCreate(p));
+      await writeFiles(tx, row.id, files);
+      await createSnippetRepository(ctx, row, files);
       if (p.clientInfo) await tx.insert(userAgentDetails).values({ snippetId: row.id, userAgent: p.clientInfo.user_agent, ipAddress: p.clientInfo.ip_address });
       return row;
     },
@@ -34,11 +38,13 @@ export function createSnippet(kit: ServiceKit, p: NewSnippet): Promise<SnippetRo
   );
 }
 
-/** Changes a snippet's attributes and files in one transaction; updated_at moves. */
-export async function updateSnippet(db: Db, snippet: SnippetRow, p: UpdateSnippetInput): Promise<SnippetRow> {
-  return db.transaction(async (tx) => {
+/** Changes a snippet's attributes and files (committed to its repository) in one transaction; updated_at moves. */
+export async function updateSnippet(kit: ServiceKit, ctx: Ctx<unknown>, snippet: SnippetRow, p: UpdateSnippetInput): Promise<SnippetRow> {
+  return kit.db.transaction(async (tx) => {
+    let actions = p.files ?? [];
     if (p.files) await applyFileActions(tx, snippet.id, p.files);
-    else if (p.file_name !== undefined || p.content !== undefined) await updateFirstFile(tx, snippet.id, p);
+    else if (p.file_name !== undefined || p.content !== undefined) actions = await updateFirstFile(tx, snippet.id, p);
+    await commitSnippetChanges(ctx, snippet, actions);
     const [row] = await tx
       .update(snippets)
       .set({

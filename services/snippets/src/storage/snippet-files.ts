@@ -5,8 +5,8 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { snippetFiles } from "../db/schema";
 
 /**
- * Where a snippet's files live. Everything that reads or writes file contents goes through here,
- * so that moving them to snippet repositories on git storages (issue 33) changes this module only.
+ * The files table the API reads a snippet's files from (lists and pages read it in one statement).
+ * Every write here is also committed to the snippet's repository (snippet-repository.ts).
  */
 
 export interface SnippetFile {
@@ -68,11 +68,13 @@ export async function applyFileActions(tx: Db, snippetId: number, actions: Snipp
   await writeFiles(tx, snippetId, order.map((path) => ({ path, content: files.get(path)! })));
 }
 
-/** The single-file API's update: the first file renamed and/or rewritten. */
-export async function updateFirstFile(tx: Db, snippetId: number, change: { file_name?: string; content?: string }): Promise<void> {
+/** The single-file API's update: the first file renamed and/or rewritten; answers the action applied. */
+export async function updateFirstFile(tx: Db, snippetId: number, change: { file_name?: string; content?: string }): Promise<SnippetFileAction[]> {
   const [first] = (await filesOf(tx, [snippetId])).get(snippetId)!;
-  if (!first) return;
-  await applyFileActions(tx, snippetId, [{ action: "move", previous_path: first.path, file_path: change.file_name ?? first.path, content: change.content }]);
+  if (!first) return [];
+  const actions: SnippetFileAction[] = [{ action: "move", previous_path: first.path, file_path: change.file_name ?? first.path, content: change.content }];
+  await applyFileActions(tx, snippetId, actions);
+  return actions;
 }
 
 /** Removes these snippets' files (a deleted project's snippets), in the caller's transaction. */
