@@ -504,7 +504,7 @@ function table(rows) {
     LABELS[r.scenario],
     r.mode,
     String(r.connections),
-    r.rps.toFixed(0),
+    r.rps.toFixed(r.rps < 10 ? 2 : 0), // clones/s: a few
     r.p50.toFixed(1),
     r.p90.toFixed(1),
     r.p99.toFixed(1),
