@@ -6,6 +6,10 @@
 // warm-up and the measured run share the job's counters (PUT keeps alternating across both).
 "use strict";
 const autocannon = require("autocannon");
+const { spawn } = require("node:child_process");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
 
 /**
  * autocannon options for a scenario. Each connection (autocannon "client") gets its user's token
@@ -67,7 +71,65 @@ const run = (opts) =>
     instance.on("error", () => undefined);
   });
 
+/**
+ * The clone scenario: `connections` clients, each running `git clone --bare --quiet` of the job's
+ * repository one after the other until the time is up (an HTTP Basic password: a seeded user's
+ * token). Bytes: the pack each clone wrote (what the server sent, less the protocol's framing).
+ */
+async function cloneRun(job, seconds) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "collab-clone-"));
+  const latencies = [];
+  let bytes = 0;
+  let failed = 0;
+  let n = 0;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  const client = async (c) => {
+    const remote = new URL(`${job.url}/${job.clone.fullPath}.git`);
+    if (job.tokens.length) [remote.username, remote.password] = ["bench", job.tokens[c % job.tokens.length]];
+    while (performance.now() < deadline) {
+      const dir = path.join(tmp, String(++n));
+      const t = performance.now();
+      const code = await new Promise((resolve) => {
+        const git = spawn("git", ["clone", "--bare", "--quiet", remote.toString(), dir], { stdio: "ignore", env: { ...process.env, GIT_TERMINAL_PROMPT: "0" } });
+        git.on("close", resolve);
+      });
+      if (code !== 0) failed++;
+      else {
+        latencies.push(performance.now() - t);
+        const packs = path.join(dir, "objects", "pack");
+        for (const f of fs.readdirSync(packs)) if (f.endsWith(".pack")) bytes += fs.statSync(path.join(packs, f)).size;
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  await Promise.all(Array.from({ length: job.connections }, (_, c) => client(c)));
+  const duration = (performance.now() - started) / 1000;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  const sorted = latencies.sort((a, b) => a - b);
+  const at = (q) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]) : 0);
+  return {
+    requests: latencies.length,
+    duration,
+    rps: latencies.length / duration,
+    p50: at(0.5),
+    p90: at(0.9),
+    p99: at(0.99),
+    non2xx: failed,
+    socketErrors: 0,
+    timeouts: 0,
+    bytesPerRequest: latencies.length ? bytes / latencies.length : 0,
+    mbPerSecond: bytes / duration / 1e6,
+    statusCodes: {},
+  };
+}
+
 async function measure(job) {
+  if (job.clone) {
+    if (job.warmupSeconds > 0) await cloneRun(job, job.warmupSeconds);
+    await new Promise((resolve) => process.send({ id: job.id, measuring: true }, resolve));
+    return cloneRun(job, job.durationSeconds);
+  }
   const base = { url: job.url, connections: job.connections, timeout: 10, pipelining: 1, ...optionsFor(job) };
   if (job.warmupSeconds > 0) await run({ ...base, duration: job.warmupSeconds });
   // bench/run.js reads the processes' CPU counters here and again after the measured run.

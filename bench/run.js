@@ -31,6 +31,7 @@ const os = require("node:os");
 const path = require("node:path");
 const { startPostgres, freePort } = require("./postgres");
 const { seed } = require("./seed");
+const { prepareCloneRepository, CLONE_COMMITS } = require("./clone");
 
 const ROOT = path.join(__dirname, "..");
 const RESULTS = path.join(__dirname, "results");
@@ -45,7 +46,10 @@ const SCENARIOS = [
   "GET /projects/:id/merge_requests",
   "POST /projects/:id/issues",
   "PUT /projects/:id/issues/:iid",
+  "git clone",
 ];
+/** The clone scenario: git clients instead of autocannon, its own baseline and connection count. */
+const CLONE = "git clone";
 /** How the table names them (the request each sends). */
 const LABELS = {
   "GET /projects/:id/issues": "GET /projects/:id/issues?per_page=20",
@@ -54,6 +58,7 @@ const LABELS = {
   "GET /projects/:id/merge_requests": "GET /projects/:id/merge_requests?per_page=20",
   "POST /projects/:id/issues": "POST /projects/:id/issues",
   "PUT /projects/:id/issues/:iid": "PUT /projects/:id/issues/:iid?state_event=…",
+  [CLONE]: `git clone --bare (${CLONE_COMMITS} commits)`,
 };
 
 const list = (v, d) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : d);
@@ -77,7 +82,16 @@ const config = {
     return filters ? SCENARIOS.filter((s) => filters.some((f) => match(s, f))) : SCENARIOS;
   })(),
   cpuProf: process.env.BENCH_CPU_PROF === "1",
+  /** Concurrent clones, and measured seconds per mode (split over the rounds). */
+  cloneConnections: Number(process.env.BENCH_CLONE_CONNECTIONS ?? 4),
+  cloneDuration: Number(process.env.BENCH_CLONE_DURATION ?? 10),
 };
+/** The clone scenario's baseline: `git http-backend` (CGI) behind node:http (bench/git-baseline-server.js). */
+const GIT_BASELINE = "git-http-backend";
+/** The modes that serve git (the embedded mode's repository is not prepared: its database is its own server's). */
+const cloneModes = () => [GIT_BASELINE, ...config.modes.filter((m) => m === "single" || m === "distributed")];
+const modesOf = (scenario) => (scenario === CLONE ? cloneModes() : config.modes);
+const connectionsOf = (scenario) => (scenario === CLONE ? [config.cloneConnections] : config.connections);
 /** The baseline at one process and at one per core: ratios take the faster (issue 29). */
 /**
  * The baseline at one process and at one per core, on each deployment's database: `baseline` and
@@ -92,7 +106,7 @@ config.modes = config.modes.filter((m) => !BASELINES.includes(m));
 config.modes = [...NODE_BASELINES, ...(config.modes.includes("distributed") ? TOPOLOGY_BASELINES : []), ...config.modes]; // ratios need them
 /** The baselines a mode is compared with. */
 const baselinesOf = (mode) => (mode === "distributed" || TOPOLOGY_BASELINES.includes(mode) ? TOPOLOGY_BASELINES : NODE_BASELINES);
-const durationFor = (conns) => config.durations[Math.min(config.connections.indexOf(conns), config.durations.length - 1)];
+const durationFor = (conns, scenario) => (scenario === CLONE ? config.cloneDuration : config.durations[Math.min(config.connections.indexOf(conns), config.durations.length - 1)]);
 
 const log = (msg) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -164,10 +178,12 @@ function cpuProfArgs(mode) {
 
 async function startSingle(databaseUrl, rootToken) {
   const port = await freePort();
-  const p = startNode("single", path.join(ROOT, "apps/standalone/dist/embedded.js"), serviceEnv({ DATABASE_URL: databaseUrl, PORT: String(port), INITIAL_ROOT_TOKEN: rootToken, SECRETS_KEY }), cpuProfArgs("single"));
+  const storages = `default:${path.join(workDir, "repositories-single")}`;
+  const env = serviceEnv({ DATABASE_URL: databaseUrl, PORT: String(port), INITIAL_ROOT_TOKEN: rootToken, SECRETS_KEY, REPOSITORY_STORAGES: storages });
+  const p = startNode("single", path.join(ROOT, "apps/standalone/dist/embedded.js"), env, cpuProfArgs("single"));
   const url = `http://127.0.0.1:${port}`;
   await waitFor("single-process API", () => ready(url), 120_000, p.proc);
-  return { url, stop: p.stop, pids: { single: p.proc.pid } };
+  return { url, stop: p.stop, pids: { single: p.proc.pid }, storages };
 }
 
 /** The baseline with `workers` processes (node:cluster; 1: one process), as the mode `name`. */
@@ -201,7 +217,7 @@ async function startBaseline(databaseUrl, name = "baseline", workers = 1) {
  */
 async function startEmbedded(rootToken) {
   const dir = path.join(workDir, "embedded-postgres");
-  const env = async () => serviceEnv({ EMBEDDED_PG_DIR: dir, PORT: String(await freePort()), INITIAL_ROOT_TOKEN: rootToken });
+  const env = async () => serviceEnv({ EMBEDDED_PG_DIR: dir, PORT: String(await freePort()), INITIAL_ROOT_TOKEN: rootToken, REPOSITORY_STORAGES: `default:${path.join(workDir, "repositories-embedded")}` });
   const first = await env();
   let p = startNode("embedded-init", path.join(ROOT, "apps/standalone/dist/embedded.js"), first);
   await waitFor("embedded API (initdb, migrations)", () => ready(`http://127.0.0.1:${first.PORT}`), 180_000, p.proc);
@@ -459,12 +475,14 @@ function aggregate(raw) {
     // The mode's processes together, the most seen after any of the rounds.
     rss_mb: Math.max(...c.runs.map((r) => r.memory.total)),
     cpu: meanCpu(c.runs),
+    // Clones: bytes of the packs received over measured time.
+    ...(c.scenario === CLONE ? { mbps: c.runs.reduce((s, r) => s + r.bytesPerRequest * r.requests, 0) / c.runs.reduce((s, r) => s + r.duration, 0) / 1e6 } : {}),
   }));
   for (const row of rows) {
     const base = referenceOf(rows, row.scenario, row.connections, row.mode);
     row.ratio_to_baseline = base && base.rps > 0 ? row.rps / base.rps : null;
   }
-  const order = (r) => [config.scenarios.indexOf(r.scenario), config.connections.indexOf(r.connections), config.modes.indexOf(r.mode)];
+  const order = (r) => [config.scenarios.indexOf(r.scenario), connectionsOf(r.scenario).indexOf(r.connections), modesOf(r.scenario).indexOf(r.mode)];
   return rows.sort((a, b) => {
     const [x, y] = [order(a), order(b)];
     return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
@@ -476,7 +494,7 @@ function aggregate(raw) {
  * one per core) on the same scenario and connection count, measured in the same run.
  */
 function referenceOf(rows, scenario, connections, mode) {
-  const bases = rows.filter((b) => baselinesOf(mode).includes(b.mode) && b.scenario === scenario && b.connections === connections);
+  const bases = rows.filter((b) => (scenario === CLONE ? [GIT_BASELINE] : baselinesOf(mode)).includes(b.mode) && b.scenario === scenario && b.connections === connections);
   return bases.reduce((best, b) => (!best || b.rps > best.rps ? b : best), undefined);
 }
 
@@ -486,7 +504,7 @@ function table(rows) {
     LABELS[r.scenario],
     r.mode,
     String(r.connections),
-    r.rps.toFixed(0),
+    r.rps.toFixed(r.rps < 10 ? 2 : 0), // clones/s: a few
     r.p50.toFixed(1),
     r.p90.toFixed(1),
     r.p99.toFixed(1),
@@ -545,6 +563,9 @@ function targets(rows) {
     if (single) out.push(`embedded ${LABELS[c.scenario]} @${c.connections}: ${(c.rps / single.rps).toFixed(2)} of single (target ≥ 0.8): ${c.rps >= 0.8 * single.rps ? "MET" : "MISSED"}`);
     if (base) out.push(`embedded ${LABELS[c.scenario]} @${c.connections}: p99 ${c.p99} ms vs baseline ${base.p99} ms (target ≤ 2×): ${c.p99 <= 2 * base.p99 ? "MET" : "MISSED"}`);
   }
+  // Clones through the gateway against git http-backend on the same repository (issue 33).
+  for (const c of rows.filter((r) => r.scenario === CLONE && r.mode !== GIT_BASELINE && r.ratio_to_baseline !== null))
+    out.push(`${c.mode} ${LABELS[CLONE]} @${c.connections}: ${c.rps.toFixed(1)} clones/s, ${c.mbps.toFixed(1)} MB/s, ${c.ratio_to_baseline.toFixed(2)} of ${GIT_BASELINE} (target ≥ 0.7×): ${c.ratio_to_baseline >= 0.7 ? "MET" : "MISSED"}`);
   const errors = rows.reduce((n, r) => n + r.errors, 0);
   out.push(`errors (non-2xx + socket errors + timeouts) over all runs: ${errors} (target 0): ${errors === 0 ? "MET" : "MISSED"}`);
   return out;
@@ -556,9 +577,10 @@ async function main() {
   const started = Date.now();
   const loadBefore = os.loadavg();
   const cellSeconds = config.connections.reduce((s, c) => s + durationFor(c) + config.rounds * config.warmup, 0) + Math.max(0, config.firstWarmup - config.warmup);
+  const cloneRun = config.scenarios.includes(CLONE);
   log(
-    `modes ${config.modes.join(", ")}; ${config.scenarios.length} scenarios; connections ${config.connections.join(", ")}; ` +
-      `${config.rounds} rounds; about ${Math.round((config.scenarios.length * config.modes.length * cellSeconds) / 60)} min of load after setup`,
+    `modes ${config.modes.join(", ")}; ${config.scenarios.length} scenarios; connections ${config.connections.join(", ")}${cloneRun ? ` (clones: ${config.cloneConnections})` : ""}; ` +
+      `${config.rounds} rounds; about ${Math.round(((config.scenarios.length - (cloneRun ? 1 : 0)) * config.modes.length * cellSeconds + (cloneRun ? cloneModes().length * (config.cloneDuration + config.firstWarmup + config.warmup) : 0)) / 60)} min of load after setup`,
   );
   if (process.env.BENCH_SKIP_BUILD !== "1") {
     log("npm run build");
@@ -638,6 +660,33 @@ async function main() {
   const checks = await checkModes(servers, manifests);
   log(`answers: ${Object.entries(checks).map(([m, c]) => `${m} ${c.ok ? "OK" : "DIFFERENT"} (${c.comparison})`).join(", ")}`);
 
+  // The clone scenario: the same generated history (fixed dates: the same objects) in a project of
+  // each deployment, and git http-backend on one of those repositories as its baseline.
+  const clones = {};
+  if (cloneRun) {
+    t = Date.now();
+    const deployments = {
+      single: servers.single && { url: servers.single.url, databaseUrl: nodeDatabase, storages: servers.single.storages, groupId: nodeManifest.groupId },
+      distributed: servers.distributed && {
+        url: topology.gatewayUrl,
+        databaseUrl: topology.databaseUrl,
+        storages: `default:${path.join(topology.logDir, "repositories-1")},other:${path.join(topology.logDir, "repositories-2")}`,
+        groupId: manifest.groupId,
+      },
+    };
+    for (const [mode, d] of Object.entries(deployments)) if (d) clones[mode] = await prepareCloneRepository({ ...d, rootToken: ROOT_TOKEN });
+    const repo = Object.values(clones)[0];
+    if (!repo) throw new Error(`the clone scenario needs the single or the distributed mode`);
+    if (new Set(Object.values(clones).map((c) => c.head)).size > 1) throw new Error(`the clone repositories differ: ${JSON.stringify(clones)}`);
+    const port = await freePort();
+    const p = startNode(GIT_BASELINE, path.join(__dirname, "git-baseline-server.js"), serviceEnv({ GIT_PROJECT_ROOT: repo.storageFolder, PORT: String(port) }));
+    servers[GIT_BASELINE] = { url: `http://127.0.0.1:${port}`, stop: p.stop, pids: { [GIT_BASELINE]: p.proc.pid } };
+    cleanups.push(p.stop);
+    await waitFor(GIT_BASELINE, () => ready(servers[GIT_BASELINE].url), 30_000, p.proc);
+    clones[GIT_BASELINE] = { ...repo, fullPath: repo.diskPath.replace(/\.git$/, "") };
+    log(`clone repositories (${CLONE_COMMITS} commits, head ${repo.head.slice(0, 12)}) in ${Object.keys(clones).join(", ")} in ${Date.now() - t} ms`);
+  }
+
   loader = fork(path.join(__dirname, "load.js"), [], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit", "ipc"] });
   cleanups.push(async () => loader.connected && loader.disconnect());
 
@@ -652,7 +701,7 @@ async function main() {
   // otherwise fall into the first scenario's first round, and hit the modes with more processes
   // and statements hardest. Reads only: the writes' data stays as seeded.
   const jobFor = (mode, scenario, connections, warmupSeconds, durationSeconds, tag) => {
-    const m = manifests[mode];
+    const m = manifests[mode] ?? manifests.single ?? manifests.distributed;
     return {
       scenario,
       url: servers[mode].url,
@@ -665,6 +714,7 @@ async function main() {
       assigneeId: m.assigneeId,
       milestoneId: m.milestoneId,
       tag,
+      ...(scenario === CLONE ? { clone: clones[mode], tokens: mode === GIT_BASELINE ? [] : m.users.map((u) => u.token) } : {}),
     };
   };
   if (config.prime > 0) {
@@ -680,11 +730,12 @@ async function main() {
   const warmedUp = new Set();
   const loadSince = Date.now();
   for (const [si, scenario] of config.scenarios.entries()) {
-    for (const connections of config.connections) {
-      const seconds = durationFor(connections) / config.rounds;
+    const modes = modesOf(scenario);
+    for (const connections of connectionsOf(scenario)) {
+      const seconds = durationFor(connections, scenario) / config.rounds;
       for (let round = 0; round < config.rounds; round++) {
-        const shift = (si + round) % config.modes.length;
-        const order = [...config.modes.slice(shift), ...config.modes.slice(0, shift)];
+        const shift = (si + round) % modes.length;
+        const order = [...modes.slice(shift), ...modes.slice(0, shift)];
         for (const mode of order) {
           const first = !warmedUp.has(`${mode} ${scenario}`);
           warmedUp.add(`${mode} ${scenario}`);
@@ -703,7 +754,7 @@ async function main() {
           const errors = result.non2xx + result.socketErrors + result.timeouts;
           log(
             `${LABELS[scenario]} ${mode} c=${connections} r${round + 1}: ${result.rps.toFixed(0)} req/s p50 ${result.p50} p90 ${result.p90} p99 ${result.p99} ms` +
-              `${errors ? ` ERRORS ${errors} ${JSON.stringify(result.statusCodes)}` : ""} (${Math.round(result.bytesPerRequest)} B/resp)`,
+              `${errors ? ` ERRORS ${errors} ${JSON.stringify(result.statusCodes)}` : ""} (${Math.round(result.bytesPerRequest)} B/resp${result.mbPerSecond === undefined ? "" : `, ${result.mbPerSecond.toFixed(1)} MB/s`})`,
           );
         }
       }
@@ -724,6 +775,7 @@ async function main() {
     ratio_to_baseline: r.ratio_to_baseline === null ? null : Math.round(r.ratio_to_baseline * 1000) / 1000,
     rss_mb: r.rss_mb,
     cpu_ms_per_request: r.cpu.total,
+    ...(r.mbps === undefined ? {} : { mb_per_s: Math.round(r.mbps * 10) / 10 }),
   }));
   fs.writeFileSync(path.join(RESULTS, "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
   fs.writeFileSync(
