@@ -222,8 +222,9 @@ async function switchStorage(db: Db, call: Call, move: StorageMoveRow): Promise<
 }
 
 /** Only projects have repositories in the repositories service (snippets keep their files in their own tables); a move within one storage copies nothing. */
-const hasRepository = (move: StorageMoveRow) => move.containerType === "project" && move.sourceStorageName !== move.destinationStorageName;
-const repositoryOf = (move: StorageMoveRow) => ({ container_kind: "project" as const, container_id: move.containerId });
+/** Projects and snippets have repositories (the repositories service's); a group's move moves no data here. */
+const hasRepository = (move: StorageMoveRow) => (move.containerType === "project" || move.containerType === "snippet") && move.sourceStorageName !== move.destinationStorageName;
+const repositoryOf = (move: StorageMoveRow) => ({ container_kind: move.containerType as "project" | "snippet", container_id: move.containerId });
 const messageOf = (err: unknown) => {
   const m = errorBodyOf(err)?.body.message;
   return typeof m === "string" ? m : err instanceof Error ? err.message : String(err);
