@@ -21,7 +21,10 @@ async function participants<L extends LoadedNoteable>(kit: ServiceKit, ctx: Ctx<
   const key = ctx.params[kind.pathParam] as number;
   const l = rules.load ? await rules.load(kit, ctx, ctx.params.id, key) : await c.load(ctx);
   const [own, notes] = await Promise.all([rules.of(kit, ctx, l), findParticipation(kit.db, c.scope(l), { internal: kind.can.seeInternalNotes(l) })]);
-  const mentioned = await usersByUsername(ctx, mentionedUsernames([...own.texts, ...notes.map((n) => n.body)]));
+  const usernames = mentionedUsernames([...own.texts, ...notes.map((n) => n.body)]);
+  // In the order of their first mention (the lookup answers in its own order).
+  const position = new Map(usernames.map((u, i) => [u.toLowerCase(), i] as const));
+  const mentioned = (await usersByUsername(ctx, usernames)).sort((a, b) => (position.get(a.username.toLowerCase()) ?? 0) - (position.get(b.username.toLowerCase()) ?? 0));
   const ids = [...new Set([...own.userIds, ...notes.map((n) => n.authorId), ...mentioned.map((u) => u.id)])];
   const [readers, users] = await Promise.all([rules.readers(ctx, l, ids), userMap(ctx, ids)]);
   return ids.filter((id) => readers.has(id)).flatMap((id) => users.get(id) ?? []);
