@@ -106,38 +106,29 @@ finish() {
 # ---------------------------------------------------------------------------------------------
 # tools
 
-# Chromium for the API reference page test (services/gateway/test/e2e/openapi.e2e.test.ts, driven
-# by playwright-core, no browser download): installed with apt-get when missing and we are root.
-# Without it that test fails with a message saying so; the other tests still run.
-ensure_chromium() {
-  command -v chromium >/dev/null 2>&1 && return 0
+# A Debian package's command, installed with apt-get when missing and we are root (as
+# scripts/topology.js installs nats-server); otherwise a message saying how, and failure.
+ensure_apt_command() { # command package
+  command -v "$1" >/dev/null 2>&1 && return 0
   if ((EUID != 0)); then
-    echo "chromium not found, and installing it needs root (Debian/Ubuntu: sudo apt-get install -y chromium)" >&2
+    echo "$1 not found, and installing it needs root (Debian/Ubuntu: sudo apt-get install -y $2)" >&2
     return 1
   fi
-  log "installing Chromium with apt-get"
+  log "installing $2 with apt-get"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2 && apt-get install -y -qq chromium >&2 || {
-    echo "apt-get install chromium failed" >&2
+  apt-get update -qq >&2 && apt-get install -y -qq "$2" >&2 || {
+    echo "apt-get install $2 failed" >&2
     return 1
   }
 }
 
-# git for the repositories service and its tests (the git CLI over HTTP, bare repositories):
-# installed with apt-get when missing and we are root, like nats-server (scripts/topology.js).
-ensure_git() {
-  command -v git >/dev/null 2>&1 && return 0
-  if ((EUID != 0)); then
-    echo "git not found, and installing it needs root (Debian/Ubuntu: sudo apt-get install -y git)" >&2
-    return 1
-  fi
-  log "installing git with apt-get"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2 && apt-get install -y -qq git >&2 || {
-    echo "apt-get install git failed" >&2
-    return 1
-  }
-}
+# Chromium for the API reference page test (services/gateway/test/e2e/openapi.e2e.test.ts, driven
+# by playwright-core, no browser download). Without it that test fails with a message saying so;
+# the other tests still run.
+ensure_chromium() { ensure_apt_command chromium chromium; }
+
+# git for the repositories service and its tests (the git CLI over HTTP, bare repositories).
+ensure_git() { ensure_apt_command git git; }
 
 # ---------------------------------------------------------------------------------------------
 # passes
