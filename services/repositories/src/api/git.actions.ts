@@ -7,7 +7,7 @@ import type { ActionSchema } from "moleculer";
 import type { Readable } from "node:stream";
 import { Coalesce } from "./coalesce";
 import { downloadDenial, GitMessages, pushDenial } from "../domain/git-access";
-import { createRepository, findRepository } from "../domain/repositories";
+import { repositoryOfProject } from "./project-repository";
 import type { LocalStorages } from "../domain/storages";
 import type { HookServer } from "../push/hook-server";
 import { pushAnnouncements } from "../push/push-events";
@@ -37,10 +37,8 @@ async function authorize(kit: ServiceKit, storages: LocalStorages, ctx: Ctx<unkn
   if (caller?.job && caller.job.projectId !== projectId) throw gitRefusal(404, GitMessages.notFound);
   const denial = service === "upload-pack" ? downloadDenial(caller, access.project, access.role) : pushDenial(caller, access.project, access.role);
   if (denial) throw gitRefusal(403, denial);
-  const row =
-    (await findRepository(kit.db, "project", projectId)) ??
-    (await createRepository(kit.db, storages, { container_kind: "project", container_id: projectId, storage: access.project.repository_storage, default_branch: access.project.default_branch ?? "main" }));
-  return { access, caller, dir: storages.folderOf(row.storage, row.diskPath) };
+  const { dir } = await repositoryOfProject(kit, storages, access);
+  return { access, caller, dir };
 }
 
 /**
