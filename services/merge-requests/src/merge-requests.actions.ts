@@ -77,7 +77,6 @@ async function presentOne(kit: ServiceKit, ctx: Ctx<unknown>, loaded: { access: 
     context: { projectId: loaded.access.project.id },
     knownProjects: [loaded.access.project],
     detail: detailOf(kit, ctx, loaded, mr, assigneeIds),
-    ensureDefaultBranch: true,
   });
   return item;
 }
@@ -106,7 +105,7 @@ function listAction(
 /** Ensures the branches of a create exist: GitLab's BuildService errors (422, on `base`). */
 async function checkBranchesExist(ctx: Ctx<unknown>, projectId: number, source: string | undefined, target: string) {
   const refs = [...(source !== undefined ? [{ project_id: projectId, branch: source }] : []), { project_id: projectId, branch: target }];
-  const heads = await branchHeads(ctx, refs, true);
+  const heads = await branchHeads(ctx, refs);
   if (source !== undefined && !heads.get(headKey(projectId, source))) throw unprocessable([`Source branch "${source}" does not exist`]);
   if (!heads.get(headKey(projectId, target))) throw unprocessable([`Target branch "${target}" does not exist`]);
   return heads;

@@ -1,7 +1,7 @@
 import { flushContract } from "@collab/core";
 import { Namespaces } from "@collab/namespaces-contract";
 import type { Context } from "moleculer";
-import { branchHeads, headKey, levelsOnProjects, matchingProtectedBranches } from "./project-facts";
+import { levelsOnProjects, matchingProtectedBranches } from "./project-facts";
 import { accessCacheHolder } from "./projects";
 
 type Answer = (action: string, params: any) => unknown;
@@ -52,19 +52,4 @@ test("matching protected branches keep the order asked, held per project and bra
   expect(await matchingProtectedBranches(ctx, [{ project_id: 7, branch: "main" }, { project_id: 7, branch: "feature" }])).toEqual([[4], []]);
   expect(await matchingProtectedBranches(ctx, [{ project_id: 7, branch: "dev" }, { project_id: 7, branch: "main" }, { project_id: 7, branch: "feature" }])).toEqual([[], [4], []]);
   expect(calls.map((c) => c.params.pairs.map((p: { branch: string }) => p.branch))).toEqual([["main", "feature"], ["dev"]]);
-});
-
-test("branch heads, missing ones too: held for pages; asked every time when the default branch may be materialised", async () => {
-  let sha = "a".repeat(40);
-  const { ctx, calls } = ctxOf((_a, { refs }) => refs.map((r: { project_id: number; branch: string }) => ({ ...r, sha: r.branch === "gone" ? null : sha })));
-  const refs = [{ project_id: 7, branch: "feature" }, { project_id: 7, branch: "gone" }];
-  const first = await branchHeads(ctx, refs);
-  expect(first.get(headKey(7, "feature"))).toBe(sha);
-  expect(first.get(headKey(7, "gone"))).toBeNull();
-  sha = "b".repeat(40); // namespaces moved the branch: a write, which flushes every holder
-  expect((await branchHeads(ctx, refs)).get(headKey(7, "feature"))).toBe("a".repeat(40));
-  expect((await branchHeads(ctx, refs, true)).get(headKey(7, "feature"))).toBe(sha);
-  flushNow();
-  expect((await branchHeads(ctx, refs)).get(headKey(7, "feature"))).toBe(sha);
-  expect(calls.map((c) => c.params.ensure_default_branch)).toEqual([false, true, false]);
 });

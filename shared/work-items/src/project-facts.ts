@@ -5,16 +5,15 @@ import { heldBesideAccess } from "./projects";
 /**
  * What merge requests ask namespaces about the projects of a page, held in this process beside
  * the access.project answers and emptied by the same flush: members' access levels (changed only by
- * membership, group and project writes), the protected branches a branch matches and branch heads
- * (changed only by namespaces' protected-branch and refs writes). Every namespaces write but
- * labels, milestones and an issue write's input checks flushes every holder on every node before
+ * membership, group and project writes) and the protected branches a branch matches (changed only
+ * by namespaces' protected-branch writes); never branch heads, which git pushes move. Every
+ * namespaces write but labels, milestones and an issue write's input checks flushes every holder on every node before
  * it answers (namespaces, members/access-flush.ts), so a held answer is never older than the last
- * acknowledged change (a read that materialises a project's default branch or its protection
- * flushes too); nothing is held longer than 30 s.
+ * acknowledged change (a read that materialises a project's default protection flushes too);
+ * nothing is held longer than 30 s.
  */
 const levels = heldBesideAccess<number>();
 const matching = heldBesideAccess<readonly number[]>();
-const heads = heldBesideAccess<string | null>();
 
 /** A branch of a project as a key (the held maps' and the answers'): the id has no colon, so any branch name is unambiguous. */
 export const headKey = (projectId: number, branch: string) => `${projectId}:${branch}`;
@@ -69,28 +68,4 @@ export async function matchingProtectedBranches(ctx: Ctx<unknown>, pairs: { proj
     });
   }
   return out.map((ids) => [...ids!]);
-}
-
-/**
- * Heads of branches of any projects, by headKey: null for a missing branch. With
- * `ensureDefaultBranch` (one merge request's answer, a create's or a merge's checks) every head is
- * asked of namespaces; pages take the held ones.
- */
-export async function branchHeads(ctx: Ctx<unknown>, refs: { project_id: number; branch: string }[], ensureDefaultBranch = false): Promise<Map<string, string | null>> {
-  const out = new Map<string, string | null>();
-  if (!refs.length) return out;
-  const holding = heads.held();
-  const missing: { project_id: number; branch: string }[] = [];
-  for (const r of refs) {
-    const sha = holding && !ensureDefaultBranch ? heads.cache.get(headKey(r.project_id, r.branch)) : undefined;
-    if (sha === undefined) missing.push(r);
-    else out.set(headKey(r.project_id, r.branch), sha);
-  }
-  if (!missing.length) return out;
-  const generation = heads.cache.generation();
-  for (const r of await call(ctx, Namespaces.refs.branchHeads, { refs: missing, ensure_default_branch: ensureDefaultBranch })) {
-    out.set(headKey(r.project_id, r.branch), r.sha);
-    if (holding) heads.cache.set(headKey(r.project_id, r.branch), r.sha, generation);
-  }
-  return out;
 }

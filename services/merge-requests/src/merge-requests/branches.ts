@@ -1,10 +1,22 @@
 import { call, type Ctx, type InputOf } from "@collab/core";
 import { Namespaces } from "@collab/namespaces-contract";
+import { Repositories } from "@collab/repositories-contract";
+import { headKey } from "@collab/work-items";
 
-/** What merge requests ask of the repository (namespaces' refs): branch heads, merges, who may merge. */
+/** What merge requests ask of the repository: branch heads, merges, who may merge. */
 
-/** Heads of branches (held for pages, see @collab/work-items project-facts.ts). */
-export { branchHeads, headKey } from "@collab/work-items";
+export { headKey };
+
+/**
+ * Heads of branches of any projects, by headKey (null for a missing branch), read from the
+ * repositories (never held: git pushes move them).
+ */
+export async function branchHeads(ctx: Ctx<unknown>, refs: { project_id: number; branch: string }[]): Promise<Map<string, string | null>> {
+  const out = new Map<string, string | null>();
+  if (!refs.length) return out;
+  for (const r of await call(ctx, Repositories.refs.heads, { refs })) out.set(headKey(r.project_id, r.branch), r.sha);
+  return out;
+}
 
 /** Merges a merge request's branches (authorized here already). */
 export const mergeBranches = (ctx: Ctx<unknown>, p: InputOf<typeof Namespaces.refs.mergeBranches>) => call(ctx, Namespaces.refs.mergeBranches, p);

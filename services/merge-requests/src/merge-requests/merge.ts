@@ -85,7 +85,7 @@ const squashFor = (option: string | undefined, requested: boolean) => (option ==
 /** The same facts the entity shows, for one merge request about to be merged. */
 async function mergeability(kit: ServiceKit, ctx: Ctx<unknown>, access: ProjectAccess, mr: MergeRequestRow) {
   const [heads, unresolved, approvalsLeft] = await Promise.all([
-    branchHeads(ctx, [{ project_id: mr.sourceProjectId, branch: mr.sourceBranch }, { project_id: mr.projectId, branch: mr.targetBranch }], true),
+    branchHeads(ctx, [{ project_id: mr.sourceProjectId, branch: mr.sourceBranch }, { project_id: mr.projectId, branch: mr.targetBranch }]),
     unresolvedCounts(kit, [mr.id]),
     approvalsLeftFor(kit, ctx, [mr]),
   ]);

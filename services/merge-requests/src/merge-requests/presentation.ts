@@ -18,8 +18,6 @@ export interface PresentOptions {
   knownProjects?: WorkItemProject[];
   /** Single merge request answers (GET/POST/PUT one): the detail fields. */
   detail?: (p: MergeRequestPresentation) => Promise<MergeRequestDetail>;
-  /** Materialise default branches while reading heads (single merge requests). */
-  ensureDefaultBranch?: boolean;
 }
 
 /** Unresolved resolvable notes per merge request: one query for a page. */
@@ -55,7 +53,7 @@ export async function presentMergeRequests(kit: ServiceKit, ctx: Ctx<unknown>, r
     userMap(ctx, rows.flatMap((r) => [r.authorId, r.closedById, r.mergeUserId, ...(links.assigneeIds.get(r.id) ?? []), ...(links.reviewerIds.get(r.id) ?? [])])),
     labelAndMilestoneMaps(ctx, [...links.labelIds.values()].flat(), rows.map((r) => r.milestoneId)),
     projectMap(ctx, rows.map((r) => r.projectId).filter((id) => !known.has(id))),
-    branchHeads(ctx, uniqueRefs(openRefs), o.ensureDefaultBranch),
+    branchHeads(ctx, uniqueRefs(openRefs)),
     approvalsLeftFor(kit, ctx, rows),
   ]);
   const projects = new Map<number, WorkItemProject>([...asked, ...known]);
