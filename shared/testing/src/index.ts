@@ -5,3 +5,4 @@ export * from "./eventually";
 export * from "./mailbox";
 export * from "./events";
 export * from "./processes";
+export * from "./git-client";

@@ -1,8 +1,7 @@
 import { startApp } from "@collab/standalone/test/app";
-import { createProject, createUser, eventually, type TestApp, type TestUser } from "@collab/testing";
+import { cloneUrl, createProject, createUser, eventually, GitClient, type TestApp, type TestUser } from "@collab/testing";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { cloneUrl, GitClient } from "../git-cli";
 
 /**
  * A project created without a README has an empty repository and no default branch; the first

@@ -1,10 +1,9 @@
 import { call } from "@collab/core";
 import { onStorage, Repositories, ZERO_SHA } from "@collab/repositories-contract";
 import { startApp } from "@collab/standalone/test/app";
-import { addMember, apiClient, assertStatus, createProject, createUser, eventually, watchEvents, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
+import { addMember, apiClient, assertStatus, cloneUrl, createProject, createUser, eventually, GitClient, watchEvents, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { cloneUrl, GitClient } from "../git-cli";
 
 /**
  * git over HTTP through the gateway, with the real git client: clone, fetch and push at

@@ -3,11 +3,10 @@ import { Admin } from "@collab/admin-contract";
 import { call } from "@collab/core";
 import { GitMessages } from "@collab/repositories-contract";
 import { startApp } from "@collab/standalone/test/app";
-import { apiClient, createProject, createUser, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
+import { apiClient, cloneUrl, createProject, createUser, GitClient, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { cloneUrl, GitClient } from "../git-cli";
 
 /**
  * Repository storage moves that move data, with the real git client through the gateway: the
