@@ -9,6 +9,7 @@ import * as issues from "@collab/issues-contract";
 import * as mergeRequests from "@collab/merge-requests-contract";
 import * as namespaces from "@collab/namespaces-contract";
 import * as packages from "@collab/packages-contract";
+import * as repositories from "@collab/repositories-contract";
 import * as snippets from "@collab/snippets-contract";
 import * as runners from "@collab/runners-contract";
 import { z } from "zod";
@@ -43,6 +44,7 @@ export interface MountedService {
 export const MOUNTED_SERVICES: readonly MountedService[] = [
   { contract: accounts.Accounts, routes: accounts.routes, webRoutes: accounts.webRoutes },
   { contract: namespaces.Namespaces, routes: namespaces.routes, webRoutes: namespaces.webRoutes },
+  { contract: repositories.Repositories, routes: repositories.routes },
   { contract: issues.Issues, routes: issues.routes },
   { contract: mergeRequests.MergeRequests, routes: mergeRequests.routes },
   { contract: admin.Admin, routes: admin.routes },

@@ -11,3 +11,4 @@ export const Repositories = { ...serviceContract("repositories"), ...Repositorie
 export * from "./actions";
 export * from "./events";
 export * from "./routing";
+export { routes } from "./routes";
