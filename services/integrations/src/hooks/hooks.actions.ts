@@ -4,6 +4,7 @@ import { Integrations, TRIGGERS, triggerByFlag, type HookLevel, type HookWrite }
 import { Issues } from "@collab/issues-contract";
 import { MergeRequests } from "@collab/merge-requests-contract";
 import { Namespaces } from "@collab/namespaces-contract";
+import { Repositories } from "@collab/repositories-contract";
 import { Runners } from "@collab/runners-contract";
 import { and, desc, eq, gte, sql, type SQL } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
@@ -59,7 +60,7 @@ async function sampleData(ctx: Ctx<unknown>, projectId: number, trigger: string)
   if (!project) return null;
   if ((trigger === "push_events" || trigger === "tag_push_events") && project.default_branch) {
     // GitLab's push sample, for both push triggers: the default branch's head as pushed onto its parent.
-    const head = await call(ctx, Namespaces.commits.find, { project_id: projectId, ref: project.default_branch });
+    const head = await call(ctx, Repositories.refs.findCommit, { project_id: projectId, ref: project.default_branch });
     if (head)
       event = {
         name: Namespaces.events.branchPushed.name,
