@@ -1,3 +1,6 @@
+process.env.STORAGE_MOVE_TICK_MS ??= "0";
+import { Admin } from "@collab/admin-contract";
+import { call } from "@collab/core";
 import { Repositories, ZERO_SHA } from "@collab/repositories-contract";
 import { startApp } from "@collab/standalone/test/app";
 import { createGitbeakerUser, failureStatus, type GitbeakerUser } from "@collab/standalone/test/gitbeaker.fixtures";
@@ -7,8 +10,9 @@ import path from "node:path";
 
 /**
  * GitLab's branches and tags API on real repositories, through @gitbeaker/rest as a release
- * script would drive it, on each storage (in the distributed pass `default` and `other` are served
- * by two repositories replicas, so a call landing on the wrong one is forwarded). Raw HTTP checks
+ * script would drive it, on each storage (a project moved to `other` first; in the distributed
+ * pass `default` and `other` are served by two repositories replicas, so a call landing on the
+ * wrong one is forwarded). Raw HTTP checks
  * what gitbeaker hides: statuses, error bodies, pagination headers.
  */
 let app: TestApp;
@@ -25,23 +29,32 @@ afterAll(async () => {
 beforeEach(async () => {
   await app.reset();
   root = apiClient(app.url, app.rootToken);
+  // The storages a move may name: the settings' weights.
+  ok(await root.put("/application/settings", { json: { repository_storages_weighted: { default: 100, other: 0 } } }), 200, "storages");
 });
 
-/** Projects are placed by the storages' weights: all on `storage`. */
-async function onStorage(storage: string) {
-  const weights = { default: storage === "default" ? 100 : 0, other: storage === "other" ? 100 : 0 };
-  ok(await root.put("/application/settings", { json: { repository_storages_weighted: weights } }), 200, "weights");
+/** Moves a project's repository to `storage` with a storage move, stepping the admin worker until it finished. */
+async function moveTo(projectId: number, storage: string) {
+  if (storage === "default") return;
+  const move = ok(await root.post(`/projects/${projectId}/repository_storage_moves`, { json: { destination_storage_name: storage } }), 201, "move").body;
+  for (let i = 0; i < 50; i++) {
+    const state = (await root.get(`/projects/${projectId}/repository_storage_moves/${move.id}`)).body.state;
+    if (state === "finished") return;
+    if (state === "failed" || state === "cleanup failed") throw new Error(`the move to ${storage} ${state}`);
+    await call(app.broker, Admin.storageMoves.tick, {});
+  }
+  throw new Error(`the move to ${storage} did not finish`);
 }
 
 /** A private project with a README on `storage`, its owner, a Developer, a Reporter and a Guest. */
 async function team(storage: string) {
-  await onStorage(storage);
   const owner = await createGitbeakerUser(app, "owner");
   const dev = await createGitbeakerUser(app, "dev");
   const reporter = await createGitbeakerUser(app, "reporter");
   const guest = await createGitbeakerUser(app, "guest");
   const outsider = await createGitbeakerUser(app, "outsider");
   const project = ok(await owner.api.post("/projects", { json: { name: "shop", visibility: "private", initialize_with_readme: true } }), 201, "project").body;
+  await moveTo(project.id, storage);
   expect((await root.get(`/projects/${project.id}`)).body.repository_storage).toBe(storage);
   for (const [u, level] of [[dev, 30], [reporter, 20], [guest, 10]] as const) await addMember(app, "projects", project.id, u.id, level);
   return { owner, dev, reporter, guest, outsider, id: project.id as number, path: project.path_with_namespace as string, webUrl: project.web_url as string };
