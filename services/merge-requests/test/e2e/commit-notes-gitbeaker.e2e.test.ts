@@ -42,7 +42,8 @@ async function world(visibility: "private" | "public"): Promise<World> {
   const names: Role[] = ["owner", "maintainer", "developer", "reporter", "guest", "outsider"];
   const list = await Promise.all(names.map((n) => createGitbeakerUser(app, n)));
   const users = Object.fromEntries(names.map((n, i) => [n, list[i]])) as Record<Role, GitbeakerUser>;
-  const project = await users.owner.gl.Projects.create({ name: "Ledger", visibility, initializeWithReadme: true });
+  // Pushed while private: git sends its credentials only when asked (a 401), and a public project's push is refused without asking.
+  const project = await users.owner.gl.Projects.create({ name: "Ledger", visibility: "private", initializeWithReadme: true });
   const projectId = project.id as number;
   for (const [role, level] of Object.entries(ROLES)) await addMember(app, "projects", projectId, users[role as Role].id, level);
   const parent = (await users.owner.gl.Branches.show(projectId, "main")).commit.id as string;
@@ -55,6 +56,7 @@ async function world(visibility: "private" | "public"): Promise<World> {
   await git.ok(["push", "-q", "origin", "main"], { cwd: dir });
   const sha = (await git.ok(["rev-parse", "HEAD"], { cwd: dir })).trim();
   expect((await users.owner.gl.Branches.show(projectId, "main")).commit.id).toBe(sha);
+  if (visibility !== "private") await users.owner.gl.Projects.edit(projectId, { visibility });
   const base = `/projects/${projectId}/repository/commits/${sha}`;
   return { projectId, users, sha, parent, comments: `${base}/comments`, discussions: `${base}/discussions` };
 }
