@@ -80,8 +80,9 @@ test("a page of 20 merge requests costs a fixed number of bus calls and queries"
     const big = await costOf({ per_page: 20, with_labels_details: true });
     expect(big.items).toHaveLength(20);
     expect(big.items.every((i) => i.labels.length > 0 && i.assignees.length > 0 && i.reviewers.length > 0 && i.milestone !== null)).toBe(true);
-    // Held since the first page: access, users, labels and milestones, branch heads, members' levels.
-    expect(Object.keys(big.counts)).not.toEqual(expect.arrayContaining([Repositories.refs.heads.name]));
+    // Held since the first page: access, users, labels and milestones, members' levels. Branch heads
+    // are read from the repositories on every page, in one call (counted once below).
+    expect(big.counts[Repositories.refs.heads.name]).toBe(1);
     expect(Object.keys(big.counts)).not.toEqual(expect.arrayContaining([Namespaces.access.levelsOnProjects.name]));
     expect(Object.keys(big.counts)).not.toEqual(expect.arrayContaining([Namespaces.workItems.refs.name]));
     expect(Object.keys(big.counts)).not.toEqual(expect.arrayContaining([Accounts.users.refs.name]));
