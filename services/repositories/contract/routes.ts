@@ -1,4 +1,5 @@
 import type { RouteDef } from "@collab/core";
+import { contentRoutes } from "./content";
 
 /**
  * The repository API under /api/v4 (GitLab's lib/api/branches.rb, tags.rb, commits.rb,
@@ -6,4 +7,4 @@ import type { RouteDef } from "@collab/core";
  * which the service's own routing takes care of (a call landing elsewhere is forwarded).
  * git's HTTP transport is not here: the gateway's git module mounts it outside /api/v4.
  */
-export const routes: RouteDef[] = [];
+export const routes: RouteDef[] = [...contentRoutes];

@@ -5,6 +5,9 @@ import path from "node:path";
 import { gitActions } from "./api/git.actions";
 import { headsActions } from "./api/heads.actions";
 import { repositoriesActions } from "./api/repositories.actions";
+import { commitsActions } from "./content/commits.actions";
+import { filesActions } from "./content/files.actions";
+import { repositoryActions } from "./content/repository.actions";
 import { outbox, processedEvents } from "./db/schema";
 import { LocalStorages } from "./domain/storages";
 import { namespacesSubscriptions } from "./namespaces.consumers";
@@ -35,7 +38,14 @@ export function repositoriesService(): ServiceSchema {
     migrations: path.join(__dirname, "../drizzle"),
     dependencies: ["namespaces"],
     mixins: [advertiseStorages(storages) as ServiceSchema],
-    actions: (kit) => [repositoriesActions(kit, storages), headsActions(kit, storages), gitActions(kit, storages, hookServer)],
+    actions: (kit) => [
+      repositoriesActions(kit, storages),
+      headsActions(kit, storages),
+      gitActions(kit, storages, hookServer),
+      commitsActions(kit, storages),
+      repositoryActions(kit, storages),
+      filesActions(kit, storages),
+    ],
     eventTables: { outbox, processedEvents },
     consumes: (kit) => consumersOf("repositories", [...namespacesSubscriptions(kit, storages), ...snippetsSubscriptions(kit, storages)]),
     async started(kit) {
