@@ -32,15 +32,14 @@ beforeEach(async () => {
 
 type FileAnswer = { file_name: string; file_path: string; size: number; encoding: string; content: string; content_sha256: string; ref: string; blob_id: string; commit_id: string; last_commit_id: string; execute_filemode: boolean };
 
-/** The body of a gitbeaker failure. */
+/** The status and message of a gitbeaker failure (gitbeaker keeps the error's message as the cause's description). */
 async function failureBody(call: Promise<unknown>): Promise<{ status: number; body: unknown }> {
   try {
     await call;
   } catch (err) {
-    const response = (err as { cause?: { response?: Response } }).cause?.response;
-    if (!response) throw err;
-    const text = response.bodyUsed ? "" : await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
+    const cause = (err as { cause?: { response?: Response; description?: string } }).cause;
+    if (!cause?.response) throw err;
+    return { status: cause.response.status, body: { message: cause.description } };
   }
   throw new Error("expected a failure");
 }
