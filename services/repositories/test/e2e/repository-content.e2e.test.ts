@@ -1,3 +1,6 @@
+process.env.STORAGE_MOVE_TICK_MS ??= "0";
+import { Admin } from "@collab/admin-contract";
+import { call } from "@collab/core";
 import { startApp } from "@collab/standalone/test/app";
 import { createGitbeakerUser, failureStatus, type GitbeakerUser } from "@collab/standalone/test/gitbeaker.fixtures";
 import { apiClient, GitClient, type ApiClient, type TestApp } from "@collab/testing";
@@ -28,13 +31,29 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await app.reset();
+  expect((await root.put("/application/settings", { json: { repository_storages_weighted: { default: 100, other: 0 } } })).status).toBe(200);
   [alice, guest, outsider] = await Promise.all(["alice", "guest", "outsider"].map((u) => createGitbeakerUser(app, u)));
 });
 
-/** A private project on `storage` with a README, then src/ files on main and a change on `feature`. */
+/** Moves a project to the `other` storage (a storage move, stepped by the admin worker until it is done). */
+async function moveToOther(projectId: number) {
+  const created = await root.post(`/projects/${projectId}/repository_storage_moves`, { json: { destination_storage_name: "other" } });
+  expect(created.status).toBe(201);
+  for (let i = 0; i < 50; i++) {
+    const move = await root.get(`/projects/${projectId}/repository_storage_moves/${created.body.id}`);
+    if (["finished", "failed", "cleanup failed"].includes(move.body.state)) break;
+    await call(app.broker, Admin.storageMoves.tick, {});
+  }
+  expect((await root.get(`/projects/${projectId}`)).body.repository_storage).toBe("other");
+}
+
+/**
+ * A private project with a README, then src/ files on main and a change on `feature`, on
+ * `storage` (new projects start on `default`: one for `other` is moved there first).
+ */
 async function seeded(storage: "default" | "other") {
-  expect((await root.put("/application/settings", { json: { repository_storages_weighted: { default: storage === "default" ? 100 : 0, other: storage === "other" ? 100 : 0 } } })).status).toBe(200);
-  const project = (await alice.gl.Projects.create({ name: `code-${storage}`, visibility: "private", initializeWithReadme: true })) as unknown as { id: number; path: string; web_url: string; repository_storage?: string };
+  const project = (await alice.gl.Projects.create({ name: `code-${storage}`, visibility: "private", initializeWithReadme: true })) as unknown as { id: number; path: string; web_url: string };
+  if (storage === "other") await moveToOther(project.id);
   await alice.gl.ProjectMembers.add(project.id, 10, { userId: guest.id });
   const base = (await alice.gl.Commits.create(project.id, "main", "Add sources", [
     { action: "create", file_path: "src/app.ts", content: "export const app = 1;\n" },
