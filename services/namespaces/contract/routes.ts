@@ -116,7 +116,7 @@ export const milestonesRoutes: RouteDef[] = [...milestoneRoutes("projects"), ...
 
 const R = "/projects/:id/repository";
 
-/** Repository branches and tags, and commits. */
+/** Repository branches and tags (POST …/repository/commits is the repositories service's, on the real repository). */
 export const refsRoutes: RouteDef[] = [
   { method: "GET", path: `${R}/branches`, action: A.refs.list.name, auth: "optional", params: { kind: "branch" } },
   { method: "POST", path: `${R}/branches`, action: A.refs.createBranch.name },
@@ -126,7 +126,6 @@ export const refsRoutes: RouteDef[] = [
   { method: "POST", path: `${R}/tags`, action: A.refs.createTag.name },
   { method: "GET", path: `${R}/tags/:tag_name`, action: A.refs.get.name, auth: "optional", params: { kind: "tag" } },
   { method: "DELETE", path: `${R}/tags/:tag_name`, action: A.refs.delete.name, params: { kind: "tag" } },
-  { method: "POST", path: `${R}/commits`, action: A.commits.create.name },
 ];
 
 const P = "/projects/:id/protected_branches";
