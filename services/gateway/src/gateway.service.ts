@@ -141,7 +141,7 @@ function sendFile(req: Req, res: ServerResponse, stream: Readable, file: FileMet
   res.setHeader("Content-Type", file?.contentType ?? "application/octet-stream");
   if (file) {
     const ascii = file.filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
-    res.setHeader("Content-Disposition", `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
+    res.setHeader("Content-Disposition", `${file.disposition ?? "attachment"}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
     if (file.size !== undefined) res.setHeader("Content-Length", String(file.size));
     for (const [k, v] of Object.entries(file.headers ?? {})) res.setHeader(k, v);
   }
@@ -259,6 +259,7 @@ export function createGatewayService(routes: RouteDef[] = mountedRoutes, webRout
         if (isReply(data)) {
           status = data.status;
           body = data.body;
+          for (const [k, v] of Object.entries(data.headers ?? {})) res.setHeader(k, v);
         } else if (isCursorPage(data)) {
           const url = new URL(req.originalUrl ?? req.url ?? "/", this.baseUrlFor(req));
           const link = cursorLink(data, url);

@@ -1,4 +1,4 @@
-import { cursorPage, page } from "@collab/core";
+import { cursorPage, page, uncountedPage } from "@collab/core";
 import { cursorLink, paginationHeaders } from "./pagination";
 
 /** Headers for `total` items seen at `pageNo` of `perPage`, requested at `url`. */
@@ -77,6 +77,19 @@ describe("paginationHeaders", () => {
     expect(h.Link).toBeUndefined();
     expect(h).toMatchObject({ "X-Page": "2", "X-Next-Page": "3", "X-Prev-Page": "1", "X-Total": "100" });
     expect(headersFor(100, 2, 20, "http://collab.test/api/v4/issues?search=x").Link).toContain('rel="next"');
+  });
+});
+
+describe("an uncounted page (GitLab's without_count)", () => {
+  test("no X-Total, X-Total-Pages or last link; the next page only when there is one", () => {
+    const url = new URL("http://collab.test/api/v4/projects/1/repository/commits?per_page=2&page=2");
+    const middle = paginationHeaders(uncountedPage([1, 2], true, { page: 2, per_page: 2 }), url);
+    expect(middle).not.toHaveProperty("X-Total");
+    expect(middle).not.toHaveProperty("X-Total-Pages");
+    expect(middle).toMatchObject({ "X-Page": "2", "X-Per-Page": "2", "X-Next-Page": "3", "X-Prev-Page": "1" });
+    expect(links(middle.Link).map(([rel]) => rel)).toEqual(["prev", "next", "first"]);
+    const last = paginationHeaders(uncountedPage([5], false, { page: 3, per_page: 2 }), url);
+    expect(last).toMatchObject({ "X-Next-Page": "", "X-Prev-Page": "2" });
   });
 });
 

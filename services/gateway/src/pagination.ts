@@ -8,7 +8,7 @@ import type { CursorPage, Page } from "@collab/core";
 export const MAX_LINK_HEADER = 8 * 1024;
 
 /**
- * GitLab's offset pagination headers. Link URLs rebuild the request with every current query
+ * GitLab's offset pagination headers (without the totals for an uncounted page). Link URLs rebuild the request with every current query
  * param, keys sorted as Rails' to_query does, and page/per_page replaced.
  */
 export function paginationHeaders(p: Page<unknown>, requestUrl: URL): Record<string, string> {
@@ -29,15 +29,15 @@ export function paginationHeaders(p: Page<unknown>, requestUrl: URL): Record<str
   if (prev) links.push(`<${linkTo(prev)}>; rel="prev"`);
   if (next) links.push(`<${linkTo(next)}>; rel="next"`);
   links.push(`<${linkTo(1)}>; rel="first"`);
-  links.push(`<${linkTo(totalPages)}>; rel="last"`);
+  if (!p.withoutCount) links.push(`<${linkTo(totalPages)}>; rel="last"`);
   const headers: Record<string, string> = {
     "X-Page": String(p.page),
     "X-Per-Page": String(p.perPage),
     "X-Next-Page": next ? String(next) : "",
     "X-Prev-Page": prev ? String(prev) : "",
-    "X-Total": String(p.total),
-    "X-Total-Pages": String(totalPages),
   };
+  // A list that was not counted (GitLab's without_count) has no totals to tell.
+  if (!p.withoutCount) Object.assign(headers, { "X-Total": String(p.total), "X-Total-Pages": String(totalPages) });
   const link = links.join(", ");
   if (link.length <= MAX_LINK_HEADER) headers.Link = link;
   return headers;

@@ -2,6 +2,7 @@
 import { actionContract, fileOf } from "@collab/core";
 import { z } from "zod";
 import { RefsActions } from "./refs";
+import { ContentActions } from "./content";
 
 /** A storage's name as REPOSITORY_STORAGES declares it. */
 export const StorageName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/);
@@ -85,6 +86,7 @@ export const GitMessages = {
 } as const;
 
 export const RepositoriesActions = {
+  ...ContentActions,
   repositories: {
     /**
      * Creates a container's repository on `storage` (call it on that storage's replica:

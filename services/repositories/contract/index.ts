@@ -11,5 +11,6 @@ export const Repositories = { ...serviceContract("repositories"), ...Repositorie
 export * from "./actions";
 export * from "./events";
 export * from "./refs";
+export type { CommitActionParam } from "./content";
 export * from "./routing";
 export { routes } from "./routes";

@@ -1,4 +1,5 @@
 import type { RouteDef } from "@collab/core";
+import { contentRoutes } from "./content";
 import { RefsActions as Refs } from "./refs";
 
 /**
@@ -22,4 +23,4 @@ export const refsRoutes: RouteDef[] = [
   { method: "DELETE", path: `${R}/tags/:tag_name`, action: Refs.deleteTag.name },
 ];
 
-export const routes: RouteDef[] = [...refsRoutes];
+export const routes: RouteDef[] = [...refsRoutes, ...contentRoutes];

@@ -6,6 +6,9 @@ import { gitActions } from "./api/git.actions";
 import { refsBusActions } from "./api/refs-bus.actions";
 import { refsActions } from "./api/refs.actions";
 import { repositoriesActions } from "./api/repositories.actions";
+import { commitsActions } from "./content/commits.actions";
+import { filesActions } from "./content/files.actions";
+import { repositoryActions } from "./content/repository.actions";
 import { outbox, processedEvents } from "./db/schema";
 import { LocalStorages } from "./domain/storages";
 import { namespacesSubscriptions } from "./namespaces.consumers";
@@ -36,7 +39,15 @@ export function repositoriesService(): ServiceSchema {
     migrations: path.join(__dirname, "../drizzle"),
     dependencies: ["namespaces"],
     mixins: [advertiseStorages(storages) as ServiceSchema],
-    actions: (kit) => [repositoriesActions(kit, storages), refsBusActions(kit, storages), refsActions(kit, storages), gitActions(kit, storages, hookServer)],
+    actions: (kit) => [
+      repositoriesActions(kit, storages),
+      refsBusActions(kit, storages),
+      refsActions(kit, storages),
+      gitActions(kit, storages, hookServer),
+      commitsActions(kit, storages),
+      repositoryActions(kit, storages),
+      filesActions(kit, storages),
+    ],
     eventTables: { outbox, processedEvents },
     consumes: (kit) => consumersOf("repositories", [...namespacesSubscriptions(kit, storages), ...snippetsSubscriptions(kit, storages)]),
     async started(kit) {

@@ -248,7 +248,7 @@ export const serviceContract = (service: string) => ({
 
 /** The answer of a paginated list action: `page(items, total, params)` (reply.ts), as the gateway reads it. */
 export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ $page: z.literal(true), items: z.array(item), total: z.number().int(), page: z.number().int(), perPage: z.number().int() });
+  z.object({ $page: z.literal(true), items: z.array(item), total: z.number().int(), page: z.number().int(), perPage: z.number().int(), withoutCount: z.literal(true).optional() });
 
 /**
  * A Reply answer (`reply(status, body)`, reply.ts): the body with a status other than the route's
@@ -256,7 +256,7 @@ export const pageOf = <T extends z.ZodType>(item: T) =>
  */
 export const replyOf = <T extends z.ZodType>(body: T, status?: number) =>
   // Checked against the literal at run time; typed as a number, as reply() builds it.
-  z.object({ $reply: z.literal(true), status: (status === undefined ? z.number().int() : z.literal(status)) as z.ZodNumber, body });
+  z.object({ $reply: z.literal(true), status: (status === undefined ? z.number().int() : z.literal(status)) as z.ZodNumber, body, headers: z.record(z.string(), z.string()).optional() });
 
 /** A keyset page (`cursorPage(items, next)`, reply.ts): the items, the next page's query or null. */
 export const cursorPageOf = <T extends z.ZodType>(item: T) => z.object({ $cursorPage: z.literal(true), items: z.array(item), next: z.record(z.string(), z.string()).nullable() });

@@ -10,12 +10,19 @@ export interface Page<T> {
   total: number;
   page: number;
   perPage: number;
+  /**
+   * GitLab's `paginate(…, without_count: true)`: the list was not counted (a repository's commits),
+   * `total` only says whether a next page exists; no X-Total, X-Total-Pages or `last` link.
+   */
+  withoutCount?: true;
 }
 
 export interface Reply<T> {
   $reply: true;
   status: number;
   body: T;
+  /** Extra response headers (GitLab's `X-Gitlab-*` of the files API). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -41,8 +48,17 @@ export const page = <T>(items: T[], total: number, p: { page: number; per_page: 
   perPage: p.per_page,
 });
 
-/** A result whose status differs from the route's default (e.g. 200 instead of 201, 202 Accepted). */
-export const reply = <T>(status: number, body: T): Reply<T> => ({ $reply: true, status, body });
+/**
+ * A page of a list that is not counted: `hasNext` (read one item past the page) gives the next
+ * page; the gateway leaves out the total headers, as GitLab's `without_count` pagination.
+ */
+export const uncountedPage = <T>(items: T[], hasNext: boolean, p: { page: number; per_page: number }): Page<T> => ({
+  ...page(items, (p.page - 1) * p.per_page + items.length + (hasNext ? 1 : 0), p),
+  withoutCount: true,
+});
+
+/** A result whose status differs from the route's default (e.g. 200 instead of 201, 202 Accepted), or that carries headers. */
+export const reply = <T>(status: number, body: T, headers?: Record<string, string>): Reply<T> => ({ $reply: true, status, body, ...(headers ? { headers } : {}) });
 export const accepted = () => reply(202, { message: "202 Accepted" });
 
 /**
@@ -73,6 +89,8 @@ export interface FileMeta {
   size?: number;
   /** Extra response headers of the download (e.g. `X-Checksum-SHA256`). */
   headers?: Record<string, string>;
+  /** `inline` for what a browser may show (GitLab's raw files and blobs); `attachment` by default. */
+  disposition?: "inline" | "attachment";
 }
 
 export function fileResponse(ctx: { meta: object }, bytes: Buffer, file: FileMeta): Readable {

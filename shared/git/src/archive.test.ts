@@ -63,6 +63,7 @@ describe("archive", () => {
     expect(await archive(repo.path, { ref: "main", project: "p", path: "missing" })).toBeNull();
     expect(await archive(repo.path, { ref: "main", project: "p", path: "../x" })).toBeNull();
     expect(await archive(repo.path, { ref: "main", project: "p", format: "rar" })).toBeNull();
+    expect(await archive(repo.path, { ref: "main", project: "p", format: "constructor" })).toBeNull();
     expect(await archive(repo.path, { ref: "--remote=x", project: "p" })).toBeNull();
   });
 });

@@ -42,7 +42,9 @@ export interface Archive {
  * `<name>/`. Null when the ref, the path or the format does not exist (GitLab's 404).
  */
 export async function archive(cwd: string, o: { ref: string; project: string; format?: string; path?: string }): Promise<Archive | null> {
-  const format = FORMATS[o.format ?? "tar.gz"];
+  const name0 = o.format ?? "tar.gz";
+  // Own keys only: "constructor" or "__proto__" name no format.
+  const format = isArchiveFormat(name0) ? FORMATS[name0] : undefined;
   const commitId = await resolveCommit(cwd, o.ref);
   if (!format || !commitId) return null;
   const path = normalizePath(o.path);

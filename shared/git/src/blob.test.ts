@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { importCommits, tempRepository } from "./fixtures";
-import { getBlob, getFile, getRawFile, rawBlob, streamBlob } from "./blob";
+import { getBlob, getFile, getRawFile, openBlob, rawBlob, streamBlob } from "./blob";
 
 let repo: { path: string; remove: () => Promise<void> };
 beforeEach(async () => {
@@ -72,5 +72,34 @@ describe("blobs by id", () => {
     expect(Buffer.concat(chunks).equals(binary)).toBe(true);
     expect(streamed?.size).toBe(binary.length);
     expect(await streamBlob(repo.path, "main")).toBeNull();
+  });
+});
+
+describe("openBlob", () => {
+  const read = async (s: NodeJS.ReadableStream) => {
+    const chunks: Buffer[] = [];
+    for await (const c of s) chunks.push(c as Buffer);
+    return Buffer.concat(chunks);
+  };
+
+  it("streams every byte of a blob and tells text from binary, as git does", async () => {
+    await seed();
+    const text = (await getFile(repo.path, "main", "docs/été.md"))!;
+    const png = (await getFile(repo.path, "main", "logo.png"))!;
+    const opened = await openBlob(repo.path, text.blob_id);
+    expect(opened).toMatchObject({ id: text.blob_id, size: 8, binary: false });
+    expect((await read(opened!.stream)).toString()).toBe("bonjour\n");
+    const bin = await openBlob(repo.path, png.blob_id);
+    expect(bin?.binary).toBe(true);
+    expect(await read(bin!.stream)).toEqual(binary);
+    expect(await openBlob(repo.path, "0123abcd")).toBeNull();
+  });
+
+  it("opens an empty blob as an empty stream", async () => {
+    await importCommits(repo.path, [{ message: "empty", files: { "empty.txt": "" } }]);
+    const empty = (await getFile(repo.path, "main", "empty.txt"))!;
+    const opened = await openBlob(repo.path, empty.blob_id);
+    expect(opened).toMatchObject({ size: 0, binary: false });
+    expect((await read(opened!.stream)).length).toBe(0);
   });
 });

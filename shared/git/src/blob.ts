@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { streamGit } from "./stream";
 import { gitText, runGit } from "./run";
 import { isShortId, LITERAL_PATHS, splitNul } from "./parse";
@@ -92,4 +92,44 @@ export async function rawBlob(cwd: string, sha: string): Promise<{ id: string; c
   const [found] = await batchCheck(cwd, [sha]);
   if (found?.type !== "blob") return null;
   return { id: found.id, content: (await runGit(cwd, ["cat-file", "blob", found.id])).stdout };
+}
+
+/** git's own test for binary content (buffer_is_binary): a NUL in the first 8000 bytes. */
+export const isBinaryContent = (bytes: Buffer) => bytes.subarray(0, 8000).includes(0);
+
+/** The first chunk a stream yields, put back: the stream still gives every byte. Empty when it ends first. */
+async function firstChunk(stream: Readable): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      stream.off("readable", onReadable);
+      stream.off("error", onError);
+    };
+    const onReadable = () => {
+      done();
+      const chunk = stream.read() as Buffer | null;
+      if (chunk) stream.unshift(chunk);
+      resolve(chunk ?? Buffer.alloc(0));
+    };
+    const onError = (e: Error) => {
+      done();
+      reject(e);
+    };
+    stream.on("readable", onReadable);
+    stream.on("error", onError);
+  });
+}
+
+/**
+ * A blob's bytes as a stream with whether they are binary (read from the first chunk, as git
+ * decides it), for a raw download's Content-Type. Null when there is no such blob.
+ */
+export async function openBlob(cwd: string, sha: string): Promise<{ id: string; size: number; binary: boolean; stream: Readable } | null> {
+  const blob = await streamBlob(cwd, sha);
+  if (!blob) return null;
+  if (blob.size === 0) {
+    blob.stream.resume();
+    return { ...blob, binary: false, stream: Readable.from([], { objectMode: false }) };
+  }
+  const first = await firstChunk(blob.stream);
+  return { ...blob, binary: isBinaryContent(first) };
 }

@@ -182,6 +182,11 @@ async function startingPoint(cwd: string, p: CreateCommitParams): Promise<{ pare
  * empty repository becomes its default (HEAD), as Gitaly does.
  */
 export async function createCommit(cwd: string, p: CreateCommitParams): Promise<CommitData> {
+  return (await commitOnBranch(cwd, p)).commit;
+}
+
+/** createCommit, also answering the branch's head before the commit (ZERO_ID when it was created): a push's `before`. */
+export async function commitOnBranch(cwd: string, p: CreateCommitParams): Promise<{ commit: CommitData; before: string }> {
   if (p.actions.length === 0) throw invalid("No actions given");
   const { parent, current, empty } = await startingPoint(cwd, p);
   const tree = new PendingTree(await readFiles(cwd, parent));
@@ -198,5 +203,5 @@ export async function createCommit(cwd: string, p: CreateCommitParams): Promise<
     throw e;
   }
   if (empty) await runGit(cwd, ["symbolic-ref", "HEAD", `refs/heads/${p.branch}`]);
-  return (await readCommits(cwd, [id])).get(id)!;
+  return { commit: (await readCommits(cwd, [id])).get(id)!, before: current ?? ZERO_ID };
 }

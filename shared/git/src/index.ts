@@ -16,6 +16,7 @@ export * from "./blob";
 export * from "./blame";
 export * from "./commit";
 export * from "./merge";
+export * from "./pick";
 export * from "./stream";
 export * from "./archive";
 export * from "./copy";

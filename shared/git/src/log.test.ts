@@ -1,5 +1,5 @@
 import { generateHistory, importCommits, tempRepository } from "./fixtures";
-import { commitRefs, countCommits, getCommit, listCommits } from "./log";
+import { commitRefs, contributors, countCommits, getCommit, listCommits } from "./log";
 
 let repo: { path: string; remove: () => Promise<void> };
 beforeEach(async () => {
@@ -109,5 +109,27 @@ describe("generateHistory", () => {
     await generateHistory(repo.path, { commits: 3000 });
     expect(await countCommits(repo.path)).toBe(3000);
     expect(Date.now() - started).toBeLessThan(20_000);
+  });
+});
+
+describe("contributors", () => {
+  it("groups a ref's authors by email (merges left out), with GitLab's orders", async () => {
+    const alice = { name: "Alice", email: "alice@example.com" };
+    const bob = { name: "Bob", email: "bob@example.com" };
+    await importCommits(repo.path, [
+      { message: "a1", files: { "a.txt": "1" }, author: alice },
+      { message: "b1", files: { "b.txt": "1" }, author: bob },
+      { message: "a2", files: { "a.txt": "2" }, author: { ...alice, name: "Alice L." } },
+      { branch: "side", from: 0, message: "s", files: { "s.txt": "s" }, author: bob },
+      { message: "merge", merge: [3], author: bob },
+      { message: "b2", files: { "b.txt": "2" }, author: bob },
+    ]);
+    expect(await contributors(repo.path, { ref: "main" })).toEqual([
+      { name: "Alice L.", email: "alice@example.com", commits: 2, additions: 0, deletions: 0 },
+      { name: "Bob", email: "bob@example.com", commits: 3, additions: 0, deletions: 0 },
+    ]);
+    expect((await contributors(repo.path, { orderBy: "name", sort: "desc" }))?.map((c) => c.name)).toEqual(["Bob", "Alice L."]);
+    expect((await contributors(repo.path, { orderBy: "email" }))?.map((c) => c.email)).toEqual(["alice@example.com", "bob@example.com"]);
+    expect(await contributors(repo.path, { ref: "nope" })).toBeNull();
   });
 });

@@ -128,3 +128,40 @@ export async function commitRefs(cwd: string, id: string, type: "all" | "branch"
     return { type: isTag ? "tag" : "branch", name: ref.slice(isTag ? 10 : 11) };
   });
 }
+
+export interface Contributor {
+  name: string;
+  email: string;
+  commits: number;
+  /** Always 0, as GitLab's (it does not count lines per contributor). */
+  additions: number;
+  deletions: number;
+}
+
+/** GitLab's contributors limit: only the newest commits of the ref are read. */
+export const CONTRIBUTORS_COMMIT_LIMIT = 2000;
+
+/**
+ * GitLab's repository contributors: the authors of the newest commits (merges left out) of a ref,
+ * grouped by email, the name of their newest commit. Null when the ref names no commit.
+ */
+export async function contributors(
+  cwd: string,
+  o: { ref?: string; orderBy?: "email" | "name" | "commits"; sort?: "asc" | "desc" } = {},
+): Promise<Contributor[] | null> {
+  const tip = await resolveCommit(cwd, o.ref ?? "HEAD");
+  if (!tip) return null;
+  const out = await gitText(cwd, ["log", "--no-merges", `--max-count=${CONTRIBUTORS_COMMIT_LIMIT}`, "--format=%an%x00%ae%x00", tip, "--"]);
+  const byEmail = new Map<string, Contributor>();
+  const fields = splitNul(out).map((f) => f.replace(/^\n/, ""));
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const [name, email] = [fields[i], fields[i + 1]];
+    const seen = byEmail.get(email);
+    if (seen) seen.commits++;
+    else byEmail.set(email, { name, email, commits: 1, additions: 0, deletions: 0 });
+  }
+  const key = o.orderBy ?? "commits";
+  const direction = o.sort === "desc" ? -1 : 1;
+  const compareBy = (a: Contributor, b: Contributor) => (key === "commits" ? a.commits - b.commits : a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0);
+  return [...byEmail.values()].sort((a, b) => direction * compareBy(a, b));
+}

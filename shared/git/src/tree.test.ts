@@ -46,6 +46,16 @@ describe("listTree", () => {
     expect((await listTree(repo.path, "main", { recursive: true, perPage: 3 }))?.hasNext).toBe(true);
   });
 
+  it("pages by keyset: after the entry a page_token names, refusing an unknown one", async () => {
+    await seed();
+    const first = await listTree(repo.path, "main", { recursive: true, perPage: 3 });
+    const next = await listTree(repo.path, "main", { recursive: true, perPage: 3, after: first!.entries[2].path });
+    const all = await listTree(repo.path, "main", { recursive: true, perPage: 100 });
+    expect(next?.entries.map((e) => e.path)).toEqual(all!.entries.slice(3, 6).map((e) => e.path));
+    expect(next?.hasNext).toBe(true);
+    await expect(listTree(repo.path, "main", { after: "nowhere" })).rejects.toMatchObject({ kind: "invalid" });
+  });
+
   it("answers null for an unknown ref, a missing path, a file path or an empty repository", async () => {
     expect(await listTree(repo.path, "main")).toBeNull();
     await seed();

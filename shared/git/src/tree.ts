@@ -1,5 +1,6 @@
 import { gitText } from "./run";
 import { splitNul } from "./parse";
+import { invalid } from "./errors";
 import { batchCheck, resolveCommit } from "./objects";
 
 /** GitLab's TreeObject: a directory (tree), file (blob) or submodule (commit) at a path. */
@@ -18,6 +19,8 @@ export interface ListTreeOptions {
   recursive?: boolean;
   page?: number;
   perPage?: number;
+  /** Keyset pagination: the page starts after the entry with this path (GitLab's page_token). */
+  after?: string;
 }
 
 /**
@@ -62,6 +65,11 @@ export async function listTree(
   });
   const sorted = [...all.filter((e) => e.type === "tree"), ...all.filter((e) => e.type !== "tree")];
   const perPage = o.perPage ?? 20;
-  const start = ((o.page ?? 1) - 1) * perPage;
+  let start = ((o.page ?? 1) - 1) * perPage;
+  if (o.after !== undefined) {
+    const at = sorted.findIndex((e) => e.path === o.after);
+    if (at < 0) throw invalid("page_token is invalid");
+    start = at + 1;
+  }
   return { entries: sorted.slice(start, start + perPage), hasNext: sorted.length > start + perPage, total: sorted.length };
 }
