@@ -4,6 +4,7 @@ import type { Service, ServiceSchema } from "moleculer";
 import path from "node:path";
 import { gitActions } from "./api/git.actions";
 import { headsActions } from "./api/heads.actions";
+import { mergeRequestsRepositoryActions } from "./api/merge-requests.actions";
 import { repositoriesActions } from "./api/repositories.actions";
 import { outbox, processedEvents } from "./db/schema";
 import { LocalStorages } from "./domain/storages";
@@ -35,7 +36,7 @@ export function repositoriesService(): ServiceSchema {
     migrations: path.join(__dirname, "../drizzle"),
     dependencies: ["namespaces"],
     mixins: [advertiseStorages(storages) as ServiceSchema],
-    actions: (kit) => [repositoriesActions(kit, storages), headsActions(kit, storages), gitActions(kit, storages, hookServer)],
+    actions: (kit) => [repositoriesActions(kit, storages), headsActions(kit, storages), mergeRequestsRepositoryActions(kit, storages), gitActions(kit, storages, hookServer)],
     eventTables: { outbox, processedEvents },
     consumes: (kit) => consumersOf("repositories", [...namespacesSubscriptions(kit, storages), ...snippetsSubscriptions(kit, storages)]),
     async started(kit) {

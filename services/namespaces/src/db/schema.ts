@@ -84,6 +84,8 @@ export const projects = namespacesSchema.table(
     removeSourceBranchAfterMerge: boolean("remove_source_branch_after_merge").notNull().default(true),
     /** never, always, default_on, default_off. */
     squashOption: text("squash_option").notNull().default("default_off"),
+    /** GitLab's merge_method: merge, rebase_merge (semi-linear) or ff. */
+    mergeMethod: text("merge_method").notNull().default("merge"),
     /** Adjourned deletion: the day the project was marked (GitLab's date column) and by whom. */
     markedForDeletionAt: date("marked_for_deletion_at", { mode: "string" }),
     deletingUserId: integer("deleting_user_id"),

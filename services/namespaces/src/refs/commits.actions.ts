@@ -8,7 +8,7 @@ import { projectWebUrl } from "../projects/project.entity";
 import { requiredAccessLevel } from "../protected-branches/merge-access";
 import { branchPushed } from "../shared/events";
 import { findProject } from "../shared/lookup";
-import { branchHeads, commitToBranch, mergeBranches, type Push } from "./commits";
+import { branchHeads, commitToBranch, type Push } from "./commits";
 import { presentCommit } from "./refs.entity";
 import { ensureDefaultBranch } from "./refs";
 import { findCommit } from "./refs.finder";
@@ -61,29 +61,6 @@ export const commitsBusActions = (kit: ServiceKit): Record<string, ActionSchema>
           if (found) await ensureDefaultBranch(kit, found.project);
         }
       return branchHeads(kit.db, ctx.params.refs);
-    }),
-
-    /**
-     * Merges a merge request's branches (the merge-requests service has authorized it): answers
-     * `{ merge_commit_sha, squash_commit_sha, source_sha, source_branch_removed }`; 422 "Branch
-     * cannot be merged" when a branch is gone, 409 when the source moved past `sha`.
-     */
-    implement(Namespaces.refs.mergeBranches, async (ctx) => {
-      const found = await findProject(kit.db, ctx.params.project_id);
-      if (!found) throw notFound("Project");
-      const p = ctx.params;
-      const result = await kit.events.transact((tx) => mergeBranches(tx, found.project.id, {
-        sourceBranch: p.source_branch,
-        targetBranch: p.target_branch,
-        expectedSha: p.sha,
-        message: p.message,
-        squash: p.squash,
-        squashMessage: p.squash_message,
-        removeSourceBranch: p.remove_source_branch,
-        author: { name: p.author_name, email: p.author_email },
-      }), (r) => [branchPushed(found.project.id, r.push, p.user_id, r.squash_commit_sha ? 2 : 1, p.squash ? (p.squash_message ?? p.message) : p.message)]);
-      const { push: _push, ...answer } = result;
-      return answer;
     }),
 
     /** A commit of a project by sha, branch or tag, for the services that hang things on commits (commit notes). */

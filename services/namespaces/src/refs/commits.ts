@@ -1,6 +1,6 @@
-import { badRequestMessage, conflict, unprocessable } from "@collab/core";
+import { badRequestMessage } from "@collab/core";
 import { preparedQuery, type Db } from "@collab/db";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { repositoryCommits, repositoryRefs, type RepositoryCommitRow } from "../db/schema";
 import { newSha, validRefName } from "./refs";
 
@@ -54,62 +54,6 @@ export async function commitToBranch(db: Db, projectId: number, o: { branch: str
     if (current) await tx.update(repositoryRefs).set({ sha: commit.sha }).where(eq(repositoryRefs.id, current.id));
     else await tx.insert(repositoryRefs).values({ projectId, kind: "branch", name: o.branch, sha: commit.sha });
     return { commit, push: { branch: o.branch, before: current?.sha ?? null, after: commit.sha } };
-  });
-}
-
-export interface MergeRequestMerge {
-  sourceBranch: string;
-  targetBranch: string;
-  /** When given, the source head must still be this commit (GitLab's sha param). */
-  expectedSha?: string;
-  message: string;
-  squash: boolean;
-  squashMessage?: string;
-  removeSourceBranch: boolean;
-  author: CommitAuthor;
-}
-
-export interface MergeResult {
-  merge_commit_sha: string;
-  squash_commit_sha: string | null;
-  source_sha: string;
-  source_branch_removed: boolean;
-  push: Push;
-}
-
-/**
- * Merges a source branch into a target branch in one transaction: an optional squash commit
- * (parent: the target head), then a merge commit with the target head and the (squashed) source
- * head as parents, the target moved onto it, the source branch removed when asked.
- * 422 "Branch cannot be merged" when either branch is gone; 409 when the source moved past `expectedSha`.
- */
-export async function mergeBranches(db: Db, projectId: number, m: MergeRequestMerge): Promise<MergeResult> {
-  return db.transaction(async (tx) => {
-    const rows = await tx
-      .select()
-      .from(repositoryRefs)
-      .where(and(eq(repositoryRefs.projectId, projectId), eq(repositoryRefs.kind, "branch"), inArray(repositoryRefs.name, [m.sourceBranch, m.targetBranch])))
-      .for("update");
-    const source = rows.find((r) => r.name === m.sourceBranch);
-    const target = rows.find((r) => r.name === m.targetBranch);
-    if (!source || !target) throw unprocessable("Branch cannot be merged");
-    if (m.expectedSha !== undefined && m.expectedSha !== source.sha) throw conflict(`SHA does not match HEAD of source branch: ${source.sha}`);
-    let merged = source.sha;
-    let squashSha: string | null = null;
-    if (m.squash) {
-      const squash = await insertCommit(tx, projectId, m.squashMessage ?? m.message, m.author, [target.sha]);
-      merged = squashSha = squash.sha;
-    }
-    const mergeCommit = await insertCommit(tx, projectId, m.message, m.author, [target.sha, merged]);
-    await tx.update(repositoryRefs).set({ sha: mergeCommit.sha }).where(eq(repositoryRefs.id, target.id));
-    if (m.removeSourceBranch) await tx.delete(repositoryRefs).where(eq(repositoryRefs.id, source.id));
-    return {
-      merge_commit_sha: mergeCommit.sha,
-      squash_commit_sha: squashSha,
-      source_sha: source.sha,
-      source_branch_removed: m.removeSourceBranch,
-      push: { branch: m.targetBranch, before: target.sha, after: mergeCommit.sha },
-    };
   });
 }
 
