@@ -72,13 +72,16 @@ test("a pushed branch's merge request: diff refs, changes, diffs, commits, raw d
 
   const changes = await w.bob.gl.MergeRequests.showChanges(w.project.id, mr.iid);
   expect(changes.overflow).toBe(false);
-  const files = (changes.changes as { new_path: string; new_file: boolean; diff: string }[]).sort((a, b) => a.new_path.localeCompare(b.new_path));
+  // In git's order of paths.
+  const files = changes.changes as { new_path: string; new_file: boolean; diff: string }[];
   expect(files.map((f) => [f.new_path, f.new_file])).toEqual([["README.md", false], ["cart.rb", true]]);
   expect(files[1].diff).toBe("@@ -0,0 +1,3 @@\n+class Cart\n+  def total = 0\n+end\n");
 
-  const diffs = await w.bob.gl.MergeRequests.allDiffs(w.project.id, mr.iid, { perPage: 1, showExpanded: true });
-  expect(diffs.data).toHaveLength(1);
-  expect(diffs.paginationInfo.total).toBe(2);
+  // Every page (gitbeaker follows the pages), then the second page alone.
+  expect((await w.bob.gl.MergeRequests.allDiffs(w.project.id, mr.iid, { perPage: 1 })).map((d) => d.new_path)).toEqual(["README.md", "cart.rb"]);
+  const diffs = await w.bob.gl.MergeRequests.allDiffs(w.project.id, mr.iid, { perPage: 1, page: 2, showExpanded: true });
+  expect(diffs.data.map((d) => d.new_path)).toEqual(["cart.rb"]);
+  expect(diffs.paginationInfo).toMatchObject({ total: 2, totalPages: 2, current: 2 });
 
   const commits = await w.bob.gl.MergeRequests.allCommits(w.project.id, mr.iid);
   expect(commits.map((c) => [c.id, c.title])).toEqual([
