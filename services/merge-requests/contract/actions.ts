@@ -3,7 +3,7 @@
  * (routes.ts), each with the input it validates and the answer it gives, before the gateway turns
  * it into HTTP. The notes, discussions and state events entries are the shared notes contract's.
  */
-import { actionContract, noContent, pageOf, replyOf, flushContract } from "@collab/core";
+import { actionContract, fileOf, noContent, pageOf, replyOf, flushContract } from "@collab/core";
 import { IssueBasicSchema, Issues } from "@collab/issues-contract";
 import { awardEmojiContract, discussionContract, noteContract, participantsContract, timeTrackingContract, withResourceEvents } from "@collab/notes-contract";
 import { CreateCommitNoteParams, ListCommitNotesParams } from "./params/commit-notes";
@@ -16,6 +16,8 @@ import {
   CommitNoteSchema,
   MergeRequestApprovalRuleSchema,
   MergeRequestBasicSchema,
+  MergeRequestChangesSchema,
+  MergeRequestCommitSchema,
   MergeRequestListItemSchema,
   MergeRequestReviewerSchema,
   MergeRequestSchema,
@@ -36,7 +38,19 @@ import {
   UpdateSettingsParams,
 } from "./params/approvals";
 import { ClosedByParams, ClosesIssuesParams } from "./params/closing-issues";
-import { CreateMergeRequestParams, ListMergeRequestsParams, MergeParams, MergeRequestRefParams, SubscribeMergeRequestParams, UpdateMergeRequestParams } from "./params/merge-requests";
+import {
+  CreateMergeRequestParams,
+  ListMergeRequestsParams,
+  MergeParams,
+  MergeRequestChangesParams,
+  MergeRequestCommitsParams,
+  MergeRequestDiffsParams,
+  MergeRequestRefParams,
+  RebaseParams,
+  SubscribeMergeRequestParams,
+  UpdateMergeRequestParams,
+} from "./params/merge-requests";
+import { RepositoryDiffSchema } from "@collab/repositories-contract";
 
 const int = () => z.number().int();
 
@@ -86,6 +100,16 @@ export const MergeRequestsActions = {
     delete: actionContract("merge-requests.mergeRequests.delete", { input: () => MergeRequestRefParams, output: () => noContent() }),
     /** PUT /projects/:id/merge_requests/:merge_request_iid/merge: the merged merge request. */
     merge: actionContract("merge-requests.mergeRequests.merge", { input: () => MergeParams, output: () => MergeRequestSchema }),
+    /** GET …/commits: the commits of the source not in the target, newest first (paged). */
+    commits: actionContract("merge-requests.mergeRequests.commits", { input: () => MergeRequestCommitsParams, output: () => pageOf(MergeRequestCommitSchema), idempotent: true }),
+    /** GET …/changes: the merge request with its files and `overflow`. */
+    changes: actionContract("merge-requests.mergeRequests.changes", { input: () => MergeRequestChangesParams, output: () => MergeRequestChangesSchema, idempotent: true }),
+    /** GET …/diffs: a page of its files. */
+    diffs: actionContract("merge-requests.mergeRequests.diffs", { input: () => MergeRequestDiffsParams, output: () => pageOf(RepositoryDiffSchema), idempotent: true }),
+    /** GET …/raw_diffs: the whole diff as a plain-text patch. */
+    rawDiffs: actionContract("merge-requests.mergeRequests.rawDiffs", { input: () => MergeRequestRefParams, output: fileOf, idempotent: true }),
+    /** PUT …/rebase: 202 { rebase_in_progress }; the outcome shows on the merge request (merge_error when it failed). */
+    rebase: actionContract("merge-requests.mergeRequests.rebase", { input: () => RebaseParams, output: () => replyOf(z.object({ rebase_in_progress: z.boolean() }), 202) }),
   },
   approvals: {
     /** GET …/approvals: the approvals object. */

@@ -5,13 +5,14 @@
 import { UserRefSchema } from "@collab/accounts-contract";
 import { GroupSchema, LabelBasicSchema, MilestoneSchema, ProtectedBranchSchema } from "@collab/namespaces-contract";
 import { z } from "zod";
+import { RepositoryCommitSchema, RepositoryDiffSchema } from "@collab/repositories-contract";
 
 const int = () => z.number().int();
 /** A date-time as the API presents it (ISO 8601). */
 const time = () => z.string();
 
-export const DETAILED_MERGE_STATUSES = ["not_open", "draft_status", "commits_status", "discussions_not_resolved", "not_approved", "merge_time", "mergeable"] as const;
-export const MERGE_STATUSES = ["can_be_merged", "cannot_be_merged"] as const;
+export const DETAILED_MERGE_STATUSES = ["not_open", "draft_status", "commits_status", "discussions_not_resolved", "unchecked", "conflict", "need_rebase", "not_approved", "merge_time", "mergeable"] as const;
+export const MERGE_STATUSES = ["unchecked", "can_be_merged", "cannot_be_merged"] as const;
 
 /** GitLab's detailed_merge_status (MergeRequests::Mergeability), as far as this service checks it. */
 export const DetailedMergeStatusSchema = z.enum(DETAILED_MERGE_STATUSES);
@@ -91,10 +92,18 @@ export const MergeRequestSchema = MergeRequestBasicSchema.extend({
   pipeline: z.null(),
   head_pipeline: z.null(),
   diff_refs: z.object({ base_sha: z.string().nullable(), head_sha: z.string().nullable(), start_sha: z.string().nullable() }),
-  merge_error: z.null(),
+  merge_error: z.string().nullable(),
+  /** Always false when read: a rebase runs within its request (PUT …/rebase). */
+  rebase_in_progress: z.boolean().optional(),
   first_contribution: z.boolean(),
   user: z.object({ can_merge: z.boolean() }),
 });
+
+/** GitLab's Commit entity (a merge request's commits). */
+export const MergeRequestCommitSchema = RepositoryCommitSchema.extend({ web_url: z.string() });
+
+/** GET …/changes: the merge request with its files (GitLab's MergeRequestChanges). */
+export const MergeRequestChangesSchema = MergeRequestSchema.extend({ changes: z.array(RepositoryDiffSchema), overflow: z.boolean() });
 
 /** A merge request list item: MergeRequestBasic, or the simple view. */
 export const MergeRequestListItemSchema = z.union([MergeRequestBasicSchema, MergeRequestSimpleSchema]);

@@ -7,8 +7,9 @@ import { mergeRequestAssignees, mergeRequestLabels, mergeRequestReviewers, merge
 import { findReviewers } from "./merge-requests/reviewers";
 import { loadMergeRequest, mergeRequestsProject } from "./domain/load";
 import { canAdminMergeRequest, canCreateMergeRequest, canDestroyMergeRequest, canUpdateMergeRequest } from "./domain/permissions";
-import { branchHeads, headKey, mergeAccessLevel } from "./merge-requests/branches";
-import { type MergeRequestDetail, type MergeRequestPresentation } from "./merge-requests/entity";
+import { gitStateColumns, gitStates, mergeAccessLevel, writeMergeRequestRefs } from "./merge-requests/branches";
+import { gitStateOf, type MergeRequestDetail, type MergeRequestPresentation } from "./merge-requests/entity";
+import type { MergeRequestGitState } from "@collab/repositories-contract";
 import { findMergeRequests, mergeRequestLinks, readableMergeRequestConditions, type MergeRequestScope } from "./merge-requests/finder";
 import { mergeRequestHookSnapshot, presentMergeRequestHookAttrs } from "./merge-requests/hook-attrs";
 import { buildInput } from "./merge-requests/input";
@@ -19,6 +20,7 @@ import { createMergeRequest, deleteMergeRequest, updateMergeRequest } from "./me
 import { MergeRequests, type ListMergeRequestsParams } from "@collab/merge-requests-contract";
 import { eventPayload, mergeRequestEvent, openedEvent, todoFacts } from "./merge-requests/events";
 import { mergeAction } from "./merge-requests/merge";
+import { codeActions } from "./merge-requests/code.actions";
 
 async function linkIds(kit: ServiceKit, id: number) {
   const [labels, assignees, reviewers] = await Promise.all([
@@ -49,9 +51,8 @@ async function canMerge(ctx: Ctx<unknown>, access: ProjectAccess, role: number, 
 function detailOf(kit: ServiceKit, ctx: Ctx<unknown>, loaded: { access: ProjectAccess; role: number }, mr: MergeRequestRow, assigneeIds: number[] = []) {
   return async (p: MergeRequestPresentation): Promise<MergeRequestDetail> => {
     const caller = callerOf(ctx);
-    const [can, targetHeads, authorLevel, [earlier]] = await Promise.all([
+    const [can, authorLevel, [earlier]] = await Promise.all([
       canMerge(ctx, loaded.access, loaded.role, mr.targetBranch),
-      branchHeads(ctx, [{ project_id: mr.projectId, branch: mr.targetBranch }]),
       accessLevels(ctx, mr.projectId, [mr.authorId]),
       kit.db
         .select({ id: mergeRequests.id })
@@ -59,23 +60,31 @@ function detailOf(kit: ServiceKit, ctx: Ctx<unknown>, loaded: { access: ProjectA
         .where(and(eq(mergeRequests.projectId, mr.projectId), eq(mergeRequests.authorId, mr.authorId), eq(mergeRequests.state, "merged"), ne(mergeRequests.id, mr.id)))
         .limit(1),
     ]);
-    const target = targetHeads.get(headKey(mr.projectId, mr.targetBranch)) ?? null;
-    const head = mr.state === "merged" ? mr.sha : (p.heads.get(headKey(mr.sourceProjectId, mr.sourceBranch)) ?? mr.sha);
+    const git = gitStateOf(mr, p.live);
     return {
       subscribed: await subscribedTo(kit, mr, caller?.id, assigneeIds, p.reviewerIds.get(mr.id) ?? []),
-      changesCount: "0",
-      diffRefs: { base_sha: target, head_sha: head, start_sha: target },
+      changesCount: git.changesCount ?? "0",
+      diffRefs: { base_sha: git.baseSha ?? null, head_sha: git.sha ?? null, start_sha: git.startSha ?? null },
+      mergeError: mr.mergeError,
       firstContribution: (authorLevel[mr.authorId]?.access_level ?? 0) <= AccessLevel.GUEST && !earlier,
       canMerge: can,
     };
   };
 }
 
-async function presentOne(kit: ServiceKit, ctx: Ctx<unknown>, loaded: { access: ProjectAccess; role: number }, mr: MergeRequestRow) {
-  const { assigneeIds } = await linkIds(kit, mr.id);
+/**
+ * One merge request as GitLab's MergeRequest entity. An open one shows its git state read now
+ * (one repository call, unless the caller just read it: `live`); others their stored state.
+ */
+async function presentOne(kit: ServiceKit, ctx: Ctx<unknown>, loaded: { access: ProjectAccess; role: number }, mr: MergeRequestRow, live?: MergeRequestGitState) {
+  const [{ assigneeIds }, state] = await Promise.all([
+    linkIds(kit, mr.id),
+    live ?? (mr.state === "opened" ? gitStates(ctx, mr.projectId, [{ source_branch: mr.sourceBranch, target_branch: mr.targetBranch }]).then(([s]) => s) : undefined),
+  ]);
   const [item] = await presentMergeRequests(kit, ctx, [mr], {
     context: { projectId: loaded.access.project.id },
     knownProjects: [loaded.access.project],
+    live: state ? new Map([[mr.id, state]]) : undefined,
     detail: detailOf(kit, ctx, loaded, mr, assigneeIds),
   });
   return item;
@@ -102,14 +111,15 @@ function listAction(
   );
 }
 
-/** Ensures the branches of a create exist: GitLab's BuildService errors (422, on `base`). */
-async function checkBranchesExist(ctx: Ctx<unknown>, projectId: number, source: string | undefined, target: string) {
-  const refs = [...(source !== undefined ? [{ project_id: projectId, branch: source }] : []), { project_id: projectId, branch: target }];
-  const heads = await branchHeads(ctx, refs);
-  if (source !== undefined && !heads.get(headKey(projectId, source))) throw unprocessable([`Source branch "${source}" does not exist`]);
-  if (!heads.get(headKey(projectId, target))) throw unprocessable([`Target branch "${target}" does not exist`]);
-  return heads;
+/** The git state of a create's branches, refused as GitLab's BuildService when one is missing (422, on `base`). */
+async function checkedGitState(ctx: Ctx<unknown>, projectId: number, source: string, target: string): Promise<MergeRequestGitState> {
+  const [state] = await gitStates(ctx, projectId, [{ source_branch: source, target_branch: target }]);
+  if (!state.source_sha) throw unprocessable([`Source branch "${source}" does not exist`]);
+  if (!state.target_sha) throw unprocessable([`Target branch "${target}" does not exist`]);
+  return state;
 }
+
+const warnRefs = (kit: ServiceKit) => (err: Error) => kit.logger.warn({ err: err.message }, "writing a merge request's refs failed");
 
 export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSchema> => ({
   "mergeRequests.listProject": listAction(kit, MergeRequests.mergeRequests.listProject, async (ctx, p) => {
@@ -200,14 +210,15 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
       const p = ctx.params;
       if (p.target_project_id !== undefined && p.target_project_id !== access.project.id) throw unprocessable(["Source project is not a fork of the target project"]);
       if (p.source_branch === p.target_branch) throw unprocessable(["You can't use same project/branch for source and target"]);
-      const heads = await checkBranchesExist(ctx, access.project.id, p.source_branch, p.target_branch);
+      const state = await checkedGitState(ctx, access.project.id, p.source_branch, p.target_branch);
       const input = await buildInput(kit, ctx, access, p, canAdminMergeRequest(actor));
       if (input.squash === undefined && access.project.squash_option) input.squash = ["always", "default_on"].includes(access.project.squash_option);
       const mr = await kit.events.transact(
-        (tx) => createMergeRequest(tx, access.project.id, caller, { sourceBranch: p.source_branch, targetBranch: p.target_branch, sha: heads.get(headKey(access.project.id, p.source_branch)) ?? null, input }),
+        (tx) => createMergeRequest(tx, access.project.id, caller, { sourceBranch: p.source_branch, targetBranch: p.target_branch, git: gitStateColumns(state), input }),
         (created) => [openedEvent(created, caller.id, input)],
       );
-      return presentOne(kit, ctx, { access, role: actor.role }, mr);
+      await writeMergeRequestRefs(ctx, mr.projectId, [{ iid: mr.iid, state }], warnRefs(kit));
+      return presentOne(kit, ctx, { access, role: actor.role }, mr, state);
     },
     { visibility: "published" },
   ),
@@ -222,15 +233,18 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
       assertWritable(loaded.access);
       const links = await linkIds(kit, mr.id);
       const input = await buildInput(kit, ctx, loaded.access, ctx.params, canAdminMergeRequest(loaded.actor), links);
+      let retarget: MergeRequestGitState | undefined;
       if (input.targetBranch !== undefined && input.targetBranch !== mr.targetBranch) {
         if (input.targetBranch === mr.sourceBranch) throw unprocessable(["You can't use same project/branch for source and target"]);
-        await checkBranchesExist(ctx, mr.projectId, undefined, input.targetBranch);
+        [retarget] = await gitStates(ctx, mr.projectId, [{ source_branch: mr.sourceBranch, target_branch: input.targetBranch }]);
+        if (!retarget.target_sha) throw unprocessable([`Target branch "${input.targetBranch}" does not exist`]);
       }
       const users = input.assigneeIds || input.reviewerIds ? await userMap(ctx, [...links.assigneeIds, ...links.reviewerIds, ...(input.assigneeIds ?? []), ...(input.reviewerIds ?? [])]) : new Map<number, { id: number; username: string }>();
       const { mergeRequest } = await kit.events.transact(
         (tx) =>
           updateMergeRequest(tx, mr, input, {
             actor: caller,
+            git: retarget && gitStateColumns(retarget),
             ...links,
             usernames: new Map([...users.values()].map((u) => [u.id, u.username])),
           }),
@@ -256,6 +270,7 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
             : []),
         ],
       );
+      if (retarget && mergeRequest.targetBranch === input.targetBranch) await writeMergeRequestRefs(ctx, mr.projectId, [{ iid: mr.iid, state: retarget }], warnRefs(kit));
       return presentOne(kit, ctx, { access: loaded.access, role: loaded.actor.role }, mergeRequest);
     },
     { visibility: "published" },
@@ -278,5 +293,6 @@ export const mergeRequestsActions = (kit: ServiceKit): Record<string, ActionSche
   ),
 
   "mergeRequests.merge": mergeAction(kit, { canMerge, presentOne }),
+  ...codeActions(kit, presentOne),
 });
 

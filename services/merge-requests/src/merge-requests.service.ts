@@ -1,14 +1,15 @@
 import { actionsOf } from "@collab/core";
 import { accessCacheHolder, userRefsHolder, workItemRefsHolder } from "@collab/work-items";
 import { analyticsActions } from "./analytics.actions";
-import { defineService } from "@collab/db";
+import { consumersOf, defineService } from "@collab/db";
 import { awardEmojiActions, notesActions, participantsActions, timeTrackingActions } from "@collab/notes";
 import type { ServiceSchema } from "moleculer";
 import path from "node:path";
 import { closingIssuesActions } from "./closing-issues.actions";
 import { closingIssueRoutesActions } from "./closing-issues.routes.actions";
 import { mergeRequestsActions } from "./merge-requests.actions";
-import { namespacesConsumers } from "./namespaces.events";
+import { namespacesSubscriptions } from "./namespaces.events";
+import { repositoriesSubscriptions } from "./repositories.events";
 import { outbox, processedEvents } from "./db/schema";
 import { mergeRequestNotes } from "./notes.kind";
 import { mergeRequestAwards, mergeRequestTimeTracking } from "./reactions-and-time.kind";
@@ -18,8 +19,9 @@ import { MergeRequests } from "@collab/merge-requests-contract";
 
 /**
  * Merge requests and everything hung on them: notes and discussions, resource state events,
- * approvals, approval rules and the project's approval settings. Follows pushes, and the deletion
- * of projects, labels and milestones, in namespaces (namespaces.events.ts).
+ * approvals, approval rules and the project's approval settings. Follows pushes in the
+ * repositories (repositories.events.ts), and the deletion of projects, labels and milestones in
+ * namespaces (namespaces.events.ts).
  */
 export const mergeRequestsService: ServiceSchema = defineService({
   name: "merge-requests",
@@ -40,5 +42,9 @@ export const mergeRequestsService: ServiceSchema = defineService({
     analyticsActions(kit),
   ],
   eventTables: { outbox, processedEvents },
-  consumes: (kit) => namespacesConsumers(() => kit.broker),
+  consumes: (kit) =>
+    consumersOf("merge-requests", [
+      ...namespacesSubscriptions(() => kit.broker),
+      ...repositoriesSubscriptions(() => kit.broker, (err) => kit.logger.warn({ err: err.message }, "writing merge request refs after a push failed")),
+    ]),
 });

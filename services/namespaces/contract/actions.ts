@@ -109,6 +109,8 @@ export const ProjectAccessSummarySchema = ProjectIdentitySchema.extend({
   only_allow_merge_if_all_discussions_are_resolved: z.boolean(),
   remove_source_branch_after_merge: z.boolean(),
   squash_option: z.string(),
+  /** merge (merge commit), rebase_merge (semi-linear) or ff (fast-forward only). */
+  merge_method: z.string(),
 });
 
 const ProjectAccessSchema = z.object({
@@ -594,27 +596,6 @@ export const NamespacesActions = {
       input: () => z.object({ titles: z.array(z.string()).max(100).optional(), sentinel: z.enum(["Any", "Upcoming", "Started"]).optional() }),
       output: () => z.array(z.number()),
       idempotent: true,
-    }),
-  },
-
-  refs: {
-    /** Merges a merge request's branches (the merge-requests service has authorized it). */
-    mergeBranches: actionContract("namespaces.refs.mergeBranches", {
-      input: () =>
-        z.object({
-          project_id: z.number().int().positive(),
-          source_branch: z.string(),
-          target_branch: z.string(),
-          sha: z.string().optional(),
-          message: z.string(),
-          squash: z.boolean(),
-          squash_message: z.string().optional(),
-          remove_source_branch: z.boolean(),
-          user_id: z.number().int(),
-          author_name: z.string(),
-          author_email: z.string(),
-        }),
-      output: () => z.object({ merge_commit_sha: z.string(), squash_commit_sha: z.string().nullable(), source_sha: z.string(), source_branch_removed: z.boolean() }),
     }),
   },
 

@@ -21,7 +21,6 @@ import { milestonesActions } from "./milestones/milestones.actions";
 import { projectBatchActions } from "./projects/project-batches.actions";
 import { projectsActions } from "./projects/projects.actions";
 import { provisioningActions } from "./provisioning/provisioning.actions";
-import { commitsBusActions } from "./refs/commits.actions";
 import { protectedBranchesActions, protectedBranchesBusActions } from "./protected-branches/protected-branches.actions";
 import { storageActions } from "./storage/storage.actions";
 import { accountsSubscriptions } from "./user-namespaces/accounts.consumers";
@@ -61,7 +60,6 @@ export const namespacesService: ServiceSchema = defineService({
       labelLookupActions(kit),
       milestonesActions(kit),
       milestoneLookupActions(kit),
-      commitsBusActions(kit),
       protectedBranchesActions(kit),
       protectedBranchesBusActions(kit),
       storageActions(kit),

@@ -3,6 +3,7 @@ import { actionContract, fileOf } from "@collab/core";
 import { z } from "zod";
 import { RefsActions } from "./refs";
 import { ContentActions } from "./content";
+import { MergeRequestsRepositoryActions } from "./merge-requests";
 
 /** A storage's name as REPOSITORY_STORAGES declares it. */
 export const StorageName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/);
@@ -87,6 +88,7 @@ export const GitMessages = {
 
 export const RepositoriesActions = {
   ...ContentActions,
+  ...MergeRequestsRepositoryActions,
   repositories: {
     /**
      * Creates a container's repository on `storage` (call it on that storage's replica:

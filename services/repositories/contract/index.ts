@@ -12,5 +12,6 @@ export * from "./actions";
 export * from "./events";
 export * from "./refs";
 export type { CommitActionParam } from "./content";
+export * from "./merge-requests";
 export * from "./routing";
 export { routes } from "./routes";

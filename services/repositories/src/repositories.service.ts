@@ -5,6 +5,7 @@ import path from "node:path";
 import { gitActions } from "./api/git.actions";
 import { refsBusActions } from "./api/refs-bus.actions";
 import { refsActions } from "./api/refs.actions";
+import { mergeRequestsRepositoryActions } from "./api/merge-requests.actions";
 import { repositoriesActions } from "./api/repositories.actions";
 import { commitsActions } from "./content/commits.actions";
 import { filesActions } from "./content/files.actions";
@@ -43,6 +44,7 @@ export function repositoriesService(): ServiceSchema {
       repositoriesActions(kit, storages),
       refsBusActions(kit, storages),
       refsActions(kit, storages),
+      mergeRequestsRepositoryActions(kit, storages),
       gitActions(kit, storages, hookServer),
       commitsActions(kit, storages),
       repositoryActions(kit, storages),

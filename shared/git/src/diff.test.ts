@@ -1,5 +1,5 @@
 import { importCommits, tempRepository } from "./fixtures";
-import { commitDiff, compare, diffBetween, rawDiff } from "./diff";
+import { commitDiff, compare, countChangedPaths, diffBetween, rawDiff } from "./diff";
 
 let repo: { path: string; remove: () => Promise<void> };
 beforeEach(async () => {
@@ -88,6 +88,15 @@ describe("diffBetween", () => {
     const patch = (await rawDiff(repo.path, c0, c1)).toString();
     expect(patch).toContain("diff --git a/mod.txt b/mod.txt");
     expect(patch).toContain("rename from old name.txt");
+  });
+});
+
+describe("countChangedPaths", () => {
+  it("counts files as diffBetween lists them, a rename once", async () => {
+    const [c0, c1] = await seed();
+    const { diffs } = await diffBetween(repo.path, c0, c1);
+    expect(await countChangedPaths(repo.path, c0, c1)).toBe(diffs.length);
+    expect(await countChangedPaths(repo.path, c1, c1)).toBe(0);
   });
 });
 

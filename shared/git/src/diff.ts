@@ -202,3 +202,17 @@ export async function compare(cwd: string, from: string, to: string, o: DiffLimi
     base_id: baseId,
   };
 }
+
+/**
+ * How many files change from `from` to `to` (renames detected, as diffBetween counts them): one
+ * `diff-tree --name-only`, no patch text. GitLab's changes_count.
+ */
+export async function countChangedPaths(cwd: string, from: string, to: string): Promise<number> {
+  if (!isObjectId(from) || !isObjectId(to)) throw new TypeError("countChangedPaths takes full object ids");
+  const out = await gitText(cwd, ["diff-tree", "-r", "-M", "-z", "--name-status", "--no-commit-id", from, to, "--"]);
+  // Records: status, path (and a second path for renames and copies).
+  const fields = out.split("\0").filter((f) => f !== "");
+  let count = 0;
+  for (let i = 0; i < fields.length; count++) i += /^[RC]/.test(fields[i]) ? 3 : 2;
+  return count;
+}

@@ -22,3 +22,4 @@ export { reactionCondition } from "./award-emoji/award-emoji.finder";
 export { type BumpVotes } from "./award-emoji/award-emoji";
 export { timeTrackingActions, type TimeTrackableKind } from "./time-tracking/time-tracking.actions";
 export { TimeTrackingNote, type TimeColumns } from "./time-tracking/time-tracking";
+export { findDiffLine, lineCode, type DiffLine } from "./domain/diff-positions";

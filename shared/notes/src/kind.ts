@@ -45,6 +45,9 @@ export interface LoadedNoteable<N extends NoteableRecord = NoteableRecord> {
  * How a service's noteable takes part in the shared notes code: its tables, its loading and its
  * permission rules. One descriptor per noteable kind, supplied by the service that owns it.
  */
+/** A position's errors: the field and GitLab's message for each. */
+export type PositionErrors = [field: string, message: string][];
+
 export interface NoteableKind<L extends LoadedNoteable = LoadedNoteable, K extends NoteableKey = number> {
   noteableType: NoteableType;
   pathParam: NoteablePathParam;
@@ -56,9 +59,10 @@ export interface NoteableKind<L extends LoadedNoteable = LoadedNoteable, K exten
   resolvable: boolean;
   /**
    * Kinds whose threads may start on a diff line (a position makes a DiffNote): the errors of a
-   * position on this noteable (none: it is kept). Absent: positions are ignored.
+   * position on this noteable (none: it is kept as given), or the position to keep (with its
+   * line_code, found in the real diff). Absent: positions are ignored.
    */
-  checkPosition?: (l: L, position: DiffPositionParams) => [field: string, message: string][];
+  checkPosition?: (l: L, position: DiffPositionParams, ctx: Ctx<unknown>) => PositionErrors | Promise<PositionErrors | { position: DiffPositionParams }>;
   /** false: the noteable takes no internal notes (GitLab refuses `internal` on them); default true. */
   internalNotes?: boolean;
   /**

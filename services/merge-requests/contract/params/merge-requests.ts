@@ -196,3 +196,12 @@ export const MergeParams = z.object({
   sha: gString().optional(),
 });
 export type MergeParams = z.output<typeof MergeParams>;
+
+/** GET …/commits: a page of the merge request's commits, newest first. */
+export const MergeRequestCommitsParams = MergeRequestRefParams.extend({ ...paginationParams });
+/** GET …/changes: every file with GitLab's limits (`access_raw_diffs`: none). */
+export const MergeRequestChangesParams = MergeRequestRefParams.extend({ access_raw_diffs: gBool().default(false), unidiff: gBool().default(false) });
+/** GET …/diffs: a page of the merge request's files. */
+export const MergeRequestDiffsParams = MergeRequestRefParams.extend({ ...paginationParams, unidiff: gBool().default(false) });
+/** PUT …/rebase. */
+export const RebaseParams = MergeRequestRefParams.extend({ skip_ci: gBool().optional() });

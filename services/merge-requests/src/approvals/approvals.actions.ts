@@ -5,8 +5,7 @@ import { and, eq } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
 import { approvals, type MergeRequestRow } from "../db/schema";
 import { loadMergeRequest } from "../domain/load";
-import { branchHeads, headKey } from "../merge-requests/branches";
-import { mergeStatus as mergeStatusOf } from "../merge-requests/merge-status";
+import { mergeStatus as mergeStatusOf, type MergeFacts } from "../merge-requests/merge-status";
 import { approvalChange, noteApprovalChange } from "./approval-events";
 import { presentApprovals, presentApprovalState } from "./approvals.entity";
 import { MergeRequests } from "@collab/merge-requests-contract";
@@ -34,8 +33,9 @@ function callerCanApprove(state: ApprovalState, callerId: number | null): boolea
 async function presentFor(kit: ServiceKit, ctx: Ctx<unknown>, state: ApprovalState) {
   const callerId = callerOf(ctx)?.id ?? null;
   const mr = state.mergeRequest;
-  const [users, heads] = await Promise.all([userMap(ctx, state.approvals.map((a) => a.userId)), branchHeads(ctx, [{ project_id: mr.sourceProjectId, branch: mr.sourceBranch }])]);
-  const mergeStatus = mergeStatusOf({ sourceBranchExists: Boolean(heads.get(headKey(mr.sourceProjectId, mr.sourceBranch))) });
+  const users = await userMap(ctx, state.approvals.map((a) => a.userId));
+  // The git state as stored on the row (refreshed on every push).
+  const mergeStatus = mergeStatusOf({ sourceBranchExists: mr.sourceBranchExists, gitStatus: mr.mergeStatus as MergeFacts["gitStatus"] });
   return presentApprovals(state, { users, callerId, callerCanApprove: callerCanApprove(state, callerId), premium: approvalRulesAvailable(kit), mergeStatus });
 }
 

@@ -6,7 +6,7 @@ const loaded = (parentIds: string[]) => ({ noteable: { commitId: sha, parentIds 
 const position = (base: string, head = sha) => ({ base_sha: base, start_sha: base, head_sha: head, position_type: "text" as const });
 
 test("a diff note's position must name the commit's own diff refs (parent to commit)", () => {
-  const check = commitNotes.checkPosition!;
+  const check = (l: LoadedCommit, p: ReturnType<typeof position>) => commitNotes.checkPosition!(l, p, {} as never);
   expect(check(loaded(["a".repeat(40)]), position("a".repeat(40)))).toEqual([]);
   expect(check(loaded(["a".repeat(40)]), position("c".repeat(40)))).toEqual([["commit_id", "does not match the diff refs"]]);
   expect(check(loaded(["a".repeat(40)]), position("a".repeat(40), "a".repeat(40)))).toEqual([["commit_id", "does not match the diff refs"]]);

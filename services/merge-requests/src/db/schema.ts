@@ -32,8 +32,24 @@ export const mergeRequests = mergeRequestsSchema.table(
     authorId: integer("author_id").notNull(),
     sourceBranch: text("source_branch").notNull(),
     targetBranch: text("target_branch").notNull(),
-    /** Head commit of the source branch as last seen. */
+    /** Head commit of the source branch as last read from the repository (on create and each push). */
     sha: text("sha"),
+    /**
+     * The rest of the git state as last read (on create, target change and each push to either
+     * branch): what lists show without asking git. diff_refs are base (merge base), start (target
+     * head) and head (sha).
+     */
+    baseSha: text("base_sha"),
+    startSha: text("start_sha"),
+    /** GitLab's changes_count ("1000+" past the limit); null until read. */
+    changesCount: text("changes_count"),
+    /** GitLab's merge_status: unchecked, can_be_merged (git merges it cleanly) or cannot_be_merged (conflicts). */
+    mergeStatus: text("merge_status").notNull().default("unchecked"),
+    /** The target is not in the source's history: semi-linear and fast-forward merges need a rebase. */
+    behindTarget: boolean("behind_target").notNull().default(false),
+    sourceBranchExists: boolean("source_branch_exists").notNull().default(true),
+    /** Why the last merge or rebase failed (GitLab's merge_error), cleared by the next success. */
+    mergeError: text("merge_error"),
     mergeCommitSha: text("merge_commit_sha"),
     squashCommitSha: text("squash_commit_sha"),
     mergeUserId: integer("merge_user_id"),

@@ -1,11 +1,14 @@
 import type { Db } from "@collab/db";
 import { clearDeletedMilestones, deleteLabelLinks, removeSubscriptions } from "@collab/work-items";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import type { MergeRequestGitState } from "@collab/repositories-contract";
+import { and, eq, inArray, or } from "drizzle-orm";
+import { gitStateColumns } from "../merge-requests/branches";
+import { recordStateEvent } from "./activity";
 import { removeProjectApprovalData } from "../approvals/cleanup";
 import { resetApprovalsOnPush } from "../approvals/on-push";
 import { approvals } from "../db/approvals.schema";
 import { notes, resourceStateEvents } from "../db/schema";
-import { closingIssueRefs, internalIds, mergeRequestLabels, mergeRequests, noteTables, subscriptions } from "../db/schema";
+import { closingIssueRefs, internalIds, mergeRequestLabels, mergeRequests, noteTables, subscriptions, type MergeRequestRow } from "../db/schema";
 import { forgetDeletedLabels, removeMilestoneEvents, removeResourceEvents } from "@collab/notes";
 
 /** A label's deletion in namespaces: every merge request loses its links to these labels (see deleteLabelLinks). */
@@ -44,29 +47,57 @@ export async function removeProjectData(db: Db, projectId: number): Promise<numb
   });
 }
 
+/** What a push refresh reads of an open merge request. */
+export type PushedMergeRequest = Pick<MergeRequestRow, "id" | "iid" | "projectId" | "sourceBranch" | "targetBranch" | "sha" | "baseSha">;
+
+/** The open merge requests of a project whose source or target is the pushed branch. */
+export async function mergeRequestsOnBranch(db: Db, projectId: number, branch: string): Promise<PushedMergeRequest[]> {
+  return db
+    .select({ id: mergeRequests.id, iid: mergeRequests.iid, projectId: mergeRequests.projectId, sourceBranch: mergeRequests.sourceBranch, targetBranch: mergeRequests.targetBranch, sha: mergeRequests.sha, baseSha: mergeRequests.baseSha })
+    .from(mergeRequests)
+    .where(and(eq(mergeRequests.projectId, projectId), eq(mergeRequests.state, "opened"), or(eq(mergeRequests.sourceBranch, branch), eq(mergeRequests.targetBranch, branch))));
+}
+
 /**
- * A push moved a branch head: the open merge requests whose source it is follow it, and lose
- * their approvals where the project resets approvals on push — one transaction. A late delivery
- * cannot move a head backwards past a newer push (only rows still at `before`, or unknown, move),
- * and one already at the new head is left as it is.
+ * A push moved `branch` (GitLab's MergeRequests::RefreshService), with the git state of each
+ * open merge request on it read after the push, in one transaction: each row takes its new state
+ * (sha, diff refs, changes_count, merge status); those whose source head moved lose their
+ * approvals where the project resets approvals on push; those whose source head the push brought
+ * into their target (merged outside the merge request) become merged. The state is read from git,
+ * not from the event: a late or repeated delivery writes the same values and resets nothing twice.
  */
-export async function followPush(db: Db, p: { projectId: number; branch: string; before: string | null; after: string }): Promise<number> {
+export async function refreshAfterPush(
+  db: Db,
+  p: { projectId: number; branch: string; after: string; userId: number },
+  rows: PushedMergeRequest[],
+  states: MergeRequestGitState[],
+): Promise<{ moved: number[]; merged: number[] }> {
   return db.transaction(async (tx) => {
-    const moved = await tx
-      .update(mergeRequests)
-      .set({ sha: p.after, updatedAt: new Date() })
-      .where(
-        and(
-          eq(mergeRequests.sourceProjectId, p.projectId),
-          eq(mergeRequests.sourceBranch, p.branch),
-          eq(mergeRequests.state, "opened"),
-          p.before === null ? sql`TRUE` : sql`(${mergeRequests.sha} IS NULL OR ${mergeRequests.sha} = ${p.before})`,
-          // Already at that head (a merge request opened on the pushed commit): nothing moves, updated_at stays.
-          sql`${mergeRequests.sha} IS DISTINCT FROM ${p.after}`,
-        ),
-      )
-      .returning({ id: mergeRequests.id, projectId: mergeRequests.projectId });
-    await resetApprovalsOnPush(tx, moved.map((m) => m.id), [...new Set(moved.map((m) => m.projectId))]);
-    return moved.length;
+    const now = new Date();
+    const moved: number[] = [];
+    const merged: number[] = [];
+    for (const [i, mr] of rows.entries()) {
+      const state = states[i];
+      const columns = gitStateColumns(state);
+      const headMoved = state.source_sha !== null && state.source_sha !== mr.sha;
+      // Merged by a push to the target: its head (unchanged) is now in the target and was not before.
+      const mergedByPush = mr.targetBranch === p.branch && !headMoved && state.source_merged && mr.baseSha !== mr.sha;
+      if (mergedByPush) {
+        await tx
+          .update(mergeRequests)
+          .set({ ...columns, state: "merged", mergedAt: now, mergeCommitSha: p.after, updatedAt: now })
+          .where(and(eq(mergeRequests.id, mr.id), eq(mergeRequests.state, "opened")));
+        await recordStateEvent(tx, mr.id, p.userId, "merged", now);
+        merged.push(mr.id);
+        continue;
+      }
+      await tx
+        .update(mergeRequests)
+        .set({ ...columns, ...(headMoved ? { updatedAt: now } : {}) })
+        .where(eq(mergeRequests.id, mr.id));
+      if (headMoved) moved.push(mr.id);
+    }
+    await resetApprovalsOnPush(tx, moved, moved.length ? [p.projectId] : []);
+    return { moved, merged };
   });
 }

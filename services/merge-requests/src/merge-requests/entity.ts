@@ -2,23 +2,28 @@ import { iso, taskCompletion, timeStats, workItemReferences, type UserRef } from
 import type { MergeRequestBasicEntity, MergeRequestEntity, MergeRequestSimpleEntity } from "@collab/merge-requests-contract";
 import type { MilestoneDetail } from "@collab/namespaces-contract";
 import { labelBasic, type LabelDetail, type WorkItemProject } from "@collab/work-items";
+import type { MergeRequestGitState } from "@collab/repositories-contract";
 import type { MergeRequestRow } from "../db/schema";
+import { gitStateColumns } from "./branches";
 
-import { detailedMergeStatus, mergeStatus } from "./merge-status";
+import { detailedMergeStatus, hasConflicts, mergeStatus, type MergeFacts } from "./merge-status";
 
 /** Everything a page of merge requests needs besides its rows, loaded once per page. */
 export interface MergeRequestPresentation {
   baseUrl: string;
   now: Date;
-  projects: Map<number, WorkItemProject & { only_allow_merge_if_all_discussions_are_resolved?: boolean }>;
+  projects: Map<number, WorkItemProject & { only_allow_merge_if_all_discussions_are_resolved?: boolean; merge_method?: string }>;
   users: Map<number, UserRef>;
   labels: Map<number, LabelDetail>;
   milestones: Map<number, MilestoneDetail>;
   labelIds: Map<number, number[]>;
   assigneeIds: Map<number, number[]>;
   reviewerIds: Map<number, number[]>;
-  /** Source branch heads by "projectId:branch" (null: the branch is gone). */
-  heads: Map<string, string | null>;
+  /**
+   * The git state read now, by merge request id (single answers ask the repository once); a page
+   * shows the state stored on its rows instead.
+   */
+  live: Map<number, MergeRequestGitState>;
   /** Unresolved resolvable notes per merge request. */
   unresolved: Map<number, number>;
   approvalsLeft: Map<number, number>;
@@ -32,6 +37,7 @@ export interface MergeRequestDetail {
   subscribed: boolean;
   changesCount: string;
   diffRefs: { base_sha: string | null; head_sha: string | null; start_sha: string | null };
+  mergeError: string | null;
   firstContribution: boolean;
   canMerge: boolean;
 }
@@ -39,25 +45,40 @@ export interface MergeRequestDetail {
 const users = (ids: number[] | undefined, p: MergeRequestPresentation) => (ids ?? []).map((id) => p.users.get(id)).filter((u): u is UserRef => u !== undefined);
 
 /** What the merge statuses of a merge request are computed from (a page's presentation, or one merge). */
-export type MergeStatusSource = Pick<MergeRequestPresentation, "now" | "heads" | "unresolved" | "approvalsLeft" | "projects">;
+export type MergeStatusSource = Pick<MergeRequestPresentation, "now" | "live" | "unresolved" | "approvalsLeft" | "projects">;
+
+/** The merge request's git state: read now when the answer asked for it, else as stored on its row. */
+export function gitStateOf(mr: MergeRequestRow, live: Map<number, MergeRequestGitState>) {
+  const now = live.get(mr.id);
+  if (!now || mr.state === "merged") return { ...mr, gitStatus: mr.mergeStatus as MergeFacts["gitStatus"] };
+  const columns = gitStateColumns(now);
+  return { ...mr, ...columns, gitStatus: columns.mergeStatus as MergeFacts["gitStatus"] };
+}
 
 export function mergeStatusesOf(
   mr: MergeRequestRow,
   p: MergeStatusSource,
-): Pick<MergeRequestBasicEntity, "merge_status" | "detailed_merge_status" | "blocking_discussions_resolved"> {
-  const head = p.heads.get(`${mr.sourceProjectId}:${mr.sourceBranch}`);
+): Pick<MergeRequestBasicEntity, "merge_status" | "detailed_merge_status" | "blocking_discussions_resolved" | "has_conflicts"> {
+  const git = gitStateOf(mr, p.live);
   const project = p.projects.get(mr.projectId);
-  const facts = {
+  const facts: MergeFacts = {
     state: mr.state,
     draft: mr.draft,
     // Merged merge requests may have lost their source branch: that changes nothing for them.
-    sourceBranchExists: mr.state === "merged" || (head !== undefined && head !== null),
+    sourceBranchExists: mr.state === "merged" || git.sourceBranchExists !== false,
     blockingDiscussions: project?.only_allow_merge_if_all_discussions_are_resolved ? (p.unresolved.get(mr.id) ?? 0) : 0,
+    gitStatus: mr.state === "merged" ? "can_be_merged" : git.gitStatus,
+    needsRebase: (project?.merge_method === "ff" || project?.merge_method === "rebase_merge") && git.behindTarget === true,
     approvalsLeft: p.approvalsLeft.get(mr.id) ?? 0,
     mergeAfter: mr.mergeAfter,
     now: p.now,
   };
-  return { merge_status: mergeStatus(facts), detailed_merge_status: detailedMergeStatus(facts), blocking_discussions_resolved: facts.blockingDiscussions === 0 };
+  return {
+    merge_status: mergeStatus(facts),
+    detailed_merge_status: detailedMergeStatus(facts),
+    blocking_discussions_resolved: facts.blockingDiscussions === 0,
+    has_conflicts: mr.state === "opened" && hasConflicts(facts),
+  };
 }
 
 export function presentSimple(mr: MergeRequestRow, p: MergeRequestPresentation): MergeRequestSimpleEntity {
@@ -141,7 +162,7 @@ export function presentMergeRequest(mr: MergeRequestRow, p: MergeRequestPresenta
     squash: mr.squash,
     squash_on_merge: mr.squash,
     task_completion_status: taskCompletion(mr.description),
-    has_conflicts: false,
+    has_conflicts: statuses.has_conflicts,
     blocking_discussions_resolved: statuses.blocking_discussions_resolved,
     ...(premium ? { approvals_before_merge: mr.approvalsBeforeMerge } : {}),
   };
@@ -156,7 +177,8 @@ export function presentMergeRequest(mr: MergeRequestRow, p: MergeRequestPresenta
     pipeline: null,
     head_pipeline: null,
     diff_refs: detail.diffRefs,
-    merge_error: null,
+    merge_error: detail.mergeError,
+    rebase_in_progress: false,
     first_contribution: detail.firstContribution,
     user: { can_merge: detail.canMerge },
   };

@@ -6,7 +6,7 @@ import { and, count, eq, sql } from "drizzle-orm";
 import { approvalsLeftFor } from "../approvals/gate";
 import { notes } from "../db/schema";
 import type { MergeRequestRow } from "../db/schema";
-import { branchHeads } from "./branches";
+import type { MergeRequestGitState } from "@collab/repositories-contract";
 import { presentMergeRequest, presentSimple, type MergeRequestDetail, type MergeRequestPresentation } from "./entity";
 import { mergeRequestLinks } from "./finder";
 
@@ -16,6 +16,8 @@ export interface PresentOptions {
   simple?: boolean;
   /** Summaries already known (the project of a project-scoped request). */
   knownProjects?: WorkItemProject[];
+  /** The git state read now for these merge requests (single answers); the rows' stored state otherwise. */
+  live?: Map<number, MergeRequestGitState>;
   /** Single merge request answers (GET/POST/PUT one): the detail fields. */
   detail?: (p: MergeRequestPresentation) => Promise<MergeRequestDetail>;
 }
@@ -33,8 +35,9 @@ export async function unresolvedCounts(kit: ServiceKit, ids: number[]): Promise<
 
 /**
  * Presents a page of merge requests with a fixed number of queries and bus calls whatever its
- * size: one local query (labels, assignees, reviewers, unresolved notes) and at most four
- * batched calls (users, labels with milestones, projects, branch heads) plus the approvals gate.
+ * size: one local query (labels, assignees, reviewers, unresolved notes) and at most three
+ * batched calls (users, labels with milestones, projects) plus the approvals gate. The git state
+ * (sha, diff refs, merge status) is the rows' own: no repository is asked per page.
  */
 export async function presentMergeRequests(kit: ServiceKit, ctx: Ctx<unknown>, rows: MergeRequestRow[], o: PresentOptions & { detail: NonNullable<PresentOptions["detail"]>; simple?: false }): Promise<MergeRequestEntity[]>;
 export async function presentMergeRequests(kit: ServiceKit, ctx: Ctx<unknown>, rows: MergeRequestRow[], o: PresentOptions & { detail?: undefined; simple?: false }): Promise<MergeRequestBasicEntity[]>;
@@ -48,12 +51,10 @@ export async function presentMergeRequests(kit: ServiceKit, ctx: Ctx<unknown>, r
   }
   const ids = rows.map((r) => r.id);
   const { unresolved, ...links } = await mergeRequestLinks(kit.db, ids);
-  const openRefs = rows.filter((r) => r.state !== "merged").map((r) => ({ project_id: r.sourceProjectId, branch: r.sourceBranch }));
-  const [users, { labels, milestones }, asked, heads, approvalsLeft] = await Promise.all([
+  const [users, { labels, milestones }, asked, approvalsLeft] = await Promise.all([
     userMap(ctx, rows.flatMap((r) => [r.authorId, r.closedById, r.mergeUserId, ...(links.assigneeIds.get(r.id) ?? []), ...(links.reviewerIds.get(r.id) ?? [])])),
     labelAndMilestoneMaps(ctx, [...links.labelIds.values()].flat(), rows.map((r) => r.milestoneId)),
     projectMap(ctx, rows.map((r) => r.projectId).filter((id) => !known.has(id))),
-    branchHeads(ctx, uniqueRefs(openRefs)),
     approvalsLeftFor(kit, ctx, rows),
   ]);
   const projects = new Map<number, WorkItemProject>([...asked, ...known]);
@@ -65,7 +66,7 @@ export async function presentMergeRequests(kit: ServiceKit, ctx: Ctx<unknown>, r
     labels,
     milestones,
     ...links,
-    heads,
+    live: o.live ?? new Map(),
     unresolved,
     approvalsLeft,
     context: o.context,
@@ -74,9 +75,4 @@ export async function presentMergeRequests(kit: ServiceKit, ctx: Ctx<unknown>, r
   };
   const detail = o.detail ? await o.detail(presentation) : undefined;
   return rows.map((r) => presentMergeRequest(r, presentation, detail));
-}
-
-function uniqueRefs(refs: { project_id: number; branch: string }[]) {
-  const seen = new Map(refs.map((r) => [`${r.project_id}:${r.branch}`, r]));
-  return [...seen.values()];
 }

@@ -101,7 +101,7 @@ export async function createMergeRequest(
   db: Db,
   projectId: number,
   actor: Actor,
-  o: { sourceBranch: string; targetBranch: string; sha: string | null; input: MergeRequestInput },
+  o: { sourceBranch: string; targetBranch: string; git: GitColumns; input: MergeRequestInput },
 ): Promise<MergeRequestRow> {
   validate(o.input, true);
   return db.transaction(async (tx) => {
@@ -120,7 +120,7 @@ export async function createMergeRequest(
         authorId: actor.id,
         sourceBranch: o.sourceBranch,
         targetBranch: o.targetBranch,
-        sha: o.sha,
+        ...o.git,
         milestoneId: o.input.milestoneId ?? null,
         squash: o.input.squash ?? false,
         forceRemoveSourceBranch: o.input.forceRemoveSourceBranch ?? false,
@@ -137,8 +137,13 @@ export async function createMergeRequest(
   });
 }
 
+/** The git state columns of a row (sha, diff refs, merge status), from gitStateColumns. */
+export type GitColumns = Partial<typeof mergeRequests.$inferInsert>;
+
 export interface UpdateContext {
   actor: Actor;
+  /** The git state read for a new target branch, stored with it. */
+  git?: GitColumns;
   assigneeIds: number[];
   reviewerIds: number[];
   labelIds: number[];
@@ -174,6 +179,7 @@ export async function updateMergeRequest(db: Db, mr: MergeRequestRow, input: Mer
     if ((targetBranch !== mr.targetBranch && mr.state === "opened") || reopening) await checkBranches(tx, mr.projectId, mr.sourceBranch, targetBranch, mr.id);
     if (targetBranch !== mr.targetBranch) {
       set.targetBranch = targetBranch;
+      Object.assign(set, c.git ?? {});
       changes.push("target_branch");
       await note(SystemNote.targetBranch(mr.targetBranch, targetBranch));
     }
@@ -261,19 +267,21 @@ export async function recordMerge(
   db: Db,
   mr: MergeRequestRow,
   actor: Actor,
-  r: { mergeCommitSha: string; squashCommitSha: string | null; sourceSha: string; squash: boolean; shouldRemoveSourceBranch: boolean },
+  r: { mergeCommitSha: string | null; squashCommitSha: string | null; sourceSha: string; squash: boolean; shouldRemoveSourceBranch: boolean; git: GitColumns },
 ): Promise<MergeRequestRow | null> {
   return db.transaction(async (tx) => {
     const now = new Date();
     const [row] = await tx
       .update(mergeRequests)
       .set({
+        ...r.git,
         state: "merged",
         mergedAt: now,
         mergeUserId: actor.id,
         mergeCommitSha: r.mergeCommitSha,
         squashCommitSha: r.squashCommitSha,
         sha: r.sourceSha,
+        mergeError: null,
         squash: r.squash,
         shouldRemoveSourceBranch: r.shouldRemoveSourceBranch,
         updatedAt: now,

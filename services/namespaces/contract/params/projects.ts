@@ -27,6 +27,7 @@ const projectSettings = {
   only_allow_merge_if_all_discussions_are_resolved: gBool().optional(),
   remove_source_branch_after_merge: gBool().optional(),
   squash_option: gEnum(["never", "always", "default_on", "default_off"] as const).optional(),
+  merge_method: gEnum(["merge", "rebase_merge", "ff"] as const).optional(),
 };
 
 export const CreateProjectParams = z

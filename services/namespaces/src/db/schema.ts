@@ -84,6 +84,8 @@ export const projects = namespacesSchema.table(
     removeSourceBranchAfterMerge: boolean("remove_source_branch_after_merge").notNull().default(true),
     /** never, always, default_on, default_off. */
     squashOption: text("squash_option").notNull().default("default_off"),
+    /** GitLab's merge_method: merge, rebase_merge (semi-linear) or ff. */
+    mergeMethod: text("merge_method").notNull().default("merge"),
     /** Adjourned deletion: the day the project was marked (GitLab's date column) and by whom. */
     markedForDeletionAt: date("marked_for_deletion_at", { mode: "string" }),
     deletingUserId: integer("deleting_user_id"),
@@ -221,49 +223,6 @@ export const milestones = namespacesSchema.table(
 
 export type LabelRow = typeof labels.$inferSelect;
 export type MilestoneRow = typeof milestones.$inferSelect;
-
-/**
- * A minimal repository model: commits (sha and message) and the branches and tags pointing at
- * them. No trees or blobs; enough for refs, pipelines and schedules.
- */
-export const repositoryCommits = namespacesSchema.table(
-  "repository_commits",
-  {
-    sha: text("sha").primaryKey(),
-    projectId: integer("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
-    title: text("title").notNull(),
-    message: text("message").notNull(),
-    authorName: text("author_name").notNull(),
-    authorEmail: text("author_email").notNull(),
-    /** Parents: none for a root commit, two for a merge commit. */
-    parentIds: text("parent_ids").array().notNull().default(sql`'{}'::text[]`),
-    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-  },
-  (t) => [index("repository_commits_project_idx").on(t.projectId)],
-);
-
-export const repositoryRefs = namespacesSchema.table(
-  "repository_refs",
-  {
-    id: serial("id").primaryKey(),
-    projectId: integer("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
-    /** branch | tag */
-    kind: text("kind").notNull(),
-    name: text("name").notNull(),
-    sha: text("sha").notNull(),
-    /** Annotated tags only. */
-    message: text("message"),
-    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-  },
-  (t) => [uniqueIndex("repository_refs_project_kind_name_idx").on(t.projectId, t.kind, t.name)],
-);
-
-export type RepositoryCommitRow = typeof repositoryCommits.$inferSelect;
-export type RepositoryRefRow = typeof repositoryRefs.$inferSelect;
 
 export * from "./protected-branches.schema";
 

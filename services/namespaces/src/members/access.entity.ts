@@ -30,4 +30,5 @@ export const projectSummary = (kit: ServiceKit, project: ProjectRow, ns: Namespa
   only_allow_merge_if_all_discussions_are_resolved: project.onlyAllowMergeIfAllDiscussionsAreResolved,
   remove_source_branch_after_merge: project.removeSourceBranchAfterMerge,
   squash_option: project.squashOption,
+  merge_method: project.mergeMethod,
 });

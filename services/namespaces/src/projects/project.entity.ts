@@ -107,7 +107,7 @@ export const presentProject = (
     only_allow_merge_if_all_discussions_are_resolved: p.onlyAllowMergeIfAllDiscussionsAreResolved,
     remove_source_branch_after_merge: p.removeSourceBranchAfterMerge,
     printing_merge_request_link_enabled: true,
-    merge_method: "merge",
+    merge_method: p.mergeMethod,
     squash_option: p.squashOption,
     autoclose_referenced_issues: true,
     repository_storage: p.repositoryStorage,

@@ -19,6 +19,7 @@ function featureColumns(p: Settings): Partial<typeof projects.$inferInsert> {
   set("snippetsAccessLevel", level(p.snippets_access_level, p.snippets_enabled));
   set("repositoryAccessLevel", p.repository_access_level);
   set("squashOption", p.squash_option);
+  set("mergeMethod", p.merge_method);
   if (p.only_allow_merge_if_all_discussions_are_resolved !== undefined) out.onlyAllowMergeIfAllDiscussionsAreResolved = p.only_allow_merge_if_all_discussions_are_resolved;
   if (p.remove_source_branch_after_merge !== undefined) out.removeSourceBranchAfterMerge = p.remove_source_branch_after_merge;
   return out;

@@ -101,9 +101,11 @@ export function notesContext<L extends LoadedNoteable, K extends NoteableKey = n
   async function comment(ctx: Ctx<NoteableParams & NewCommentParams>, type: "DiscussionNote" | null) {
     const l = await loadForComment(ctx);
     const caller = l.caller!;
-    const position = type && kind.checkPosition ? ctx.params.position : undefined;
+    const given = type && kind.checkPosition ? ctx.params.position : undefined;
+    const checked = given ? await kind.checkPosition!(l, given, ctx) : [];
+    const position = Array.isArray(checked) ? given : checked.position;
     const errors = [
-      ...(position ? kind.checkPosition!(l, position) : []),
+      ...(Array.isArray(checked) ? checked : []),
       ...((ctx.params.internal ?? ctx.params.confidential) && kind.internalNotes === false ? [["confidential", "can not be set for this resource"] as [string, string]] : []),
     ];
     if (errors.length) throw invalidNote(errors);

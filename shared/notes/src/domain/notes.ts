@@ -25,8 +25,12 @@ export function bodyError(body: string): string | undefined {
 }
 
 /** GitLab's note validation failure: the errors hash inspected inside the message. */
-export const invalidNote = (errors: [field: string, message: string][]) =>
-  badRequest(`Note {${errors.map(([field, message]) => `:${field}=>[${JSON.stringify(message)}]`).join(", ")}}`);
+export const invalidNote = (errors: [field: string, message: string][]) => {
+  // Grouped by field, as Rails' errors hash prints: {:line_code=>["can't be blank", "must be …"]}.
+  const byField = new Map<string, string[]>();
+  for (const [field, message] of errors) byField.set(field, [...(byField.get(field) ?? []), message]);
+  return badRequest(`Note {${[...byField].map(([field, messages]) => `:${field}=>[${messages.map((m) => JSON.stringify(m)).join(", ")}]`).join(", ")}}`);
+};
 
 function validateBody(body: string) {
   const error = bodyError(body);

@@ -1,0 +1,1 @@
+ALTER TABLE "namespaces"."projects" ADD COLUMN "merge_method" text DEFAULT 'merge' NOT NULL;
