@@ -1,6 +1,7 @@
 /** Actions of the repositories service (bus only: git's HTTP transport is mounted by the gateway). */
 import { actionContract, fileOf } from "@collab/core";
 import { z } from "zod";
+import { PushesActions } from "./pushes";
 
 /** A storage's name as REPOSITORY_STORAGES declares it. */
 export const StorageName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/);
@@ -84,6 +85,7 @@ export const GitMessages = {
 } as const;
 
 export const RepositoriesActions = {
+  ...PushesActions,
   repositories: {
     /**
      * Creates a container's repository on `storage` (call it on that storage's replica:

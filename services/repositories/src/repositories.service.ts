@@ -1,15 +1,17 @@
-import { consumersOf, defineService } from "@collab/db";
+import { consumersOf, defineService, oneAtATime, type ServiceKit } from "@collab/db";
 import { STORAGES_METADATA_KEY } from "@collab/repositories-contract";
 import type { Service, ServiceSchema } from "moleculer";
 import path from "node:path";
 import { gitActions } from "./api/git.actions";
 import { headsActions } from "./api/heads.actions";
+import { pushesActions } from "./api/pushes.actions";
 import { repositoriesActions } from "./api/repositories.actions";
 import { outbox, processedEvents } from "./db/schema";
 import { LocalStorages } from "./domain/storages";
 import { namespacesSubscriptions } from "./namespaces.consumers";
 import { snippetsSubscriptions } from "./snippets.consumers";
 import { HookServer } from "./push/hook-server";
+import { PUSH_SWEEP_EVERY_MS, sweepPendingPushes } from "./push/pending-pushes";
 
 /**
  * Advertises the storages this process serves in the service's metadata (moleculer's INFO
@@ -26,6 +28,9 @@ const advertiseStorages = (storages: LocalStorages): Partial<ServiceSchema> => (
 export function repositoriesService(): ServiceSchema {
   const storages = new LocalStorages();
   let hooks: HookServer | undefined;
+  let sweep: (() => Promise<number>) | undefined;
+  /** The pending pushes' sweep, one run at a time (worker, start and action share it); kit is filled once started. */
+  const sweeper = (kit: ServiceKit) => (sweep ??= oneAtATime(() => sweepPendingPushes(kit, storages)));
   const hookServer = () => {
     if (!hooks) throw new Error("repositories: the push hook server has not started");
     return hooks;
@@ -35,11 +40,14 @@ export function repositoriesService(): ServiceSchema {
     migrations: path.join(__dirname, "../drizzle"),
     dependencies: ["namespaces"],
     mixins: [advertiseStorages(storages) as ServiceSchema],
-    actions: (kit) => [repositoriesActions(kit, storages), headsActions(kit, storages), gitActions(kit, storages, hookServer)],
+    actions: (kit) => [repositoriesActions(kit, storages), headsActions(kit, storages), gitActions(kit, storages, hookServer), pushesActions(() => sweeper(kit)())],
     eventTables: { outbox, processedEvents },
     consumes: (kit) => consumersOf("repositories", [...namespacesSubscriptions(kit, storages), ...snippetsSubscriptions(kit, storages)]),
+    // Pushes whose events a dead process did not write (its own after a restart included).
+    workers: (kit) => [{ name: "pending pushes sweep", everyMs: PUSH_SWEEP_EVERY_MS, run: () => sweeper(kit)() }],
     async started(kit) {
       hooks = await HookServer.start((err) => kit.logger.error({ err: err.message }, "push check failed"));
+      void sweeper(kit)().catch((err: Error) => kit.logger.warn({ err: err.message }, "pending pushes sweep failed"));
     },
     async stopping() {
       await hooks?.stop();
