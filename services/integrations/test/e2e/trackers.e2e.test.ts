@@ -288,10 +288,12 @@ describe("Jira", () => {
     const first = await clone.commit("main", "PROJ-1 start totals");
     const second = await clone.commit("main", "Fix totals\n\nCloses PROJ-2");
     await clone.pushOk("main");
-    await until(() => expect(issues["PROJ-2"].resolution).toEqual({ name: "Done" }));
-    await until(settled);
+    // The closing comes last in the delivery: the commit's link (made by its mention) becomes the resolved "Solved by commit" one.
+    const secondUrl = `${project.web_url}/-/commit/${second}`;
+    await until(() => expect(issues["PROJ-2"].links.map((l) => l.object)).toEqual([expect.objectContaining({ url: secondUrl, title: `Solved by commit ${second}.`, status: { resolved: true } })]));
+    expect(issues["PROJ-2"].resolution).toEqual({ name: "Done" });
+    expect(issues["PROJ-2"].comments.map((c) => c.body)).toEqual([expect.stringContaining(`mentioned this issue in [a commit|${secondUrl}]`)]);
     expect(issues["PROJ-1"].links.map((l) => l.object.url)).toEqual([`${project.web_url}/-/commit/${first}`]);
-    expect(issues["PROJ-2"].comments.map((c) => c.body)).toContainEqual(`Issue solved with [${second}|${project.web_url}/-/commit/${second}].`);
 
     // Off the default branch, "Closes" only mentions.
     const third = await clone.commit("side", "Closes PROJ-1", { from: "main" });
