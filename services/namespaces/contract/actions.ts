@@ -3,8 +3,6 @@ import { z } from "zod";
 import {
   BillableMemberSchema,
   BillableMembershipSchema,
-  BranchSchema,
-  CreatedCommitSchema,
   GroupDetailSchema,
   GroupSchema,
   InvitationSchema,
@@ -19,10 +17,7 @@ import {
   ProjectListItemSchema,
   ProjectSchema,
   ProtectedBranchSchema,
-  RefSchema,
-  TagSchema,
 } from "./entities";
-import { CreateCommitParams } from "./params/commits";
 import { DeleteGroupParams, DeleteProjectParams } from "./params/deletion";
 import { CreateGroupParams, GroupRefParams, ListGroupsParams, ListSubgroupsParams, UpdateGroupParams } from "./params/groups";
 import { CreateInvitationsParams, InvitationParams, InviteTokenParams, ListInvitationsParams, UpdateInvitationParams } from "./params/invitations";
@@ -31,7 +26,6 @@ import { AddMemberParams, BillableMemberParams, BillableMembersParams, ListMembe
 import { CreateMilestoneParams, ListMilestonesParams, MilestoneRefParams, UpdateMilestoneParams } from "./params/milestones";
 import { CreateProjectParams, ListGroupProjectsParams, ListProjectsParams, ProjectRefParams, UpdateProjectParams } from "./params/projects";
 import { ListProtectedBranchesParams, ProtectBranchParams, ProtectedBranchParams, UpdateProtectedBranchParams } from "./params/protected-branches";
-import { CreateBranchParams, CreateTagParams, ListRefsParams, RefParams } from "./params/refs";
 
 /**
  * Actions of the namespaces service: those other services call over the bus and those behind its
@@ -604,33 +598,6 @@ export const NamespacesActions = {
   },
 
   refs: {
-    /** GET /projects/:id/repository/branches | tags (the route fixes `kind`). */
-    list: actionContract("namespaces.refs.list", { input: () => ListRefsParams, output: () => pageOf(RefSchema), idempotent: true }),
-    /** GET /projects/:id/repository/branches/:branch | tags/:tag_name. */
-    get: actionContract("namespaces.refs.get", { input: () => RefParams, output: () => RefSchema, idempotent: true }),
-    /** POST /projects/:id/repository/branches (Developers). */
-    createBranch: actionContract("namespaces.refs.createBranch", { input: () => CreateBranchParams, output: () => BranchSchema }),
-    /** POST /projects/:id/repository/tags (Developers). */
-    createTag: actionContract("namespaces.refs.createTag", { input: () => CreateTagParams, output: () => TagSchema }),
-    /** DELETE /projects/:id/repository/branches/:branch | tags/:tag_name (204). */
-    delete: actionContract("namespaces.refs.delete", { input: () => RefParams, output: () => noContent() }),
-    /** A short or full ref of a project: ok (with its kind, name and sha), missing, or ambiguous. */
-    resolve: actionContract("namespaces.refs.resolve", {
-      input: () => z.object({ project_id: z.number().int(), ref: z.string() }),
-      output: () =>
-        z.discriminatedUnion("status", [
-          z.object({ status: z.literal("ok"), kind: z.enum(["branch", "tag"]), name: z.string(), full_ref: z.string(), sha: z.string() }),
-          z.object({ status: z.literal("missing") }),
-          z.object({ status: z.literal("ambiguous") }),
-        ]),
-      idempotent: true,
-    }),
-    /** Heads of branches of any projects, in the order asked (sha null for a missing branch). */
-    branchHeads: actionContract("namespaces.refs.branchHeads", {
-      input: () => z.object({ refs: z.array(z.object({ project_id: z.number().int(), branch: z.string() })).max(1000), ensure_default_branch: z.boolean().default(false) }),
-      output: () => z.array(z.object({ project_id: z.number(), branch: z.string(), sha: z.string().nullable() })),
-      idempotent: true,
-    }),
     /** Merges a merge request's branches (the merge-requests service has authorized it). */
     mergeBranches: actionContract("namespaces.refs.mergeBranches", {
       input: () =>
@@ -648,20 +615,6 @@ export const NamespacesActions = {
           author_email: z.string(),
         }),
       output: () => z.object({ merge_commit_sha: z.string(), squash_commit_sha: z.string().nullable(), source_sha: z.string(), source_branch_removed: z.boolean() }),
-    }),
-  },
-
-  commits: {
-    /** POST /projects/:id/repository/commits: Developers, Maintainers on the default branch. */
-    create: actionContract("namespaces.commits.create", { input: () => CreateCommitParams, output: () => CreatedCommitSchema }),
-    /**
-     * A commit of a project by sha (full, or an unambiguous prefix), branch or tag, as GitLab's
-     * `project.commit(ref)` resolves it: the commit, or null when the project has none such.
-     */
-    find: actionContract("namespaces.commits.find", {
-      input: () => z.object({ project_id: z.number().int(), ref: z.string() }),
-      output: () => z.object({ sha: z.string(), title: z.string(), parent_ids: z.array(z.string()) }).nullable(),
-      idempotent: true,
     }),
   },
 
@@ -690,13 +643,14 @@ export const NamespacesActions = {
     }),
     /**
      * What a push to each branch needs (the repositories service's pre-receive check): whether
-     * any protection matches, the lowest role that may push (61: no one), and whether any matching
+     * any protection matches, the lowest roles that may push and merge (61: no one; the repository's
+     * branches API presents them too), and whether any matching
      * protection allows force pushes. The default branch's protection is applied first, as on
      * every look at a project's protections.
      */
     pushRules: actionContract("namespaces.protectedBranches.pushRules", {
       input: () => z.object({ project_id: z.number().int(), branches: z.array(z.string().max(1024)).min(1).max(1000) }),
-      output: () => z.array(z.object({ branch: z.string(), protected: z.boolean(), push_access_level: z.number(), allow_force_push: z.boolean() })),
+      output: () => z.array(z.object({ branch: z.string(), protected: z.boolean(), push_access_level: z.number(), merge_access_level: z.number(), allow_force_push: z.boolean() })),
       idempotent: true,
     }),
     /** For each {project_id, branch}, the ids of the project's protected branches matching it, in the order asked. */
@@ -768,7 +722,5 @@ export type MilestoneDetail = z.output<typeof MilestoneSchema>;
 export type WorkItemInputAnswer = z.output<typeof WorkItemInputAnswerSchema>;
 /** `{ [user_id]: { access_level, can_read } }` on one project. */
 export type AccessOnProject = OutputOf<A["access"]["levelsOnProject"]>;
-/** A ref of a project as refs.resolve answers it. */
-export type RefResolution = OutputOf<A["refs"]["resolve"]>;
 /** GitLab's ProtectedBranch entity. */
 export type ProtectedBranch = z.output<typeof ProtectedBranchSchema>;

@@ -114,21 +114,6 @@ function milestoneRoutes(source: "projects" | "groups"): RouteDef[] {
 
 export const milestonesRoutes: RouteDef[] = [...milestoneRoutes("projects"), ...milestoneRoutes("groups")];
 
-const R = "/projects/:id/repository";
-
-/** Repository branches and tags, and commits. */
-export const refsRoutes: RouteDef[] = [
-  { method: "GET", path: `${R}/branches`, action: A.refs.list.name, auth: "optional", params: { kind: "branch" } },
-  { method: "POST", path: `${R}/branches`, action: A.refs.createBranch.name },
-  { method: "GET", path: `${R}/branches/:branch`, action: A.refs.get.name, auth: "optional", params: { kind: "branch" } },
-  { method: "DELETE", path: `${R}/branches/:branch`, action: A.refs.delete.name, params: { kind: "branch" } },
-  { method: "GET", path: `${R}/tags`, action: A.refs.list.name, auth: "optional", params: { kind: "tag" } },
-  { method: "POST", path: `${R}/tags`, action: A.refs.createTag.name },
-  { method: "GET", path: `${R}/tags/:tag_name`, action: A.refs.get.name, auth: "optional", params: { kind: "tag" } },
-  { method: "DELETE", path: `${R}/tags/:tag_name`, action: A.refs.delete.name, params: { kind: "tag" } },
-  { method: "POST", path: `${R}/commits`, action: A.commits.create.name },
-];
-
 const P = "/projects/:id/protected_branches";
 
 /** GitLab's protected branches API (writes and reads for Maintainers and up). */
@@ -149,7 +134,6 @@ export const routes: RouteDef[] = [
   ...invitationsRoutes,
   ...labelsRoutes,
   ...milestonesRoutes,
-  ...refsRoutes,
   ...protectedBranchesRoutes,
 ];
 

@@ -21,8 +21,7 @@ import { milestonesActions } from "./milestones/milestones.actions";
 import { projectBatchActions } from "./projects/project-batches.actions";
 import { projectsActions } from "./projects/projects.actions";
 import { provisioningActions } from "./provisioning/provisioning.actions";
-import { commitsActions, commitsBusActions } from "./refs/commits.actions";
-import { refsActions, refsBusActions } from "./refs/refs.actions";
+import { commitsBusActions } from "./refs/commits.actions";
 import { protectedBranchesActions, protectedBranchesBusActions } from "./protected-branches/protected-branches.actions";
 import { storageActions } from "./storage/storage.actions";
 import { accountsSubscriptions } from "./user-namespaces/accounts.consumers";
@@ -62,9 +61,6 @@ export const namespacesService: ServiceSchema = defineService({
       labelLookupActions(kit),
       milestonesActions(kit),
       milestoneLookupActions(kit),
-      refsActions(kit),
-      refsBusActions(kit),
-      commitsActions(kit),
       commitsBusActions(kit),
       protectedBranchesActions(kit),
       protectedBranchesBusActions(kit),

@@ -2,6 +2,7 @@
 import { actionContract, fileOf } from "@collab/core";
 import { z } from "zod";
 import { PushesActions } from "./pushes";
+import { RefsActions } from "./refs";
 
 /** A storage's name as REPOSITORY_STORAGES declares it. */
 export const StorageName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/);
@@ -138,18 +139,7 @@ export const RepositoriesActions = {
     /** The repository as a git bundle stream (empty when it has no refs), read on its replica: a storage move's transfer. */
     bundle: actionContract("repositories.repositories.bundle", { input: () => Container, output: fileOf, idempotent: true }),
   },
-  refs: {
-    /**
-     * Heads of branches of any projects' repositories, in the order asked (sha null for a missing
-     * branch or a project without a repository). Call it on any replica: each storage's part is
-     * read by a replica serving it.
-     */
-    heads: actionContract("repositories.refs.heads", {
-      input: () => z.object({ refs: z.array(z.object({ project_id: z.number().int().positive().max(2_147_483_647), branch: z.string().min(1).max(1024) })).max(1000) }),
-      output: () => z.array(z.object({ project_id: z.number(), branch: z.string(), sha: z.string().nullable() })),
-      idempotent: true,
-    }),
-  },
+  refs: { ...RefsActions },
   git: {
     /** `GET …/info/refs?service=…`: the refs advertisement (a stream), after the access check of that service. */
     infoRefs: actionContract("repositories.git.infoRefs", { input: () => GitRequest.extend({ service: GitServiceName }), output: fileOf, idempotent: true }),

@@ -10,5 +10,6 @@ import { RepositoriesEvents } from "./events";
 export const Repositories = { ...serviceContract("repositories"), ...RepositoriesActions, events: RepositoriesEvents };
 export * from "./actions";
 export * from "./events";
+export * from "./refs";
 export * from "./routing";
 export { routes } from "./routes";

@@ -3,8 +3,9 @@ import { STORAGES_METADATA_KEY } from "@collab/repositories-contract";
 import type { Service, ServiceSchema } from "moleculer";
 import path from "node:path";
 import { gitActions } from "./api/git.actions";
-import { headsActions } from "./api/heads.actions";
 import { pushesActions } from "./api/pushes.actions";
+import { refsBusActions } from "./api/refs-bus.actions";
+import { refsActions } from "./api/refs.actions";
 import { repositoriesActions } from "./api/repositories.actions";
 import { outbox, processedEvents } from "./db/schema";
 import { LocalStorages } from "./domain/storages";
@@ -40,7 +41,7 @@ export function repositoriesService(): ServiceSchema {
     migrations: path.join(__dirname, "../drizzle"),
     dependencies: ["namespaces"],
     mixins: [advertiseStorages(storages) as ServiceSchema],
-    actions: (kit) => [repositoriesActions(kit, storages), headsActions(kit, storages), gitActions(kit, storages, hookServer), pushesActions(() => sweeper(kit)())],
+    actions: (kit) => [repositoriesActions(kit, storages), refsBusActions(kit, storages), refsActions(kit, storages), gitActions(kit, storages, hookServer), pushesActions(() => sweeper(kit)())],
     eventTables: { outbox, processedEvents },
     consumes: (kit) => consumersOf("repositories", [...namespacesSubscriptions(kit, storages), ...snippetsSubscriptions(kit, storages)]),
     // Pushes whose events a dead process did not write (its own after a restart included).

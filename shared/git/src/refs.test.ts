@@ -7,6 +7,7 @@ import {
   createBranch,
   createTag,
   deleteBranch,
+  findCommitByRevision,
   deleteTag,
   findBranch,
   findTag,
@@ -18,6 +19,7 @@ import {
   mergeBase,
   mergedBranchNames,
   refExists,
+  resolveRefName,
   setDefaultBranch,
   updateRefs,
 } from "./refs";
@@ -179,5 +181,42 @@ describe("default branch and ancestry", () => {
     expect(await mergeBase(repo.path, c1, c2)).toBe(c0);
     await createBranch(repo.path, "old", c0);
     expect([...(await mergedBranchNames(repo.path, c1))].sort()).toEqual(["main", "old"]);
+  });
+});
+
+describe("refs as other services name them", () => {
+  it("resolves short and full branch and tag names, refusing a name that is both", async () => {
+    const [c0, c1] = await seed();
+    expect(await resolveRefName(repo.path, "main")).toEqual({ status: "ok", kind: "branch", name: "main", full_ref: "refs/heads/main", sha: c1 });
+    expect(await resolveRefName(repo.path, "refs/tags/v1.0")).toEqual({ status: "ok", kind: "tag", name: "v1.0", full_ref: "refs/tags/v1.0", sha: c0 });
+    expect(await resolveRefName(repo.path, "refs/heads/v1.0")).toEqual({ status: "missing" });
+    expect(await resolveRefName(repo.path, c0)).toEqual({ status: "missing" });
+    expect(await resolveRefName(repo.path, "refs/heads/")).toEqual({ status: "missing" });
+    await createBranch(repo.path, "v1.0", "main");
+    expect(await resolveRefName(repo.path, "v1.0")).toEqual({ status: "ambiguous" });
+    expect(await resolveRefName(repo.path, "refs/heads/v1.0")).toMatchObject({ status: "ok", sha: c1 });
+  });
+
+  it("finds a commit by sha, short sha, tag (before a branch of its name) or branch; never a path", async () => {
+    const [c0, c1, c2] = await seed();
+    expect(await findCommitByRevision(repo.path, c2)).toMatchObject({ id: c2, title: "feature work", parent_ids: [c0] });
+    expect((await findCommitByRevision(repo.path, c1.slice(0, 8)))?.id).toBe(c1);
+    expect((await findCommitByRevision(repo.path, "feature"))?.id).toBe(c2);
+    await createBranch(repo.path, "v1.0", "main");
+    expect((await findCommitByRevision(repo.path, "v1.0"))?.id).toBe(c0);
+    expect(await findCommitByRevision(repo.path, "main:a.txt")).toBeNull();
+    expect(await findCommitByRevision(repo.path, "nothing")).toBeNull();
+    expect(await findCommitByRevision(repo.path, "")).toBeNull();
+  });
+});
+
+describe("orders with ties", () => {
+  it("breaks ties of dates by name ascending in either direction, as git's --sort", async () => {
+    await seed();
+    await createTag(repo.path, "a-tag", "v1.0");
+    await createTag(repo.path, "z-tag", "main");
+    const order = async (sort: "asc" | "desc") => (await listTags(repo.path, { orderBy: "updated", sort })).items.map((t) => t.name);
+    expect(await order("desc")).toEqual(["z-tag", "a-tag", "v1.0"]);
+    expect(await order("asc")).toEqual(["a-tag", "v1.0", "z-tag"]);
   });
 });

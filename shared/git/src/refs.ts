@@ -104,16 +104,17 @@ function matchesSearch(name: string, search: string | undefined): boolean {
 
 const versionCollator = new Intl.Collator("en", { numeric: true });
 
+/** Orders rows; ties of dates or versions fall back to names ascending whatever the direction, as git's `--sort`. */
 function sortRows(rows: RefRow[], orderBy: ListRefsOptions["orderBy"], sort: ListRefsOptions["sort"]) {
   const byName = (a: RefRow, b: RefRow) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const dir = sort === "desc" ? -1 : 1;
   const compare =
     orderBy === "updated"
-      ? (a: RefRow, b: RefRow) => a.updated - b.updated || byName(a, b)
+      ? (a: RefRow, b: RefRow) => dir * (a.updated - b.updated) || byName(a, b)
       : orderBy === "version"
-        ? (a: RefRow, b: RefRow) => versionCollator.compare(a.name, b.name)
-        : byName;
+        ? (a: RefRow, b: RefRow) => dir * versionCollator.compare(a.name, b.name) || byName(a, b)
+        : (a: RefRow, b: RefRow) => dir * byName(a, b);
   rows.sort(compare);
-  if (sort === "desc") rows.reverse();
 }
 
 export interface BranchData {
@@ -309,4 +310,45 @@ export async function mergedBranchNames(cwd: string, into: string): Promise<Set<
   if (!isObjectId(into)) throw new TypeError("mergedBranchNames takes a full object id");
   const out = await gitText(cwd, ["for-each-ref", `--merged=${into}`, "--format=%(refname:lstrip=2)%00", "refs/heads/"]);
   return new Set(splitFieldLines(out));
+}
+
+/** A short or full ref as services name it (pipelines' refs): its kind, name and the commit it points at. */
+export type RefResolution =
+  | { status: "ok"; kind: "branch" | "tag"; name: string; full_ref: string; sha: string }
+  | { status: "missing" }
+  | { status: "ambiguous" };
+
+/**
+ * Resolves `main`, `refs/heads/main` or `refs/tags/v1` to a branch or tag (never a sha or another
+ * revision): a short name that is both a branch and a tag is ambiguous, as GitLab's
+ * Ci::PipelineSchedule / ref lookups refuse it. One `cat-file --batch-check`.
+ */
+export async function resolveRefName(cwd: string, ref: string): Promise<RefResolution> {
+  const candidates: { kind: "branch" | "tag"; name: string }[] = ref.startsWith("refs/heads/")
+    ? [{ kind: "branch", name: ref.slice("refs/heads/".length) }]
+    : ref.startsWith("refs/tags/")
+      ? [{ kind: "tag", name: ref.slice("refs/tags/".length) }]
+      : [
+          { kind: "branch", name: ref },
+          { kind: "tag", name: ref },
+        ];
+  if (candidates.some((c) => c.name === "")) return { status: "missing" };
+  const fullOf = (c: (typeof candidates)[number]) => `${c.kind === "branch" ? "refs/heads" : "refs/tags"}/${c.name}`;
+  const found = await batchCheck(cwd, candidates.map((c) => `${fullOf(c)}^{commit}`));
+  const hits = candidates.flatMap((c, i) => (found[i] ? [{ ...c, sha: found[i]!.id }] : []));
+  if (hits.length > 1) return { status: "ambiguous" };
+  if (!hits.length) return { status: "missing" };
+  return { status: "ok", kind: hits[0].kind, name: hits[0].name, full_ref: fullOf(hits[0]), sha: hits[0].sha };
+}
+
+/**
+ * The commit a revision names as git resolves it (GitLab's `project.commit(ref)`): a full or
+ * unambiguous short sha, a tag before a branch of the same name, a full ref. No `<rev>:<path>`
+ * lookups. Null when it names no commit.
+ */
+export async function findCommitByRevision(cwd: string, rev: string): Promise<CommitData | null> {
+  if (rev === "" || rev.includes(":")) return null;
+  const [found] = await batchCheck(cwd, [`${rev}^{commit}`]);
+  if (!found) return null;
+  return (await readCommits(cwd, [found.id])).get(found.id) ?? null;
 }

@@ -60,7 +60,7 @@ async function sampleData(ctx: Ctx<unknown>, projectId: number, trigger: string)
   if (!project) return null;
   if ((trigger === "push_events" || trigger === "tag_push_events") && project.default_branch) {
     // GitLab's push sample, for both push triggers: the default branch's head as pushed onto its parent.
-    const head = await call(ctx, Namespaces.commits.find, { project_id: projectId, ref: project.default_branch });
+    const head = await call(ctx, Repositories.refs.findCommit, { project_id: projectId, ref: project.default_branch });
     if (head) event = { name: Repositories.events.branchPushed.name, payload: samplePush(project, head, { id: actorId, username: callerOf(ctx as never)?.username ?? "" }) };
   }
   const facts = event && describeHookEvent(event.name, event.payload);

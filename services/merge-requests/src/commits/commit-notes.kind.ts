@@ -1,5 +1,5 @@
 import { call, callerOf, notFound, type ApiError, type Ctx } from "@collab/core";
-import { Namespaces } from "@collab/namespaces-contract";
+import { Repositories } from "@collab/repositories-contract";
 import type { LoadedNoteable, NoteableKind, NoteableRecord } from "@collab/notes";
 import { authorizeProject, canSetTimestamps } from "@collab/work-items";
 import { MergeRequests } from "@collab/merge-requests-contract";
@@ -19,13 +19,13 @@ export type LoadedCommit = LoadedNoteable<CommitNoteable>;
 const BLANK_SHA = "0".repeat(40);
 
 /**
- * A commit of a project whose code the caller may read (namespaces resolves the sha, branch or
- * tag). The project hidden: its 404; the code unreadable: `unreadable()`; no such commit: `missing()`.
+ * A commit of a project whose code the caller may read (the repositories service resolves the sha,
+ * branch or tag). The project hidden: its 404; the code unreadable: `unreadable()`; no such commit: `missing()`.
  */
 export async function loadCommit(ctx: Ctx<unknown>, projectRef: string | number, ref: string, o: { missing: () => ApiError; unreadable: () => ApiError }): Promise<LoadedCommit> {
   const access = await authorizeProject(ctx, projectRef);
   if (!canReadCode(access.project, access.role)) throw o.unreadable();
-  const commit = await call(ctx, Namespaces.commits.find, { project_id: access.project.id, ref });
+  const commit = await call(ctx, Repositories.refs.findCommit, { project_id: access.project.id, ref });
   if (!commit) throw o.missing();
   return {
     noteable: { id: null, iid: null, projectId: access.project.id, commitId: commit.sha, parentIds: commit.parent_ids, title: commit.title, authorId: null, discussionLocked: null },

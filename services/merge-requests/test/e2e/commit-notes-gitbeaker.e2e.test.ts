@@ -1,4 +1,6 @@
-import { addMember, apiClient, assertStatus as ok, eventually, type ApiClient, type TestApp } from "@collab/testing";
+import { addMember, apiClient, assertStatus as ok, cloneUrl, eventually, GitClient, type ApiClient, type TestApp } from "@collab/testing";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { startApp } from "@collab/standalone/test/app";
 import { createGitbeakerUser, failureStatus, type GitbeakerUser } from "@collab/standalone/test/gitbeaker.fixtures";
 
@@ -10,11 +12,17 @@ import { createGitbeakerUser, failureStatus, type GitbeakerUser } from "@collab/
  */
 let app: TestApp;
 let anonymous: ApiClient;
+let git: GitClient;
+let clones = 0;
 beforeAll(async () => {
   app = await startApp("commit-notes");
   anonymous = apiClient(app.url);
+  git = new GitClient();
 });
-afterAll(() => app.stop());
+afterAll(async () => {
+  git.cleanUp();
+  await app.stop();
+});
 beforeEach(() => app.reset());
 
 const ROLES = { guest: 10, reporter: 20, developer: 30, maintainer: 40 } as const;
@@ -34,13 +42,23 @@ async function world(visibility: "private" | "public"): Promise<World> {
   const names: Role[] = ["owner", "maintainer", "developer", "reporter", "guest", "outsider"];
   const list = await Promise.all(names.map((n) => createGitbeakerUser(app, n)));
   const users = Object.fromEntries(names.map((n, i) => [n, list[i]])) as Record<Role, GitbeakerUser>;
-  const project = await users.owner.gl.Projects.create({ name: "Ledger", visibility, initializeWithReadme: true });
+  // Pushed while private: git sends its credentials only when asked (a 401), and a public project's push is refused without asking.
+  const project = await users.owner.gl.Projects.create({ name: "Ledger", visibility: "private", initializeWithReadme: true });
   const projectId = project.id as number;
   for (const [role, level] of Object.entries(ROLES)) await addMember(app, "projects", projectId, users[role as Role].id, level);
   const parent = (await users.owner.gl.Branches.show(projectId, "main")).commit.id as string;
-  const commit = await users.owner.gl.Commits.create(projectId, "main", "Add ledger totals", [{ action: "create", filePath: "totals.rb", content: "sum" }]);
-  const base = `/projects/${projectId}/repository/commits/${commit.id}`;
-  return { projectId, users, sha: commit.id as string, parent, comments: `${base}/comments`, discussions: `${base}/discussions` };
+  // A real commit on main, pushed with git.
+  const dir = git.dir(`ledger-${++clones}`);
+  await git.ok(["clone", "-q", cloneUrl(app.url, project.path_with_namespace as string, { username: users.owner.username, password: users.owner.token }), dir]);
+  writeFileSync(path.join(dir, "totals.rb"), "sum");
+  await git.ok(["add", "totals.rb"], { cwd: dir });
+  await git.ok(["commit", "-q", "-m", "Add ledger totals"], { cwd: dir });
+  await git.ok(["push", "-q", "origin", "main"], { cwd: dir });
+  const sha = (await git.ok(["rev-parse", "HEAD"], { cwd: dir })).trim();
+  expect((await users.owner.gl.Branches.show(projectId, "main")).commit.id).toBe(sha);
+  if (visibility !== "private") await users.owner.gl.Projects.edit(projectId, { visibility });
+  const base = `/projects/${projectId}/repository/commits/${sha}`;
+  return { projectId, users, sha, parent, comments: `${base}/comments`, discussions: `${base}/discussions` };
 }
 
 const api = (u: GitbeakerUser) => u.api;

@@ -14,14 +14,20 @@ export async function requiredAccessLevel(kit: ServiceKit, project: Pick<Project
 }
 
 /**
- * What pushing to each branch needs: whether it is protected, the lowest role that may push and
- * whether any matching protection allows force pushes (GitLab lets the most permissive win).
+ * What pushing to each branch needs: whether it is protected, the lowest roles that may push and
+ * merge, and whether any matching protection allows force pushes (GitLab lets the most permissive win).
  */
 export async function pushRules(kit: ServiceKit, project: Pick<ProjectRow, "id" | "defaultBranch">, branches: string[]) {
   await ensureDefaultProtection(kit, project);
   const rules = await protectionsOf(kit.db, [project.id]);
   return branches.map((branch) => {
     const matching = rules.filter((r) => branchMatches(r.name, branch));
-    return { branch, protected: matching.length > 0, push_access_level: minimumLevel(rules, branch, "push"), allow_force_push: matching.some((r) => r.allowForcePush) };
+    return {
+      branch,
+      protected: matching.length > 0,
+      push_access_level: minimumLevel(rules, branch, "push"),
+      merge_access_level: minimumLevel(rules, branch, "merge"),
+      allow_force_push: matching.some((r) => r.allowForcePush),
+    };
   });
 }

@@ -104,7 +104,7 @@ export const protectedBranchesBusActions = (kit: ServiceKit): Record<string, Act
     /** Bus: what pushing to each branch needs (the repositories service's pre-receive check); an unknown project has none. */
     implement(Namespaces.protectedBranches.pushRules, async (ctx) => {
       const found = await findProject(kit.db, ctx.params.project_id);
-      if (!found) return ctx.params.branches.map((branch) => ({ branch, protected: false, push_access_level: AccessLevel.DEVELOPER, allow_force_push: true }));
+      if (!found) return ctx.params.branches.map((branch) => ({ branch, protected: false, push_access_level: AccessLevel.DEVELOPER, merge_access_level: AccessLevel.DEVELOPER, allow_force_push: true }));
       return pushRules(kit, found.project, ctx.params.branches);
     }),
 

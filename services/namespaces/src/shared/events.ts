@@ -24,12 +24,6 @@ const titleOf = (message: string) => message.split("\n")[0] ?? "";
 export const branchPushed = (projectId: number, push: { branch: string; before: string | null; after: string }, userId: number, commitCount: number, message: string): Announcement =>
   announce(E.branchPushed, { projectId, branch: push.branch, before: push.before ?? ZERO_SHA, after: push.after, userId, commitCount, commitTitle: titleOf(message) });
 
-/** A tag or branch created or removed through the refs API, as a push of that ref. */
-export const refPushed = (projectId: number, ref: { kind: string; name: string; sha: string }, userId: number, change: "created" | "removed", message: string): Announcement =>
-  ref.kind === "tag"
-    ? announce(E.tagPushed, { projectId, tag: ref.name, before: change === "created" ? ZERO_SHA : ref.sha, after: change === "created" ? ref.sha : ZERO_SHA, userId, commitTitle: titleOf(message) })
-    : announce(E.branchPushed, { projectId, branch: ref.name, before: change === "created" ? ZERO_SHA : ref.sha, after: change === "created" ? ref.sha : ZERO_SHA, userId, commitCount: 0, commitTitle: titleOf(message) });
-
 type MilestoneFacts = { id: number; iid: number; title: string; projectId: number | null; groupId: number | null };
 
 /** A milestone created, updated, closed or reopened. */

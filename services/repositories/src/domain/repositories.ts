@@ -82,7 +82,7 @@ export async function removeRepositoryOf(tx: Db, storages: LocalStorages, row: R
 }
 
 /** git's refusals as GitLab answers them: an invalid change is a 400 with its reason, a moved branch a 409. */
-function asApiError(e: unknown): never {
+export function asApiError(e: unknown): never {
   if (e instanceof RepositoryError && e.kind === "invalid") throw badRequestMessage(e.message);
   if (e instanceof RepositoryError && e.kind === "stale") throw conflict(e.message);
   throw e;

@@ -1,5 +1,5 @@
 import { ZERO_SHA } from "@collab/repositories-contract";
-import { branchDenial, RefMessages } from "./ref-checks";
+import { apiBranchDenial, branchDenial, RefMessages } from "./ref-checks";
 
 const A = "a".repeat(40);
 const B = "b".repeat(40);
@@ -25,5 +25,24 @@ describe("branchDenial", () => {
     expect(branchDenial(update(A, B), "main", ctx({ protection: guarded, role: 40, forcePush: true }))).toBe(RefMessages.protectedForcePush);
     expect(branchDenial(update(A, B), "main", ctx({ protection: { ...guarded, allow_force_push: true }, role: 40, forcePush: true }))).toBeNull();
     expect(branchDenial(update(A, ZERO_SHA), "release", ctx({ protection: guarded, role: 40 }))).toBe(RefMessages.protectedDeletion);
+  });
+});
+
+describe("apiBranchDenial", () => {
+  const rule = (over = {}) => ({ protected: true, push_access_level: 40, merge_access_level: 40, ...over });
+  const at = (role: number, protection = rule()) => ({ defaultBranch: "main", role, protection });
+
+  it("never deletes the default branch, and leaves protected ones to Maintainers", () => {
+    expect(apiBranchDenial("delete", "main", at(60, { ...rule(), protected: false }))).toBe(RefMessages.defaultBranchDeletion);
+    expect(apiBranchDenial("delete", "release", at(30))).toBe(RefMessages.protectedDeletionRole);
+    expect(apiBranchDenial("delete", "release", at(40))).toBeNull();
+    expect(apiBranchDenial("delete", "topic", at(30, rule({ protected: false, push_access_level: 30, merge_access_level: 30 })))).toBeNull();
+  });
+
+  it("creates a protected branch for whoever may push or merge to it", () => {
+    expect(apiBranchDenial("create", "release", at(30))).toBe(RefMessages.protectedCreate);
+    expect(apiBranchDenial("create", "release", at(30, rule({ merge_access_level: 30 })))).toBeNull();
+    expect(apiBranchDenial("create", "release", at(40))).toBeNull();
+    expect(apiBranchDenial("create", "topic", at(30, rule({ protected: false })))).toBeNull();
   });
 });

@@ -12,6 +12,8 @@ export const RefMessages = {
   protectedForcePush: "You are not allowed to force push code to a protected branch on this project.",
   protectedPush: "You are not allowed to push code to protected branches on this project.",
   protectedCreate: "You are not allowed to create protected branches on this project.",
+  /** Through the API (GitLab's "updated from web"), where Maintainers may delete protected branches. */
+  protectedDeletionRole: "You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.",
 } as const;
 
 /** A branch's protection as namespaces answers it (protectedBranches.pushRules). */
@@ -42,4 +44,25 @@ export function branchDenial(u: PushedRef, branch: string, ctx: { defaultBranch:
   if (isDeletion(u)) return RefMessages.protectedDeletion;
   if (ctx.role < p.push_access_level) return isCreation(u) ? RefMessages.protectedCreate : RefMessages.protectedPush;
   return null;
+}
+
+const MAINTAINER = 40;
+
+/**
+ * Why a branch created or deleted through the API is refused, or null: the same BranchCheck run
+ * for a change "from the web". The default branch is never deleted; a protected branch is deleted
+ * by Maintainers, and created by whoever may push or merge to it.
+ */
+export function apiBranchDenial(
+  change: "create" | "delete",
+  branch: string,
+  ctx: { defaultBranch: string | null; role: number; protection: { protected: boolean; push_access_level: number; merge_access_level: number } },
+): string | null {
+  const p = ctx.protection;
+  if (change === "delete") {
+    if (ctx.defaultBranch === branch) return RefMessages.defaultBranchDeletion;
+    return p.protected && ctx.role < MAINTAINER ? RefMessages.protectedDeletionRole : null;
+  }
+  if (!p.protected) return null;
+  return ctx.role >= Math.min(p.push_access_level, p.merge_access_level) ? null : RefMessages.protectedCreate;
 }

@@ -1,9 +1,11 @@
 import { call, type Ctx, type UserRef } from "@collab/core";
 import { Namespaces } from "@collab/namespaces-contract";
 import { Accounts } from "@collab/accounts-contract";
+import { Repositories } from "@collab/repositories-contract";
 
 /** Everything this service asks other services, batch-shaped. */
-export type { GroupAccess, ProjectAccess, RefResolution } from "@collab/namespaces-contract";
+export type { GroupAccess, ProjectAccess } from "@collab/namespaces-contract";
+export type { RefResolution } from "@collab/repositories-contract";
 
 export const projectAccess = (ctx: Ctx<unknown>, ref: string | number) => call(ctx, Namespaces.access.project, { project: ref });
 
@@ -33,4 +35,4 @@ export async function userMap(ctx: Ctx<unknown>, ids: Iterable<number | null | u
 }
 
 export const resolveRef = (ctx: Ctx<unknown> | { call: Ctx<unknown>["call"] }, projectId: number, ref: string) =>
-  call(ctx, Namespaces.refs.resolve, { project_id: projectId, ref });
+  call(ctx, Repositories.refs.resolve, { project_id: projectId, ref });

@@ -5,10 +5,10 @@ import { Errors } from "moleculer";
 import path from "node:path";
 import { pipelines, pipelineSchedules } from "../db/schema";
 import { tick as runTick } from "./schedules";
-import { Namespaces } from "@collab/namespaces-contract";
+import { Repositories } from "@collab/repositories-contract";
 import { Runners } from "@collab/runners-contract";
 
-/** The scheduler pass against the service's migrated tables, with namespaces' ref lookup stood in for. */
+/** The scheduler pass against the service's migrated tables, with repositories' ref lookup stood in for. */
 let database: Database;
 let dispose: () => Promise<void>;
 beforeAll(async () => {
@@ -21,11 +21,11 @@ beforeEach(async () => {
   await database.db.execute(sql`TRUNCATE runners.pipeline_schedules, runners.pipelines, runners.jobs RESTART IDENTITY CASCADE`);
 });
 
-/** A bus whose namespaces.refs.resolve answers with `answer` (or throws it). */
+/** A bus whose repositories.refs.resolve answers with `answer` (or throws it). */
 const bus = (answer: () => unknown) =>
   ({
     call: async (action: string) => {
-      if (action !== Namespaces.refs.resolve.name) throw new Error(`unexpected call ${action}`);
+      if (action !== Repositories.refs.resolve.name) throw new Error(`unexpected call ${action}`);
       return answer();
     },
   }) as unknown as { call: Ctx<unknown>["call"] };
@@ -42,7 +42,7 @@ const events = {
 const tick = (db: Db, b: { call: Ctx<unknown>["call"] }) => runTick(db, b, events);
 const main = { status: "ok", kind: "branch", name: "main", full_ref: "refs/heads/main", sha: "a".repeat(40) };
 const noAnswer = () => {
-  throw new Errors.RequestTimeoutError({ action: Namespaces.refs.resolve.name, nodeID: "namespaces-1" });
+  throw new Errors.RequestTimeoutError({ action: Repositories.refs.resolve.name, nodeID: "repositories-1" });
 };
 
 async function dueSchedule(): Promise<number> {

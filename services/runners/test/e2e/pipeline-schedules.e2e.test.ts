@@ -4,10 +4,10 @@ import { Runners } from "@collab/runners-contract";
 import { apiClient, type ApiClient, type ApiResponse, type TestApp } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import { startApp } from "@collab/standalone/test/app";
-import { Namespaces } from "@collab/namespaces-contract";
+import { Repositories } from "@collab/repositories-contract";
 
 /**
- * Repository refs (branches, tags, namespaces.refs.resolve) and pipeline schedules: CRUD,
+ * Repository refs (branches, tags, repositories.refs.resolve) and pipeline schedules: CRUD,
  * validation, ownership, run-now, variables, and the scheduler firing each due run exactly once.
  *
  * World (once per file): project root/app (private, initialized: branch main), with branch
@@ -93,8 +93,8 @@ describe("repository refs", () => {
     expect((await U.dev.api.get(`/projects/${P.id}/repository/tags/tmp`)).body).toEqual({ message: "404 Tag Not Found" });
   });
 
-  test("namespaces.refs.resolve: short and full forms, ambiguity", async () => {
-    const resolve = (ref: string) => call(app.broker, Namespaces.refs.resolve, { project_id: P.id, ref });
+  test("repositories.refs.resolve: short and full forms, ambiguity", async () => {
+    const resolve = (ref: string) => call(app.broker, Repositories.refs.resolve, { project_id: P.id, ref });
     expect(await resolve("main")).toMatchObject({ status: "ok", kind: "branch", name: "main", full_ref: "refs/heads/main" });
     expect(await resolve("refs/heads/main")).toMatchObject({ status: "ok", full_ref: "refs/heads/main" });
     expect(await resolve("v1")).toMatchObject({ status: "ok", kind: "tag", full_ref: "refs/tags/v1" });

@@ -1,6 +1,6 @@
-import { actionsOf, call, implement, type Ctx } from "@collab/core";
+import { actionsOf, call, implement, type ActionContract, type Ctx, type OutputOf, type ParamsOf } from "@collab/core";
 import type { ServiceKit } from "@collab/db";
-import { batchCheck } from "@collab/git";
+import { batchCheck, findCommitByRevision, isRepository, resolveRefName } from "@collab/git";
 import { onStorage, Repositories, REPOSITORIES_SERVICE, storageUnavailable } from "@collab/repositories-contract";
 import { and, eq, inArray } from "drizzle-orm";
 import type { ActionSchema } from "moleculer";
@@ -29,8 +29,32 @@ async function localHeads(storages: LocalStorages, row: RepositoryRow, refs: Hea
   refs.forEach((r, i) => out.set(keyOf(r), found[i]?.id ?? null));
 }
 
-/** Branch heads for other services (merge requests' checks and answers). */
-export const headsActions = (kit: ServiceKit, storages: LocalStorages): Record<string, ActionSchema> =>
+/**
+ * A bus action about one project's repository, answered where the repository's storage is served:
+ * here, or forwarded once to a replica serving it (a forwarded call landing elsewhere is a 503,
+ * never a loop). `none` when the project has no repository (yet) on disk.
+ */
+async function onProjectStorage<A extends ActionContract>(
+  kit: ServiceKit,
+  storages: LocalStorages,
+  ctx: Ctx<ParamsOf<A>>,
+  contract: A,
+  projectId: number,
+  none: OutputOf<A>,
+  read: (dir: string) => Promise<OutputOf<A>>,
+): Promise<OutputOf<A>> {
+  const row = (await projectRows(kit, [projectId])).get(projectId);
+  if (!row) return none;
+  if (!storages.serves(row.storage)) {
+    if (ctx.caller === REPOSITORIES_SERVICE) throw storageUnavailable(row.storage);
+    return call(ctx, contract, ctx.params as never, onStorage(ctx, row.storage));
+  }
+  const dir = storages.folderOf(row.storage, row.diskPath);
+  return (await isRepository(dir)) ? read(dir) : none;
+}
+
+/** What other services ask of refs: branch heads (merge requests), refs by name (pipelines), commits (commit notes, hooks). */
+export const refsBusActions = (kit: ServiceKit, storages: LocalStorages): Record<string, ActionSchema> =>
   actionsOf("repositories", [
     implement(Repositories.refs.heads, async (ctx: Ctx<{ refs: HeadRef[] }>) => {
       const byProject = new Map<number, HeadRef[]>();
@@ -57,4 +81,15 @@ export const headsActions = (kit: ServiceKit, storages: LocalStorages): Record<s
       await Promise.all(reads);
       return ctx.params.refs.map((r) => ({ ...r, sha: out.get(keyOf(r)) ?? null }));
     }),
+  
+    implement(Repositories.refs.resolve, (ctx) =>
+      onProjectStorage(kit, storages, ctx, Repositories.refs.resolve, ctx.params.project_id, { status: "missing" as const }, (dir) => resolveRefName(dir, ctx.params.ref)),
+    ),
+
+    implement(Repositories.refs.findCommit, (ctx) =>
+      onProjectStorage(kit, storages, ctx, Repositories.refs.findCommit, ctx.params.project_id, null, async (dir) => {
+        const commit = await findCommitByRevision(dir, ctx.params.ref);
+        return commit && { sha: commit.id, title: commit.title, parent_ids: commit.parent_ids };
+      }),
+    ),
   ]);
