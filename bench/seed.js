@@ -379,6 +379,7 @@ async function seedMergeRequests(q, { o, now, root, users, levels, projectId, la
   // on a branch, from a parent commit, with the files it changes.
   const history = [];
   const commit = (message, author, at, o2) => {
+    r.hex(40); // the draw the simulated sha took: the rest of the stream, and so the history, stays the same
     history.push({ message, author, date: Math.floor(at / 1000), ...o2 });
     return history.length - 1;
   };
@@ -515,6 +516,12 @@ async function seedMergeRequests(q, { o, now, root, users, levels, projectId, la
   for (const m of mrs) if (m.dropBranch) branches.delete(m.source);
 
   const shas = await writeRepository(q, o.storages, projectId, history, branches);
+  // The baseline server still reads heads from namespaces' simulated table (kept with mergeBranches): the real ones.
+  const refs = [...branches];
+  await q(
+    `INSERT INTO namespaces.repository_refs (project_id, kind, name, sha, created_at) SELECT $1, 'branch', b.name, b.sha, b.at FROM unnest($2::text[], $3::text[], $4::timestamptz[]) AS b(name, sha, at)`,
+    [projectId, refs.map(([name]) => name), refs.map(([, b]) => shas[b.sha]), refs.map(([, b]) => b.at)],
+  );
   for (const m of mrs) {
     m.sha = shas[m.head];
     if (m.mergeIndex !== undefined) m.mergeSha = shas[m.mergeIndex];
