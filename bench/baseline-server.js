@@ -80,7 +80,7 @@ const memberLevel = (user, project) => `coalesce((select max(m."access_level") f
       and ((m."source_type" = 'Project' and m."source_id" = ${project}) or (m."source_type" = 'Namespace' and m."source_id" = any(n."traversal_ids")))), 0)`;
 
 const PROJECT_SQL = `select p."id", p."path", p."visibility", p."archived", p."issues_access_level", p."merge_requests_access_level",
-    p."only_allow_merge_if_all_discussions_are_resolved", n."id" as ns_id, n."kind" as ns_kind, n."owner_id", n."full_path", n."traversal_ids",
+    p."only_allow_merge_if_all_discussions_are_resolved", p."merge_method", n."id" as ns_id, n."kind" as ns_kind, n."owner_id", n."full_path", n."traversal_ids",
     ${memberLevel("$2", `p."id"`)}::int as level
   from "namespaces"."projects" p join "namespaces"."namespaces" n on n."id" = p."namespace_id" where p."id" = $1`;
 
@@ -565,7 +565,7 @@ const mrPageSql = (withUnresolved, paged) => `select m."id", m."iid", m."project
         'user_ids', array(select u."user_id" from "merge_requests"."approval_merge_request_rule_users" u where u."rule_id" = r."id"),
         'group_user_ids', ${groupUsers("approval_merge_request_rule_groups", `r."id"`)}) order by r."id")
        from "merge_requests"."approval_merge_request_rules" r where r."merge_request_id" = m."id") as own_rules,
-    case when m."state" <> 'merged' then (select b."sha" from "namespaces"."repository_refs" b where b."project_id" = m."source_project_id" and b."kind" = 'branch' and b."name" = m."source_branch") end as head
+    m."source_branch_exists", m."merge_status", m."behind_target"
     ${withUnresolved ? `, (select count(*) from "merge_requests"."notes" t where t."noteable_type" = 'MergeRequest' and t."noteable_id" = m."id" and t."resolvable" and t."resolved_at" is null)::int as unresolved` : ""}
   from "merge_requests"."merge_requests" m where m."project_id" = $1 order by m."created_at" desc, m."id" desc limit $5${paged ? " offset $6" : ""}`;
 
@@ -627,13 +627,18 @@ function presentMergeRequest(m, x) {
     .filter((l) => l !== undefined)
     .sort((a, b) => a.localeCompare(b));
   const mergeUser = m.merge_user_id ? (x.users.get(m.merge_user_id) ?? null) : null;
-  const exists = m.state === "merged" || (m.head !== null && m.head !== undefined);
+  const exists = m.state === "merged" || m.source_branch_exists;
+  const gitStatus = m.state === "merged" ? "can_be_merged" : m.merge_status;
+  const needsRebase = (x.project.merge_method === "ff" || x.project.merge_method === "rebase_merge") && m.behind_target;
   const blocking = x.project.only_allow_merge_if_all_discussions_are_resolved ? m.unresolved : 0;
   let detailed;
   if (m.state !== "opened") detailed = "not_open";
   else if (m.draft) detailed = "draft_status";
   else if (!exists) detailed = "commits_status";
   else if (blocking > 0) detailed = "discussions_not_resolved";
+  else if (gitStatus === "unchecked") detailed = "unchecked";
+  else if (gitStatus === "cannot_be_merged") detailed = "conflict";
+  else if (needsRebase) detailed = "need_rebase";
   else if (approvalsLeft(m, x.config, x.callerIsAdmin, x.callerId) > 0) detailed = "not_approved";
   else if (m.merge_after && m.merge_after.getTime() > x.now.getTime()) detailed = "merge_time";
   else detailed = "mergeable";
@@ -672,7 +677,7 @@ function presentMergeRequest(m, x) {
     work_in_progress: m.draft,
     milestone: m.milestone_id ? (x.milestones.get(m.milestone_id) ?? null) : null,
     merge_when_pipeline_succeeds: m.merge_when_pipeline_succeeds,
-    merge_status: exists ? "can_be_merged" : "cannot_be_merged",
+    merge_status: exists ? gitStatus : "cannot_be_merged",
     detailed_merge_status: detailed,
     merge_after: iso(m.merge_after),
     sha: m.sha,
@@ -691,7 +696,7 @@ function presentMergeRequest(m, x) {
     squash: m.squash,
     squash_on_merge: m.squash,
     task_completion_status: tasks(m.description),
-    has_conflicts: false,
+    has_conflicts: m.state === "opened" && exists && gitStatus === "cannot_be_merged",
     blocking_discussions_resolved: blocking === 0,
     ...(TIER !== "free" ? { approvals_before_merge: m.approvals_before_merge } : {}),
   };
@@ -721,7 +726,7 @@ async function projectMergeRequests(caller, id, url, res) {
   ]);
   const today = new Date().toISOString().slice(0, 10);
   const x = {
-    project: { path_with_namespace: project.path_with_namespace, web_url: project.web_url, only_allow_merge_if_all_discussions_are_resolved: p.only_allow_merge_if_all_discussions_are_resolved },
+    project: { path_with_namespace: project.path_with_namespace, web_url: project.web_url, only_allow_merge_if_all_discussions_are_resolved: p.only_allow_merge_if_all_discussions_are_resolved, merge_method: p.merge_method },
     users: u,
     labels: new Map(l.map((r) => [r.id, r.title])),
     milestones: new Map(ms.map((r) => [r.id, milestoneEntity(r, today)])),

@@ -217,7 +217,8 @@ async function startBaseline(databaseUrl, name = "baseline", workers = 1) {
  */
 async function startEmbedded(rootToken) {
   const dir = path.join(workDir, "embedded-postgres");
-  const env = async () => serviceEnv({ EMBEDDED_PG_DIR: dir, PORT: String(await freePort()), INITIAL_ROOT_TOKEN: rootToken, REPOSITORY_STORAGES: `default:${path.join(workDir, "repositories-embedded")}` });
+  const storages = `default:${path.join(workDir, "repositories-embedded")}`;
+  const env = async () => serviceEnv({ EMBEDDED_PG_DIR: dir, PORT: String(await freePort()), INITIAL_ROOT_TOKEN: rootToken, REPOSITORY_STORAGES: storages });
   const first = await env();
   let p = startNode("embedded-init", path.join(ROOT, "apps/standalone/dist/embedded.js"), first);
   await waitFor("embedded API (initdb, migrations)", () => ready(`http://127.0.0.1:${first.PORT}`), 180_000, p.proc);
@@ -227,7 +228,7 @@ async function startEmbedded(rootToken) {
   const { Client } = require("pg");
   const client = new Client({ connectionString: server.url });
   await client.connect();
-  const manifest = await seed(client);
+  const manifest = await seed(client, { storages });
   await client.end();
   await server.stop();
   const second = await env();
@@ -615,25 +616,27 @@ async function main() {
   // node and the baselines another (same server), seeded alike (the same instant: same answers).
   // On one database each deployment's relays would deliver the other's events while it is measured.
   const { Client } = require("pg");
-  const seeded = async (url) => {
+  /** Seeds a deployment's database, and the bench project's repository on its storages (`REPOSITORY_STORAGES`). */
+  const seeded = async (url, storages) => {
     const client = new Client({ connectionString: url });
     await client.connect();
     try {
-      return await seed(client, { now: seedNow });
+      return await seed(client, { now: seedNow, storages });
     } finally {
       await client.end();
     }
   };
   const seedNow = Date.now(); // both databases seeded as of the same instant
   let t = Date.now();
-  const manifest = await seeded(topology.databaseUrl);
+  const topologyStorages = `default:${path.join(topology.logDir, "repositories-1")},other:${path.join(topology.logDir, "repositories-2")}`;
+  const manifest = await seeded(topology.databaseUrl, topologyStorages);
   log(`seeded the topology's database in ${Date.now() - t} ms: ${JSON.stringify(manifest.counts)}`);
   const nodeDatabase = await singleNodeDatabase(pg.url);
   // The single node migrates its database and creates root; then it is seeded.
   servers.single = await startSingle(nodeDatabase, ROOT_TOKEN);
   cleanups.push(servers.single.stop);
   t = Date.now();
-  const nodeManifest = await seeded(nodeDatabase);
+  const nodeManifest = await seeded(nodeDatabase, servers.single.storages);
   log(`seeded the single node's database in ${Date.now() - t} ms`);
   for (const [name, databaseUrl, workers] of [
     ["baseline", nodeDatabase, 1],
@@ -670,7 +673,7 @@ async function main() {
       distributed: servers.distributed && {
         url: topology.gatewayUrl,
         databaseUrl: topology.databaseUrl,
-        storages: `default:${path.join(topology.logDir, "repositories-1")},other:${path.join(topology.logDir, "repositories-2")}`,
+        storages: topologyStorages,
         groupId: manifest.groupId,
       },
     };

@@ -9,6 +9,10 @@
 // seconds. `db` is anything with query(text, params) → {rows} (a pg Client).
 "use strict";
 const { createHash } = require("node:crypto");
+const fs = require("node:fs");
+const path = require("node:path");
+
+const ROOT = path.join(__dirname, "..");
 
 const DEFAULTS = {
   users: 50,
@@ -21,6 +25,8 @@ const DEFAULTS = {
   issuesWithNotes: 1_000,
   /** Merge requests in the main project (the merge-request list scenario reads its first page). */
   mergeRequests: 2_000,
+  /** REPOSITORY_STORAGES of the mode seeded (required): the main project's repository goes on its first storage. */
+  storages: undefined,
 };
 
 function prng(seed) {
@@ -309,9 +315,10 @@ async function seed(db, options = {}) {
             (SELECT count(*)::int FROM namespaces.labels) AS labels, (SELECT count(*)::int FROM namespaces.milestones) AS milestones,
             (SELECT count(*)::int FROM namespaces.members) AS members, (SELECT count(*)::int FROM accounts.users) AS users,
             (SELECT count(*)::int FROM merge_requests.merge_requests) AS merge_requests, (SELECT count(*)::int FROM merge_requests.notes) AS merge_request_notes,
-            (SELECT count(*)::int FROM merge_requests.approvals) AS approvals, (SELECT count(*)::int FROM namespaces.repository_commits) AS commits,
-            (SELECT count(*)::int FROM namespaces.repository_refs) AS branches`,
+            (SELECT count(*)::int FROM merge_requests.approvals) AS approvals`,
   ))[0];
+  counts.commits = mr.commits;
+  counts.branches = mr.branches;
   return {
     groupId: group.id,
     projectId: platform,
@@ -339,8 +346,9 @@ const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g
 const HOUR = 3_600_000;
 
 /**
- * Merge requests of the main project, with the repository they need, written as the API leaves
- * them after the same history: the project created with a README (default branch `main`, its
+ * Merge requests of the main project, with the repository they need (a real git repository on the
+ * mode's storage, see writeRepository: merge requests' shas are its branch heads), written as the
+ * API leaves them after the same history: the project created with a README (default branch `main`, its
  * initial commit, `main` protected the first time anyone merges), a `develop` branch, two project
  * approval rules; then for each merge request, in time order: its source branch pushed from the
  * target's head (1–3 commits, `commits.create`), the merge request (`writes.ts` createMergeRequest:
@@ -367,21 +375,17 @@ async function seedMergeRequests(q, { o, now, root, users, levels, projectId, la
   await q(`UPDATE namespaces.projects SET default_branch = 'main', empty_repo = false, created_at = $2 WHERE id = $1`, [projectId, projectCreated]);
   await q(`INSERT INTO namespaces.protected_branch_defaults (project_id) VALUES ($1)`, [projectId]);
   await q(`INSERT INTO namespaces.protected_branches (project_id, name, created_at) VALUES ($1, 'main', $2)`, [projectId, projectCreated]);
-  const commits = { sha: [], title: [], message: [], name: [], email: [], parents: [], at: [] };
-  const commit = (message, author, parents, at) => {
-    const sha = r.hex(40);
-    commits.sha.push(sha);
-    commits.title.push(message.split("\n")[0]);
-    commits.message.push(message);
-    commits.name.push(author.name);
-    commits.email.push(author.email);
-    commits.parents.push(parents.join(","));
-    commits.at.push(new Date(at));
-    return sha;
+  // The history as git fast-import writes it (shared/git's importCommits): commits by index, each
+  // on a branch, from a parent commit, with the files it changes.
+  const history = [];
+  const commit = (message, author, at, o2) => {
+    r.hex(40); // the draw the simulated sha took: the rest of the stream, and so the history, stays the same
+    history.push({ message, author, date: Math.floor(at / 1000), ...o2 });
+    return history.length - 1;
   };
-  /** Branch → head and creation time, as repository_refs ends up. */
+  /** Branch → its head (an index of `history`) and creation time, as the repository ends up. */
   const branches = new Map();
-  branches.set("main", { sha: commit("Initial commit", { name: "Administrator", email: "admin@example.com" }, [], projectCreated), at: projectCreated });
+  branches.set("main", { sha: commit("Initial commit", { name: "Administrator", email: "admin@example.com" }, projectCreated, { branch: "main", files: { "README.md": "# Platform\n" } }), at: projectCreated });
   const developAt = new Date(now - 730 * DAY);
   branches.set("develop", { sha: branches.get("main").sha, at: developAt });
 
@@ -480,35 +484,43 @@ async function seedMergeRequests(q, { o, now, root, users, levels, projectId, la
   for (const { m, kind } of events) {
     if (kind === "open") {
       // The source branch pushed from the target's head a little before the merge request.
-      let head = branches.get(m.target).sha;
       const k = r.int(1, 3);
       const firstAt = m.created - k * r.int(5, 60) * 60_000;
-      for (let j = 0; j < k; j++) head = commit(j === 0 ? m.title.replace(/^\s*(\[draft\]|\(draft\)|draft:)+\s*/i, "") : r.pick(FOLLOW_UPS), { name: m.author.name, email: email(m.author) }, [head], firstAt + j * 60_000);
+      const by = { name: m.author.name, email: email(m.author) };
+      m.files = {};
+      let head = branches.get(m.target).sha;
+      for (let j = 0; j < k; j++) {
+        const message = j === 0 ? m.title.replace(/^\s*(\[draft\]|\(draft\)|draft:)+\s*/i, "") : r.pick(FOLLOW_UPS);
+        const file = { [`changes/${m.iid}-${j}.md`]: `${message}\n` };
+        Object.assign(m.files, file);
+        head = commit(message, by, firstAt + j * 60_000, { branch: m.source, ...(j === 0 ? { from: head } : {}), files: file });
+      }
       branches.set(m.source, { sha: head, at: new Date(firstAt) });
-      m.sha = head;
+      m.head = head;
     } else {
       const target = branches.get(m.target).sha;
       const by = { name: m.mergeUser.name, email: email(m.mergeUser) };
-      let merged = m.sha;
-      if (m.squash) merged = m.squashSha = commit(m.title, by, [target], m.end);
-      m.mergeSha = commit(`Merge branch '${m.source}' into '${m.target}'\n\n${m.title}\n\nSee merge request ${path}!${m.iid}`, by, [target, merged], m.end);
-      branches.set(m.target, { ...branches.get(m.target), sha: m.mergeSha });
+      // A merge commit's tree is its first parent's plus what it lists: the merged changes.
+      let merged = m.head;
+      if (m.squash) merged = m.squashIndex = commit(m.title, by, m.end, { branch: m.target, from: target, files: m.files });
+      m.mergeIndex = commit(`Merge branch '${m.source}' into '${m.target}'\n\n${m.title}\n\nSee merge request ${path}!${m.iid}`, by, m.end, {
+        branch: m.target,
+        from: target,
+        merge: [merged],
+        files: m.files,
+      });
+      branches.set(m.target, { ...branches.get(m.target), sha: m.mergeIndex });
       if (m.forceRemove) branches.delete(m.source);
     }
   }
   for (const m of mrs) if (m.dropBranch) branches.delete(m.source);
 
-  await q(
-    `INSERT INTO namespaces.repository_commits (sha, project_id, title, message, author_name, author_email, parent_ids, created_at)
-     SELECT c.sha, $1, c.title, c.message, c.name, c.email, CASE WHEN c.parents = '' THEN '{}'::text[] ELSE string_to_array(c.parents, ',') END, c.at
-     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[]) AS c(sha, title, message, name, email, parents, at)`,
-    [projectId, commits.sha, commits.title, commits.message, commits.name, commits.email, commits.parents, commits.at],
-  );
-  const refs = [...branches];
-  await q(
-    `INSERT INTO namespaces.repository_refs (project_id, kind, name, sha, created_at) SELECT $1, 'branch', b.name, b.sha, b.at FROM unnest($2::text[], $3::text[], $4::timestamptz[]) AS b(name, sha, at)`,
-    [projectId, refs.map(([name]) => name), refs.map(([, b]) => b.sha), refs.map(([, b]) => b.at)],
-  );
+  const shas = await writeRepository(q, o.storages, projectId, history, branches);
+  for (const m of mrs) {
+    m.sha = shas[m.head];
+    if (m.mergeIndex !== undefined) m.mergeSha = shas[m.mergeIndex];
+    if (m.squashIndex !== undefined) m.squashSha = shas[m.squashIndex];
+  }
 
   const col = (f) => mrs.map(f);
   const merged = (m) => m.state === "merged";
@@ -516,9 +528,9 @@ async function seedMergeRequests(q, { o, now, root, users, levels, projectId, la
   const rows = await q(
     `INSERT INTO merge_requests.merge_requests (project_id, source_project_id, iid, title, description, state, draft, author_id, source_branch, target_branch, sha,
        merge_commit_sha, squash_commit_sha, merge_user_id, merged_at, closed_by_id, closed_at, milestone_id, squash, force_remove_source_branch, should_remove_source_branch,
-       updated_by_id, created_at, updated_at)
+       updated_by_id, created_at, updated_at, source_branch_exists, merge_status)
      SELECT $1::int, $1::int, m.* FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::boolean[], $7::int[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::int[],
-       $14::timestamptz[], $15::int[], $16::timestamptz[], $17::int[], $18::boolean[], $19::boolean[], $20::boolean[], $21::int[], $22::timestamptz[], $23::timestamptz[]) AS m
+       $14::timestamptz[], $15::int[], $16::timestamptz[], $17::int[], $18::boolean[], $19::boolean[], $20::boolean[], $21::int[], $22::timestamptz[], $23::timestamptz[], $24::boolean[], $25::text[]) AS m
      RETURNING id, iid`,
     [
       projectId,
@@ -544,6 +556,10 @@ async function seedMergeRequests(q, { o, now, root, users, levels, projectId, la
       col((m) => (merged(m) ? m.mergeUser.id : closed(m) ? m.closer.id : null)),
       col((m) => new Date(m.created)),
       col((m) => new Date(m.end ?? m.created)),
+      // The git state the merge-request service stores and its lists show: each merge request's
+      // commits touch files of their own, so a branch still there merges cleanly.
+      col((m) => branches.has(m.source)),
+      col((m) => (branches.has(m.source) || merged(m) ? "can_be_merged" : "cannot_be_merged")),
     ],
   );
   const idOf = new Map(rows.map((x) => [x.iid, x.id]));
@@ -600,7 +616,38 @@ async function seedMergeRequests(q, { o, now, root, users, levels, projectId, la
     `UPDATE merge_requests.merge_requests m SET user_notes_count = c.n FROM (SELECT noteable_id, count(*)::int AS n FROM merge_requests.notes WHERE noteable_type = 'MergeRequest' AND NOT system GROUP BY noteable_id) c WHERE c.noteable_id = m.id`,
   );
   await q(`INSERT INTO merge_requests.internal_ids (project_id, usage, last_value) VALUES ($1, 'merge_requests', $2)`, [projectId, n]);
-  return { count: n };
+  return { count: n, commits: history.length, branches: branches.size };
+}
+
+/**
+ * The project's bare repository on the first storage of `storages` (the mode's
+ * REPOSITORY_STORAGES), where the repositories service looks for it: its record in
+ * repositories.repositories and its folder (GitLab's hashed path). The history goes in with git
+ * fast-import; then the branches are set to their final heads (the removed ones deleted) in one
+ * ref transaction. Answers the commits' shas (same order as `history`).
+ */
+async function writeRepository(q, storages, projectId, history, branches) {
+  if (!storages) throw new Error("seed: options.storages (the mode's REPOSITORY_STORAGES) names where the bench project's repository goes");
+  const { importCommits, initBareRepository, runGit } = require(path.join(ROOT, "shared/git/dist"));
+  const { hashedDiskPath } = require(path.join(ROOT, "services/repositories/dist/domain/disk-path"));
+  const first = storages.split(",")[0];
+  const storage = first.slice(0, first.indexOf(":"));
+  const folder = path.resolve(first.slice(first.indexOf(":") + 1));
+  const diskPath = hashedDiskPath("project", projectId);
+  const dir = path.join(folder, diskPath);
+  fs.rmSync(dir, { recursive: true, force: true });
+  await initBareRepository(dir, "main");
+  await q(
+    `INSERT INTO repositories.repositories (container_kind, container_id, storage, disk_path) VALUES ('project', $1, $2, $3)
+     ON CONFLICT (container_kind, container_id) DO UPDATE SET storage = EXCLUDED.storage, disk_path = EXCLUDED.disk_path`,
+    [projectId, storage, diskPath],
+  );
+  const shas = await importCommits(dir, history);
+  const written = new Set(history.map((c) => c.branch));
+  const updates = [...written].filter((b) => !branches.has(b)).map((b) => `delete refs/heads/${b}\n`);
+  for (const [name, b] of branches) updates.push(`update refs/heads/${name} ${shas[b.sha]}\n`);
+  await runGit(dir, ["update-ref", "--stdin"], { input: Buffer.from(updates.join("")) });
+  return shas;
 }
 
 module.exports = { seed, DEFAULTS };

@@ -6,6 +6,8 @@
 //   STATEMENTS_REQUESTS=50 (requests per scenario)   STATEMENTS_TOP=12 (statements listed)
 //   STATEMENTS_CONNECTIONS=1 (more: the requests sent that many at a time, as under load)
 "use strict";
+const fs = require("node:fs");
+const os = require("node:os");
 const path = require("node:path");
 const { spawn } = require("node:child_process");
 const { randomBytes } = require("node:crypto");
@@ -60,10 +62,17 @@ async function main() {
   await admin.query("CREATE DATABASE bench_statements");
   await admin.end();
   const databaseUrl = pg.url.replace(/\/[^/]*$/, "/bench_statements");
-  const single = await serve(path.join(ROOT, "apps/standalone/dist/embedded.js"), { DATABASE_URL: databaseUrl, INITIAL_ROOT_TOKEN: ROOT_TOKEN, SECRETS_KEY: process.env.SECRETS_KEY || randomBytes(32).toString("base64") });
+  // The merge requests' project has a real repository: on this run's own storage.
+  const storages = `default:${fs.mkdtempSync(path.join(os.tmpdir(), "bench-statements-repositories-"))}`;
+  const single = await serve(path.join(ROOT, "apps/standalone/dist/embedded.js"), {
+    DATABASE_URL: databaseUrl,
+    INITIAL_ROOT_TOKEN: ROOT_TOKEN,
+    SECRETS_KEY: process.env.SECRETS_KEY || randomBytes(32).toString("base64"),
+    REPOSITORY_STORAGES: storages,
+  });
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
-  const m = await seed(db);
+  const m = await seed(db, { storages });
   await db.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
   const baseline = await serve(path.join(__dirname, "baseline-server.js"), { DATABASE_URL: databaseUrl });
 
@@ -110,6 +119,7 @@ async function main() {
   await db.end();
   await Promise.all([single, baseline].map((s) => new Promise((resolve) => (s.proc.once("exit", resolve), s.proc.kill("SIGTERM")))));
   await pg.stop();
+  fs.rmSync(storages.slice("default:".length), { recursive: true, force: true });
 }
 
 main().then(

@@ -32,6 +32,7 @@ export const PushDataSchema = z.object({
   commit_to: z.string().nullable(),
   ref: z.string(),
   commit_title: z.string().nullable(),
+  ref_count: z.number().int().nullable(),
 });
 
 /**

@@ -123,6 +123,8 @@ export async function serveGitRequest(deps: GitHttpDeps, git: GitRequest, req: I
       throw status === 401 || status === 403 ? new GitAnswer(401, ACCESS_DENIED) : err;
     }
     anonymous = auth === null;
+    // A push always needs credentials: asked for them (401), git retries with those it has, as with GitLab.
+    if (anonymous && service === "git-receive-pack") throw new GitAnswer(401, ACCESS_DENIED);
     meta.caller = auth?.caller ?? null;
     if (auth?.tokenId !== undefined) meta.tokenId = auth.tokenId;
     const signed = signCaller({ caller: meta.caller, tokenId: meta.tokenId }, Date.now() + deps.config.UPLOAD_TIMEOUT_MS + 5_000);

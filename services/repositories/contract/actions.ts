@@ -1,6 +1,7 @@
 /** Actions of the repositories service (bus only: git's HTTP transport is mounted by the gateway). */
 import { actionContract, fileOf } from "@collab/core";
 import { z } from "zod";
+import { PushesActions } from "./pushes";
 import { RefsActions } from "./refs";
 import { ContentActions } from "./content";
 import { MergeRequestsRepositoryActions } from "./merge-requests";
@@ -87,6 +88,7 @@ export const GitMessages = {
 } as const;
 
 export const RepositoriesActions = {
+  ...PushesActions,
   ...ContentActions,
   ...MergeRequestsRepositoryActions,
   repositories: {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -68,4 +68,56 @@ export function cloneUrl(gatewayUrl: string, fullPath: string, credentials?: { u
     url.password = encodeURIComponent(credentials.password);
   }
   return url.toString();
+}
+
+let clones = 0;
+
+/**
+ * A clone of a project through the gateway to commit and push from, as a user would: tests make
+ * real pushes (and so real push events) with it.
+ */
+export class ProjectClone {
+  private files = 0;
+
+  private constructor(
+    private readonly git: GitClient,
+    readonly dir: string,
+  ) {}
+
+  /** Clones the project (an empty one too) as the user (username + personal access token). */
+  static async of(git: GitClient, gatewayUrl: string, fullPath: string, user: { username: string; token: string }): Promise<ProjectClone> {
+    const dir = git.dir(`clone-${++clones}`);
+    await git.ok(["clone", "-q", cloneUrl(gatewayUrl, fullPath, { username: user.username, password: user.token }), dir]);
+    return new ProjectClone(git, dir);
+  }
+
+  /**
+   * A commit of a new file on `branch` (checked out from `from` when given, else as it is here):
+   * its sha. Not pushed.
+   */
+  async commit(branch: string, message: string, opts: { from?: string } = {}): Promise<string> {
+    const current = (await this.git.ok(["branch", "--show-current"], { cwd: this.dir })).trim();
+    if (opts.from) await this.git.ok(["checkout", "-q", "-B", branch, opts.from], { cwd: this.dir });
+    else if (current !== branch) await this.git.ok(["checkout", "-q", "-B", branch], { cwd: this.dir });
+    const file = `file-${++this.files}.txt`;
+    writeFileSync(path.join(this.dir, file), `${message}\n`);
+    await this.git.ok(["add", file], { cwd: this.dir });
+    await this.git.ok(["commit", "-q", "-m", message], { cwd: this.dir });
+    return (await this.git.ok(["rev-parse", "HEAD"], { cwd: this.dir })).trim();
+  }
+
+  /** `git push origin <args>`: what git answered (a refused push does not throw). */
+  push(...args: string[]): Promise<GitRun> {
+    return this.git.run(["push", "origin", ...args], { cwd: this.dir });
+  }
+
+  /** Like push, but throws with git's output unless the push went through. */
+  pushOk(...args: string[]): Promise<string> {
+    return this.git.ok(["push", "-q", "origin", ...args], { cwd: this.dir });
+  }
+
+  /** A git command in the clone. */
+  run(args: string[]): Promise<string> {
+    return this.git.ok(args, { cwd: this.dir });
+  }
 }

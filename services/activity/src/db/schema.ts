@@ -31,6 +31,8 @@ export interface PushData {
   commit_to: string | null;
   ref: string;
   commit_title: string | null;
+  /** Absent in rows recorded before it was kept. */
+  ref_count?: number | null;
 }
 
 /**

@@ -3,6 +3,7 @@ import { openScratchDatabase, type Database } from "@collab/db";
 import { Issues } from "@collab/issues-contract";
 import { MergeRequests } from "@collab/merge-requests-contract";
 import { Namespaces } from "@collab/namespaces-contract";
+import { Repositories } from "@collab/repositories-contract";
 import { Snippets } from "@collab/snippets-contract";
 import { asc } from "drizzle-orm";
 import path from "node:path";
@@ -189,11 +190,16 @@ it("records project milestones (destroyed ones one by one) and project members j
 it("records branch and tag pushes with their push data", async () => {
   const sha = "a".repeat(40);
   const zero = "0".repeat(40);
-  await deliver(Namespaces.events.branchPushed, { projectId: 1, branch: "f", before: zero, after: sha, userId: 2, commitCount: 2, commitTitle: "Add" });
-  await deliver(Namespaces.events.tagPushed, { projectId: 1, tag: "v1", before: sha, after: zero, userId: 2, commitTitle: "" });
+  const long = `Add ${"x".repeat(80)}`;
+  const commit = { id: sha, message: `${long}\n\nbody`, title: long, timestamp: at, url: `http://h/-/commit/${sha}`, author: { name: "A", email: "a@example.com" } };
+  const pushed = { projectId: 1, userId: 2, userUsername: "ann" };
+  await deliver(Repositories.events.branchPushed, { ...pushed, ref: "refs/heads/f", branch: "f", before: zero, after: sha, commits: [commit], totalCommitsCount: 2, commitCount: 2, commitTitle: long });
+  await deliver(Repositories.events.branchPushed, { ...pushed, ref: "refs/heads/g", branch: "g", before: "b".repeat(40), after: sha, commits: [commit], totalCommitsCount: 1, commitCount: 1, commitTitle: "Fix" });
+  await deliver(Repositories.events.tagPushed, { ...pushed, ref: "refs/tags/v1", tag: "v1", before: sha, after: zero, commits: [], totalCommitsCount: 0, commitTitle: "" });
   expect((await rows()).map((e) => e.pushData)).toEqual([
-    { commit_count: 2, action: "created", ref_type: "branch", commit_from: null, commit_to: sha, ref: "f", commit_title: "Add" },
-    { commit_count: 0, action: "removed", ref_type: "tag", commit_from: sha, commit_to: null, ref: "v1", commit_title: null },
+    { commit_count: 2, action: "created", ref_type: "branch", commit_from: null, commit_to: sha, ref: "f", commit_title: `${long.slice(0, 67)}...`, ref_count: null },
+    { commit_count: 1, action: "pushed", ref_type: "branch", commit_from: "b".repeat(40), commit_to: sha, ref: "g", commit_title: "Fix", ref_count: null },
+    { commit_count: 0, action: "removed", ref_type: "tag", commit_from: sha, commit_to: null, ref: "v1", commit_title: null, ref_count: null },
   ]);
 });
 
@@ -202,5 +208,5 @@ it("derives distinct, stable ids for the records of one event", () => {
   expect(derivedId(id, 1)).toBe(derivedId(id, 1));
   expect(derivedId(id, 1)).not.toBe(derivedId(id, 2));
   expect(derivedId(id, 1)).toMatch(/^[0-9a-f-]{36}$/);
-  expect(pushData({ projectId: 1, branch: "m", before: "b".repeat(40), after: "c".repeat(40), userId: 1 }, "branch").action).toBe("pushed");
+  expect(pushData({ projectId: 1, branch: "m", before: "b".repeat(40), after: "c".repeat(40), userId: 1, totalCommitsCount: 1, commitTitle: "x" }, "branch").action).toBe("pushed");
 });

@@ -4,6 +4,7 @@ import { consumersOf, on, type Subscriptions, type Db, type EventHandler, type E
 import { Issues } from "@collab/issues-contract";
 import { MergeRequests } from "@collab/merge-requests-contract";
 import { Namespaces } from "@collab/namespaces-contract";
+import { Repositories } from "@collab/repositories-contract";
 import { Snippets } from "@collab/snippets-contract";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { ServiceBroker } from "moleculer";
@@ -203,32 +204,37 @@ const memberRecord = (action: "joined" | "left", entry: typeof NE.memberAdded | 
 
 // Pushes ------------------------------------------------------------------------------------------
 
-/** A push of a branch or tag as namespaces announces it (branchPushed, tagPushed). */
+/** A push of a branch or tag as the repositories announce it (branch.pushed, tag.pushed). */
 interface RefPushed {
   projectId: number;
   branch?: string;
   tag?: string;
-  before: string | null;
-  after: string | null;
+  before: string;
+  after: string;
   userId: number;
-  commitCount?: number;
-  commitTitle?: string | null;
+  totalCommitsCount: number;
+  commitTitle: string;
 }
 
 /** Entities::PushEventPayload from a push: all-zero before creates the ref, all-zero after removes it. */
 export function pushData(p: RefPushed, refType: "branch" | "tag"): PushData {
-  const created = !p.before || p.before === ZERO_SHA;
-  const removed = !p.after || p.after === ZERO_SHA;
+  const created = p.before === ZERO_SHA;
+  const removed = p.after === ZERO_SHA;
   return {
-    commit_count: removed ? 0 : (p.commitCount ?? 1),
+    commit_count: removed ? 0 : p.totalCommitsCount,
     action: created ? "created" : removed ? "removed" : "pushed",
     ref_type: refType,
     commit_from: created ? null : p.before,
     commit_to: removed ? null : p.after,
     ref: (refType === "branch" ? p.branch : p.tag) ?? "",
-    commit_title: removed ? null : (p.commitTitle ?? null),
+    // GitLab keeps the newest commit's title, cut at 70 characters (PushEventPayloadService).
+    commit_title: removed || !p.commitTitle ? null : truncateTitle(p.commitTitle),
+    // Set by GitLab for a push of many refs at once, which it records as one event; each ref is an event here.
+    ref_count: null,
   };
 }
+
+const truncateTitle = (title: string) => (title.length > 70 ? `${title.slice(0, 67)}...` : title);
 
 const refPushed =
   (refType: "branch" | "tag"): EventHandler<RefPushed> =>
@@ -239,6 +245,7 @@ const refPushed =
 
 const IE = Issues.events;
 const ME = MergeRequests.events;
+const RE = Repositories.events;
 
 /** Several handlers of one event, in its one transaction, in order. */
 const both =
@@ -301,7 +308,7 @@ export const consumers = (broker: () => ServiceBroker): Subscriptions => {
   memberRecord("left", NE.memberRemoved),
   // A deleted user's to-dos go with them (GitLab: dependent destroy).
   on(Accounts.events.userDeleted, (p, tx) => removeTodosOfUser(tx, p.userId)),
-  on(NE.branchPushed, refPushed("branch")),
-  on(NE.tagPushed, refPushed("tag")),
+  on(RE.branchPushed, pickFields("projectId", "branch", "before", "after", "userId", "totalCommitsCount", "commitTitle"), refPushed("branch")),
+  on(RE.tagPushed, pickFields("projectId", "tag", "before", "after", "userId", "totalCommitsCount", "commitTitle"), refPushed("tag")),
   ]);
 };

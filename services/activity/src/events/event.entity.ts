@@ -57,7 +57,7 @@ export function presentEvent(e: ProjectEventRow, users: Map<number, UserRef>): A
         }
       : {}),
     author,
-    ...(e.pushData ? { push_data: e.pushData } : {}),
+    ...(e.pushData ? { push_data: { ...e.pushData, ref_count: e.pushData.ref_count ?? null } } : {}),
     author_username: author?.username ?? null,
     imported: false,
     imported_from: "none",

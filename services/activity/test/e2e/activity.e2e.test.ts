@@ -1,4 +1,4 @@
-import { addMember, apiClient, createGroup, createPersonalAccessToken, createProject, createUser, eventually, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
+import { addMember, apiClient, createGroup, createPersonalAccessToken, createProject, createUser, eventually, GitClient, ProjectClone, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
 import { startApp } from "@collab/standalone/test/app";
 import { createMergeRequest } from "@collab/standalone/test/merge-requests";
 
@@ -17,12 +17,17 @@ let guest: TestUser;
 let outsider: TestUser;
 let team: { id: number; full_path: string };
 let priv: { id: number };
-let pub: { id: number };
+let pub: { id: number; path_with_namespace: string };
+let git: GitClient;
 
 beforeAll(async () => {
   app = await startApp("activity");
+  git = new GitClient();
 });
-afterAll(() => app.stop());
+afterAll(async () => {
+  git.cleanUp();
+  await app.stop();
+});
 
 beforeEach(async () => {
   await app.reset();
@@ -60,9 +65,13 @@ describe("recording and the project events", () => {
     const issue = await openIssue(dev.api, pub.id, "Bug");
     expect((await dev.api.put(`/projects/${pub.id}/issues/${issue.iid}`, { json: { state_event: "close" } })).status).toBe(200);
     expect((await dev.api.post(`/projects/${pub.id}/issues/${issue.iid}/notes`, { json: { body: "looks fixed" } })).status).toBe(201);
-    expect((await root.post(`/projects/${pub.id}/repository/branches`, { json: { branch: "feature", ref: "main" } })).status).toBe(201);
-    const push = await dev.api.post(`/projects/${pub.id}/repository/commits`, { json: { branch: "feature", commit_message: "Add file", actions: [{ action: "create", file_path: "a.txt", content: "x" }] } });
-    expect(push.status).toBe(201);
+    // dev pushes a new branch with git, then two more commits onto it.
+    const clone = await ProjectClone.of(git, app.url, pub.path_with_namespace, dev);
+    const start = await clone.commit("feature", "Start feature", { from: "origin/main" });
+    await clone.pushOk("feature");
+    await clone.commit("feature", "Prepare file");
+    const head = await clone.commit("feature", `Add file ${"and more ".repeat(10)}`);
+    await clone.pushOk("feature");
     const mr = await createMergeRequest(dev.api, pub.id, { title: "Feature", source_branch: "feature", target_branch: "main" });
     expect((await root.post(`/projects/${pub.id}/merge_requests/${mr.iid}/approve`, { json: {} })).status).toBe(201);
     expect((await root.put(`/projects/${pub.id}/merge_requests/${mr.iid}/merge`, { json: {} })).status).toBe(200);
@@ -93,7 +102,10 @@ describe("recording and the project events", () => {
     expect(byAction("closed")[0]).toMatchObject({ target_type: "Issue", target_iid: issue.iid });
     const [comment] = byAction("commented on");
     expect(comment).toMatchObject({ target_type: "Note", author_id: dev.id, note: { body: "looks fixed", system: false, noteable_type: "Issue", noteable_iid: issue.iid, attachment: null, author: { id: dev.id } } });
-    expect(byAction("pushed to")[0]).toMatchObject({ author_id: dev.id, push_data: { action: "pushed", ref_type: "branch", ref: "feature", commit_to: push.body.id } });
+    expect(byAction("pushed new")[0]).toMatchObject({ author_id: dev.id, push_data: { action: "created", ref_type: "branch", ref: "feature", commit_count: 1, commit_from: null, commit_to: start, commit_title: "Start feature", ref_count: null } });
+    // The newest commit's title, cut at 70 characters as GitLab's.
+    const title = `Add file ${"and more ".repeat(10)}`;
+    expect(byAction("pushed to")[0]).toMatchObject({ author_id: dev.id, push_data: { action: "pushed", ref_type: "branch", ref: "feature", commit_count: 2, commit_from: start, commit_to: head, commit_title: `${title.slice(0, 67)}...`, ref_count: null } });
     expect(byAction("approved")[0]).toMatchObject({ target_type: "MergeRequest", target_iid: mr.iid, author_id: 1 });
     expect(byAction("accepted")[0]).toMatchObject({ target_type: "MergeRequest", target_id: mr.id, target_title: "Feature" });
     // The close of the merge request's state is not a separate event; system notes record none.
@@ -110,9 +122,11 @@ describe("recording and the project events", () => {
     expect((await root.delete(`/projects/${pub.id}/milestones/${milestone.body.id}`)).status).toBe(204);
     await addMember(app, "projects", pub.id, outsider.id, 20);
     expect((await root.delete(`/projects/${pub.id}/members/${outsider.id}`)).status).toBe(204);
-    expect((await root.post(`/projects/${pub.id}/repository/branches`, { json: { branch: "topic", ref: "main" } })).status).toBe(201);
-    expect((await root.delete(`/projects/${pub.id}/repository/branches/topic`)).status).toBe(204);
-    expect((await root.post(`/projects/${pub.id}/repository/tags`, { json: { tag_name: "v1.0", ref: "main" } })).status).toBe(201);
+    const clone = await ProjectClone.of(git, app.url, pub.path_with_namespace, { username: "root", token: app.rootToken });
+    await clone.pushOk("main:refs/heads/topic");
+    await clone.pushOk("--delete", "topic");
+    await clone.run(["tag", "v1.0", "main"]);
+    await clone.pushOk("v1.0");
 
     const res = await eventually(async () => {
       const r = await root.get(`/projects/${pub.id}/events?sort=asc&per_page=100`);

@@ -2,7 +2,7 @@ import type { UserRef } from "@collab/accounts-contract";
 import { externalUrl, pickFields, type EventContract } from "@collab/core";
 import { Issues } from "@collab/issues-contract";
 import { MergeRequests } from "@collab/merge-requests-contract";
-import { Namespaces } from "@collab/namespaces-contract";
+import { Repositories } from "@collab/repositories-contract";
 import { Snippets } from "@collab/snippets-contract";
 import { byName, describer, type Described, type Describer } from "./describer";
 import { closedKeys, issueKeys, JIRA_SLUG, type JiraMessage, type MentionEntity } from "./jira";
@@ -11,7 +11,7 @@ import type { ProjectFacts } from "./targets";
 /**
  * The events the Jira integration acts on (GitLab's cross references of Mentionable and the
  * closing of external issues): a merge request's or an issue's title and description, a comment,
- * the commit a push brings (the event names its head commit only: its title is what is read), and
+ * each commit a push brings (its whole message; the newest 20 of a push, as its event carries), and
  * a merge, or a push to the default branch, that closes issues. Keys are read with the
  * integration's own pattern when the worker builds the message.
  */
@@ -21,7 +21,7 @@ const ZERO = "0".repeat(40);
 interface Found {
   /** `except`: the texts an edit replaced (keys they held were mentioned before: create_new_cross_references!). */
   mentions: { texts: (string | null | undefined)[]; except?: (string | null | undefined)[]; entity: (project: ProjectFacts) => MentionEntity; gate: JiraMessage["mentions"][number]["gate"] }[];
-  closes?: { texts: (string | null | undefined)[]; commitId: string; targetBranch: string };
+  closes?: { texts: (string | null | undefined)[]; commitId: string; targetBranch: string }[];
 }
 
 /** Jira's deliveries are built from the integration's settings (its key pattern): `build` gets them. */
@@ -35,10 +35,9 @@ function jira(projectId: number, actorId: number, found: Found): Described {
         .filter((key) => !before.has(key))
         .map((key) => ({ key, entity: m.entity(project), gate: m.gate }));
     }),
-    closes:
-      found.closes && found.closes.targetBranch === project.default_branch
-        ? closedKeys(properties, found.closes.texts).map((key) => ({ key, commitId: found.closes!.commitId, commitUrl: `${project.web_url}/-/commit/${found.closes!.commitId}` }))
-        : [],
+    closes: (found.closes ?? [])
+      .filter((c) => c.targetBranch === project.default_branch)
+      .flatMap((c) => closedKeys(properties, c.texts).map((key) => ({ key, commitId: c.commitId, commitUrl: `${project.web_url}/-/commit/${c.commitId}` }))),
     user: { name: user?.name ?? author, url: user?.web_url ?? externalUrl() },
     project: { name: project.path_with_namespace, url: project.web_url },
     baseUrl: externalUrl(),
@@ -71,7 +70,7 @@ const mrUpdated = describer(ME.mergeRequestUpdated, pickFields("id", "iid", "pro
 const mrMerged = describer(ME.mergeRequestMerged, pickFields("id", "iid", "project_id", "actor_id", "title", "target_branch", "description", "sha", "merge_commit_sha"), (p) => {
   const commitId = p.sha ?? p.merge_commit_sha;
   if (!commitId) return null;
-  return jira(p.project_id, p.actor_id, { mentions: [], closes: { texts: [p.title, p.description], commitId, targetBranch: p.target_branch } });
+  return jira(p.project_id, p.actor_id, { mentions: [], closes: [{ texts: [p.title, p.description], commitId, targetBranch: p.target_branch }] });
 });
 
 const issueOpened = describer(Issues.events.issueOpened, pickFields("id", "iid", "project_id", "actor_id", "title", "confidential", "description"), (p) =>
@@ -101,10 +100,14 @@ const note = (event: EventContract) =>
     },
   );
 
-const push = describer(Namespaces.events.branchPushed, pickFields("projectId", "branch", "after", "userId", "commitCount", "commitTitle"), (p) => {
-  if (p.after === ZERO || p.commitCount === 0) return null;
-  const entity = (project: ProjectFacts): MentionEntity => ({ name: "commit", url: `${project.web_url}/-/commit/${p.after}`, title: p.commitTitle, ref: p.after.slice(0, 8), branch: p.branch });
-  return jira(p.projectId, p.userId, { mentions: [{ texts: [p.commitTitle], entity, gate: "commit_events" }], closes: { texts: [p.commitTitle], commitId: p.after, targetBranch: p.branch } });
+/** Each pushed commit's message mentions issues; on the default branch, "Closes PROJ-1" closes them. */
+const push = describer(Repositories.events.branchPushed, pickFields("projectId", "branch", "after", "userId", "commits"), (p) => {
+  if (p.after === ZERO || !p.commits.length) return null;
+  const commitEntity = (c: (typeof p.commits)[number]) => (project: ProjectFacts): MentionEntity => ({ name: "commit", url: `${project.web_url}/-/commit/${c.id}`, title: c.title, ref: c.id.slice(0, 8), branch: p.branch });
+  return jira(p.projectId, p.userId, {
+    mentions: p.commits.map((c) => ({ texts: [c.message], entity: commitEntity(c), gate: "commit_events" as const })),
+    closes: p.commits.map((c) => ({ texts: [c.message], commitId: c.id, targetBranch: p.branch })),
+  });
 });
 
 export const JIRA_EVENTS: Record<string, Record<string, Describer>> = {

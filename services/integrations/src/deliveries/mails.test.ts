@@ -1,4 +1,4 @@
-import { Namespaces } from "@collab/namespaces-contract";
+import { Repositories } from "@collab/repositories-contract";
 import { Runners } from "@collab/runners-contract";
 import { canSendFrom, mailable, pushMail } from "./mails";
 import { describeEvent } from "./notifier.consumers";
@@ -8,22 +8,24 @@ const ann = { name: "Ann", username: "ann" };
 const A = "a".repeat(40);
 const B = "b".repeat(40);
 const ZERO = "0".repeat(40);
+const C = "c".repeat(40);
+const commit = (id: string, message: string) => ({ id, message, title: message.split("\n")[0], timestamp: "2026-01-02T03:04:05Z", url: `http://h/team/app/-/commit/${id}`, author: { name: "Ann", email: "ann@example.com" } });
 
 describe("emails on push", () => {
   test("subjects as RepositoryPush#subject: one commit, several, a new branch, a deleted one, a new tag", () => {
-    expect(pushMail(project, ann, { refType: "branch", ref: "main", before: A, after: B, commitCount: 1, commitTitle: "Fix totals" }).subject).toBe("[Git][team/app][main] Fix totals");
-    expect(pushMail(project, ann, { refType: "branch", ref: "main", before: A, after: B, commitCount: 3, commitTitle: "Fix totals" }).subject).toBe("[Git][team/app][main] 3 commits: Fix totals");
+    expect(pushMail(project, ann, { refType: "branch", ref: "main", before: A, after: B, commitCount: 1, commits: [commit(B, "Fix totals")] }).subject).toBe("[Git][team/app][main] Fix totals");
+    expect(pushMail(project, ann, { refType: "branch", ref: "main", before: A, after: B, commitCount: 3, commits: [commit(C, "Start"), commit(B, "Fix totals")] }).subject).toBe("[Git][team/app][main] 3 commits: Fix totals");
     expect(pushMail(project, ann, { refType: "branch", ref: "feature/x", before: ZERO, after: B, commitCount: 0 }).subject).toBe("[Git][team/app] Pushed new branch feature/x");
     expect(pushMail(project, ann, { refType: "branch", ref: "old", before: A, after: ZERO }).subject).toBe("[Git][team/app] Deleted branch old");
     expect(pushMail(project, ann, { refType: "tag", ref: "v1.0", before: ZERO, after: B }).subject).toBe("[Git][team/app] Pushed new tag v1.0");
   });
 
-  test("the body names the pusher, the ref and the commit with its link; sender, headers and HTML alternative", () => {
-    const mail = pushMail(project, ann, { refType: "branch", ref: "main", before: A, after: B, commitCount: 2, commitTitle: "Fix <totals>" });
+  test("the body names the pusher, the ref and each commit with its link and message; sender, headers and HTML alternative", () => {
+    const mail = pushMail(project, ann, { refType: "branch", ref: "main", before: A, after: B, commitCount: 3, commits: [commit(C, "Start"), commit(B, "Fix <totals>\n\nThe long story.")] });
     expect(mail.text).toContain("Ann pushed to branch main at team/app");
-    expect(mail.text).toContain(`bbbbbbbb ( http://h/team/app/-/commit/${B} )\nFix <totals>\n(1 earlier commit in this push)`);
+    expect(mail.text).toContain(`Commits:\n\n(1 earlier commit in this push)\n\ncccccccc ( http://h/team/app/-/commit/${C} )\nStart\n- - - - -\n\nbbbbbbbb ( http://h/team/app/-/commit/${B} )\nFix <totals>\n\nThe long story.\n- - - - -`);
     expect(mail.text).toContain(`View it on GitLab: http://h/team/app/-/compare/${A}...${B}`);
-    expect(mail.html).toContain("Fix &lt;totals&gt;");
+    expect(mail.html).toContain("Fix &lt;totals&gt;<br><br>The long story.");
     expect(mail.from).toEqual({ name: "Ann (@ann)" });
     expect(mail.headers).toEqual({ "X-GitLab-Project": "app", "X-GitLab-Project-Id": "7", "X-GitLab-Project-Path": "team/app", "X-GitLab-Author": "ann" });
   });
@@ -31,8 +33,10 @@ describe("emails on push", () => {
   test("what is mailed: not a push without new commits, nor a tag moved; the branch filter applies to branches only", () => {
     expect(mailable({ refType: "branch", ref: "main", before: A, after: B, commitCount: 0 })).toBe(false);
     expect(mailable({ refType: "tag", ref: "v1", before: A, after: B })).toBe(false);
-    expect(describeEvent("emails-on-push", Namespaces.events.branchPushed.name, { projectId: 7, branch: "main", before: A, after: B, userId: 2, commitCount: 1, commitTitle: "x" })).toMatchObject({ kind: "push_events", branch: "main" });
-    const tag = describeEvent("emails-on-push", Namespaces.events.tagPushed.name, { projectId: 7, tag: "v1", before: ZERO, after: B, userId: 2, commitTitle: "x" })!;
+    const pushed = { projectId: 7, before: A, after: B, userId: 2, userUsername: "ann", commits: [commit(B, "x")], totalCommitsCount: 1, commitTitle: "x" };
+    expect(describeEvent("emails-on-push", Repositories.events.branchPushed.name, { ...pushed, ref: "refs/heads/main", branch: "main", commitCount: 1 })).toMatchObject({ kind: "push_events", branch: "main" });
+    expect(describeEvent("emails-on-push", Repositories.events.branchPushed.name, { ...pushed, ref: "refs/heads/main", branch: "main", commitCount: 0, commits: [], totalCommitsCount: 0 })).toBeNull();
+    const tag = describeEvent("emails-on-push", Repositories.events.tagPushed.name, { ...pushed, before: ZERO, ref: "refs/tags/v1", tag: "v1" })!;
     expect(tag.kind).toBe("tag_push_events");
     expect(tag.branch).toBeUndefined();
   });

@@ -1,5 +1,5 @@
 import { pickFields } from "@collab/core";
-import { Namespaces } from "@collab/namespaces-contract";
+import { Repositories } from "@collab/repositories-contract";
 import { Runners } from "@collab/runners-contract";
 import { escapeHtml } from "./chat-message";
 import { byName, describer, type Describer } from "./describer";
@@ -80,9 +80,9 @@ interface RefChange {
   ref: string;
   before: string;
   after: string;
-  /** Branch pushes: how many commits, and the newest one's title (all the event carries of them). */
+  /** How many commits the push brought, and the newest of them (at most 20, oldest first) as its event carries them. */
   commitCount?: number;
-  commitTitle?: string;
+  commits?: readonly { id: string; message: string; title: string }[];
 }
 
 const actionOf = (c: Pick<RefChange, "before" | "after">) => (c.before === ZERO ? "create" : c.after === ZERO ? "delete" : "push");
@@ -99,15 +99,22 @@ export function pushMail(project: ProjectFacts, author: { name: string; username
   const actionName = action === "create" ? "pushed new" : action === "delete" ? "deleted" : "pushed to";
   const subject =
     action === "push"
-      ? `[Git][${project.path_with_namespace}][${c.ref}] ${count > 1 ? `${count} commits: ` : ""}${c.commitTitle ?? ""}`
+      ? `[Git][${project.path_with_namespace}][${c.ref}] ${count > 1 ? `${count} commits: ` : ""}${c.commits?.at(-1)?.title ?? ""}`
       : `[Git][${project.path_with_namespace}] ${actionName[0].toUpperCase()}${actionName.slice(1)} ${c.refType} ${c.ref}`;
   const commitUrl = `${project.web_url}/-/commit/${c.after}`;
   const targetUrl = action === "delete" ? null : action === "push" ? (count > 1 ? `${project.web_url}/-/compare/${c.before}...${c.after}` : commitUrl) : `${project.web_url}/-/tree/${path(c.ref)}`;
   const paragraphs: [string, string][] = [[`${author.name} ${actionName} ${c.refType} ${c.ref} at ${project.path_with_namespace}`, escapeHtml(`${author.name} ${actionName} ${c.refType} ${c.ref} at ${project.path_with_namespace}`)]];
   if (action === "push") {
-    // The event names the newest commit only: the others are counted, not listed.
-    const more = count > 1 ? `\n(${count - 1} earlier commit${count > 2 ? "s" : ""} in this push)` : "";
-    paragraphs.push([`Commits:\n\n${c.after.slice(0, 8)} ( ${commitUrl} )\n${c.commitTitle ?? ""}${more}\n- - - - -`, `Commits:<br>${link(c.after.slice(0, 8), commitUrl)}<br>${escapeHtml(c.commitTitle ?? "")}${escapeHtml(more).replace("\n", "<br>")}`]);
+    // Each commit the event carries, newest last; a push of more names how many more there were.
+    const commits = c.commits ?? [];
+    const earlier = count - commits.length;
+    const more = earlier > 0 ? [[`(${earlier} earlier commit${earlier > 1 ? "s" : ""} in this push)`, escapeHtml(`(${earlier} earlier commit${earlier > 1 ? "s" : ""} in this push)`)] as [string, string]] : [];
+    const listed = commits.map((commit): [string, string] => {
+      const url = `${project.web_url}/-/commit/${commit.id}`;
+      const message = commit.message.trim();
+      return [`${commit.id.slice(0, 8)} ( ${url} )\n${message}\n- - - - -`, `${link(commit.id.slice(0, 8), url)}<br>${escapeHtml(message).replace(/\n/g, "<br>")}<br>- - - - -`];
+    });
+    paragraphs.push(["Commits:", "Commits:"], ...more, ...listed);
   }
   if (targetUrl) paragraphs.push([`View it on GitLab: ${targetUrl}`, link("View it on GitLab", targetUrl)]);
   return {
@@ -121,12 +128,12 @@ export function pushMail(project: ProjectFacts, author: { name: string; username
 /** The pusher as the mail names them; a deleted user is "Someone". */
 const pusher = (author: string, user: { name: string; username: string } | undefined) => user ?? { name: author, username: "ghost" };
 
-const branchPush = describer(Namespaces.events.branchPushed, pickFields("projectId", "branch", "before", "after", "userId", "commitCount", "commitTitle"), (p) => {
-  const change: RefChange = { refType: "branch", ref: p.branch, before: p.before, after: p.after, commitCount: p.commitCount, commitTitle: p.commitTitle };
+const branchPush = describer(Repositories.events.branchPushed, pickFields("projectId", "branch", "before", "after", "userId", "totalCommitsCount", "commits"), (p) => {
+  const change: RefChange = { refType: "branch", ref: p.branch, before: p.before, after: p.after, commitCount: p.totalCommitsCount, commits: p.commits };
   if (!mailable(change)) return null;
   return { projectId: p.projectId, kind: "push_events", actorId: p.userId, branch: p.branch, build: (project, author, _at, user) => pushMail(project, pusher(author, user), change) };
 });
-const tagPush = describer(Namespaces.events.tagPushed, pickFields("projectId", "tag", "before", "after", "userId"), (p) => {
+const tagPush = describer(Repositories.events.tagPushed, pickFields("projectId", "tag", "before", "after", "userId"), (p) => {
   const change: RefChange = { refType: "tag", ref: p.tag, before: p.before, after: p.after };
   if (!mailable(change)) return null;
   // Tag pushes are mailed whatever branches_to_be_notified says (EmailsOnPush#notify_for_ref?).

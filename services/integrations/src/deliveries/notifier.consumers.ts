@@ -2,7 +2,7 @@ import { pickFields, type EventContract } from "@collab/core";
 import { on, preparedQuery, type Db, type Subscription } from "@collab/db";
 import { Issues } from "@collab/issues-contract";
 import { MergeRequests } from "@collab/merge-requests-contract";
-import { Namespaces } from "@collab/namespaces-contract";
+import { Repositories } from "@collab/repositories-contract";
 import { Runners } from "@collab/runners-contract";
 import { Snippets } from "@collab/snippets-contract";
 import { sql } from "drizzle-orm";
@@ -84,7 +84,10 @@ const note = (event: typeof Issues.events.noteCreated | typeof ME.noteCreated | 
       };
     },
   );
-const push = describer(Namespaces.events.branchPushed, pickFields("projectId", "branch", "before", "after", "userId", "commitTitle"), (p) => {
+/** The pushed commits as GitLab's push message lists them: short sha, title and author, one a line. */
+const commitLines = (commits: readonly { id: string; title: string; author: { name: string } }[]) => commits.map((c) => `${c.id.slice(0, 8)}: ${c.title} - ${c.author.name}`).join("\n") || undefined;
+
+const push = describer(Repositories.events.branchPushed, pickFields("projectId", "branch", "before", "after", "userId", "commitTitle", "commits"), (p) => {
   const verb = p.before === ZERO ? "pushed new branch" : p.after === ZERO ? "removed branch" : "pushed to branch";
   return {
     projectId: p.projectId,
@@ -92,10 +95,16 @@ const push = describer(Namespaces.events.branchPushed, pickFields("projectId", "
     actorId: p.userId,
     branch: p.branch,
     build: (project, author, at) =>
-      chatFacts("push_events", project, author, at, { summary: `${author} ${verb} ${p.branch}`, title: p.commitTitle ?? p.branch, url: `${project.web_url}/-/commits/${encodeURIComponent(p.branch)}`, thread: `push ${p.after}` }),
+      chatFacts("push_events", project, author, at, {
+        summary: `${author} ${verb} ${p.branch}`,
+        title: p.commitTitle || p.branch,
+        url: `${project.web_url}/-/commits/${encodeURIComponent(p.branch)}`,
+        description: commitLines(p.commits),
+        thread: `push ${p.after}`,
+      }),
   };
 });
-const tag = describer(Namespaces.events.tagPushed, pickFields("projectId", "tag", "before", "after", "userId"), (p) => ({
+const tag = describer(Repositories.events.tagPushed, pickFields("projectId", "tag", "before", "after", "userId"), (p) => ({
   projectId: p.projectId,
   kind: "tag_push_events",
   actorId: p.userId,
@@ -161,7 +170,7 @@ const ciEvent = (event: EventContract): Describer => ({
     };
   },
 });
-const CI_EVENTS = [Namespaces.events.branchPushed, Namespaces.events.tagPushed, ME.mergeRequestOpened, ME.mergeRequestUpdated, ME.mergeRequestReopened, ME.mergeRequestClosed, ME.mergeRequestMerged];
+const CI_EVENTS = [Repositories.events.branchPushed, Repositories.events.tagPushed, ME.mergeRequestOpened, ME.mergeRequestUpdated, ME.mergeRequestReopened, ME.mergeRequestClosed, ME.mergeRequestMerged];
 
 /** The events each notifier reports, by slug and domain event name. */
 export const NOTIFIER_EVENTS: Record<string, Record<string, Describer>> = {

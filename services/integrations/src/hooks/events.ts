@@ -1,7 +1,8 @@
-import type { ChangeValues, EventContract } from "@collab/core";
+import type { ChangeValues, EventContract, PayloadOf } from "@collab/core";
 import { Issues } from "@collab/issues-contract";
 import { MergeRequests } from "@collab/merge-requests-contract";
 import { Namespaces } from "@collab/namespaces-contract";
+import { Repositories } from "@collab/repositories-contract";
 import { Runners } from "@collab/runners-contract";
 import { Snippets } from "@collab/snippets-contract";
 import type { Enriched, HookRefs } from "./enrich";
@@ -187,28 +188,33 @@ const emoji = (event: EventContract, action: "award" | "revoke"): HookDescriber 
         },
 });
 
+/** A push as the repositories announce it: the newest commits (at most 20) and how many there are. */
+export type PushPayload = PayloadOf<typeof Repositories.events.branchPushed> | PayloadOf<typeof Repositories.events.tagPushed>;
+
+/** GitLab's Push Hook and Tag Push Hook (Gitlab::DataBuilder::Push): the pushed commits as the event carries them. */
 const push = (tag: boolean): HookDescriber => ({
-  event: tag ? Namespaces.events.tagPushed : Namespaces.events.branchPushed,
-  describe: (p: { projectId: number; branch?: string; tag?: string; before: string; after: string; userId: number; commitCount?: number; commitTitle: string }) => ({
+  event: tag ? Repositories.events.tagPushed : Repositories.events.branchPushed,
+  describe: (p: PushPayload) => ({
     projectId: p.projectId,
     flag: tag ? "tag_push_events" : "push_events",
     actorId: p.userId,
-    branch: tag ? undefined : p.branch,
+    branch: "branch" in p ? p.branch : undefined,
     refs: { userIds: [p.userId] },
     build: (project, e) => ({
       object_kind: tag ? "tag_push" : "push",
       event_name: tag ? "tag_push" : "push",
       before: p.before,
       after: p.after,
-      ref: tag ? `refs/tags/${p.tag}` : `refs/heads/${p.branch}`,
+      ref: p.ref,
       checkout_sha: p.after === ZERO ? null : p.after,
       message: null,
       ...flatUser(e.users.get(p.userId), p.userId),
+      // A pusher deleted since is still named as they pushed.
+      user_username: e.users.get(p.userId)?.username ?? p.userUsername,
       project_id: p.projectId,
       project: hookProject(project),
-      // The event carries the head commit's title, not the pushed commits themselves.
-      commits: p.after === ZERO ? [] : [{ id: p.after, message: p.commitTitle, title: p.commitTitle, url: `${project.web_url}/-/commit/${p.after}` }],
-      total_commits_count: tag ? 0 : (p.commitCount ?? 0),
+      commits: p.commits.map((c) => ({ id: c.id, message: c.message, title: c.title, timestamp: c.timestamp, url: `${project.web_url}/-/commit/${c.id}`, author: c.author })),
+      total_commits_count: p.totalCommitsCount,
       repository: hookRepository(project),
     }),
   }),

@@ -61,15 +61,37 @@ async function sampleData(ctx: Ctx<unknown>, projectId: number, trigger: string)
   if ((trigger === "push_events" || trigger === "tag_push_events") && project.default_branch) {
     // GitLab's push sample, for both push triggers: the default branch's head as pushed onto its parent.
     const head = await call(ctx, Repositories.refs.findCommit, { project_id: projectId, ref: project.default_branch });
-    if (head)
-      event = {
-        name: Namespaces.events.branchPushed.name,
-        payload: { projectId, branch: project.default_branch, before: head.parent_ids[0] ?? "0".repeat(40), after: head.sha, userId: actorId, commitCount: 1, commitTitle: head.title },
-      };
+    if (head) event = { name: Repositories.events.branchPushed.name, payload: samplePush(project, head, { id: actorId, username: callerOf(ctx as never)?.username ?? "" }) };
   }
   const facts = event && describeHookEvent(event.name, event.payload);
   if (!facts) return null;
   return facts.build(project, await enrich(ctx, refsWithActor(facts.refs, actorId)));
+}
+
+/** The commit the push sample shows (the fields a commit lookup answers; those it lacks fall back to its title). */
+interface SampleCommit {
+  sha: string;
+  title: string;
+  parent_ids: string[];
+  message?: string;
+  author_name?: string;
+  author_email?: string;
+  committed_date?: string;
+}
+
+/** A push of the default branch's head onto its parent, as the repositories would announce it. */
+function samplePush(project: { id: number; default_branch: string | null; web_url: string }, head: SampleCommit, actor: { id: number; username: string }): Record<string, unknown> {
+  const branch = project.default_branch!;
+  const commit = {
+    id: head.sha,
+    message: head.message ?? head.title,
+    title: head.title,
+    timestamp: head.committed_date ?? new Date().toISOString(),
+    url: `${project.web_url}/-/commit/${head.sha}`,
+    author: { name: head.author_name ?? "", email: head.author_email ?? "" },
+  };
+  const before = head.parent_ids[0] ?? "0".repeat(40);
+  return { projectId: project.id, ref: `refs/heads/${branch}`, branch, before, after: head.sha, userId: actor.id, userUsername: actor.username, commits: [commit], totalCommitsCount: 1, commitCount: 1, commitTitle: head.title };
 }
 
 /** `status` of the events list: a code, or successful (2xx), client_failure (4xx), server_failure (5xx). */

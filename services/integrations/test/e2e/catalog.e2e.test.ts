@@ -1,7 +1,7 @@
 import { Gitlab } from "@gitbeaker/rest";
 import { call } from "@collab/core";
 import { Integrations, KINDS, type FieldDef } from "@collab/integrations-contract";
-import { addMember, apiClient, createGroup, createProject, createUser, eventually, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
+import { addMember, apiClient, createGroup, createProject, createUser, eventually, GitClient, ProjectClone, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -21,7 +21,7 @@ let app: TestApp;
 let root: ApiClient;
 const U = {} as Record<"owner" | "maint", TestUser>;
 let team: { id: number };
-let project: { id: number };
+let project: { id: number; path_with_namespace: string };
 
 beforeAll(async () => {
   app = await startApp("integrations");
@@ -144,24 +144,35 @@ describe("build servers triggered on a push", () => {
   const tick = () => call(app.broker, Integrations.deliveries.tick, {});
   const deliveries = async () =>
     ((await app.database.db.execute(sql`SELECT slug, status, attempts, response_code FROM integrations.integration_deliveries ORDER BY id`)) as unknown as { rows: Record<string, unknown>[] }).rows;
+  let git: GitClient;
+  beforeAll(() => {
+    git = new GitClient();
+  });
+  afterAll(() => git.cleanUp());
+  /** A commit pushed to main with git by maint: its sha. */
+  const pushCommit = async (message: string) => {
+    const clone = await ProjectClone.of(git, app.url, project.path_with_namespace, U.maint);
+    const sha = await clone.commit("main", message);
+    await clone.pushOk("main");
+    return sha;
+  };
   const basic = (u: string, p: string) => `Basic ${Buffer.from(`${u}:${p}`).toString("base64")}`;
 
   const pushAndDeliver = async (slug: string, settings: Record<string, unknown>) => {
     expect((await root.put("/application/settings", { json: { allow_local_requests_from_web_hooks_and_services: true } })).status).toBe(200);
     expect((await gl(U.maint).Integrations.edit(project.id, slug as Slug, settings)) as unknown).toMatchObject({ slug, active: true });
-    const commit = await U.maint.api.post(`/projects/${project.id}/repository/commits`, { json: { branch: "main", commit_message: "Build me", actions: [{ action: "create", file_path: "b.md", content: "b" }] } });
-    expect(commit.status).toBe(201);
+    const sha = await pushCommit("Build me");
     await eventually(async () => expect(await deliveries()).toHaveLength(1));
     await tick();
     expect(received).toHaveLength(1);
     expect(await deliveries()).toEqual([{ slug, status: "delivered", attempts: 1, response_code: 200 }]);
-    return { request: received[0], sha: commit.body.id as string };
+    return { request: received[0], sha };
   };
 
   test("Jenkins: POST <url>/project/<name>, the push payload as JSON, Push Hook, basic auth", async () => {
     const { request, sha } = await pushAndDeliver("jenkins", { jenkins_url: `${base}/ci`, project_name: "app-build", username: "jen", password: "s3cret" });
     expect(request).toMatchObject({ method: "POST", path: "/ci/project/app-build", headers: { "content-type": "application/json", "x-gitlab-event": "Push Hook", authorization: basic("jen", "s3cret") } });
-    expect(JSON.parse(request.body)).toMatchObject({ object_kind: "push", ref: "refs/heads/main", after: sha, project_id: project.id, user_username: "maint" });
+    expect(JSON.parse(request.body)).toMatchObject({ object_kind: "push", ref: "refs/heads/main", after: sha, project_id: project.id, user_username: "maint", total_commits_count: 1, commits: [{ id: sha, title: "Build me" }] });
   });
 
   test("Drone: POST <url>/hook?owner=&name=&access_token=, the push payload", async () => {
@@ -185,7 +196,7 @@ describe("build servers triggered on a push", () => {
     await root.put("/application/settings", { json: { allow_local_requests_from_web_hooks_and_services: true } });
     await gl(U.maint).Integrations.edit(project.id, "jenkins" as Slug, { jenkins_url: base, project_name: "p" });
     await root.put("/application/settings", { json: { allow_local_requests_from_web_hooks_and_services: false } });
-    await U.maint.api.post(`/projects/${project.id}/repository/commits`, { json: { branch: "main", commit_message: "x", actions: [{ action: "create", file_path: "x.md", content: "x" }] } });
+    await pushCommit("x");
     await eventually(async () => expect(await deliveries()).toHaveLength(1));
     await tick();
     expect(received).toHaveLength(0);

@@ -1,7 +1,7 @@
 import { call } from "@collab/core";
 import { Integrations } from "@collab/integrations-contract";
 import { Runners } from "@collab/runners-contract";
-import { addMember, apiClient, createGroup, createProject, createUser, eventually, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
+import { addMember, apiClient, createGroup, createProject, createUser, eventually, GitClient, ProjectClone, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
 import { Gitlab } from "@gitbeaker/rest";
 import { sql } from "drizzle-orm";
 import http from "node:http";
@@ -20,7 +20,8 @@ let app: TestApp;
 let root: ApiClient;
 let maint: TestUser;
 let dev: TestUser;
-let project: { id: number; web_url: string };
+let project: { id: number; web_url: string; path_with_namespace: string };
+let git: GitClient;
 
 interface Received {
   method: string;
@@ -34,6 +35,7 @@ let base: string;
 
 beforeAll(async () => {
   app = await startApp("integrations");
+  git = new GitClient();
   server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -46,6 +48,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
+  git.cleanUp();
   await new Promise<void>((r) => server.close(() => r()));
   await app.stop();
 });
@@ -70,8 +73,13 @@ async function deliverAll() {
 }
 /** Sets an integration up as a user would, through gitbeaker's Integrations.edit. */
 const setUp = (slug: string, params: Record<string, unknown>) => new Gitlab({ host: app.url, token: maint.token }).Integrations.edit(project.id, slug as never, params as never);
-const pushTo = (branch: string, start?: string) =>
-  maint.api.post(`/projects/${project.id}/repository/commits`, { json: { branch, ...(start ? { start_branch: start } : {}), commit_message: `Add ${branch} notes`, actions: [{ action: "create", file_path: `${branch}.md`, content: "hi" }] } });
+/** A commit "Add <branch> notes" pushed with git by maint (onto `start` for a new branch): its sha. */
+async function pushTo(branch: string, start?: string): Promise<string> {
+  const clone = await ProjectClone.of(git, app.url, project.path_with_namespace, maint);
+  const sha = await clone.commit(branch, `Add ${branch} notes`, start ? { from: `origin/${start}` } : {});
+  await clone.pushOk(branch);
+  return sha;
+}
 
 /** Each tool: its set-up, and the request it must receive for a message whose summary, title and link are given. */
 interface Expectation {
@@ -144,8 +152,7 @@ test("every chat notifier receives an opened issue and a push in its tool's form
     expect({ slug: tool.slug, active: res.active }).toEqual({ slug: tool.slug, active: true });
   }
   const issue = (await dev.api.post(`/projects/${project.id}/issues`, { json: { title: "Broken build" } })).body as { iid: number; web_url: string };
-  const commit = await pushTo("main");
-  expect(commit.status).toBe(201);
+  const sha = await pushTo("main");
   await eventually(async () => expect(await statuses()).toHaveLength(2 * TOOLS.length));
   await deliverAll();
   expect((await statuses()).filter((d) => d.status !== "delivered")).toEqual([]);
@@ -173,6 +180,9 @@ test("every chat notifier receives an opened issue and a push in its tool's form
       });
     }
   }
+  // The pushed commits are listed: short sha, title and author.
+  const slackPush = received.find((r) => r.path === "/slack" && String(r.body.text).includes("pushed to branch"));
+  expect(slackPush?.body.attachments[0].text).toBe(`${sha.slice(0, 8)}: Add main notes - Test Author`);
   // The secrets are never shown back.
   const telegram = (await maint.api.get(`/projects/${project.id}/integrations/telegram`)).body;
   expect(telegram.properties).toMatchObject({ room: "@team", thread: "7" });
@@ -182,7 +192,7 @@ test("every chat notifier receives an opened issue and a push in its tool's form
 test("branches_to_be_notified: a push to another branch is left out under `default`, told under `all`", async () => {
   await setUp("slack", { webhook: `${base}/default`, push_events: true, issues_events: false });
   await setUp("mattermost", { webhook: `${base}/all`, branches_to_be_notified: "all", issues_events: false });
-  expect((await pushTo("feature", "main")).status).toBe(201);
+  await pushTo("feature", "main");
   await eventually(async () => expect(await statuses()).toHaveLength(2));
   await deliverAll();
   // The left-out delivery is dropped; the other one is sent.
@@ -219,7 +229,7 @@ test("labels_to_be_notified: match_any and match_all on issues and on comments b
   await dev.api.post(`/projects/${project.id}/issues/${plain.iid}/notes`, { json: { body: "on the plain one" } });
   await dev.api.post(`/projects/${project.id}/issues/${both.iid}/notes`, { json: { body: "on the labelled one" } });
   // A push has no labels: the filter does not apply to it.
-  expect((await pushTo("main")).status).toBe(201);
+  await pushTo("main");
   // A delivery is recorded per event and active notifier (Mattermost's push too); the worker drops what is not told.
   await eventually(async () => expect(await statuses()).toHaveLength(12));
   await deliverAll();

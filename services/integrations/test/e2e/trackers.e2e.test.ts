@@ -1,8 +1,8 @@
 import { call } from "@collab/core";
 import { Integrations } from "@collab/integrations-contract";
 import { MergeRequests } from "@collab/merge-requests-contract";
-import { Namespaces } from "@collab/namespaces-contract";
-import { addMember, apiClient, assertStatus as ok, createGroup, createProject, createUser, eventually, startMailbox, type ApiClient, type Mailbox, type TestApp, type TestUser } from "@collab/testing";
+import { Repositories } from "@collab/repositories-contract";
+import { addMember, apiClient, assertStatus as ok, createGroup, createProject, createUser, eventually, GitClient, ProjectClone, startMailbox, type ApiClient, type Mailbox, type TestApp, type TestUser } from "@collab/testing";
 import { Gitlab } from "@gitbeaker/rest";
 import { sql } from "drizzle-orm";
 import http from "node:http";
@@ -25,7 +25,8 @@ let app: TestApp;
 let root: ApiClient;
 let maint: TestUser;
 let dev: TestUser;
-let project: { id: number; web_url: string };
+let project: { id: number; web_url: string; path_with_namespace: string };
+let git: GitClient;
 let mailbox: Mailbox;
 
 interface JiraIssue {
@@ -81,6 +82,7 @@ function answer(req: Received): [number, unknown] {
 beforeAll(async () => {
   mailbox = await startMailbox();
   app = await startApp("integrations-trackers");
+  git = new GitClient();
   jiraServer = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -96,6 +98,7 @@ beforeAll(async () => {
   jiraUrl = `http://127.0.0.1:${(jiraServer.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
+  git.cleanUp();
   await new Promise<void>((r) => jiraServer.close(() => r()));
   await app.stop();
   await mailbox.stop();
@@ -138,8 +141,13 @@ const mailed = (to: string, subject: string) =>
     expect(found).toBeDefined();
     return found!;
   });
-const commit = (as: TestUser, branch: string, message: string, start?: string) =>
-  as.api.post(`/projects/${project.id}/repository/commits`, { json: { branch, commit_message: message, actions: [{ action: "create", file_path: `${Math.random().toString(36).slice(2)}.txt`, content: "x" }], ...(start ? { start_branch: start } : {}) } });
+/** A commit pushed with git by `as` to `branch` (made from `start` when given): its sha as `id`. */
+async function commit(as: TestUser, branch: string, message: string, start?: string): Promise<{ id: string }> {
+  const clone = await ProjectClone.of(git, app.url, project.path_with_namespace, as);
+  const id = await clone.commit(branch, message, start ? { from: `origin/${start}` } : {});
+  await clone.pushOk(branch);
+  return { id };
+}
 const calls = () => received.map((r) => `${r.method} ${r.path}`);
 
 describe("emails on push", () => {
@@ -149,7 +157,7 @@ describe("emails on push", () => {
     const set = (await setUp("emails-on-push", { recipients: `${a} ${b}` })) as unknown as Record<string, any>;
     expect(set).toMatchObject({ slug: "emails-on-push", active: true, push_events: true, tag_push_events: true, properties: { recipients: `${a} ${b}`, branches_to_be_notified: "all", disable_diffs: false } });
 
-    const pushed = ok(await commit(maint, "main", "Fix totals\n\nThe long story."), 201, "commit").body;
+    const pushed = await commit(maint, "main", "Fix totals\n\nThe long story.");
     const mail = await mailed(a, "[Git][team/app][main] Fix totals");
     expect(mail.subject).toBe("[Git][team/app][main] Fix totals");
     expect(mail.to).toEqual([a]);
@@ -157,12 +165,15 @@ describe("emails on push", () => {
     expect(mail.headers).toMatchObject({ "x-gitlab-project": "app", "x-gitlab-project-id": String(project.id), "x-gitlab-project-path": "team/app", "x-gitlab-author": "maint" });
     expect(mail.text).toContain("maint pushed to branch main at team/app");
     expect(mail.text).toContain(`${pushed.id.slice(0, 8)} ( ${project.web_url}/-/commit/${pushed.id} )\nFix totals`);
+    expect(mail.text).toContain("The long story.");
     expect(mail.html).toContain(`href="${project.web_url}/-/commit/${pushed.id}"`);
     await mailed(b, "[Git][team/app][main] Fix totals");
-    expect(await deliveries()).toContainEqual({ slug: "emails-on-push", event_name: Namespaces.events.branchPushed.name, status: "delivered", response_code: 250, execution_duration: expect.any(Number), error: null });
+    expect(await deliveries()).toContainEqual({ slug: "emails-on-push", event_name: Repositories.events.branchPushed.name, status: "delivered", response_code: 250, execution_duration: expect.any(Number), error: null });
 
-    ok(await maint.api.post(`/projects/${project.id}/repository/branches`, { json: { branch: "feature", ref: "main" } }), 201, "branch");
-    ok(await maint.api.post(`/projects/${project.id}/repository/tags`, { json: { tag_name: "v1.0", ref: "main" } }), 201, "tag");
+    const clone = await ProjectClone.of(git, app.url, project.path_with_namespace, maint);
+    await clone.pushOk("main:refs/heads/feature");
+    await clone.run(["tag", "v1.0", "main"]);
+    await clone.pushOk("v1.0");
     // The project's first commit may be told after the set-up: its "Pushed new branch main" is left aside.
     const ours = async () => (await mailsTo(a)).map((m) => m.subject).filter((subject) => subject !== "[Git][team/app] Pushed new branch main");
     const subjects = await until(async () => {
@@ -177,9 +188,11 @@ describe("emails on push", () => {
     const tag = Math.random().toString(36).slice(2, 8);
     const to = `push-only-${tag}@example.com`;
     await setUp("emails-on-push", { recipients: to, branches_to_be_notified: "default", tag_push_events: false });
-    ok(await commit(maint, "side", "On the side", "main"), 201, "commit");
-    ok(await maint.api.post(`/projects/${project.id}/repository/tags`, { json: { tag_name: "v2.0", ref: "main" } }), 201, "tag");
-    ok(await commit(maint, "main", "On main"), 201, "commit");
+    await commit(maint, "side", "On the side", "main");
+    const clone = await ProjectClone.of(git, app.url, project.path_with_namespace, maint);
+    await clone.run(["tag", "v2.0", "origin/main"]);
+    await clone.pushOk("v2.0");
+    await commit(maint, "main", "On main");
     await mailed(to, "[Git][team/app][main] On main");
     await until(settled);
     expect((await mailsTo(to)).map((m) => m.subject).filter((subject) => subject !== "[Git][team/app] Pushed new branch main")).toEqual(["[Git][team/app][main] On main"]);
@@ -195,7 +208,7 @@ describe("Jira", () => {
     expect(set).toMatchObject({ slug: "jira", active: true, commit_events: true, merge_requests_events: true, comment_on_event_enabled: true });
     expect(JSON.stringify(set)).not.toContain("jira-s3cret");
 
-    ok(await commit(dev, "feature", "Work on totals", "main"), 201, "push");
+    await commit(dev, "feature", "Work on totals", "main");
     received = [];
     const mr = ok(await dev.api.post(`/projects/${project.id}/merge_requests`, { json: { title: "PROJ-1: totals", description: "Closes PROJ-2", source_branch: "feature", target_branch: "main" } }), 201, "mr").body;
     const mrUrl = `${project.web_url}/-/merge_requests/${mr.iid}`;
@@ -245,7 +258,7 @@ describe("Jira", () => {
   test("a Jira personal access token (Bearer); comments off: the link only; commits and comments mention too; commit_events off leaves pushes out", async () => {
     await setUpJira({ jira_auth_type: 1, username: "", password: "pat-token", comment_on_event_enabled: false });
     expect(((await gitlab(maint).Integrations.show(project.id, "jira")) as unknown as Record<string, unknown>).comment_on_event_enabled).toBe(false);
-    const pushed = ok(await commit(maint, "main", "PROJ-1 fix totals"), 201, "commit").body;
+    const pushed = await commit(maint, "main", "PROJ-1 fix totals");
     await until(() => expect(calls()).toHaveLength(3));
     expect(calls()).toEqual(["GET /rest/api/2/issue/PROJ-1", "GET /rest/api/2/issue/10001/remotelink", "POST /rest/api/2/issue/10001/remotelink"]);
     expect(received[0].headers.authorization).toBe("Bearer pat-token");
@@ -261,7 +274,7 @@ describe("Jira", () => {
 
     received = [];
     await setUpJira({ jira_auth_type: 1, username: "", password: "pat-token", commit_events: false });
-    ok(await commit(maint, "main", "PROJ-2 again"), 201, "commit");
+    await commit(maint, "main", "PROJ-2 again");
     ok(await dev.api.post(`/projects/${project.id}/issues/${issue.iid}/notes`, { json: { body: "PROJ-2 once more" } }), 201, "note");
     // The comment is delivered (issues are not gated by commit_events); the push before it left nothing.
     await until(() => expect(calls()).toContain("GET /rest/api/2/issue/PROJ-2"));
@@ -269,9 +282,30 @@ describe("Jira", () => {
     expect(calls()).toEqual(["GET /rest/api/2/issue/PROJ-2", "GET /rest/api/2/issue/10002/remotelink", "PUT /rest/api/2/issue/10002/remotelink/100"]);
   });
 
+  test("a push: each pushed commit's message mentions issues; Closes on the default branch transitions them, not on another branch", async () => {
+    await setUpJira({ jira_issue_transition_automatic: true });
+    const clone = await ProjectClone.of(git, app.url, project.path_with_namespace, maint);
+    const first = await clone.commit("main", "PROJ-1 start totals");
+    const second = await clone.commit("main", "Fix totals\n\nCloses PROJ-2");
+    await clone.pushOk("main");
+    // The closing comes last in the delivery: the commit's link (made by its mention) becomes the resolved "Solved by commit" one.
+    const secondUrl = `${project.web_url}/-/commit/${second}`;
+    await until(() => expect(issues["PROJ-2"].links.map((l) => l.object)).toEqual([expect.objectContaining({ url: secondUrl, title: `Solved by commit ${second}.`, status: { resolved: true } })]));
+    expect(issues["PROJ-2"].resolution).toEqual({ name: "Done" });
+    expect(issues["PROJ-2"].comments.map((c) => c.body)).toEqual([expect.stringContaining(`mentioned this issue in [a commit|${secondUrl}]`)]);
+    expect(issues["PROJ-1"].links.map((l) => l.object.url)).toEqual([`${project.web_url}/-/commit/${first}`]);
+
+    // Off the default branch, "Closes" only mentions.
+    const third = await clone.commit("side", "Closes PROJ-1", { from: "main" });
+    await clone.pushOk("side");
+    await until(() => expect(issues["PROJ-1"].links.map((l) => l.object.url)).toEqual([`${project.web_url}/-/commit/${first}`, `${project.web_url}/-/commit/${third}`]));
+    await until(settled);
+    expect(issues["PROJ-1"].resolution).toBeNull();
+  });
+
   test("an unknown key is skipped; a Jira failing is retried (pending, its status kept); invalid settings are refused", async () => {
     await setUpJira();
-    ok(await commit(maint, "main", "NOPE-9 unknown"), 201, "commit");
+    await commit(maint, "main", "NOPE-9 unknown");
     await until(async () => expect(await deliveries()).toEqual([expect.objectContaining({ status: "delivered", response_code: 404 })]));
     expect(calls()).toEqual(["GET /rest/api/2/issue/NOPE-9"]);
 
@@ -279,7 +313,7 @@ describe("Jira", () => {
     await new Promise<void>((r) => failing.listen(0, "127.0.0.1", r));
     try {
       await setUpJira({ url: `http://127.0.0.1:${(failing.address() as AddressInfo).port}` });
-      ok(await commit(maint, "main", "PROJ-1 down"), 201, "commit");
+      await commit(maint, "main", "PROJ-1 down");
       await until(async () => expect((await deliveries())[1]).toMatchObject({ status: "pending", response_code: 503, error: "GET issue: HTTP 503" }));
     } finally {
       await new Promise<void>((r) => failing.close(() => r()));
@@ -292,7 +326,7 @@ describe("Jira", () => {
   test("refused by the outbound guard when local requests are not allowed: nothing reaches Jira, recorded refused", async () => {
     await setUpJira();
     ok(await root.put("/application/settings", { json: { allow_local_requests_from_web_hooks_and_services: false } }), 200, "settings");
-    ok(await commit(maint, "main", "PROJ-1 quietly"), 201, "commit");
+    await commit(maint, "main", "PROJ-1 quietly");
     await until(async () => expect(await deliveries()).toEqual([expect.objectContaining({ slug: "jira", status: "refused", response_code: null, error: "Requests to localhost are not allowed" })]));
     await tick();
     expect(received).toEqual([]);
@@ -302,8 +336,8 @@ describe("Jira", () => {
 describe("closes_issues with an external issue tracker", () => {
   test("only a merge request into the default branch closes issues; GitLab's own issues are still listed", async () => {
     const issue = ok(await dev.api.post(`/projects/${project.id}/issues`, { json: { title: "Own" } }), 201, "issue").body;
-    ok(await commit(dev, "feature", "Work", "main"), 201, "push");
-    ok(await commit(maint, "release", "Branch", "main"), 201, "push");
+    await commit(dev, "feature", "Work", "main");
+    await commit(maint, "release", "Branch", "main");
     const intoMain = ok(await dev.api.post(`/projects/${project.id}/merge_requests`, { json: { title: "A", description: `Closes #${issue.iid} and PROJ-1`, source_branch: "feature", target_branch: "main" } }), 201, "mr").body;
     const intoRelease = ok(await dev.api.post(`/projects/${project.id}/merge_requests`, { json: { title: "B", description: `Closes #${issue.iid}`, source_branch: "feature", target_branch: "release" } }), 201, "mr").body;
     const closes = (iid: number) => dev.api.get(`/projects/${project.id}/merge_requests/${iid}/closes_issues`);

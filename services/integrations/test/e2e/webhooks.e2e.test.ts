@@ -2,7 +2,7 @@ import { Gitlab } from "@gitbeaker/rest";
 import { call } from "@collab/core";
 import { Integrations } from "@collab/integrations-contract";
 import { Runners } from "@collab/runners-contract";
-import { addMember, apiClient, createGroup, createProject, createUser, eventually, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
+import { addMember, apiClient, createGroup, createProject, createUser, eventually, GitClient, ProjectClone, type ApiClient, type TestApp, type TestUser } from "@collab/testing";
 import { sql } from "drizzle-orm";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -21,6 +21,7 @@ import { startApp } from "@collab/standalone/test/app";
 process.env.INTEGRATIONS_DELIVERY_TICK_MS ??= "0";
 
 let app: TestApp;
+let git: GitClient;
 let root: ApiClient;
 const U = {} as Record<"owner" | "maint" | "dev" | "outsider", TestUser>;
 let team: { id: number };
@@ -45,6 +46,7 @@ const HEADER_VALUE = "header-secret-value";
 
 beforeAll(async () => {
   app = await startApp("webhooks");
+  git = new GitClient();
   server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -74,6 +76,7 @@ beforeEach(async () => {
   await allowLocal(true);
 });
 afterAll(async () => {
+  git.cleanUp();
   await new Promise<void>((r) => server.close(() => r()));
   await app.stop();
 });
@@ -376,23 +379,48 @@ describe("deliveries", () => {
     expect(received[2].body).toMatchObject({ object_kind: "emoji", event_type: "revoke", object_attributes: { id: award.id, action: "revoke" } });
   });
 
-  test("pushes: Push Hook with the branch filter; Tag Push Hook", async () => {
+  test("pushes with git: Push Hook with the pushed commits and the branch filter; Tag Push Hook", async () => {
     await U.maint.api.post(P(), { json: { url: `${receiverUrl}?main`, push_events_branch_filter: "ma*" } });
     await U.maint.api.post(P(), { json: { url: `${receiverUrl}?tags`, push_events: false, tag_push_events: true } });
-    const commit = await U.maint.api.post(`/projects/${project.id}/repository/commits`, { json: { branch: "main", commit_message: "Add notes", actions: [{ action: "create", file_path: "notes.md", content: "hi" }] } });
-    expect(commit.status).toBe(201);
+    const clone = await ProjectClone.of(git, app.url, project.path_with_namespace, U.maint);
+    const before = (await clone.run(["rev-parse", "HEAD"])).trim();
+    const first = await clone.commit("main", "Add notes\n\nWhy they matter.");
+    const second = await clone.commit("main", "Fix notes");
+    await clone.pushOk("main");
     await receive(1);
     expect(received[0]).toMatchObject({
       path: "/hook?main",
       headers: { "x-gitlab-event": "Push Hook" },
-      body: { object_kind: "push", event_name: "push", ref: "refs/heads/main", after: commit.body.id, checkout_sha: commit.body.id, user_id: U.maint.id, user_username: "maint", project_id: project.id, total_commits_count: 1, repository: { name: "app" } },
+      body: {
+        object_kind: "push",
+        event_name: "push",
+        ref: "refs/heads/main",
+        before,
+        after: second,
+        checkout_sha: second,
+        user_id: U.maint.id,
+        user_name: "maint",
+        user_username: "maint",
+        project_id: project.id,
+        total_commits_count: 2,
+        repository: { name: "app" },
+      },
     });
+    expect(received[0].body.commits).toEqual([
+      { id: first, message: expect.stringMatching(/^Add notes\n\nWhy they matter\.\n?$/), title: "Add notes", timestamp: expect.any(String), url: `${project.web_url}/-/commit/${first}`, author: { name: "Test Author", email: "author@example.com" } },
+      expect.objectContaining({ id: second, title: "Fix notes" }),
+    ]);
     // A branch the filter leaves out reaches no hook.
-    await U.maint.api.post(`/projects/${project.id}/repository/commits`, { json: { branch: "other", start_branch: "main", commit_message: "Elsewhere", actions: [{ action: "create", file_path: "o.md", content: "o" }] } });
-    const tag = await U.maint.api.post(`/projects/${project.id}/repository/tags`, { query: { tag_name: "v1.0", ref: "main" } });
-    expect(tag.status).toBe(201);
+    await clone.commit("other", "Elsewhere", { from: "main" });
+    await clone.pushOk("other");
+    await clone.run(["tag", "-a", "v1.0", "-m", "Release", "main"]);
+    await clone.pushOk("v1.0");
     await receive(2);
-    expect(received[1]).toMatchObject({ path: "/hook?tags", headers: { "x-gitlab-event": "Tag Push Hook" }, body: { object_kind: "tag_push", ref: "refs/tags/v1.0" } });
+    expect(received[1]).toMatchObject({
+      path: "/hook?tags",
+      headers: { "x-gitlab-event": "Tag Push Hook" },
+      body: { object_kind: "tag_push", ref: "refs/tags/v1.0", before: "0".repeat(40), total_commits_count: 1, commits: [{ id: second, title: "Fix notes" }] },
+    });
     await tick();
     expect(received).toHaveLength(2);
   });
@@ -499,7 +527,7 @@ describe("test and resend", () => {
     expect(await U.maint.api.post(P(`/${hook.id}/test/push_events`))).toMatchObject({ status: 201, body: { message: "Hook executed successfully" } });
     const head = (await U.maint.api.get(`/projects/${project.id}/repository/branches/main`)).body.commit.id as string;
     expect(received.splice(0)).toEqual([
-      expect.objectContaining({ headers: expect.objectContaining({ "x-gitlab-event": "Push Hook" }), body: expect.objectContaining({ object_kind: "push", ref: "refs/heads/main", after: head, user_username: "maint" }) }),
+      expect.objectContaining({ headers: expect.objectContaining({ "x-gitlab-event": "Push Hook" }), body: expect.objectContaining({ object_kind: "push", ref: "refs/heads/main", after: head, user_username: "maint", total_commits_count: 1, commits: [expect.objectContaining({ id: head })] }) }),
     ]);
     const empty = await createProject(root, { name: "empty", namespace_id: team.id });
     const emptyHook = (await U.maint.api.post(`/projects/${empty.id}/hooks`, { json: { url: receiverUrl } })).body as { id: number };

@@ -4,15 +4,14 @@ import { advertisementPreamble, runGit, spawnGitService, type GitService, type G
 import { Namespaces, type ProjectAccess } from "@collab/namespaces-contract";
 import { Repositories } from "@collab/repositories-contract";
 import type { ActionSchema } from "moleculer";
-import type { Readable } from "node:stream";
+import { Transform, type Readable, type TransformCallback } from "node:stream";
 import { Coalesce } from "./coalesce";
 import { downloadDenial, GitMessages, pushDenial } from "../domain/git-access";
 import { repositoryOfProject } from "./project-repository";
 import type { LocalStorages } from "../domain/storages";
 import type { HookServer } from "../push/hook-server";
-import { pushAnnouncements } from "../push/push-events";
+import { finishPush, holdPush, recordPush } from "../push/pending-pushes";
 import { BRANCH_PREFIX, branchDenial, mayForcePush } from "../push/ref-checks";
-import { adoptFirstBranchAsHead } from "../push/head";
 
 /** An answer of git's HTTP transport that the gateway shows as text (GitLab's messages). */
 const gitRefusal = (status: number, message: string) => new ApiError(status, { message }, status === 404 ? "NOT_FOUND" : "FORBIDDEN");
@@ -23,6 +22,7 @@ const UPLOAD_PACK_CONFIG = { "uploadpack.allowFilter": "true", "uploadpack.allow
 interface Authorized {
   access: ProjectAccess;
   caller: Caller | null;
+  repositoryId: number;
   dir: string;
 }
 
@@ -37,18 +37,43 @@ async function authorize(kit: ServiceKit, storages: LocalStorages, ctx: Ctx<unkn
   if (caller?.job && caller.job.projectId !== projectId) throw gitRefusal(404, GitMessages.notFound);
   const denial = service === "upload-pack" ? downloadDenial(caller, access.project, access.role) : pushDenial(caller, access.project, access.role);
   if (denial) throw gitRefusal(403, denial);
-  const { dir } = await repositoryOfProject(kit, storages, access);
-  return { access, caller, dir };
+  const { row, dir } = await repositoryOfProject(kit, storages, access);
+  return { access, caller, repositoryId: row.id, dir };
+}
+
+/**
+ * Holds back the last chunk it was given until it ends: a push's report-status (git's last
+ * packets) reaches the client only once the push's events are written.
+ */
+class HoldLast extends Transform {
+  private held: Buffer | undefined;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    if (this.held) this.push(this.held);
+    this.held = chunk;
+    done();
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (this.held) this.push(this.held);
+    this.held = undefined;
+    done();
+  }
 }
 
 /**
  * git's stdout as the action's answer, after `preamble`. `finish` runs once git has exited and
- * before the answer ends (a push's events are written by then). A client gone early kills git.
+ * before the answer ends; with it, git's last output waits for it too (a push's events are
+ * written before the client reads that the push went through). A client gone early kills git.
  */
 function answerOf(child: GitServiceProcess, logger: ServiceKit["logger"], preamble?: Buffer, finish?: (code: number | null) => Promise<void>): Readable {
   const out = new Coalesce();
   if (preamble?.length) out.write(preamble);
-  child.stdout.pipe(out, { end: false });
+  const tail = finish ? new HoldLast() : undefined;
+  if (tail) {
+    child.stdout.pipe(tail, { end: false });
+    tail.pipe(out);
+  } else child.stdout.pipe(out, { end: false });
   let stderr = "";
   child.stderr.on("data", (d: Buffer) => {
     if (stderr.length < 2048) stderr += d.toString("utf8");
@@ -59,7 +84,7 @@ function answerOf(child: GitServiceProcess, logger: ServiceKit["logger"], preamb
     if (code !== 0) logger.warn({ code, git: stderr.trim().split("\n").slice(-1)[0] }, "git transport exited with an error");
     void (finish?.(code) ?? Promise.resolve())
       .catch((err: Error) => logger.error({ err: err.message }, "after a git transport run"))
-      .finally(() => out.end());
+      .finally(() => (tail ? tail.end() : out.end()));
   });
   out.on("close", () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
@@ -92,7 +117,7 @@ async function isAncestor(dir: string, oldSha: string, newSha: string, objectEnv
  * Force pushes are found with the pushed objects themselves: receive-pack has indexed them into
  * its quarantine when the hook runs, so `merge-base --is-ancestor` sees the new commits.
  */
-async function checkPush(ctx: Ctx<unknown>, auth: Authorized, request: HookRequest, accepted: PushedRef[]): Promise<HookAnswer> {
+async function checkPush(ctx: Ctx<unknown>, auth: Authorized, request: HookRequest, record: (updates: PushedRef[]) => Promise<void>): Promise<HookAnswer> {
   const branchOf = (u: PushedRef) => u.ref.slice(BRANCH_PREFIX.length);
   const branchUpdates = request.updates.filter((u) => u.ref.startsWith(BRANCH_PREFIX));
   const branches = [...new Set(branchUpdates.map(branchOf))];
@@ -106,7 +131,7 @@ async function checkPush(ctx: Ctx<unknown>, auth: Authorized, request: HookReque
     if (denial) messages.push(`GitLab: ${denial}`);
   }
   if (messages.length) return { ok: false, messages };
-  accepted.push(...request.updates);
+  await record(request.updates);
   return { ok: true, messages: [] };
 }
 
@@ -131,17 +156,22 @@ export const gitActions = (kit: ServiceKit, storages: LocalStorages, hooks: () =
     implement(Repositories.git.receivePack, async (ctx) => {
       const auth = await authorize(kit, storages, ctx, ctx.params.project_id, "receive-pack");
       const pusher = auth.caller!;
-      const accepted: PushedRef[] = [];
-      const session = hooks().open((request) => checkPush(ctx, auth, request, accepted));
+      let pending: { id: number; updates: PushedRef[]; release: () => void } | undefined;
+      // Accepted updates are recorded before git moves a ref: a crash before the events are written leaves them to the sweep.
+      const record = async (updates: PushedRef[]) => {
+        const project = { id: auth.access.project.id, path_with_namespace: auth.access.project.path_with_namespace };
+        const id = await recordPush(kit, { repositoryId: auth.repositoryId, project, pusher: { id: pusher.id, username: pusher.username }, updates });
+        pending = { id, updates, release: holdPush(kit, id) };
+      };
+      const session = hooks().open((request) => checkPush(ctx, auth, request, record));
       const child = spawnGitService("receive-pack", auth.dir, { gitProtocol: ctx.params.git_protocol, config: { "core.hooksPath": hooks().hooksPath }, env: session.env });
       feed(ctx, child);
       return answerOf(child, kit.logger, undefined, async () => {
         session.close();
-        if (!accepted.length) return;
-        await adoptFirstBranchAsHead(auth.dir, accepted);
-        // Once the refs moved: only updates git applied become events.
-        const events = await pushAnnouncements(auth.dir, accepted, auth.access.project, { id: pusher.id, username: pusher.username }, kit.baseUrl);
-        if (events.length) await kit.events.transact(async () => undefined, () => events);
+        if (!pending) return;
+        pending.release();
+        const { project } = auth.access;
+        await finishPush(kit, auth.dir, { id: pending.id, projectId: project.id, projectPath: project.path_with_namespace, userId: pusher.id, userUsername: pusher.username, updates: pending.updates });
       });
     }),
   ]);

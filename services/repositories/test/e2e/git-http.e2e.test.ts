@@ -58,6 +58,10 @@ test("anonymous callers clone public projects; private ones ask for credentials 
   const anonymous = await refs(closed.path_with_namespace);
   expect(anonymous.status).toBe(401);
   expect(anonymous.headers.get("www-authenticate")).toBe('Basic realm="GitLab"');
+  // A push always asks for credentials, even to a public project: git then retries with those it has.
+  const anonymousPush = await fetch(`${app.url}/${open.path_with_namespace}.git/info/refs?service=git-receive-pack`);
+  expect(anonymousPush.status).toBe(401);
+  expect(anonymousPush.headers.get("www-authenticate")).toBe('Basic realm="GitLab"');
   const basic = (user: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${secret}`).toString("base64")}` });
   const hidden = await refs(closed.path_with_namespace, basic("outsider", outsider.token));
   expect(hidden.status).toBe(404);
