@@ -50,13 +50,6 @@ export const NamespacesEvents = {
   ),
   memberAdded: eventContract("namespaces.member.added", Member),
   memberRemoved: eventContract("namespaces.member.removed", Member),
-  /**
-   * A branch head moved by the simulated merge (mergeBranches), created (before all zeros) or
-   * removed (after all zeros). Real pushes are repositories' `branch.pushed`; this goes with mergeBranches.
-   */
-  branchPushed: eventContract("namespaces.branch.pushed", () =>
-    z.object({ projectId: id, branch: z.string(), before: z.string(), after: z.string(), userId: id, commitCount: z.number().int().min(0), commitTitle: z.string() }),
-  ),
 
   /** Broadcast (not durable): a user's memberships changed, or a group's members as a whole. */
   membersChanged: broadcastContract("namespaces.members.changed", () => z.union([z.object({ userId: id }), z.object({ groupId: id })])),

@@ -17,13 +17,6 @@ export const removalEvents = (r: { projectIds: number[]; namespaceIds: number[] 
 
 export const projectDeleted = (projectId: number): Announcement => announce(E.projectDeleted, { projectId });
 
-export const ZERO_SHA = "0".repeat(40);
-const titleOf = (message: string) => message.split("\n")[0] ?? "";
-
-/** A branch push as other services read it; `before` null (a branch's first commit) reads as all zeros. */
-export const branchPushed = (projectId: number, push: { branch: string; before: string | null; after: string }, userId: number, commitCount: number, message: string): Announcement =>
-  announce(E.branchPushed, { projectId, branch: push.branch, before: push.before ?? ZERO_SHA, after: push.after, userId, commitCount, commitTitle: titleOf(message) });
-
 type MilestoneFacts = { id: number; iid: number; title: string; projectId: number | null; groupId: number | null };
 
 /** A milestone created, updated, closed or reopened. */
