@@ -240,8 +240,13 @@ describe("Jira", () => {
     received = [];
     const merged = ok(await maint.api.put(`/projects/${project.id}/merge_requests/${mr.iid}/merge`), 200, "merge").body;
     const commitUrl = `${project.web_url}/-/commit/${merged.sha}`;
-    await until(() => expect(calls()).toHaveLength(6));
-    expect(calls()).toEqual([
+    // The merge transitions PROJ-2; the merge commit, pushed to the default branch with the merge
+    // request's title and description in its message, mentions PROJ-1 too (PROJ-2, solved by then,
+    // is not transitioned twice). The two come from two events, in either order.
+    await until(() => expect(calls()).toHaveLength(10));
+    const ofProj2 = (r: { path: string }) => r.path.includes("PROJ-2") || r.path.includes("/10002/");
+    const solving = received.filter(ofProj2);
+    expect(solving.map((r) => `${r.method} ${r.path}`)).toEqual([
       "GET /rest/api/2/issue/PROJ-2?expand=transitions",
       "POST /rest/api/2/issue/10002/transitions",
       "GET /rest/api/2/issue/PROJ-2",
@@ -249,9 +254,17 @@ describe("Jira", () => {
       "POST /rest/api/2/issue/10002/comment",
       "POST /rest/api/2/issue/10002/remotelink",
     ]);
-    expect(received[1].body).toEqual({ transition: { id: "31" } });
-    expect(received[4].body).toEqual({ body: `Issue solved with [${merged.sha}|${commitUrl}].` });
-    expect(received[5].body.object).toMatchObject({ url: commitUrl, title: `Solved by commit ${merged.sha}.`, status: { resolved: true } });
+    expect(solving[1].body).toEqual({ transition: { id: "31" } });
+    expect(solving[4].body).toEqual({ body: `Issue solved with [${merged.sha}|${commitUrl}].` });
+    expect(solving[5].body.object).toMatchObject({ url: commitUrl, title: `Solved by commit ${merged.sha}.`, status: { resolved: true } });
+    const mentioning = received.filter((r) => !ofProj2(r));
+    expect(mentioning.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "GET /rest/api/2/issue/PROJ-1",
+      "GET /rest/api/2/issue/10001/remotelink",
+      "POST /rest/api/2/issue/10001/comment",
+      "POST /rest/api/2/issue/10001/remotelink",
+    ]);
+    expect(mentioning[3].body.object).toMatchObject({ url: `${project.web_url}/-/commit/${merged.merge_commit_sha}` });
     expect(issues["PROJ-2"].resolution).toEqual({ name: "Done" });
   });
 
