@@ -87,7 +87,8 @@ describe.each([
       if (JSON.stringify(got) !== JSON.stringify(want)) failures.push(`${name}: got ${got.join(" ")}, want ${want.join(" ")}`);
     }
     expect(failures).toEqual([]);
-  });
+    // A role matrix on real git: two branches, a merge request and a merge per role, one after another.
+  }, 120_000);
 });
 
 it("an author below Developer may still edit their own merge request after a demotion, not merge it", async () => {
