@@ -147,9 +147,12 @@ test("a conflicting merge request shows has_conflicts and detailed_merge_status 
   await alice.commit("main", { "README.md": "main version\n" }, "Main README");
 
   await eventually(async () => expect(await mrOf(w, mr.iid)).toMatchObject({ has_conflicts: true, detailed_merge_status: "conflict", merge_status: "cannot_be_merged" }));
-  // The list reads the state stored on the row (refreshed by the push to the target).
-  const listed = ok(await w.bob.api.get(`${w.P}/merge_requests`), 200, "list").body;
-  expect(listed[0]).toMatchObject({ iid: mr.iid, has_conflicts: true, detailed_merge_status: "conflict" });
+  // The list reads the state stored on the row, refreshed once the push to the target is applied
+  // (the single answer above reads git itself, so it may see the conflict first).
+  await eventually(async () => {
+    const listed = ok(await w.bob.api.get(`${w.P}/merge_requests`), 200, "list").body;
+    expect(listed[0]).toMatchObject({ iid: mr.iid, has_conflicts: true, detailed_merge_status: "conflict" });
+  });
 
   const refused = await w.alice.api.put(`${w.P}/merge_requests/${mr.iid}/merge`);
   expect(refused.status).toBe(422);

@@ -109,4 +109,5 @@ test("a page of 20 merge requests costs a fixed number of bus calls and queries"
     calls.mockRestore();
     queries.mockRestore();
   }
-});
+  // Its setup makes 20 branches and merge requests on real git, one after another.
+}, 120_000);
