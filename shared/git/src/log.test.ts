@@ -48,6 +48,7 @@ describe("listCommits", () => {
     expect(await titles({ ref: "topic", notIn: ids[0] })).toEqual(["topic"]);
     expect(await listCommits(repo.path, { notIn: "nope" })).toBeNull();
     await expect(listCommits(repo.path, { author: "[" })).rejects.toMatchObject({ kind: "invalid", message: "author is invalid" });
+    await expect(listCommits(repo.path, { author: "\u001b[31mred\u001b[0mfuzz" })).rejects.toMatchObject({ kind: "invalid", message: "author is invalid" });
     expect((await listCommits(repo.path, { ref: ids[3] }))?.commits[0].parent_ids).toEqual([ids[2], ids[1]]);
   });
 

@@ -55,7 +55,8 @@ async function walk(cwd: string, args: string[]): Promise<string> {
   try {
     return await gitText(cwd, args, { env: LITERAL_PATHS });
   } catch (e) {
-    if (e instanceof GitError && /regex|regular expression/i.test(e.stderr)) throw invalid("author is invalid");
+    // git names a pattern it cannot compile "header, '<pattern>': <regerror>" (e.g. "Unmatched [").
+    if (e instanceof GitError && /regex|regular expression|header, '/i.test(e.stderr)) throw invalid("author is invalid");
     throw e;
   }
 }
