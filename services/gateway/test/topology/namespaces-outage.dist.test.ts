@@ -29,15 +29,15 @@ const rows = async <T,>(query: ReturnType<typeof sql>): Promise<T[]> => ((await 
 const alive = processAlive;
 
 /**
- * Takes namespaces down (SIGKILL: no goodbye to the bus, or SIGTERM: a graceful stop) and runs
- * `during`; namespaces is started again afterwards whatever happened. `during` gets the function
+ * Takes a service's replica down (SIGKILL: no goodbye to the bus, or SIGTERM: a graceful stop)
+ * and runs `during`; it is started again afterwards whatever happened. `during` gets the function
  * that starts it, to do so itself at the right moment.
  */
-async function withoutNamespaces(how: "kill" | "stop", during: (startNamespaces: () => Promise<void>) => Promise<void>) {
-  const pid = control().pidOf("namespaces", 1);
+async function withoutNode(service: string, replica: number, how: "kill" | "stop", during: (start: () => Promise<void>) => Promise<void>) {
+  const pid = control().pidOf(service, replica);
   let down = true;
-  const startNamespaces = async () => {
-    await control().startNode("namespaces", 1);
+  const start = async () => {
+    await control().startNode(service, replica);
     down = false;
     // Ready itself is not enough: the gateway must have seen it join before the API answers again.
     await eventually(async () => expect((await fetch(`${app.url}/-/readiness`)).status).toBe(200), { timeoutMs: 30_000, intervalMs: 100 });
@@ -47,11 +47,13 @@ async function withoutNamespaces(how: "kill" | "stop", during: (startNamespaces:
       process.kill(pid, "SIGKILL");
       await eventually(() => expect(alive(pid)).toBe(false), { timeoutMs: 15_000 });
     } else await control().stopPid(pid);
-    await during(startNamespaces);
+    await during(start);
   } finally {
-    if (down) await startNamespaces();
+    if (down) await start();
   }
 }
+
+const withoutNamespaces = (how: "kill" | "stop", during: (startNamespaces: () => Promise<void>) => Promise<void>) => withoutNode("namespaces", 1, how, during);
 
 test("a storage move whose switch was cut off by killing namespaces finishes once namespaces is back; the project ends writable on its new storage", async () => {
   const api = apiClient(app.url, app.rootToken);
@@ -90,7 +92,7 @@ test("a storage move whose switch was cut off by killing namespaces finishes onc
   expect((await api.post(`/projects/${project.body.id}/issues`, { json: { title: "written after the move" } })).status).toBe(201);
 }, 150_000);
 
-test("a due pipeline schedule whose ref lookup failed while namespaces was stopped still fires, once, when namespaces is back", async () => {
+test("a due pipeline schedule whose ref lookup failed while the repository's replica was stopped still fires, once, when it is back", async () => {
   const api = apiClient(app.url, app.rootToken);
   const project = await api.post("/projects", { json: { name: `Scheduled ${Date.now()}`, initialize_with_readme: true } });
   expect(project.status).toBe(201);
@@ -101,7 +103,8 @@ test("a due pipeline schedule whose ref lookup failed while namespaces was stopp
     (await rows<{ due: boolean }>(sql`SELECT next_run_at <= now() AS due FROM runners.pipeline_schedules WHERE id = ${schedule.body.id}`))[0].due;
   const pipelines = async () => (await rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM runners.pipelines WHERE schedule_id = ${schedule.body.id}`))[0].n;
 
-  await withoutNamespaces("stop", async (startNamespaces) => {
+  // The ref is resolved by the repositories replica serving the project's storage (`default`: replica 1).
+  await withoutNode("repositories", 1, "stop", async (startRepositories) => {
     await app.database.db.execute(sql`UPDATE runners.pipeline_schedules SET next_run_at = now() - interval '1 minute' WHERE id = ${schedule.body.id}`);
     // A pass on every runners replica: each lookup of the ref fails, so nothing fires…
     for (const r of runners) {
@@ -111,7 +114,7 @@ test("a due pipeline schedule whose ref lookup failed while namespaces was stopp
     // …and the run is not skipped: the schedule is still due.
     expect(await stillDue()).toBe(true);
     expect(await pipelines()).toBe(0);
-    await startNamespaces();
+    await startRepositories();
   });
 
   // The replicas' timers (every 5 s) fire it now.
