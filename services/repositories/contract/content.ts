@@ -5,6 +5,7 @@
  */
 import { actionContract, fileOf, gBool, gDateTime, gEnum, gInt, gString, noContent, pageOf, paginationParams, replyOf, cursorPageOf, type RouteDef } from "@collab/core";
 import { z } from "zod";
+import { CommitSchema } from "./refs";
 
 const projectRef = () => gString().refine((s) => s.length > 0, { error: "is invalid" });
 /** A required string parameter GitLab refuses blank (`allow_blank: false`). */
@@ -13,23 +14,8 @@ const sha = () => gString().refine((s) => s.length > 0, { error: "is invalid" })
 
 // ---- Entities (GitLab's lib/api/entities) ----
 
-export const ContentCommitSchema = z.object({
-  id: z.string(),
-  short_id: z.string(),
-  created_at: z.string(),
-  parent_ids: z.array(z.string()),
-  title: z.string(),
-  message: z.string(),
-  author_name: z.string(),
-  author_email: z.string(),
-  authored_date: z.string(),
-  committer_name: z.string(),
-  committer_email: z.string(),
-  committed_date: z.string(),
-  trailers: z.record(z.string(), z.string()),
-  extended_trailers: z.record(z.string(), z.array(z.string())),
-  web_url: z.string(),
-});
+/** GitLab's Commit entity: one schema with the branches' and tags' (refs.ts). */
+export const ContentCommitSchema = CommitSchema;
 const StatsSchema = z.object({ additions: z.number(), deletions: z.number(), total: z.number() });
 const CommitWithStatsSchema = ContentCommitSchema.extend({ stats: StatsSchema });
 /** CommitDetail: stats when asked, and no pipelines here. */
